@@ -1,0 +1,126 @@
+#include "command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "inspector.h"
+
+namespace logscope::cli {
+
+static std::vector<Command>& registry() {
+  static std::vector<Command> all;
+  return all;
+}
+
+void register_command(Command command) { registry().push_back(std::move(command)); }
+const std::vector<Command>& commands() { return registry(); }
+
+Arguments::Arguments(const std::vector<std::string>& args, const std::vector<std::string>& valued, int max_values_per_flag) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() > 1 && arg[0] == '-' && !(arg.size() > 1 && std::isdigit(static_cast<unsigned char>(arg[1])))) {
+      std::string name = arg, inline_value;
+      bool has_inline = false;
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        name = arg.substr(0, eq);
+        inline_value = arg.substr(eq + 1);
+        has_inline = true;
+      }
+      bool takes_value = false;
+      for (const auto& v : valued) takes_value |= v == name;
+      std::vector<std::string> vals;
+      if (has_inline) {
+        vals.push_back(inline_value);
+      } else if (takes_value) {
+        for (int k = 0; k < max_values_per_flag && i + 1 < args.size(); ++k) {
+          const std::string& next = args[i + 1];
+          if (k > 0 && !next.empty() && next[0] == '-') break;
+          vals.push_back(next);
+          ++i;
+        }
+        if (vals.empty()) error_ = name + " needs a value";
+      }
+      flags_.emplace_back(name, vals);
+    } else {
+      positional_.push_back(arg);
+    }
+  }
+}
+
+bool Arguments::has(const std::string& flag) const {
+  for (const auto& f : flags_)
+    if (f.first == flag) return true;
+  return false;
+}
+
+std::string Arguments::value(const std::string& flag, const std::string& fallback) const {
+  for (const auto& f : flags_)
+    if (f.first == flag && !f.second.empty()) return f.second.front();
+  return fallback;
+}
+
+std::vector<std::string> Arguments::values(const std::string& flag) const {
+  for (const auto& f : flags_)
+    if (f.first == flag) return f.second;
+  return {};
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "logscope: %s\n", message.c_str());
+  return kExitUnreadable;
+}
+
+std::unique_ptr<OpenFile> open_file(const std::string& path) {
+  auto open = std::make_unique<OpenFile>();
+  open->path = path;
+  std::string error;
+  open->file = FileByteSource::open(path, &error);
+  if (!open->file) {
+    fail(path + ": " + error);
+    return nullptr;
+  }
+  open->cached = std::make_unique<CachedByteSource>(*open->file);
+  open->detection = detect(*open->cached);
+  open->inspector = open_inspector(*open->cached, open->detection);
+  return open;
+}
+
+bool parse_u64(const std::string& text, uint64_t* value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  int base = (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) ? 16 : 10;
+  if (text[0] == '-') return false;
+  unsigned long long v = std::strtoull(text.c_str(), &end, base);
+  if (*end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+bool parse_double(const std::string& text, double* value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+ProgressFn terminal_progress(const std::string& what) {
+  if (!::isatty(STDERR_FILENO)) return nullptr;
+  auto start = std::chrono::steady_clock::now();
+  return [what, start](uint64_t done, uint64_t total) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double percent = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
+    double rate = seconds > 0 ? static_cast<double>(done) / seconds / 1e6 : 0;
+    std::fprintf(stderr, "\r%s: %5.1f%%  %.0f MB/s ", what.c_str(), percent, rate);
+    if (done >= total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    return true;
+  };
+}
+
+}  // namespace logscope::cli

@@ -1,0 +1,74 @@
+// CLI plumbing shared by the common commands (main.cpp) and format-specific ones
+// (carla_commands.cpp, ...). A command registers itself with a static CommandRegistrar.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "core/inspector.h"
+
+namespace logscope::cli {
+
+// Exit statuses of every command.
+constexpr int kExitClean = 0;     // done, nothing wrong
+constexpr int kExitProblems = 1;  // done, problems found
+constexpr int kExitUnreadable = 2;  // could not read the file, or bad usage
+
+struct Command {
+  std::string name;
+  std::string summary;  // one line for `logscope --help`
+  std::string usage;    // full text for `logscope NAME --help`
+  int (*run)(const std::vector<std::string>& args);
+};
+
+void register_command(Command command);
+const std::vector<Command>& commands();
+
+struct CommandRegistrar {
+  explicit CommandRegistrar(Command command) { register_command(std::move(command)); }
+};
+
+// Parsed arguments: positionals in order, --flags with optional values.
+class Arguments {
+ public:
+  // `valued` lists the flags that take a value (e.g. {"--offset", "--length"}).
+  Arguments(const std::vector<std::string>& args, const std::vector<std::string>& valued, int max_values_per_flag = 1);
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool has(const std::string& flag) const;
+  std::string value(const std::string& flag, const std::string& fallback = "") const;
+  std::vector<std::string> values(const std::string& flag) const;
+
+ private:
+  std::vector<std::string> positional_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> flags_;
+  std::string error_;
+};
+
+// An opened file: the native source, a read-ahead cache in front, detection and inspector.
+struct OpenFile {
+  std::string path;
+  std::unique_ptr<ByteSource> file;
+  std::unique_ptr<CachedByteSource> cached;
+  Detection detection;
+  std::unique_ptr<FormatInspector> inspector;  // null for unknown formats
+};
+
+// Opens `path`; on failure prints "logscope: FILE: cause" to stderr and returns null.
+std::unique_ptr<OpenFile> open_file(const std::string& path);
+
+// Prints "logscope: message" to stderr and returns kExitUnreadable.
+int fail(const std::string& message);
+
+// Parses an unsigned number (decimal or 0x hex); nullopt-style: returns false on junk.
+bool parse_u64(const std::string& text, uint64_t* value);
+bool parse_double(const std::string& text, double* value);
+
+// A progress line on stderr for long work, only when stderr is a terminal.
+ProgressFn terminal_progress(const std::string& what);
+
+}  // namespace logscope::cli

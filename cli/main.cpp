@@ -1,0 +1,195 @@
+// logscope CLI: the common commands (info, check, hex) and dispatch to format-specific ones.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "command.h"
+
+namespace logscope::cli {
+namespace {
+
+void print_problems(const std::vector<Problem>& problems) {
+  for (const Problem& p : problems)
+    std::printf("  %-7s @%llu (0x%llx)  %s  %s\n", severity_name(p.severity), static_cast<unsigned long long>(p.offset),
+                static_cast<unsigned long long>(p.offset), p.code.c_str(), p.message.c_str());
+}
+
+Json file_json(const OpenFile& file) {
+  Json j = Json::object();
+  j["path"] = file.path;
+  j["size"] = file.cached->size();
+  j["detection"] = file.detection.to_json();
+  return j;
+}
+
+// Unknown formats: say what the file looks like instead, and exit 2.
+int report_unknown(const OpenFile& file, bool json) {
+  if (json) {
+    std::printf("%s\n", file_json(file).dump(2).c_str());
+  } else {
+    std::printf("path:      %s\nsize:      %llu bytes\nformat:    unknown (%s)\ndiagnosis: %s\n", file.path.c_str(),
+                static_cast<unsigned long long>(file.cached->size()), file.detection.kind.c_str(),
+                file.detection.diagnosis.c_str());
+  }
+  return kExitUnreadable;
+}
+
+int run_info(const std::vector<std::string>& raw) {
+  Arguments args(raw, {});
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("info takes one FILE (see `logscope info --help`)");
+  auto file = open_file(args.positional()[0]);
+  if (!file) return kExitUnreadable;
+  bool json = args.has("--json");
+  if (!file->inspector) return report_unknown(*file, json);
+  Report report = file->inspector->summary();
+  if (json) {
+    Json out = file_json(*file);
+    out["summary"] = report.to_json();
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    InfoOptions options;
+    options.path = file->path;
+    options.all = args.has("--all");
+    options.freq = args.has("--freq");
+    std::string text = file->inspector->info_text(options);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    size_t serious = report.count(Severity::Error) + report.count(Severity::Warning);
+    if (serious)
+      std::fprintf(stderr, "logscope: %zu problem%s seen while opening; run `logscope check %s` for details\n", serious,
+                   serious == 1 ? "" : "s", file->path.c_str());
+  }
+  return kExitClean;
+}
+
+int run_check(const std::vector<std::string>& raw) {
+  Arguments args(raw, {});
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("check takes one FILE (see `logscope check --help`)");
+  auto file = open_file(args.positional()[0]);
+  if (!file) return kExitUnreadable;
+  bool json = args.has("--json");
+  if (!file->inspector) return report_unknown(*file, json);
+  Report report = file->inspector->check(terminal_progress("checking"));
+  size_t errors = report.count(Severity::Error), warnings = report.count(Severity::Warning);
+  if (json) {
+    Json out = file_json(*file);
+    out["report"] = report.to_json();
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    std::printf("%s: %s, %s\n", file->path.c_str(), report.format_label.c_str(), format_bytes(file->cached->size()).c_str());
+    if (const Json* checksum = report.details.find("checksum")) {
+      const Json* status = checksum->find("status");
+      const Json* message = checksum->find("message");
+      std::printf("checksum: %s%s%s\n", status ? status->as_string().c_str() : "unknown",
+                  message && !message->as_string().empty() ? " - " : "", message ? message->as_string().c_str() : "");
+    }
+    if (const Json* recovery = report.details.find("recovery")) {
+      if (const Json* message = recovery->find("message")) std::printf("recovery: %s\n", message->as_string().c_str());
+    }
+    std::printf("problems: %zu error%s, %zu warning%s, %zu note%s\n", errors, errors == 1 ? "" : "s", warnings,
+                warnings == 1 ? "" : "s", report.count(Severity::Info), report.count(Severity::Info) == 1 ? "" : "s");
+    print_problems(report.problems);
+  }
+  return errors + warnings ? kExitProblems : kExitClean;
+}
+
+// Annotated hex dump: a line per structure span that starts in the range, then the rows.
+void print_span_starts(const std::vector<Span>& spans, uint64_t from, uint64_t to, int depth) {
+  for (const Span& span : spans) {
+    if (span.offset >= from && span.offset < to)
+      std::printf("%*s# 0x%08llx +%llu  %s [%s]\n", depth * 2, "", static_cast<unsigned long long>(span.offset),
+                  static_cast<unsigned long long>(span.length), span.name.c_str(), span.kind.c_str());
+    if (span.offset < to && span.offset + span.length > from) print_span_starts(span.children, from, to, depth + 1);
+  }
+}
+
+int run_hex(const std::vector<std::string>& raw) {
+  Arguments args(raw, {"--offset", "--length"});
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("hex takes one FILE (see `logscope hex --help`)");
+  uint64_t offset = 0, length = 256;
+  if (args.has("--offset") && !parse_u64(args.value("--offset"), &offset)) return fail("--offset needs a number (decimal or 0x hex)");
+  if (args.has("--length") && !parse_u64(args.value("--length"), &length)) return fail("--length needs a number (decimal or 0x hex)");
+  auto file = open_file(args.positional()[0]);
+  if (!file) return kExitUnreadable;
+  uint64_t size = file->cached->size();
+  if (offset > size) return fail(file->path + ": offset " + std::to_string(offset) + " is past the end (" + std::to_string(size) + " bytes)");
+  length = std::min(length, size - offset);
+  std::vector<Span> spans;
+  if (file->inspector) spans = file->inspector->spans(offset, length);
+  else std::printf("# %s: unknown format (%s)\n", file->path.c_str(), file->detection.kind.c_str());
+  uint64_t row_start = offset - offset % 16;
+  uint8_t row[16];
+  for (uint64_t at = row_start; at < offset + length; at += 16) {
+    uint64_t row_end = std::min(at + 16, offset + length);
+    print_span_starts(spans, at == row_start ? 0 : at, row_end, 0);
+    size_t n = file->cached->read(at, row, 16);
+    std::printf("%08llx  ", static_cast<unsigned long long>(at));
+    for (size_t i = 0; i < 16; ++i) {
+      bool shown = i < n && at + i >= offset && at + i < offset + length;
+      if (shown) std::printf("%02x ", row[i]);
+      else std::printf("   ");
+      if (i == 7) std::printf(" ");
+    }
+    std::printf(" |");
+    for (size_t i = 0; i < 16; ++i) {
+      bool shown = i < n && at + i >= offset && at + i < offset + length;
+      std::printf("%c", shown ? (row[i] >= 0x20 && row[i] < 0x7f ? row[i] : '.') : ' ');
+    }
+    std::printf("|\n");
+  }
+  return kExitClean;
+}
+
+const CommandRegistrar kInfo({"info", "summary of a log file (format, index, series/topics/actors)",
+                              "usage: logscope info FILE [--json] [--freq] [--all]\n\n"
+                              "Shows what the file holds, read from its index where it has one.\n"
+                              "  BDDF: series table (type, blocks, time span, rate).\n"
+                              "  ROS bag: the rows of `rosbag info` (--freq adds rates).\n"
+                              "  CARLA: the layout of show_recorder_file_info (--all = show_all).\n"
+                              "  --json  the same facts as JSON, for scripts.\n"
+                              "Exit status: 0 read, 2 unreadable or unknown format.",
+                              run_info});
+const CommandRegistrar kCheck({"check", "validate a file: checksum, index, framing; recover damaged files",
+                               "usage: logscope check FILE [--json]\n\n"
+                               "Reads the whole file and reports every problem with its byte offset and a stable code,\n"
+                               "the checksum status where the format has one, and what was recovered from a damaged file.\n"
+                               "Exit status: 0 clean, 1 problems found, 2 unreadable or unknown format.",
+                               run_check});
+const CommandRegistrar kHex({"hex", "annotated hex dump of a byte range",
+                             "usage: logscope hex FILE [--offset N] [--length M]\n\n"
+                             "Dumps M bytes (default 256) from offset N (default 0; decimal or 0x hex),\n"
+                             "with a '#' line wherever a structure (block, record, field) starts.",
+                             run_hex});
+
+void print_usage() {
+  std::printf("logscope: inspect robot logs (BDDF, ROS bags V1.1/V1.2/V2.0, CARLA recorder logs)\n\n"
+              "usage: logscope COMMAND FILE [options]\n\ncommands:\n");
+  for (const Command& c : commands()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());
+  std::printf("\n`logscope COMMAND --help` tells more about one command.\n");
+}
+
+}  // namespace
+}  // namespace logscope::cli
+
+int main(int argc, char** argv) {
+  using namespace logscope::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_usage();
+    return args.empty() ? kExitUnreadable : kExitClean;
+  }
+  for (const Command& command : commands()) {
+    if (command.name != args[0]) continue;
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    for (const auto& a : rest)
+      if (a == "--help" || a == "-h") {
+        std::printf("%s\n", command.usage.c_str());
+        return kExitClean;
+      }
+    return command.run(rest);
+  }
+  return fail("unknown command '" + args[0] + "' (see `logscope --help`)");
+}

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <memory>
+
+#include "core/inspector.h"
+
+namespace logscope::carla {
+
+std::unique_ptr<FormatInspector> open_inspector(ByteSource& source);
+
+}  // namespace logscope::carla

@@ -1,0 +1,141 @@
+#include "core/byte_source.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace logscope {
+
+std::vector<uint8_t> ByteSource::read_vector(uint64_t offset, size_t length) {
+  uint64_t total = size();
+  if (offset >= total) return {};
+  length = static_cast<size_t>(std::min<uint64_t>(length, total - offset));
+  std::vector<uint8_t> out(length);
+  out.resize(read(offset, out.data(), length));
+  return out;
+}
+
+std::unique_ptr<FileByteSource> FileByteSource::open(const std::string& path, std::string* error) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (error) *error = std::strerror(errno);
+    return nullptr;
+  }
+  struct stat info;
+  if (::fstat(fd, &info) != 0) {
+    if (error) *error = std::strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    if (error) *error = "is a directory";
+    ::close(fd);
+    return nullptr;
+  }
+  return std::unique_ptr<FileByteSource>(new FileByteSource(fd, static_cast<uint64_t>(info.st_size)));
+}
+
+FileByteSource::~FileByteSource() { ::close(fd_); }
+
+size_t FileByteSource::read(uint64_t offset, void* destination, size_t length) {
+  size_t done = 0;
+  auto* out = static_cast<uint8_t*>(destination);
+  while (done < length && offset + done < size_) {
+    ssize_t n = ::pread(fd_, out + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
+size_t MemoryByteSource::read(uint64_t offset, void* destination, size_t length) {
+  if (offset >= size_) return 0;
+  size_t n = static_cast<size_t>(std::min<uint64_t>(length, size_ - offset));
+  std::memcpy(destination, data_ + offset, n);
+  return n;
+}
+
+size_t CallbackByteSource::read(uint64_t offset, void* destination, size_t length) {
+  if (offset >= size_ || length == 0) return 0;
+  length = static_cast<size_t>(std::min<uint64_t>(length, size_ - offset));
+  return std::min(length, read_(offset, destination, length));
+}
+
+size_t CountingByteSource::read(uint64_t offset, void* destination, size_t length) {
+  size_t n = inner_.read(offset, destination, length);
+  bytes_read_ += n;
+  ++read_calls_;
+  return n;
+}
+
+CachedByteSource::CachedByteSource(ByteSource& inner, Options options)
+    : inner_(inner), options_(options), next_fetch_(options.block_size) {
+  options_.block_size = std::max<size_t>(options_.block_size, 512);
+  options_.max_fetch = std::max(options_.max_fetch, options_.block_size);
+  options_.capacity = std::max(options_.capacity, options_.max_fetch * 2);
+}
+
+void CachedByteSource::clear() {
+  blocks_.clear();
+  cached_bytes_ = 0;
+  last_miss_end_ = UINT64_MAX;
+  next_fetch_ = options_.block_size;
+}
+
+const CachedByteSource::Block* CachedByteSource::find_block(uint64_t offset) {
+  for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
+    if (offset >= it->offset && offset < it->offset + it->bytes.size()) {
+      if (it != blocks_.begin()) blocks_.splice(blocks_.begin(), blocks_, it);
+      return &blocks_.front();
+    }
+  }
+  return nullptr;
+}
+
+const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset) {
+  uint64_t total = inner_.size();
+  uint64_t start = offset - offset % options_.block_size;
+  // A miss right where the last one ended is a sequential scan: read further ahead each time.
+  bool sequential = start == last_miss_end_;
+  next_fetch_ = sequential ? std::min(next_fetch_ * 2, options_.max_fetch) : options_.block_size;
+  size_t want = static_cast<size_t>(std::min<uint64_t>(next_fetch_, total - start));
+  Block block{start, std::vector<uint8_t>(want)};
+  block.bytes.resize(inner_.read(start, block.bytes.data(), want));
+  if (block.bytes.empty() || block.offset + block.bytes.size() <= offset) return nullptr;
+  last_miss_end_ = start + block.bytes.size();
+  cached_bytes_ += block.bytes.size();
+  blocks_.push_front(std::move(block));
+  while (cached_bytes_ > options_.capacity && blocks_.size() > 1) {
+    cached_bytes_ -= blocks_.back().bytes.size();
+    blocks_.pop_back();
+  }
+  return &blocks_.front();
+}
+
+size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length) {
+  uint64_t total = inner_.size();
+  if (offset >= total) return 0;
+  length = static_cast<size_t>(std::min<uint64_t>(length, total - offset));
+  // Large reads go straight through: caching them would only evict useful blocks.
+  if (length >= options_.max_fetch) return inner_.read(offset, destination, length);
+  auto* out = static_cast<uint8_t*>(destination);
+  size_t done = 0;
+  while (done < length) {
+    uint64_t at = offset + done;
+    const Block* block = find_block(at);
+    if (!block) block = fetch(at);
+    if (!block) break;
+    size_t in_block = static_cast<size_t>(at - block->offset);
+    size_t n = std::min(length - done, block->bytes.size() - in_block);
+    std::memcpy(out + done, block->bytes.data() + in_block, n);
+    done += n;
+  }
+  return done;
+}
+
+}  // namespace logscope

@@ -1,0 +1,118 @@
+// ByteSource: the only way the codec sees a file. Random access by (offset, length)
+// into caller memory, so a 10 GB file never has to be in memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace logscope {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual uint64_t size() const = 0;
+  // Copies up to `length` bytes at `offset` into `destination` and returns how many were copied.
+  // A short count means end of file or an unreadable range; it never throws.
+  virtual size_t read(uint64_t offset, void* destination, size_t length) = 0;
+
+  // Convenience: reads [offset, offset+length) clipped to the file into a new buffer.
+  std::vector<uint8_t> read_vector(uint64_t offset, size_t length);
+};
+
+// Reads a native file with pread.
+class FileByteSource : public ByteSource {
+ public:
+  // Returns null and sets `error` (e.g. "No such file or directory") when the file cannot be opened.
+  static std::unique_ptr<FileByteSource> open(const std::string& path, std::string* error);
+  ~FileByteSource() override;
+  uint64_t size() const override { return size_; }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+
+ private:
+  FileByteSource(int fd, uint64_t size) : fd_(fd), size_(size) {}
+  int fd_;
+  uint64_t size_;
+};
+
+// A view of bytes owned elsewhere (tests, decompressed chunks).
+class MemoryByteSource : public ByteSource {
+ public:
+  MemoryByteSource(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  explicit MemoryByteSource(std::vector<uint8_t> owned)
+      : owned_(std::move(owned)), data_(owned_.data()), size_(owned_.size()) {}
+  uint64_t size() const override { return size_; }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+
+ private:
+  std::vector<uint8_t> owned_;
+  const uint8_t* data_;
+  size_t size_;
+};
+
+// Reads through a callback (the wasm bindings hand in a JS function).
+class CallbackByteSource : public ByteSource {
+ public:
+  using ReadFunction = std::function<size_t(uint64_t offset, void* destination, size_t length)>;
+  CallbackByteSource(uint64_t size, ReadFunction read) : size_(size), read_(std::move(read)) {}
+  uint64_t size() const override { return size_; }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+
+ private:
+  uint64_t size_;
+  ReadFunction read_;
+};
+
+// Counts what passes through, so tests can assert how much of a file an operation touched.
+class CountingByteSource : public ByteSource {
+ public:
+  explicit CountingByteSource(ByteSource& inner) : inner_(inner) {}
+  uint64_t size() const override { return inner_.size(); }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t read_calls() const { return read_calls_; }
+  void reset() { bytes_read_ = read_calls_ = 0; }
+
+ private:
+  ByteSource& inner_;
+  uint64_t bytes_read_ = 0;
+  uint64_t read_calls_ = 0;
+};
+
+// A small LRU block cache with read-ahead in front of a slow source (FileReaderSync costs ~1 ms
+// per call whatever its size, so many small codec reads must become few large ones).
+// Sequential misses double the fetch size up to `max_fetch`; random misses fetch one block.
+class CachedByteSource : public ByteSource {
+ public:
+  struct Options {
+    size_t block_size = 64 * 1024;
+    size_t max_fetch = 8 * 1024 * 1024;
+    size_t capacity = 32 * 1024 * 1024;  // total cached bytes
+  };
+  CachedByteSource(ByteSource& inner, Options options);
+  explicit CachedByteSource(ByteSource& inner) : CachedByteSource(inner, Options()) {}
+  uint64_t size() const override { return inner_.size(); }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+  void clear();
+
+ private:
+  struct Block {
+    uint64_t offset;
+    std::vector<uint8_t> bytes;
+  };
+  const Block* find_block(uint64_t offset);
+  const Block* fetch(uint64_t offset);
+
+  ByteSource& inner_;
+  Options options_;
+  std::list<Block> blocks_;  // most recently used first
+  size_t cached_bytes_ = 0;
+  uint64_t last_miss_end_ = UINT64_MAX;
+  size_t next_fetch_;
+};
+
+}  // namespace logscope

@@ -1,0 +1,69 @@
+// FormatInspector: what every format offers to the CLI, the wasm module and the web UI.
+// One instance per opened file; it reads through the ByteSource it was given and keeps
+// only indexes in memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/json.h"
+#include "core/report.h"
+
+namespace logscope {
+
+// A node of the structure tree (blocks, chunks, records, frames, packets...).
+// Ids are opaque strings the format understands; "" is the root.
+struct TreeNode {
+  std::string id;
+  std::string label;
+  std::string kind;  // same vocabulary as Span::kind, for colouring
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  uint64_t child_count = 0;  // 0 = leaf
+};
+Json tree_node_to_json(const TreeNode& node);
+
+struct InfoOptions {
+  std::string path;   // as the user typed it (rosbag info prints it)
+  bool all = false;   // CARLA show_all
+  bool freq = false;  // rosbag --freq
+};
+
+class FormatInspector {
+ public:
+  virtual ~FormatInspector() = default;
+
+  // Index-first summary: reads as little as the format allows. Problems found on the way
+  // (and any recovery performed because the index is missing) are in the report.
+  virtual Report summary() = 0;
+  // The doctor: a full validation that may read the whole file. Includes the summary.
+  virtual Report check(const ProgressFn& progress) = 0;
+  // The `info` text in the layout users know from the format's own tools.
+  virtual std::string info_text(const InfoOptions& options) = 0;
+  // Checksum status: {"status": "valid"|"mismatch"|"none"|"absent"|"not_applicable"|"cancelled", ...}.
+  virtual Json checksum(const ProgressFn& progress) = 0;
+
+  // Structure tree, expanded lazily and paged.
+  virtual uint64_t child_count(const std::string& node_id) = 0;
+  virtual std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) = 0;
+  // The path of node ids (root's children first) down to the deepest node containing `offset`.
+  virtual std::vector<std::string> locate(uint64_t offset) = 0;
+  // Nested byte spans overlapping [offset, offset+length), for colouring the hex view.
+  virtual std::vector<Span> spans(uint64_t offset, uint64_t length) = 0;
+  // Decoded content of one node for the record view.
+  virtual Json decode(const std::string& node_id) = 0;
+
+  // Format-specific questions (CARLA collisions, BDDF extraction by time span, bag messages...),
+  // named so that the wasm surface stays one function. Unknown names give {"error": ...}.
+  virtual Json query(const std::string& name, const Json& args, const ProgressFn& progress) {
+    (void)args;
+    (void)progress;
+    Json error = Json::object();
+    error["error"] = "unknown query: " + name;
+    return error;
+  }
+};
+
+}  // namespace logscope

@@ -1,0 +1,16 @@
+#include "core/inspector.h"
+
+namespace logscope {
+
+Json tree_node_to_json(const TreeNode& node) {
+  Json j = Json::object();
+  j["id"] = node.id;
+  j["label"] = node.label;
+  j["kind"] = node.kind;
+  j["offset"] = node.offset;
+  j["length"] = node.length;
+  j["child_count"] = node.child_count;
+  return j;
+}
+
+}  // namespace logscope

@@ -1,0 +1,138 @@
+// Core: JSON, byte sources and the cache, the cursor, detection, search.
+#include <cstring>
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/cursor.h"
+#include "core/detect.h"
+#include "core/json.h"
+#include "core/search.h"
+#include "core/sha1.h"
+#include "test_support.h"
+
+using namespace logscope;
+
+namespace {
+MemoryByteSource text_source(const std::string& text) { return MemoryByteSource(std::vector<uint8_t>(text.begin(), text.end())); }
+std::string detect_kind(const std::string& text) {
+  MemoryByteSource source = text_source(text);
+  return detect(source).kind;
+}
+}  // namespace
+
+TEST_CASE("json keeps order, 64-bit integers and escapes") {
+  Json j = Json::object();
+  j["b"] = 1;
+  j["a"] = uint64_t{18446744073709551615ull};
+  j["n"] = int64_t{-5};
+  j["s"] = "quote \" and \n newline";
+  j["bad_utf8"] = std::string("\xff" "ok");
+  std::string text = j.dump();
+  CHECK(text.find("\"a\":18446744073709551615") != std::string::npos);
+  CHECK(text.find("\xEF\xBF\xBDok") != std::string::npos);
+  auto parsed = Json::parse(text);
+  REQUIRE(parsed);
+  CHECK(parsed->find("a")->as_uint() == 18446744073709551615ull);
+  CHECK(parsed->find("n")->as_int() == -5);
+  CHECK(parsed->find("s")->as_string() == "quote \" and \n newline");
+  CHECK(parsed->items().front().first == "b");
+  std::string error;
+  CHECK_FALSE(Json::parse("{\"a\": [1, 2", &error));
+  CHECK(!error.empty());
+  CHECK(Json::parse("[1.5, true, null, \"\\u00e9\"]")->dump() == "[1.5,true,null,\"\xC3\xA9\"]");
+}
+
+TEST_CASE("cursor fails sticky instead of reading past the end") {
+  const uint8_t bytes[] = {1, 0, 0, 0, 2};
+  Cursor c(bytes, sizeof bytes);
+  CHECK(c.u32() == 1);
+  CHECK(c.ok());
+  CHECK(c.u32() == 0);
+  CHECK_FALSE(c.ok());
+  CHECK(c.u8() == 0);
+  CHECK(c.remaining() == 0);
+  Cursor huge(bytes, sizeof bytes);
+  CHECK(huge.bytes(SIZE_MAX).empty());
+  CHECK_FALSE(huge.ok());
+}
+
+TEST_CASE("cached source serves small reads from few large ones and stays correct") {
+  std::vector<uint8_t> data(3 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + (i >> 8));
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource cached(counting);
+  std::vector<uint8_t> out(100);
+  // A sequential scan in 100-byte steps.
+  for (uint64_t at = 0; at + 100 <= data.size(); at += 100) {
+    REQUIRE(cached.read(at, out.data(), 100) == 100);
+    REQUIRE(std::memcmp(out.data(), data.data() + at, 100) == 0);
+  }
+  CHECK(counting.read_calls() < 20);  // read-ahead grows to large fetches
+  CHECK(counting.bytes_read() <= data.size() + 8 * 1024 * 1024);
+  // Random reads across block edges, and reads past the end.
+  CHECK(cached.read(65536 - 3, out.data(), 10) == 10);
+  CHECK(std::memcmp(out.data(), data.data() + 65536 - 3, 10) == 0);
+  CHECK(cached.read(data.size() - 4, out.data(), 10) == 4);
+  CHECK(cached.read(data.size() + 10, out.data(), 10) == 0);
+}
+
+TEST_CASE("detection by content, with a diagnosis for everything else") {
+  CHECK(detect_kind("") == "empty");
+  CHECK(detect_kind("BDDF\x01\x02") == "bddf");
+  CHECK(detect_kind("#ROSBAG V2.0\nxxxx") == "rosbag");
+  CHECK(detect_kind("#ROSRECORD V1.2\nxx") == "rosbag");
+  CHECK(detect_kind("#ROSRECORD V1.1\nxx") == "rosbag");
+  CHECK(detect_kind(std::string("\x01\x00\x0e\x00" "CARLA_RECORDER" "12345678", 26)) == "carla");
+  CHECK(detect_kind("#ROSBA") == "truncated-header");
+  CHECK(detect_kind("BD") == "truncated-header");
+  CHECK(detect_kind(std::string("\x01\x00\x0e\x00" "CARLA", 9)) == "truncated-header");
+  CHECK(detect_kind("#ROSBAG V3.0\n") == "unsupported-version");
+  CHECK(detect_kind("\x1f\x8b\x08\x00") == "gzip");
+  CHECK(detect_kind("BZh91AY&SY") == "bzip2");
+  CHECK(detect_kind("\x28\xb5\x2f\xfd\x00") == "zstd");
+  CHECK(detect_kind("PK\x03\x04....") == "zip");
+  CHECK(detect_kind("version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 12\n") == "lfs-pointer");
+  CHECK(detect_kind("\n  <!DOCTYPE html><html><body>Sign in</body></html>") == "html");
+  CHECK(detect_kind("hello, world\n") == "text");
+  MemoryByteSource binary = text_source(std::string("\x00\x01\x02\x03\xfe", 5));
+  Detection d = detect(binary);
+  CHECK(d.kind == "unknown");
+  CHECK(d.first_bytes_hex == "00010203fe");
+  CHECK(d.diagnosis.find("00010203fe") != std::string::npos);
+  MemoryByteSource gz = text_source("\x1f\x8b\x08\x00");
+  CHECK(detect(gz).diagnosis.find("gunzip") != std::string::npos);
+}
+
+TEST_CASE("byte search forward and backward, across window edges") {
+  std::vector<uint8_t> data(9 * 1024 * 1024, 0xAA);
+  const uint8_t needle[] = {0xde, 0xad, 0xbe, 0xef};
+  uint64_t spots[] = {10, 4 * 1024 * 1024 - 2, 8 * 1024 * 1024 + 5};
+  for (uint64_t at : spots) std::memcpy(data.data() + at, needle, 4);
+  MemoryByteSource source(data.data(), data.size());
+  auto pattern = parse_hex_pattern("de ad BE ef");
+  REQUIRE(pattern);
+  uint64_t from = 0;
+  for (uint64_t expected : spots) {
+    SearchResult r = search_bytes(source, *pattern, from, false, nullptr);
+    REQUIRE(r.found);
+    CHECK(r.offset == expected);
+    from = r.offset + 1;
+  }
+  CHECK_FALSE(search_bytes(source, *pattern, from, false, nullptr).found);
+  SearchResult back = search_bytes(source, *pattern, data.size(), true, nullptr);
+  REQUIRE(back.found);
+  CHECK(back.offset == spots[2]);
+  back = search_bytes(source, *pattern, spots[2], true, nullptr);
+  REQUIRE(back.found);
+  CHECK(back.offset == spots[1]);
+  CHECK_FALSE(parse_hex_pattern("abc"));
+  CHECK_FALSE(parse_hex_pattern("zz"));
+  int calls = 0;
+  SearchResult cancelled = search_bytes(source, {0x01, 0x02}, 0, false, [&](uint64_t, uint64_t) { return ++calls < 2; });
+  CHECK(cancelled.cancelled);
+}
+
+TEST_CASE("sha1 matches the known digest of 'abc'") {
+  CHECK(Sha1::hex(Sha1::of("abc", 3)) == "a9993e364706816aba3e25717850c26c9cd0d89d");
+}

@@ -1,0 +1,63 @@
+// Helpers shared by the codec tests.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace test_support {
+
+// ../shared/samples beside the checkout; tests that need it skip (and say so) when it is absent.
+inline std::string samples_dir() { return LOGSCOPE_SAMPLES; }
+
+inline bool have_samples() {
+  struct stat info;
+  bool present = ::stat(LOGSCOPE_SAMPLES, &info) == 0 && S_ISDIR(info.st_mode);
+  if (!present) std::printf("SKIPPED: %s is absent; sample conformance tests did not run\n", LOGSCOPE_SAMPLES);
+  return present;
+}
+
+inline std::string sample(const std::string& relative) { return samples_dir() + "/" + relative; }
+
+inline std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+inline void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A fresh scratch directory for a test's generated files.
+inline std::string scratch_dir(const std::string& name) {
+  std::string dir = std::string(LOGSCOPE_SOURCE_DIR) + "/build/test-scratch/" + name;
+  std::string command = "mkdir -p '" + dir + "'";
+  REQUIRE(std::system(command.c_str()) == 0);
+  return dir;
+}
+
+// Runs the CLI and returns its stdout; `status` gets the exit status.
+inline std::string run_cli(const std::string& arguments, int* status = nullptr) {
+  std::string command = std::string(LOGSCOPE_CLI) + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  int raw = ::pclose(pipe);
+  if (status) *status = WEXITSTATUS(raw);
+  return out;
+}
+
+}  // namespace test_support
