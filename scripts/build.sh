@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the native codec, CLI, tests and benchmarks, then both wasm flavours
+# (web/gen/logscope.mjs for workers, build/wasm/node/logscope-node.cjs for node).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+echo "== native build" >&2
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >build/cmake-native.log 2>&1 || { cat build/cmake-native.log; exit 1; }
+cmake --build build/native -j"$jobs"
+
+echo "== wasm build" >&2
+prefix=$(scripts/build-wasm-deps.sh | tail -n 1)
+export NODE_PATH=/usr/share/nodejs  # Debian's emscripten optimizer imports acorn from there
+emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DLOGSCOPE_WASM_DEPS="$prefix" >build/cmake-wasm.log 2>&1 || { cat build/cmake-wasm.log; exit 1; }
+cmake --build build/wasm -j"$jobs"
+
+echo "== demo files" >&2
+scripts/make-demos.sh

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, builds everything, runs every suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh >&2
+scripts/npm-deps.sh
+scripts/build.sh
+
+status=0
+echo "== codec tests (ctest)"
+(cd build/native && ctest --output-on-failure -j"$(nproc)") || status=1
+echo "== wasm module tests (node --test)"
+node --test tests/wasm/ || status=1
+echo "== browser tests (playwright-core + chromium)"
+node --test --test-concurrency=1 tests/web/ || status=1
+exit $status

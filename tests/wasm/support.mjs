@@ -1,0 +1,58 @@
+// Shared by the wasm tests: loads the node flavour of the module and opens files through it.
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const samplesDir = resolve(root, '..', 'shared', 'samples');
+export const cliPath = join(root, 'build', 'native', 'logscope');
+const modulePath = join(root, 'build', 'wasm', 'node', 'logscope-node.cjs');
+
+let modulePromise;
+export function loadModule() {
+  if (!modulePromise) {
+    const require = createRequire(import.meta.url);
+    modulePromise = require(modulePath)();
+  }
+  return modulePromise;
+}
+
+// Opens a file with the wasm Inspector, reading it with fs.readSync on demand (never whole).
+export async function openWithWasm(path) {
+  const Module = await loadModule();
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  const inspector = new Module.Inspector(size, (offset, length) => {
+    const buffer = new Uint8Array(length);
+    const n = readSync(fd, buffer, 0, length, offset);
+    return buffer.subarray(0, n);
+  });
+  return { inspector, size, close: () => { inspector.delete(); closeSync(fd); } };
+}
+
+// Runs the CLI; returns {status, stdout}. Non-zero exits are data, not exceptions.
+export function runCli(args) {
+  try {
+    return { status: 0, stdout: execFileSync(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, TZ: 'UTC' } }) };
+  } catch (error) {
+    if (typeof error.status !== 'number') throw error;
+    return { status: error.status, stdout: error.stdout };
+  }
+}
+
+export function haveSamples() {
+  return existsSync(samplesDir) && statSync(samplesDir).isDirectory();
+}
+
+// Every sample log (not the README or truth files).
+export function sampleFiles() {
+  const files = [];
+  for (const group of readdirSync(samplesDir)) {
+    const dir = join(samplesDir, group);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir)) if (!/\.(md|json)$/.test(name)) files.push(join(dir, name));
+  }
+  return files.sort();
+}

@@ -1,0 +1,168 @@
+// The whole embind surface: one class that wraps the codec's inspector over a JS read callback.
+// Everything structured crosses as JSON text, so the surface stays a handful of functions.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "core/detect.h"
+#include "core/search.h"
+#include "inspector.h"
+
+using emscripten::val;
+
+namespace logscope {
+namespace {
+
+// Wraps an optional JS progress function: (done, total) -> false cancels.
+ProgressFn js_progress(val fn) {
+  if (fn.isNull() || fn.isUndefined()) return nullptr;
+  return [fn](uint64_t done, uint64_t total) {
+    val result = fn(static_cast<double>(done), static_cast<double>(total));
+    return !(result.isFalse());
+  };
+}
+
+Json parse_or_empty(const std::string& text) {
+  auto parsed = Json::parse(text);
+  return parsed ? *parsed : Json::object();
+}
+
+class WasmInspector {
+ public:
+  // `read` is a JS function (offset, length) -> Uint8Array (FileReaderSync on Blob.slice in a
+  // worker, fs.readSync under node). It may return fewer bytes at the end of the file.
+  WasmInspector(double size, val read)
+      : read_(read),
+        source_(static_cast<uint64_t>(size),
+                [this](uint64_t offset, void* destination, size_t length) -> size_t {
+                  val bytes = read_(static_cast<double>(offset), static_cast<double>(length));
+                  if (bytes.isNull() || bytes.isUndefined()) return 0;
+                  size_t n = std::min<size_t>(length, bytes["length"].as<size_t>());
+                  val(emscripten::typed_memory_view(n, static_cast<uint8_t*>(destination)))
+                      .call<void>("set", n < bytes["length"].as<size_t>() ? bytes.call<val>("subarray", 0, n) : bytes);
+                  return n;
+                }),
+        counting_(source_),
+        cached_(counting_, cache_options()) {
+    detection_ = detect(cached_);
+    inspector_ = open_inspector(cached_, detection_);
+  }
+
+  std::string detection() const { return detection_.to_json().dump(); }
+  bool known() const { return inspector_ != nullptr; }
+
+  std::string summary() { return guarded([&] { return inspector_->summary().to_json(); }); }
+  std::string check(val progress) { return guarded([&] { return inspector_->check(js_progress(progress)).to_json(); }); }
+  std::string checksum(val progress) { return guarded([&] { return inspector_->checksum(js_progress(progress)); }); }
+  std::string info_text(const std::string& options_json) {
+    if (!inspector_) return "";
+    Json options = parse_or_empty(options_json);
+    InfoOptions info;
+    if (const Json* path = options.find("path")) info.path = path->as_string();
+    if (const Json* all = options.find("all")) info.all = all->as_bool();
+    if (const Json* freq = options.find("freq")) info.freq = freq->as_bool();
+    return inspector_->info_text(info);
+  }
+  double child_count(const std::string& id) { return inspector_ ? static_cast<double>(inspector_->child_count(id)) : 0; }
+  std::string children(const std::string& id, double first, double count) {
+    return guarded([&] {
+      Json out = Json::array();
+      for (const TreeNode& node : inspector_->children(id, static_cast<uint64_t>(first), static_cast<uint64_t>(count)))
+        out.push_back(tree_node_to_json(node));
+      return out;
+    });
+  }
+  std::string locate(double offset) {
+    return guarded([&] {
+      Json out = Json::array();
+      for (const std::string& id : inspector_->locate(static_cast<uint64_t>(offset))) out.push_back(id);
+      return out;
+    });
+  }
+  std::string spans(double offset, double length) {
+    return guarded([&] {
+      Json out = Json::array();
+      for (const Span& span : inspector_->spans(static_cast<uint64_t>(offset), static_cast<uint64_t>(length)))
+        out.push_back(span_to_json(span));
+      return out;
+    });
+  }
+  std::string decode(const std::string& id) { return guarded([&] { return inspector_->decode(id); }); }
+  std::string query(const std::string& name, const std::string& args_json, val progress) {
+    return guarded([&] { return inspector_->query(name, parse_or_empty(args_json), js_progress(progress)); });
+  }
+
+  // Works for every file, known format or not.
+  std::string search(const std::string& pattern_hex, double from, bool backward, val progress) {
+    Json out = Json::object();
+    auto pattern = parse_hex_pattern(pattern_hex);
+    if (!pattern) {
+      out["error"] = "the pattern must be pairs of hex digits";
+      return out.dump();
+    }
+    SearchResult result = search_bytes(cached_, *pattern, static_cast<uint64_t>(from), backward, js_progress(progress));
+    out["found"] = result.found;
+    out["cancelled"] = result.cancelled;
+    if (result.found) out["offset"] = result.offset;
+    return out.dump();
+  }
+
+  // Bytes this inspector has asked the file for, so tests and the UI can show how little was read.
+  std::string read_stats() const {
+    Json out = Json::object();
+    out["bytes_read"] = counting_.bytes_read();
+    out["read_calls"] = counting_.read_calls();
+    out["size"] = source_.size();
+    return out.dump();
+  }
+
+ private:
+  static CachedByteSource::Options cache_options() {
+    CachedByteSource::Options options;
+    options.block_size = 256 * 1024;  // FileReaderSync costs ~1 ms per call: few, large reads
+    options.max_fetch = 8 * 1024 * 1024;
+    options.capacity = 64 * 1024 * 1024;
+    return options;
+  }
+
+  template <typename Fn>
+  std::string guarded(Fn fn) {
+    if (!inspector_) {
+      Json error = Json::object();
+      error["error"] = "unknown format: " + detection_.diagnosis;
+      return error.dump();
+    }
+    return fn().dump();
+  }
+
+  val read_;
+  CallbackByteSource source_;
+  CountingByteSource counting_;
+  CachedByteSource cached_;
+  Detection detection_;
+  std::unique_ptr<FormatInspector> inspector_;
+};
+
+}  // namespace
+}  // namespace logscope
+
+EMSCRIPTEN_BINDINGS(logscope) {
+  emscripten::class_<logscope::WasmInspector>("Inspector")
+      .constructor<double, val>()
+      .function("detection", &logscope::WasmInspector::detection)
+      .function("known", &logscope::WasmInspector::known)
+      .function("summary", &logscope::WasmInspector::summary)
+      .function("check", &logscope::WasmInspector::check)
+      .function("checksum", &logscope::WasmInspector::checksum)
+      .function("infoText", &logscope::WasmInspector::info_text)
+      .function("childCount", &logscope::WasmInspector::child_count)
+      .function("children", &logscope::WasmInspector::children)
+      .function("locate", &logscope::WasmInspector::locate)
+      .function("spans", &logscope::WasmInspector::spans)
+      .function("decode", &logscope::WasmInspector::decode)
+      .function("query", &logscope::WasmInspector::query)
+      .function("search", &logscope::WasmInspector::search)
+      .function("readStats", &logscope::WasmInspector::read_stats);
+}
