@@ -1,0 +1,412 @@
+// The CARLA FormatInspector: one forward scan (kept: header, frame index, statistics, variant),
+// then everything else streams over the frames it needs.
+#include "carla/inspector.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "carla/decode.h"
+#include "carla/doctor.h"
+#include "carla/queries.h"
+#include "carla/scan.h"
+#include "carla/walker.h"
+
+namespace logscope::carla {
+namespace {
+
+// Node ids: "header", "f<frame index>", "tail", "p<packet offset>", "r<packet offset>.<record index>".
+class CarlaInspector : public FormatInspector {
+ public:
+  explicit CarlaInspector(ByteSource& source) : source_(source) {}
+
+  Report summary() override {
+    const ScanResult& s = scan(nullptr);
+    Report report = base_report(s);
+    report.details["file_info"] = file_info_json(source_, s);
+    return report;
+  }
+
+  Report check(const ProgressFn& progress) override;
+
+  std::string info_text(const InfoOptions& options) override {
+    const ScanResult& s = scan(nullptr);
+    return file_info_text(source_, s, options.all);
+  }
+
+  Json checksum(const ProgressFn&) override {
+    Json j = Json::object();
+    j["status"] = "not_applicable";
+    j["message"] = "CARLA recorder logs carry no checksum";
+    return j;
+  }
+
+  uint64_t child_count(const std::string& id) override;
+  std::vector<TreeNode> children(const std::string& id, uint64_t first, uint64_t count) override;
+  std::vector<std::string> locate(uint64_t offset) override;
+  std::vector<Span> spans(uint64_t offset, uint64_t length) override;
+  Json decode(const std::string& id) override;
+  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+
+ private:
+  const ScanResult& scan(const ProgressFn& progress) {
+    if (!scan_ || scan_->cancelled) scan_ = scan_log(source_, progress);
+    return *scan_;
+  }
+  Report base_report(const ScanResult& s);
+  std::vector<PacketRef> frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count);
+  std::optional<PacketRef> packet_at(uint64_t offset);
+  bool decode_at(const PacketRef& packet, DecodedPacket* out);
+  TreeNode packet_node(const PacketRef& packet);
+  size_t frame_containing(uint64_t offset) const;  // index, or frames.size()
+
+  ByteSource& source_;
+  std::optional<ScanResult> scan_;
+};
+
+Report CarlaInspector::base_report(const ScanResult& s) {
+  Report report;
+  report.format = "carla";
+  report.format_label = "CARLA recorder log";
+  report.problems = s.problems;
+  Json& f = report.facts;
+  if (s.header_ok) {
+    f["version"] = s.header.version;
+    f["map"] = s.header.map;
+    f["date"] = format_date(s.header.date);
+    f["date_unix"] = s.header.date;
+  }
+  f["frames"] = s.frames.size();
+  f["duration_s"] = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
+  f["variant"] = variant_label(s.variant.variant);
+  if (const Json* hint = s.variant.json.find("carla_version_hint")) f["carla_version"] = *hint;
+  f["file_size"] = source_.size();
+  if (s.recovery.damaged) f["damage"] = s.recovery.message;
+  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}};
+  for (int id = 0; id < 256; ++id)
+    if (s.packet_counts[id])
+      packets.rows.push_back({Json(id), Json(packet_name(static_cast<uint8_t>(id), s.variant.variant)), Json(s.packet_counts[id]),
+                              Json(s.packet_bytes[id])});
+  report.tables.push_back(std::move(packets));
+  report.details["variant"] = s.variant.to_json();
+  Json header = Json::object();
+  header["version"] = s.header.version;
+  header["magic"] = s.header.magic;
+  header["date"] = s.header.date;
+  header["map"] = s.header.map;
+  header["size"] = s.header.size;
+  report.details["header"] = std::move(header);
+  if (s.recovery.damaged) {
+    Json recovery = Json::object();
+    recovery["message"] = s.recovery.message;
+    recovery["complete_frames"] = s.frames.size();
+    recovery["ends_at"] = s.recovery.ends_at;
+    recovery["reason"] = s.recovery.reason;
+    recovery["recovered_until"] = s.data_end;
+    if (s.recovery.incomplete_frame_id) recovery["incomplete_frame"] = s.recovery.incomplete_frame_id;
+    report.details["recovery"] = std::move(recovery);
+  }
+  return report;
+}
+
+std::vector<PacketRef> CarlaInspector::frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count) {
+  std::vector<PacketRef> out;
+  ChunkReader reader(source_, 64 * 1024);
+  PacketWalker walker(reader, begin, end);
+  PacketRef packet;
+  for (uint64_t index = 0; out.size() < count && walker.next(&packet) == PacketWalker::Step::Packet; ++index)
+    if (index >= first) out.push_back(packet);
+  return out;
+}
+
+std::optional<PacketRef> CarlaInspector::packet_at(uint64_t offset) {
+  const ScanResult& s = scan(nullptr);
+  if (offset < s.header.size || offset >= s.data_end) return std::nullopt;
+  ChunkReader reader(source_, 64);
+  PacketWalker walker(reader, offset, s.data_end);
+  PacketRef packet;
+  if (walker.next(&packet) != PacketWalker::Step::Packet) return std::nullopt;
+  return packet;
+}
+
+bool CarlaInspector::decode_at(const PacketRef& packet, DecodedPacket* out) {
+  ChunkReader reader(source_, 64 * 1024);
+  const uint8_t* payload = reader.get(packet.payload(), packet.size);
+  if (!payload) {
+    *out = DecodedPacket();
+    out->error = "payload too large to decode";
+    return false;
+  }
+  decode_packet(packet.id, payload, packet.size, scan(nullptr).variant.variant, out);
+  return true;
+}
+
+TreeNode CarlaInspector::packet_node(const PacketRef& packet) {
+  const Variant& v = scan(nullptr).variant.variant;
+  TreeNode node;
+  node.id = "p" + std::to_string(packet.offset);
+  node.label = packet_name(packet.id, v) + " (" + std::to_string(packet.size) + " B)";
+  node.kind = packet.id == kFrameStart || packet.id == kFrameEnd ? "header" : "data";
+  node.offset = packet.offset;
+  node.length = 5 + uint64_t{packet.size};
+  DecodedPacket decoded;
+  if (packet.size >= 2 && packet.id != kFrameStart && packet.id < 100 && decode_at(packet, &decoded)) {
+    node.child_count = record_count(decoded);
+    if (node.child_count) node.label += ", " + std::to_string(node.child_count) + " records";
+  }
+  return node;
+}
+
+size_t CarlaInspector::frame_containing(uint64_t offset) const {
+  const auto& frames = scan_->frames;
+  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
+  if (it == frames.begin()) return frames.size();
+  --it;
+  return offset < it->end ? static_cast<size_t>(it - frames.begin()) : frames.size();
+}
+
+uint64_t CarlaInspector::child_count(const std::string& id) {
+  const ScanResult& s = scan(nullptr);
+  if (id.empty()) return 1 + s.frames.size() + (source_.size() > s.data_end ? 1 : 0);
+  if (id[0] == 'f') {
+    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
+    return index < s.frames.size() ? s.frames[index].packets : 0;
+  }
+  if (id[0] == 'p') {
+    auto packet = packet_at(std::strtoull(id.c_str() + 1, nullptr, 10));
+    return packet ? packet_node(*packet).child_count : 0;
+  }
+  return 0;
+}
+
+std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t first, uint64_t count) {
+  const ScanResult& s = scan(nullptr);
+  std::vector<TreeNode> out;
+  if (id.empty()) {
+    uint64_t total = child_count(id);
+    for (uint64_t i = first; i < total && out.size() < count; ++i) {
+      TreeNode node;
+      if (i == 0) {
+        node = TreeNode{"header", "Info header (" + s.header.map + ")", "header", 0, s.header_ok ? s.header.size : source_.size(), 0};
+      } else if (i - 1 < s.frames.size()) {
+        const FrameEntry& f = s.frames[i - 1];
+        char elapsed[32];
+        std::snprintf(elapsed, sizeof elapsed, "%g", f.elapsed);
+        node = TreeNode{"f" + std::to_string(i - 1), "Frame " + std::to_string(f.id) + " at " + elapsed + " s" + (f.has_events ? " (events)" : ""),
+                        "frame", f.offset, f.end - f.offset, f.packets};
+      } else {
+        node = TreeNode{"tail", "Incomplete data: " + s.recovery.reason, "damaged", s.data_end, source_.size() - s.data_end, 0};
+      }
+      out.push_back(std::move(node));
+    }
+  } else if (id[0] == 'f') {
+    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
+    if (index < s.frames.size())
+      for (const PacketRef& p : frame_packets(s.frames[index].offset, s.frames[index].end, first, std::min<uint64_t>(count, 100000)))
+        out.push_back(packet_node(p));
+  } else if (id[0] == 'p') {
+    auto packet = packet_at(std::strtoull(id.c_str() + 1, nullptr, 10));
+    DecodedPacket decoded;
+    if (!packet || !decode_at(*packet, &decoded)) return out;
+    size_t n = record_count(decoded);
+    for (uint64_t i = first; i < n && out.size() < count; ++i) {
+      uint64_t begin = decoded.record_offsets[i];
+      uint64_t end = i + 1 < n ? decoded.record_offsets[i + 1] : packet->size;
+      Json record = record_to_json(decoded, i);
+      std::string label = std::string(kind_name(decoded.kind)) + " record " + std::to_string(i);
+      if (const Json* rid = record.find("id")) label += ": id " + rid->dump();
+      if (const Json* bp = record.find("blueprint")) label += " " + bp->as_string();
+      out.push_back(TreeNode{"r" + std::to_string(packet->offset) + "." + std::to_string(i), label, "record", packet->payload() + begin, end - begin, 0});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> CarlaInspector::locate(uint64_t offset) {
+  const ScanResult& s = scan(nullptr);
+  if (offset < s.header.size || !s.header_ok) return {"header"};
+  if (offset >= s.data_end) return offset < source_.size() ? std::vector<std::string>{"tail"} : std::vector<std::string>{};
+  size_t index = frame_containing(offset);
+  if (index >= s.frames.size()) return {};
+  std::vector<std::string> path{"f" + std::to_string(index)};
+  const FrameEntry& f = s.frames[index];
+  for (const PacketRef& p : frame_packets(f.offset, f.end, 0, UINT64_MAX)) {
+    if (offset < p.offset || offset >= p.end()) continue;
+    path.push_back("p" + std::to_string(p.offset));
+    DecodedPacket decoded;
+    if (offset >= p.payload() && decode_at(p, &decoded)) {
+      size_t n = record_count(decoded);
+      for (size_t i = 0; i < n; ++i) {
+        uint64_t begin = p.payload() + decoded.record_offsets[i];
+        uint64_t end = i + 1 < n ? p.payload() + decoded.record_offsets[i + 1] : p.end();
+        if (offset >= begin && offset < end) path.push_back("r" + std::to_string(p.offset) + "." + std::to_string(i));
+      }
+    }
+    break;
+  }
+  return path;
+}
+
+std::vector<Span> CarlaInspector::spans(uint64_t offset, uint64_t length) {
+  const ScanResult& s = scan(nullptr);
+  std::vector<Span> out;
+  uint64_t end = offset + length;
+  if (offset < s.header.size)
+    out.push_back(Span{0, s.header.size, "Info header", "header", {}});
+  const auto& frames = s.frames;
+  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
+  if (it != frames.begin()) --it;
+  size_t detailed = 0;
+  for (; it != frames.end() && it->offset < end; ++it) {
+    if (it->end <= offset) continue;
+    Span frame{it->offset, it->end - it->offset, "Frame " + std::to_string(it->id), "frame", {}};
+    if (detailed++ < 64) {  // packet detail for the frames a hex view can show
+      for (const PacketRef& p : frame_packets(it->offset, it->end, 0, UINT64_MAX)) {
+        if (p.end() <= offset || p.offset >= end) continue;
+        Span packet{p.offset, 5 + uint64_t{p.size}, packet_name(p.id, s.variant.variant), "data", {}};
+        packet.children.push_back(Span{p.offset, 5, "packet header (id, size)", "header", {}});
+        if (p.size) packet.children.push_back(Span{p.payload(), p.size, "payload", "data", {}});
+        frame.children.push_back(std::move(packet));
+      }
+    }
+    out.push_back(std::move(frame));
+  }
+  if (end > s.data_end && s.data_end < source_.size())
+    out.push_back(Span{s.data_end, source_.size() - s.data_end, "incomplete data (" + s.recovery.reason + ")", "damaged", {}});
+  return out;
+}
+
+Json CarlaInspector::decode(const std::string& id) {
+  const ScanResult& s = scan(nullptr);
+  Json j = Json::object();
+  if (id == "header") {
+    j["version"] = s.header.version;
+    j["magic"] = s.header.magic;
+    j["date"] = s.header.date;
+    j["date_text"] = format_date(s.header.date);
+    j["map"] = s.header.map;
+    return j;
+  }
+  if (id == "tail") {
+    j["recovery"] = s.recovery.message;
+    return j;
+  }
+  if (!id.empty() && id[0] == 'f') {
+    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
+    if (index >= s.frames.size()) return Json::object();
+    const FrameEntry& f = s.frames[index];
+    j["frame"] = f.id;
+    j["elapsed"] = f.elapsed;
+    j["duration"] = f.duration;
+    j["offset"] = f.offset;
+    j["length"] = f.end - f.offset;
+    j["packets"] = f.packets;
+    return j;
+  }
+  if (!id.empty() && (id[0] == 'p' || id[0] == 'r')) {
+    char* rest = nullptr;
+    auto packet = packet_at(std::strtoull(id.c_str() + 1, &rest, 10));
+    DecodedPacket decoded;
+    if (!packet || !decode_at(*packet, &decoded)) {
+      j["error"] = "no packet at this node";
+      return j;
+    }
+    if (id[0] == 'r') {
+      size_t index = rest && *rest == '.' ? std::strtoull(rest + 1, nullptr, 10) : 0;
+      return index < record_count(decoded) ? record_to_json(decoded, index) : Json::object();
+    }
+    j = packet_to_json(decoded, 0, 1000);
+    j["offset"] = packet->offset;
+    j["size"] = packet->size;
+    return j;
+  }
+  j["error"] = "unknown node: " + id;
+  return j;
+}
+
+Report CarlaInspector::check(const ProgressFn& progress) {
+  const ScanResult& s = scan(progress);
+  Report report = base_report(s);
+  if (s.cancelled) {
+    report.details["cancelled"] = true;
+    return report;
+  }
+  bool cancelled = false;
+  for (Problem& p : check_actor_references(source_, s, progress, &cancelled)) report.problems.push_back(std::move(p));
+  if (cancelled) report.details["cancelled"] = true;
+  report.details["checksum"] = checksum(progress);
+  return report;
+}
+
+Json CarlaInspector::query(const std::string& name, const Json& args, const ProgressFn& progress) {
+  const ScanResult& s = scan(progress);
+  auto number = [&](const char* key, double fallback) {
+    const Json* v = args.find(key);
+    return v && v->is_number() ? v->as_double() : fallback;
+  };
+  auto text = [&](const char* key, const std::string& fallback) {
+    const Json* v = args.find(key);
+    return v && v->is_string() && !v->as_string().empty() ? v->as_string() : fallback;
+  };
+  if (name == "frames") {
+    uint64_t first = static_cast<uint64_t>(number("first", 0)), count = static_cast<uint64_t>(number("count", 1000));
+    Json j = Json::object();
+    j["total"] = s.frames.size();
+    j["first"] = first;
+    Json frames = Json::array();
+    for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i) {
+      const FrameEntry& f = s.frames[i];
+      Json frame = Json::object();
+      frame["index"] = i;
+      frame["id"] = f.id;
+      frame["elapsed"] = f.elapsed;
+      frame["duration"] = f.duration;
+      frame["offset"] = f.offset;
+      frame["length"] = f.end - f.offset;
+      frame["packets"] = f.packets;
+      frame["has_events"] = f.has_events;
+      frames.push_back(std::move(frame));
+    }
+    j["frames"] = std::move(frames);
+    return j;
+  }
+  if (name == "file_info") {
+    Json j = file_info_json(source_, s);
+    if (args.find("text") && args.find("text")->as_bool()) j["text"] = file_info_text(source_, s, args.find("all") && args.find("all")->as_bool(), progress);
+    return j;
+  }
+  if (name == "collisions") {
+    CollisionResult result = query_collisions(source_, s, text("type1", "a")[0], text("type2", "a")[0], progress);
+    Json j = collisions_json(s, result);
+    j["text"] = collisions_text(s, result);
+    return j;
+  }
+  if (name == "blocked") {
+    BlockedResult result = query_blocked(source_, s, number("min_time", 30), number("min_distance", 10), progress);
+    Json j = blocked_json(s, result);
+    j["text"] = blocked_text(s, result);
+    return j;
+  }
+  if (name == "actors") {
+    ActorsResult result = query_actors(source_, s, progress);
+    Json j = actors_json(result);
+    if (args.find("text") && args.find("text")->as_bool()) j["text"] = actors_text(result);
+    return j;
+  }
+  if (name == "trajectory") {
+    const Json* actor = args.find("actor");
+    if (!actor || !actor->is_number()) {
+      Json error = Json::object();
+      error["error"] = "trajectory needs {\"actor\": id}";
+      return error;
+    }
+    return query_trajectory(source_, s, static_cast<uint32_t>(actor->as_uint()), progress);
+  }
+  return FormatInspector::query(name, args, progress);
+}
+
+}  // namespace
+
+std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<CarlaInspector>(source); }
+
+}  // namespace logscope::carla

@@ -1,0 +1,363 @@
+#include "carla/scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "carla/decode.h"
+#include "carla/walker.h"
+#include "core/cursor.h"
+
+namespace logscope::carla {
+
+void ProblemLog::add(Severity severity, uint64_t offset, const std::string& code, const std::string& message) {
+  if (++counts_[code] <= per_code_) problems_.push_back(Problem{severity, offset, code, message});
+}
+
+std::vector<Problem> ProblemLog::finish() const {
+  std::vector<Problem> out = problems_;
+  for (const auto& [code, count] : counts_) {
+    if (count <= per_code_) continue;
+    Severity severity = Severity::Info;
+    for (const Problem& p : problems_)
+      if (p.code == code) severity = p.severity;
+    out.push_back(Problem{severity, 0, code,
+                          std::to_string(count - per_code_) + " more problems like this (" + std::to_string(count) + " in all); only the first " +
+                              std::to_string(per_code_) + " are listed"});
+  }
+  return out;
+}
+
+bool read_header(ByteSource& source, LogHeader* header, Problem* problem) {
+  std::vector<uint8_t> head = source.read_vector(0, 2 + 2 + 0xFFFF + 8 + 2 + 0xFFFF);
+  Cursor c(head.data(), head.size());
+  header->version = c.u16();
+  uint16_t magic_length = c.u16();
+  header->magic = c.string(magic_length);
+  header->date = c.i64();
+  uint16_t map_length = c.u16();
+  header->map = c.string(map_length);
+  header->size = c.position();
+  if (c.ok() && header->magic == "CARLA_RECORDER") return true;
+  static const char kMagicBytes[] = "\x0e\x00" "CARLA_RECORDER";
+  bool magic_prefix = head.size() > 2 && std::memcmp(head.data() + 2, kMagicBytes, std::min<size_t>(16, head.size() - 2)) == 0;
+  if (!c.ok() && (magic_prefix || head.size() <= 2)) {
+    *problem = Problem{Severity::Error, 0, "carla.header.truncated",
+                       "the file ends inside its info header (" + std::to_string(head.size()) + " bytes; a header needs at least 34)"};
+  } else {
+    *problem = Problem{Severity::Error, 0, "carla.header.bad_magic", "File is not a CARLA recorder"};
+  }
+  return false;
+}
+
+namespace {
+
+// Candidate layouts: vectors (float/double) x wheels (48/36) x numbering of ids >= 21.
+constexpr int kCandidates = 12;
+Variant candidate(int c) {
+  Variant v;
+  v.doubles = c >= 6;
+  v.wheel_bytes = (c / 3) % 2 ? 36 : 48;
+  v.order = static_cast<IdOrder>(c % 3);
+  return v;
+}
+
+bool vector_dependent(uint8_t id) {
+  return id == kEventAdd || id == kPosition || id == kKinematics || id == kBoundingBox || id == kTriggerVolume || id == kWalkerBones;
+}
+bool needs_whole_payload(uint8_t id) {
+  return id == kEventAdd || id == kCollision || id == kPhysicsControl || id == kWalkerBones || (id >= 21 && id <= 23);
+}
+
+std::string at(uint64_t offset) { return "byte " + std::to_string(offset); }
+std::string plural(uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+// Collects which candidate layouts each packet fits and picks the variant.
+class VariantJudge {
+ public:
+  void add(const PacketRef& packet, const uint8_t* payload) {
+    uint8_t id = packet.id;
+    if ((id > 23 && id < 100) || id >= 100) return;
+    std::string why[kCandidates];
+    bool fit[kCandidates];
+    if (vector_dependent(id)) {
+      bool f = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
+      bool d = layout_fits(id, payload, packet.size, candidate(6), &why[6]);
+      for (int c = 0; c < kCandidates; ++c) fit[c] = c < 6 ? f : d, why[c] = why[c < 6 ? 0 : 6];
+    } else if (id == kPhysicsControl) {
+      bool w48 = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
+      bool w36 = layout_fits(id, payload, packet.size, candidate(3), &why[3]);
+      for (int c = 0; c < kCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48), why[c] = why[(c / 3) % 2 ? 3 : 0];
+    } else if (id >= 21) {
+      for (int o = 0; o < 3; ++o) {
+        // An id the candidate numbering does not use counts against it.
+        fit[o] = packet_kind(id, candidate(o)) != Kind::Unknown && layout_fits(id, payload, packet.size, candidate(o), &why[o]);
+        if (packet_kind(id, candidate(o)) == Kind::Unknown) why[o] = "the " + std::string(id_order_name(candidate(o).order)) + " numbering has no id " + std::to_string(id);
+      }
+      for (int c = 3; c < kCandidates; ++c) fit[c] = fit[c % 3], why[c] = why[c % 3];
+    } else {
+      bool f = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
+      for (int c = 0; c < kCandidates; ++c) fit[c] = f, why[c] = why[0];
+    }
+    ++seen_[id];
+    for (int c = 0; c < kCandidates; ++c) {
+      if (fit[c]) {
+        ++fits_[id][c];
+        continue;
+      }
+      ++misfits_[c];
+      if (first_misfits_[c].size() < 20) first_misfits_[c].push_back({packet.offset, id, why[c]});
+    }
+  }
+
+  VariantDetection decide(ProblemLog& problems) const {
+    int best = 0;
+    for (int c = 1; c < kCandidates; ++c)
+      if (misfits_[c] < misfits_[best]) best = c;  // ties keep the earlier (preferred) candidate
+    VariantDetection d;
+    d.variant = candidate(best);
+    d.misfits = misfits_[best];
+    Json evidence = Json::array();
+    // Vectors: the packets whose size depends on the vector precision.
+    for (uint8_t id : {kPosition, kKinematics, kBoundingBox, kTriggerVolume, kEventAdd, kWalkerBones}) {
+      if (!seen_[id]) continue;
+      uint64_t f = fits_[id][best % 6], dbl = fits_[id][6 + best % 6];
+      if (f != dbl) d.decisive_vectors = true;
+      evidence.push_back(std::string(kind_name(static_cast<Kind>(id))) + ": " + std::to_string(f) + " of " + plural(seen_[id], "packet") +
+                         " fit float vectors, " + std::to_string(dbl) + " fit double vectors");
+    }
+    if (!d.decisive_vectors) evidence.push_back("no packet tells float from double vectors; float (UE4) assumed");
+    if (seen_[kPhysicsControl] && !d.variant.doubles) {
+      int base = best - best % 6;
+      uint64_t w48 = fits_[kPhysicsControl][base + best % 3], w36 = fits_[kPhysicsControl][base + 3 + best % 3];
+      d.decisive_wheels = w48 != w36;
+      evidence.push_back("PhysicsControl: " + std::to_string(w48) + " of " + plural(seen_[kPhysicsControl], "packet") + " fit 48-byte wheels, " +
+                         std::to_string(w36) + " fit 36-byte wheels");
+    }
+    if (!d.decisive_wheels && !d.variant.doubles)
+      evidence.push_back(seen_[kPhysicsControl] ? "PhysicsControl packets fit both wheel sizes; 48 bytes assumed"
+                                                : "no PhysicsControl packet: the wheel size does not matter for this file (48 bytes assumed)");
+    bool any_high = seen_[21] || seen_[22] || seen_[23];
+    if (any_high) {
+      int base = best - best % 3;
+      for (uint8_t id = 21; id <= 23; ++id) {
+        if (!seen_[id]) continue;
+        std::string line = "id " + std::to_string(id) + " (" + plural(seen_[id], "packet") + "):";
+        for (int o = 0; o < 3; ++o) {
+          Variant v = candidate(base + o);
+          line += std::string(o ? "," : "") + " " + std::to_string(fits_[id][base + o]) + " fit " + packet_name(id, v) + " in the " +
+                  (o == 0 ? "0.9.15" : o == 1 ? "dev-doors" : "0.9.16") + " order";
+          if (fits_[id][base + o] != fits_[id][best]) d.decisive_order = true;
+        }
+        evidence.push_back(line);
+      }
+      if (!d.decisive_order) evidence.push_back("the numbering orders agree on this file; the 0.9.15 order is reported");
+    } else {
+      evidence.push_back("no packet with an id of 21-23: their numbering does not matter for this file");
+    }
+    for (const Misfit& m : first_misfits_[best])
+      problems.add(Severity::Error, m.offset, "carla.packet.size_mismatch",
+                   packet_name(m.id, d.variant) + " packet (id " + std::to_string(m.id) + "): " + m.why);
+    if (misfits_[best] > first_misfits_[best].size())
+      problems.add(Severity::Error, 0, "carla.packet.size_mismatch",
+                   std::to_string(misfits_[best] - first_misfits_[best].size()) + " more packets whose declared size disagrees with their layout");
+    Json j = Json::object();
+    j["label"] = variant_label(d.variant);
+    j["vectors"] = d.variant.doubles ? "float64" : "float32";
+    j["wheel_physics_bytes"] = d.variant.doubles ? Json() : Json(d.variant.wheel_bytes);
+    j["id_order"] = any_high ? Json(id_order_name(d.variant.order)) : Json("not needed (no id 21-23)");
+    j["packets_not_fitting"] = d.misfits;
+    j["evidence"] = std::move(evidence);
+    d.json = std::move(j);
+    return d;
+  }
+
+ private:
+  struct Misfit {
+    uint64_t offset;
+    uint8_t id;
+    std::string why;
+  };
+  std::array<uint64_t, 24> seen_{};
+  std::array<std::array<uint64_t, kCandidates>, 24> fits_{};
+  std::array<uint64_t, kCandidates> misfits_{};
+  std::array<std::vector<Misfit>, kCandidates> first_misfits_;
+};
+
+// CARLA version range the file's contents are consistent with.
+std::string version_hint(const ScanResult& r) {
+  auto has = [&](int id) { return r.packet_counts[id] > 0; };
+  if (r.variant.variant.doubles) return "CARLA 0.10.x (UE5)";
+  bool high = has(21) || has(22) || has(23);
+  if (high) return r.variant.variant.order == IdOrder::DevDoors ? "CARLA ue4-dev 2023-2025" : "CARLA 0.9.15 or later";
+  if (has(18) || has(19) || has(20)) return "CARLA 0.9.14 or later";
+  bool extended = false;
+  for (int id = 10; id <= 17; ++id) extended |= has(id);
+  if (r.non_actor_collisions) return "CARLA 0.9.13 or later";
+  if (has(kPhysicsControl)) return r.variant.variant.wheel_bytes == 36 ? "CARLA 0.9.10-0.9.11" : "CARLA 0.9.12 or later";
+  if (extended) return "CARLA 0.9.10 or later";
+  if (has(8) || has(9)) return "CARLA 0.9.6 or later";
+  return "CARLA 0.9.5 or later";
+}
+
+}  // namespace
+
+Json VariantDetection::to_json() const { return json; }
+
+ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
+  ScanResult r;
+  ProblemLog problems;
+  uint64_t file_size = source.size();
+  Problem header_problem;
+  r.header_ok = read_header(source, &r.header, &header_problem);
+  if (!r.header_ok) {
+    r.problems.push_back(header_problem);
+    r.recovery.damaged = true;
+    r.recovery.reason = header_problem.code == "carla.header.truncated" ? "cut_in_header" : "not_carla";
+    r.recovery.ends_at = file_size;
+    r.recovery.message = header_problem.message;
+    return r;
+  }
+  r.data_end = r.header.size;
+  ChunkReader reader(source);
+  PacketWalker walker(reader, r.header.size, file_size);
+  ProgressTicker ticker(progress, file_size);
+  VariantJudge judge;
+  bool in_frame = false;
+  FrameEntry frame;
+  const FrameEntry* previous = nullptr;
+  PacketRef packet;
+  PacketWalker::Step step;
+
+  auto close_frame = [&](uint64_t end) {
+    frame.end = end;
+    if (previous) {
+      if (frame.id != previous->id + 1)
+        problems.add(Severity::Warning, frame.offset, "carla.frame.id_gap",
+                     "frame id " + std::to_string(frame.id) + " follows frame " + std::to_string(previous->id) + " (ids should count up by one)");
+      if (frame.elapsed < previous->elapsed)
+        problems.add(Severity::Error, frame.offset, "carla.frame.time_backwards",
+                     "frame " + std::to_string(frame.id) + " is at " + std::to_string(frame.elapsed) + " s, before frame " + std::to_string(previous->id) +
+                         " at " + std::to_string(previous->elapsed) + " s");
+      if (previous->duration == -1.0)
+        problems.add(Severity::Error, previous->offset, "carla.frame.duration_missing",
+                     "frame " + std::to_string(previous->id) + " keeps the duration -1 that only the last frame should have (its duration was never back-patched)");
+      else if (std::fabs(previous->elapsed + previous->duration - frame.elapsed) > 1e-6 * std::max(1.0, std::fabs(frame.elapsed)))
+        problems.add(Severity::Warning, frame.offset, "carla.frame.time_inconsistent",
+                     "frame " + std::to_string(frame.id) + " starts at " + std::to_string(frame.elapsed) + " s, but the previous frame started at " +
+                         std::to_string(previous->elapsed) + " s and lasted " + std::to_string(previous->duration) + " s");
+    }
+    r.frames.push_back(frame);
+    previous = &r.frames.back();
+    r.data_end = end;
+    in_frame = false;
+  };
+
+  while ((step = walker.next(&packet)) == PacketWalker::Step::Packet) {
+    if (!ticker.update(packet.offset)) {
+      r.cancelled = true;
+      break;
+    }
+    uint8_t id = packet.id;
+    ++r.packet_counts[id];
+    r.packet_bytes[id] += 5 + uint64_t{packet.size};
+    size_t need = needs_whole_payload(id) ? packet.size : std::min<uint32_t>(packet.size, 24);
+    const uint8_t* payload = reader.get(packet.payload(), need);
+    if (!payload) {
+      problems.add(Severity::Error, packet.offset, "carla.packet.too_large",
+                   packet_name(id, Variant()) + " packet declares " + std::to_string(packet.size) + " payload bytes: too large to check; skipped");
+      continue;
+    }
+    if (id == kFrameStart) {
+      if (in_frame) {
+        problems.add(Severity::Error, packet.offset, "carla.frame.missing_end",
+                     "frame " + std::to_string(frame.id) + " (at " + at(frame.offset) + ") has no FrameEnd before the next FrameStart");
+        close_frame(packet.offset);
+      }
+      if (packet.size != 24) {
+        judge.add(packet, payload);
+        continue;
+      }
+      frame = FrameEntry();
+      Cursor c(payload, 24);
+      frame.id = c.u64();
+      frame.duration = c.f64();
+      frame.elapsed = c.f64();
+      frame.offset = packet.offset;
+      frame.packets = 1;
+      in_frame = true;
+      continue;
+    }
+    judge.add(packet, payload);
+    if (!in_frame) {
+      ++r.packets_outside_frames;
+      problems.add(Severity::Warning, packet.offset, "carla.packet.outside_frame",
+                   packet_name(id, Variant()) + " packet (id " + std::to_string(id) + ") is outside any frame (not between FrameStart and FrameEnd)");
+      continue;
+    }
+    ++frame.packets;
+    if (id == kFrameEnd) {
+      close_frame(packet.end());
+      continue;
+    }
+    if (id >= kEventAdd && id <= kCollision && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
+    if (id == kCollision && packet.size >= 2) {
+      Cursor c(payload, packet.size);
+      uint16_t total = c.u16();
+      for (uint16_t i = 0; i < total && c.remaining() >= 14; ++i) {
+        c.u32();
+        uint32_t a = c.u32(), b = c.u32();
+        c.skip(2);
+        r.non_actor_collisions += (a == kNoActor) + (b == kNoActor);
+      }
+    }
+    if (id > 23 && id < 100)
+      problems.add(Severity::Warning, packet.offset, "carla.packet.unknown_id",
+                   "packet id " + std::to_string(id) + " is not a CARLA packet (ids 0-23, user packets from 100); skipped by its size (" +
+                       std::to_string(packet.size) + " bytes)");
+  }
+
+  // Where and why reading stopped.
+  Recovery& rec = r.recovery;
+  if (r.cancelled) {
+    rec.damaged = true;
+    rec.reason = "cancelled";
+    rec.ends_at = packet.offset;
+    rec.message = "cancelled at " + at(packet.offset);
+  } else if (step != PacketWalker::Step::End || in_frame) {
+    rec.damaged = true;
+    rec.ends_at = file_size;
+    rec.incomplete_offset = in_frame ? frame.offset : packet.offset;
+    rec.incomplete_frame_id = in_frame ? frame.id : 0;
+    std::string where;
+    if (step == PacketWalker::Step::CutInHeader) {
+      rec.reason = "cut_in_packet_header";
+      where = "inside a packet header at " + at(packet.offset) + " (" + plural(file_size - packet.offset, "byte") + " of 5)";
+    } else if (step == PacketWalker::Step::CutInPayload) {
+      rec.reason = "cut_in_payload";
+      where = "inside the payload of a " + packet_name(packet.id, Variant()) + " packet (id " + std::to_string(packet.id) + ") at " + at(packet.offset) +
+              " that declares " + plural(packet.size, "byte") + " (" + std::to_string(file_size - packet.payload()) + " present)";
+    } else {
+      rec.reason = "frame_without_end";
+      where = "after the packet ending at " + at(file_size) + ", before the frame's FrameEnd";
+    }
+    rec.message = "the file ends at " + at(file_size) + " " + where + "; " + plural(r.frames.size(), "complete frame") + " recovered up to " +
+                  at(r.data_end);
+    if (in_frame)
+      rec.message += "; frame " + std::to_string(frame.id) + " (from " + at(frame.offset) + ") is incomplete and not counted";
+    problems.add(Severity::Error, packet.offset, "carla.file.truncated", rec.message);
+  } else if (!r.frames.empty() && r.frames.back().duration != -1.0) {
+    problems.add(Severity::Warning, r.frames.back().offset, "carla.frame.last_duration",
+                 "the last frame (" + std::to_string(r.frames.back().id) + ") has duration " + std::to_string(r.frames.back().duration) +
+                     " instead of -1: the recording was probably cut at a frame boundary");
+  }
+  if (!r.frames.empty() && r.frames.back().duration == -1.0 && !rec.damaged)
+    problems.add(Severity::Info, r.frames.back().offset, "carla.frame.last_duration",
+                 "the last frame keeps duration -1, as CARLA writes it (expected)");
+  r.variant = judge.decide(problems);
+  r.variant.json["carla_version_hint"] = version_hint(r);
+  r.problems = problems.finish();
+  return r;
+}
+
+}  // namespace logscope::carla

@@ -1,0 +1,90 @@
+// The forward scan: header, frame index, packet statistics, layout-variant detection and the
+// framing findings of the doctor. One pass; memory is the frame index (~48 bytes per frame).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "carla/format.h"
+#include "core/byte_source.h"
+#include "core/json.h"
+#include "core/report.h"
+
+namespace logscope::carla {
+
+struct LogHeader {
+  uint16_t version = 0;
+  std::string magic;
+  int64_t date = 0;  // Unix seconds
+  std::string map;
+  uint64_t size = 0;  // bytes, where the first packet starts
+};
+
+// A complete frame: FrameStart ... FrameEnd.
+struct FrameEntry {
+  uint64_t id = 0;
+  double elapsed = 0;
+  double duration = 0;
+  uint64_t offset = 0;  // FrameStart packet header
+  uint64_t end = 0;     // byte after the FrameEnd packet
+  uint32_t packets = 0; // including FrameStart and FrameEnd
+  bool has_events = false;  // EventAdd/Del/Parent/Collision with records (what `info` prints)
+};
+
+// Why reading stopped before the end of the file, when it did.
+struct Recovery {
+  bool damaged = false;
+  std::string reason;   // stable: "cut_in_header", "cut_in_packet_header", "cut_in_payload", "frame_without_end", "cancelled"
+  uint64_t ends_at = 0; // where the readable data ends (the cut)
+  uint64_t incomplete_offset = 0;  // where the dropped partial frame (or packet) starts
+  uint64_t incomplete_frame_id = 0;  // 0 when no frame had started
+  std::string message;
+};
+
+struct VariantDetection {
+  Variant variant;
+  bool decisive_vectors = false, decisive_wheels = false, decisive_order = false;
+  uint64_t misfits = 0;  // packets whose size disagrees with the chosen layout
+  Json to_json() const;
+  Json json;  // evidence, filled by the scan
+};
+
+// Keeps at most `per_code` problems of each code and summarises the rest.
+class ProblemLog {
+ public:
+  explicit ProblemLog(size_t per_code = 20) : per_code_(per_code) {}
+  void add(Severity severity, uint64_t offset, const std::string& code, const std::string& message);
+  // The kept problems plus one note per code that overflowed.
+  std::vector<Problem> finish() const;
+
+ private:
+  size_t per_code_;
+  std::vector<Problem> problems_;
+  std::map<std::string, uint64_t> counts_;
+};
+
+struct ScanResult {
+  bool header_ok = false;
+  LogHeader header;
+  std::vector<FrameEntry> frames;
+  uint64_t data_end = 0;  // end of the last complete frame (or of the header)
+  std::array<uint64_t, 256> packet_counts{};
+  std::array<uint64_t, 256> packet_bytes{};
+  uint64_t packets_outside_frames = 0;
+  uint64_t non_actor_collisions = 0;
+  bool cancelled = false;
+  Recovery recovery;
+  VariantDetection variant;
+  std::vector<Problem> problems;
+};
+
+// Reads the whole file once. `progress` may cancel (recovery.reason = "cancelled").
+ScanResult scan_log(ByteSource& source, const ProgressFn& progress);
+
+// Parses the info header; false (with a problem) when it is not a whole CARLA header.
+bool read_header(ByteSource& source, LogHeader* header, Problem* problem);
+
+}  // namespace logscope::carla

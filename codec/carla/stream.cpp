@@ -1,0 +1,34 @@
+#include "carla/stream.h"
+
+#include "core/cursor.h"
+
+namespace logscope::carla {
+
+bool stream_packets(ByteSource& source, const ScanResult& scan, const ProgressFn& progress, const PacketFilter& wanted,
+                    const PacketVisitor& visit, uint64_t begin, uint64_t end) {
+  if (!scan.header_ok) return true;
+  if (!begin) begin = scan.header.size;
+  if (!end) end = scan.data_end;
+  ChunkReader reader(source);
+  PacketWalker walker(reader, begin, end);
+  ProgressTicker ticker(progress, end);
+  FrameStartRecord frame;
+  PacketRef packet;
+  while (walker.next(&packet) == PacketWalker::Step::Packet) {
+    if (!ticker.update(packet.offset)) return false;
+    if (packet.id == kFrameStart && packet.size == 24) {
+      const uint8_t* payload = reader.get(packet.payload(), 24);
+      if (!payload) continue;
+      Cursor c(payload, 24);
+      frame.id = c.u64();
+      frame.duration = c.f64();
+      frame.elapsed = c.f64();
+    }
+    if (!wanted(packet.id)) continue;
+    const uint8_t* payload = reader.get(packet.payload(), packet.size);
+    if (payload) visit(frame, packet, payload);
+  }
+  return true;
+}
+
+}  // namespace logscope::carla
