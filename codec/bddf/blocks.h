@@ -1,0 +1,57 @@
+// Reading one block's framing and its descriptor bytes, bounded by the file, and a forward
+// walk over the blocks (used by recovery and by the doctor).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "bddf.pb.h"
+#include "core/byte_source.h"
+#include "core/report.h"
+
+namespace logscope::bddf {
+
+struct BlockFrame {
+  uint64_t offset = 0;
+  uint8_t type = 0;
+  uint64_t size_field = 0;
+  uint64_t length = 0;           // bytes on disk: header, (descriptor length,) body
+  uint32_t descriptor_size = 0;  // data blocks: the u32 before the DataDescriptor
+  bool descriptor_too_big = false;  // data block whose descriptor size exceeds its size field
+  uint64_t body_offset() const { return offset + 8 + (type == 0 ? 4 : 0); }
+  uint64_t payload_offset() const { return body_offset() + descriptor_size; }
+  uint64_t payload_size() const { return descriptor_too_big ? 0 : size_field - descriptor_size; }
+};
+
+enum class FrameStatus { Ok, AtEnd, ShortHeader, Truncated };
+
+// Reads the header (and a data block's descriptor length) at `offset`; the block must end by
+// `limit`. `why` says what is wrong when the status is not Ok.
+FrameStatus read_frame(ByteSource& source, uint64_t offset, uint64_t limit, BlockFrame* frame, std::string* why);
+
+// The descriptor bytes of a block: the DescriptorBlock body, or a data block's DataDescriptor.
+std::string read_descriptor_bytes(ByteSource& source, const BlockFrame& frame);
+
+// Parses protobuf bytes of any size safely (false on junk or on > 2 GB).
+bool parse_message(google::protobuf::MessageLite& message, const std::string& bytes);
+
+// A block seen by the walk, with its descriptor bytes.
+struct WalkedBlock {
+  BlockFrame frame;
+  std::string descriptor;
+};
+
+struct WalkEnd {
+  std::string code;   // "end_block", "eof", "truncated_header", "truncated_block", "unknown_block_type", "cancelled"
+  std::string words;  // a sentence for the user
+  uint64_t at = 0;    // where reading stopped
+  bool clean() const { return code == "end_block"; }
+};
+
+// Walks blocks forward from `start` until the END block, the end of the file, a cut block or an
+// unknown block type. `visit` returning false stops the walk ("cancelled").
+WalkEnd walk_blocks(ByteSource& source, uint64_t start, const std::function<bool(const WalkedBlock&)>& visit,
+                    const ProgressFn& progress);
+
+}  // namespace logscope::bddf

@@ -1,0 +1,58 @@
+// The BDDF FormatInspector and the pieces it is made of (one file each: summary, checksum,
+// doctor, text, tree, decode).
+#pragma once
+
+#include <string>
+
+#include "bddf/model.h"
+#include "core/inspector.h"
+
+namespace logscope::bddf {
+
+// summary.cpp
+Report build_summary(const FileModel& model);
+Json series_json(const Series& series);
+Json block_entry_json(const Series& series, size_t entry);
+Json recovery_json(const Recovery& recovery);
+double series_rate_hz(const Series& series);   // blocks (messages) or samples per second; 0 if unknown
+uint64_t pod_sample_count(const Series& series);
+
+// checksum.cpp
+Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress);
+
+// doctor.cpp: walks every block and checks it against the index; adds problems to `report`.
+void run_doctor(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress);
+
+// text.cpp
+std::string render_info_text(const FileModel& model, const InfoOptions& options);
+
+// decode.cpp: one block as JSON (descriptor, payload decoded); `max_items` caps samples/fields.
+Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
+Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_t payload_size, size_t max_items);
+
+// queries.cpp
+Json query_blocks(const FileModel& model, const Json& args);
+Json query_extract(const FileModel& model, const Json& args);
+
+class BddfInspector : public FormatInspector {
+ public:
+  explicit BddfInspector(ByteSource& source);
+  Report summary() override;
+  Report check(const ProgressFn& progress) override;
+  std::string info_text(const InfoOptions& options) override;
+  Json checksum(const ProgressFn& progress) override;
+  uint64_t child_count(const std::string& node_id) override;
+  std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;
+  std::vector<std::string> locate(uint64_t offset) override;
+  std::vector<Span> spans(uint64_t offset, uint64_t length) override;
+  Json decode(const std::string& node_id) override;
+  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+
+  const FileModel& model() const { return model_; }
+
+ private:
+  ByteSource& source_;
+  FileModel model_;
+};
+
+}  // namespace logscope::bddf

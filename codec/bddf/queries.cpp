@@ -1,0 +1,122 @@
+// Index queries: a series' block list (paged) and extraction by series and time span.
+// Both answer from the in-memory index; neither reads the file.
+#include <algorithm>
+#include <queue>
+
+#include "bddf/format.h"
+#include "bddf/inspector_impl.h"
+
+namespace logscope::bddf {
+namespace {
+
+constexpr uint64_t kMaxPage = 100000;
+
+Json error(const std::string& message) {
+  Json j = Json::object();
+  j["error"] = message;
+  return j;
+}
+
+uint64_t number(const Json& args, const char* key, uint64_t fallback) {
+  const Json* v = args.find(key);
+  return v && v->is_number() ? v->as_uint() : fallback;
+}
+
+int64_t signed_number(const Json& args, const char* key, int64_t fallback) {
+  const Json* v = args.find(key);
+  if (!v || !v->is_number()) return fallback;
+  if (v->type() == Json::Type::UInt) return v->as_uint() > static_cast<unsigned long long>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v->as_uint());
+  return v->as_int();
+}
+
+bool sorted_by_time(const Series& s) {
+  for (size_t i = 1; i < s.entries.size(); ++i)
+    if (s.entries[i].timestamp_ns < s.entries[i - 1].timestamp_ns) return false;
+  return true;
+}
+
+}  // namespace
+
+Json query_blocks(const FileModel& model, const Json& args) {
+  uint64_t series = number(args, "series", UINT64_MAX);
+  if (series >= model.series.size())
+    return error("series must be an index in [0, " + std::to_string(model.series.size()) + ")");
+  const Series& s = model.series[series];
+  uint64_t first = std::min<uint64_t>(number(args, "first", 0), s.entries.size());
+  uint64_t count = std::min<uint64_t>({number(args, "count", 1000), kMaxPage, s.entries.size() - first});
+  Json j = Json::object();
+  j["series"] = series;
+  j["total"] = s.entries.size();
+  j["first"] = first;
+  Json entries = Json::array();
+  for (uint64_t i = first; i < first + count; ++i) entries.push_back(block_entry_json(s, static_cast<size_t>(i)));
+  j["entries"] = std::move(entries);
+  return j;
+}
+
+Json query_extract(const FileModel& model, const Json& args) {
+  int64_t t0 = signed_number(args, "t0_ns", INT64_MIN), t1 = signed_number(args, "t1_ns", INT64_MAX);
+  uint64_t limit = std::min<uint64_t>(number(args, "max", 10000), kMaxPage);
+  std::vector<uint32_t> chosen;
+  const Json* series_arg = args.find("series");
+  if (series_arg && series_arg->is_array()) {
+    for (const Json& v : series_arg->elements()) {
+      if (!v.is_number() || v.as_uint() >= model.series.size()) return error("no series " + v.dump());
+      chosen.push_back(static_cast<uint32_t>(v.as_uint()));
+    }
+  } else if (series_arg && series_arg->is_number()) {
+    if (series_arg->as_uint() >= model.series.size()) return error("no series " + series_arg->dump());
+    chosen.push_back(static_cast<uint32_t>(series_arg->as_uint()));
+  } else {
+    for (uint32_t s = 0; s < model.series.size(); ++s) chosen.push_back(s);
+  }
+  // Per series: the entry range within [t0, t1] by binary search (a linear pass over the
+  // in-memory index when a damaged series is out of order); then merged by time.
+  struct Hit {
+    int64_t ts;
+    uint64_t offset;
+    uint32_t series, entry;
+  };
+  std::vector<Hit> hits;
+  uint64_t total = 0;
+  for (uint32_t s : chosen) {
+    const Series& series = model.series[s];
+    const auto& e = series.entries;
+    if (sorted_by_time(series)) {
+      auto lo = std::lower_bound(e.begin(), e.end(), t0, [](const BlockEntry& x, int64_t t) { return x.timestamp_ns < t; });
+      auto hi = std::upper_bound(e.begin(), e.end(), t1, [](int64_t t, const BlockEntry& x) { return t < x.timestamp_ns; });
+      if (hi <= lo) continue;
+      total += static_cast<uint64_t>(hi - lo);
+      for (auto it = lo; it != hi && hits.size() < limit * chosen.size(); ++it)
+        hits.push_back({it->timestamp_ns, it->file_offset, s, static_cast<uint32_t>(it - e.begin())});
+    } else {
+      for (uint32_t i = 0; i < e.size(); ++i)
+        if (e[i].timestamp_ns >= t0 && e[i].timestamp_ns <= t1) {
+          ++total;
+          if (hits.size() < limit * chosen.size()) hits.push_back({e[i].timestamp_ns, e[i].file_offset, s, i});
+        }
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.offset < b.offset;
+  });
+  if (hits.size() > limit) hits.resize(limit);
+  Json j = Json::object();
+  j["t0_ns"] = t0;
+  j["t1_ns"] = t1;
+  j["total"] = total;
+  j["truncated"] = hits.size() < total;
+  Json blocks = Json::array();
+  for (const Hit& h : hits) {
+    Json b = Json::object();
+    b["series"] = h.series;
+    b["entry"] = h.entry;
+    b["timestamp_ns"] = h.ts;
+    b["file_offset"] = h.offset;
+    blocks.push_back(std::move(b));
+  }
+  j["blocks"] = std::move(blocks);
+  return j;
+}
+
+}  // namespace logscope::bddf

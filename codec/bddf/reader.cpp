@@ -1,0 +1,435 @@
+#include "bddf/reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bddf.pb.h"
+#include "bddf/blocks.h"
+#include "bddf/format.h"
+#include "core/cursor.h"
+
+namespace logscope::bddf {
+namespace {
+
+using bosdyn::api::DataDescriptor;
+using bosdyn::api::DescriptorBlock;
+
+template <typename MapT>
+std::map<std::string, std::string> sorted(const MapT& map) {
+  return std::map<std::string, std::string>(map.begin(), map.end());
+}
+
+void add(FileModel& model, Severity severity, uint64_t offset, std::string code, std::string message) {
+  model.problems.push_back(Problem{severity, offset, std::move(code), std::move(message)});
+}
+
+void take_file_descriptor(FileModel& model, const bosdyn::api::FileFormatDescriptor& fd, uint64_t offset) {
+  model.have_file_descriptor = true;
+  model.version_major = fd.version().major_version();
+  model.version_minor = fd.version().minor_version();
+  model.version_patch = fd.version().patch_level();
+  model.annotations = sorted(fd.annotations());
+  model.checksum_type = fd.checksum_type();
+  model.checksum_num_bytes = fd.checksum_num_bytes();
+  if (model.version() != "1.0.0")
+    add(model, Severity::Warning, offset, "bddf.header.version",
+        "format version " + model.version() + " (readers know 1.0.0); reading it as 1.0.0");
+  if (model.checksum_type == kChecksumSha1 && model.checksum_num_bytes != kDigestSize)
+    add(model, Severity::Warning, offset, "bddf.header.checksum_size",
+        "checksum_num_bytes is " + std::to_string(model.checksum_num_bytes) + " for SHA1 (expected 20)");
+}
+
+// Fills the descriptor fields of `series` from a SeriesDescriptor.
+void take_series_descriptor(Series& series, const bosdyn::api::SeriesDescriptor& sd, uint64_t offset) {
+  series.described = true;
+  series.descriptor_series_index = sd.series_index();
+  series.series_type = sd.series_identifier().series_type();
+  series.spec = sorted(sd.series_identifier().spec());
+  series.identifier_hash = sd.identifier_hash();
+  series.computed_hash = identifier_hash(series.series_type, series.spec);
+  switch (sd.DataType_case()) {
+    case bosdyn::api::SeriesDescriptor::kMessageType:
+      series.data_type = "message_type";
+      series.content_type = sd.message_type().content_type();
+      series.type_name = sd.message_type().type_name();
+      series.is_metadata = sd.message_type().is_metadata();
+      break;
+    case bosdyn::api::SeriesDescriptor::kPodType:
+      series.data_type = "pod_type";
+      series.pod_type = sd.pod_type().pod_type();
+      series.dimension.assign(sd.pod_type().dimension().begin(), sd.pod_type().dimension().end());
+      break;
+    case bosdyn::api::SeriesDescriptor::kStructType:
+      series.data_type = "struct_type";
+      series.struct_keys = std::map<std::string, uint64_t>(sd.struct_type().key_to_series_identifier_hash().begin(),
+                                                           sd.struct_type().key_to_series_identifier_hash().end());
+      break;
+    default: series.data_type = ""; break;
+  }
+  series.annotations = sorted(sd.annotations());
+  series.additional_index_names.assign(sd.additional_index_names().begin(), sd.additional_index_names().end());
+  series.description = sd.description();
+  series.descriptor_file_offset = offset;
+}
+
+void check_series_descriptor(FileModel& model, const Series& series) {
+  uint64_t at = series.descriptor_file_offset;
+  if (series.identifier_hash != series.computed_hash)
+    add(model, Severity::Error, at, "bddf.series.hash_mismatch",
+        "series " + std::to_string(series.index) + " (" + series.channel() + ") stores identifier hash " +
+            hex_u64(series.identifier_hash) + " but its identifier hashes to " + hex_u64(series.computed_hash));
+  if (series.data_type == "pod_type" && pod_type_size(series.pod_type) == 0)
+    add(model, Severity::Error, at, "bddf.series.bad_pod_type",
+        "series " + std::to_string(series.index) + " has POD type " + std::to_string(series.pod_type) +
+            ", which has no element size");
+  if (series.data_type.empty())
+    add(model, Severity::Warning, at, "bddf.series.no_data_type",
+        "series " + std::to_string(series.index) + " names neither a message type nor a POD type");
+}
+
+void check_entry_order(FileModel& model, const Series& series) {
+  for (size_t i = 1; i < series.entries.size(); ++i) {
+    if (series.entries[i].timestamp_ns < series.entries[i - 1].timestamp_ns) {
+      add(model, Severity::Warning, series.entries[i].file_offset, "bddf.series.timestamps_out_of_order",
+          "series " + std::to_string(series.index) + " (" + series.channel() + "): block " + std::to_string(i) +
+              " is earlier than the block before it");
+      return;  // once per series is enough to say it
+    }
+  }
+}
+
+// ---- Index-first open ------------------------------------------------------------------------
+
+// Reads a descriptor block at `offset` within [4, limit); false with a reason when it is not one.
+bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, DescriptorBlock* block,
+                           BlockFrame* frame, std::string* why) {
+  if (offset < kFirstBlockOffset || offset >= limit) {
+    *why = "offset " + std::to_string(offset) + " is outside the blocks [4, " + std::to_string(limit) + ")";
+    return false;
+  }
+  std::string frame_why;
+  FrameStatus status = read_frame(source, offset, limit, frame, &frame_why);
+  if (status != FrameStatus::Ok) {
+    *why = "no complete block at " + std::to_string(offset) + ": " + frame_why;
+    return false;
+  }
+  if (frame->type != kDescriptorBlock) {
+    *why = "the block at " + std::to_string(offset) + " is a " + block_type_name(frame->type) +
+           " block, not a descriptor block";
+    return false;
+  }
+  if (!parse_message(*block, read_descriptor_bytes(source, *frame))) {
+    *why = "the descriptor block at " + std::to_string(offset) + " does not parse as a DescriptorBlock";
+    return false;
+  }
+  return true;
+}
+
+// Tries the trailer's index. On failure returns false with the reason and the problem code; the
+// caller then scans. Problems that do not stop index use are added to the model directly.
+bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, std::string* code, uint64_t* at) {
+  uint64_t limit = model.size - kTrailerSize;  // blocks end where the trailer starts
+  uint64_t index_offset = model.trailer.index_offset;
+  *at = model.size - 32;
+  DescriptorBlock block;
+  BlockFrame frame;
+  std::string why;
+  if (!read_descriptor_block(source, index_offset, limit, &block, &frame, &why)) {
+    *reason = "the trailer's index offset " + std::to_string(index_offset) + " points nowhere: " + why;
+    *code = "bddf.index.bad_offset";
+    return false;
+  }
+  // The SDK writes an empty file's FileIndex as an empty DescriptorBlock (the oneof unset): 0 series.
+  bool empty_index = block.DescriptorType_case() == DescriptorBlock::DESCRIPTORTYPE_NOT_SET && frame.size_field == 0;
+  if (block.DescriptorType_case() != DescriptorBlock::kFileIndex && !empty_index) {
+    *reason = "the trailer's index offset " + std::to_string(index_offset) + " points at a descriptor block that is not a FileIndex";
+    *code = "bddf.index.not_file_index";
+    return false;
+  }
+  if (frame.offset + frame.length != limit)
+    add(model, Severity::Warning, frame.offset + frame.length, "bddf.index.gap",
+        std::to_string(limit - frame.offset - frame.length) + " bytes between the FileIndex block and the trailer");
+  const auto& file_index = block.file_index();
+  model.have_file_index = true;
+  model.file_index_offsets.assign(file_index.series_block_index_offsets().begin(), file_index.series_block_index_offsets().end());
+  model.file_index_hashes.assign(file_index.series_identifier_hashes().begin(), file_index.series_identifier_hashes().end());
+  for (const auto& id : file_index.series_identifiers())
+    model.file_index_identifiers.emplace_back(id.series_type(), sorted(id.spec()));
+  size_t count = model.file_index_identifiers.size();
+  if (model.file_index_offsets.size() != count || model.file_index_hashes.size() != count)
+    add(model, Severity::Error, index_offset, "bddf.index.count_mismatch",
+        "the FileIndex lists " + std::to_string(count) + " identifiers, " + std::to_string(model.file_index_offsets.size()) +
+            " block-index offsets and " + std::to_string(model.file_index_hashes.size()) + " hashes");
+  count = std::min(count, model.file_index_offsets.size());
+
+  model.series.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    Series& series = model.series[i];
+    series.index = static_cast<uint32_t>(i);
+    uint64_t sbi_offset = model.file_index_offsets[i];
+    DescriptorBlock sbi_block;
+    if (!read_descriptor_block(source, sbi_offset, limit, &sbi_block, &frame, &why) ||
+        sbi_block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) {
+      *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) + " is unusable: " +
+                (why.empty() ? "not a SeriesBlockIndex" : why);
+      *code = "bddf.index.bad_series_index";
+      *at = sbi_offset;
+      return false;
+    }
+    const auto& sbi = sbi_block.series_block_index();
+    DescriptorBlock sd_block;
+    why.clear();
+    if (!read_descriptor_block(source, sbi.descriptor_file_offset(), limit, &sd_block, &frame, &why) ||
+        sd_block.DescriptorType_case() != DescriptorBlock::kSeriesDescriptor) {
+      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset()) +
+                " is unusable: " + (why.empty() ? "not a SeriesDescriptor" : why);
+      *code = "bddf.index.bad_descriptor_offset";
+      *at = sbi_offset;
+      return false;
+    }
+    take_series_descriptor(series, sd_block.series_descriptor(), sbi.descriptor_file_offset());
+    series.has_block_index = true;
+    series.block_index_file_offset = sbi_offset;
+    series.total_bytes = sbi.total_bytes();
+    if (sbi.series_index() != i || series.descriptor_series_index != i)
+      add(model, Severity::Warning, sbi_offset, "bddf.index.series_index_mismatch",
+          "series " + std::to_string(i) + " of the FileIndex: its block index says series " + std::to_string(sbi.series_index()) +
+              ", its descriptor says " + std::to_string(series.descriptor_series_index));
+    // Entries: bounded by what the parsed message holds, which the block size bounded.
+    series.entries.reserve(static_cast<size_t>(sbi.block_entries_size()));
+    for (const auto& e : sbi.block_entries()) {
+      uint64_t offset = e.file_offset();
+      if (offset < kFirstBlockOffset || offset >= index_offset || index_offset - offset < 12) {
+        add(model, Severity::Error, sbi_offset, "bddf.index.entry_out_of_bounds",
+            "series " + std::to_string(i) + " lists a block at " + std::to_string(offset) +
+                ", outside the data area [4, " + std::to_string(index_offset) + "); entry skipped");
+        continue;
+      }
+      BlockEntry entry;
+      entry.timestamp_ns = to_ns(e.timestamp().seconds(), e.timestamp().nanos());
+      entry.file_offset = offset;
+      entry.extra_first = static_cast<uint32_t>(series.extra.size());
+      entry.extra_count = static_cast<uint32_t>(e.additional_indexes_size());
+      series.extra.insert(series.extra.end(), e.additional_indexes().begin(), e.additional_indexes().end());
+      series.entries.push_back(entry);
+    }
+    // File index vs descriptor: same identifier, and hashes that match it.
+    const auto& listed = model.file_index_identifiers[i];
+    if (listed.first != series.series_type || listed.second != series.spec)
+      add(model, Severity::Error, index_offset, "bddf.index.identifier_mismatch",
+          "series " + std::to_string(i) + ": the FileIndex identifier differs from the series descriptor's");
+    if (i < model.file_index_hashes.size()) {
+      uint64_t computed = identifier_hash(listed.first, listed.second);
+      if (model.file_index_hashes[i] != computed)
+        add(model, Severity::Error, index_offset, "bddf.index.hash_mismatch",
+            "series " + std::to_string(i) + ": the FileIndex hash " + hex_u64(model.file_index_hashes[i]) +
+                " does not match its identifier (" + hex_u64(computed) + ")");
+    }
+  }
+  return true;
+}
+
+// ---- Recovery scan ---------------------------------------------------------------------------
+
+void scan_blocks(ByteSource& source, FileModel& model) {
+  WalkEnd end = walk_blocks(
+      source, kFirstBlockOffset,
+      [&](const WalkedBlock& walked) {
+        const BlockFrame& frame = walked.frame;
+        BlockRef ref;
+        ref.offset = frame.offset;
+        if (frame.type == kEndBlock) {
+          ref.kind = BlockKind::End;
+          model.blocks.push_back(ref);
+          return true;
+        }
+        if (frame.type == kDescriptorBlock) {
+          DescriptorBlock block;
+          ref.kind = BlockKind::Descriptor;
+          if (!parse_message(block, walked.descriptor)) {
+            add(model, Severity::Error, frame.offset, "bddf.block.bad_descriptor",
+                "descriptor block of " + std::to_string(frame.size_field) + " bytes does not parse; skipped");
+          } else if (block.DescriptorType_case() == DescriptorBlock::kFileDescriptor) {
+            ref.kind = BlockKind::FileDescriptor;
+            if (!model.have_file_descriptor) take_file_descriptor(model, block.file_descriptor(), frame.offset);
+          } else if (block.DescriptorType_case() == DescriptorBlock::kSeriesDescriptor) {
+            ref.kind = BlockKind::SeriesDescriptor;
+            uint32_t series_index = block.series_descriptor().series_index();
+            uint32_t position = model.series_position(series_index);
+            if (position != UINT32_MAX && model.series[position].described) {
+              add(model, Severity::Error, frame.offset, "bddf.series.duplicate",
+                  "a second descriptor for series " + std::to_string(series_index) + "; the first one is kept");
+            } else {
+              if (position == UINT32_MAX) {
+                position = static_cast<uint32_t>(model.series.size());
+                model.series.emplace_back();
+                model.series.back().index = position;
+                model.position_of[series_index] = position;
+              }
+              take_series_descriptor(model.series[position], block.series_descriptor(), frame.offset);
+            }
+            ref.series = position;
+          } else if (block.DescriptorType_case() == DescriptorBlock::kSeriesBlockIndex) {
+            ref.kind = BlockKind::SeriesBlockIndex;
+          } else if (block.DescriptorType_case() == DescriptorBlock::kFileIndex) {
+            ref.kind = BlockKind::FileIndex;
+          }
+          model.blocks.push_back(ref);
+          return true;
+        }
+        // Data block.
+        ref.kind = BlockKind::Data;
+        DataDescriptor descriptor;
+        if (frame.descriptor_too_big) {
+          add(model, Severity::Error, frame.offset, "bddf.data.descriptor_too_big",
+              "data block's descriptor size " + std::to_string(frame.descriptor_size) + " exceeds its block size " +
+                  std::to_string(frame.size_field) + "; block skipped");
+        } else if (!parse_message(descriptor, walked.descriptor)) {
+          add(model, Severity::Error, frame.offset, "bddf.data.bad_descriptor", "data block's DataDescriptor does not parse; block skipped");
+        } else {
+          uint32_t position = model.series_position(descriptor.series_index());
+          if (position == UINT32_MAX) {
+            add(model, Severity::Error, frame.offset, "bddf.data.unknown_series",
+                "data block of series " + std::to_string(descriptor.series_index()) + ", which no descriptor before it declares");
+            position = static_cast<uint32_t>(model.series.size());
+            model.series.emplace_back();
+            model.series.back().index = position;
+            model.series.back().descriptor_series_index = descriptor.series_index();
+            model.position_of[descriptor.series_index()] = position;
+          }
+          Series& series = model.series[position];
+          BlockEntry entry;
+          entry.timestamp_ns = to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos());
+          entry.file_offset = frame.offset;
+          entry.extra_first = static_cast<uint32_t>(series.extra.size());
+          entry.extra_count = static_cast<uint32_t>(descriptor.additional_indexes_size());
+          series.extra.insert(series.extra.end(), descriptor.additional_indexes().begin(), descriptor.additional_indexes().end());
+          series.entries.push_back(entry);
+          series.total_bytes += frame.payload_size();
+          ref.series = position;
+          ref.entry = static_cast<uint32_t>(series.entries.size() - 1);
+          ++model.recovery.recovered_blocks;
+        }
+        model.blocks.push_back(ref);
+        return true;
+      },
+      nullptr);
+  model.recovery.ends_at = end.at;
+  model.recovery.end_code = end.code;
+  model.recovery.ended = end.words;
+  if (end.code == "truncated_block" || end.code == "truncated_header") {
+    add(model, Severity::Error, end.at, "bddf.file." + end.code, end.words);
+  } else if (end.code == "unknown_block_type") {
+    add(model, Severity::Error, end.at, "bddf.block.unknown_type", end.words);
+  }
+  if (end.at < model.size && end.code != "end_block") {
+    BlockRef tail;
+    tail.offset = end.at;
+    tail.kind = BlockKind::Damaged;
+    model.blocks.push_back(tail);
+  }
+}
+
+void read_trailer(ByteSource& source, FileModel& model) {
+  if (model.size < kFirstBlockOffset + kTrailerSize) return;
+  uint8_t bytes[kTrailerSize];
+  if (source.read(model.size - kTrailerSize, bytes, kTrailerSize) != kTrailerSize) return;
+  Trailer& t = model.trailer;
+  t.readable = true;
+  Cursor cursor(bytes, sizeof bytes);
+  t.header_raw = cursor.u64();
+  t.index_offset = cursor.u64();
+  std::memcpy(t.digest, cursor.bytes(kDigestSize).data(), kDigestSize);
+  t.end_magic = cursor.string(4);
+  t.present = t.end_magic == std::string(kEndMagic, 4) && header_type(t.header_raw) == kEndBlock;
+}
+
+// The table of blocks, from the index: magic, descriptors, data, block indexes, FileIndex, END.
+void build_block_table(FileModel& model) {
+  std::vector<BlockRef>& blocks = model.blocks;
+  blocks.push_back(BlockRef{0, BlockKind::Magic});
+  if (model.have_file_descriptor) blocks.push_back(BlockRef{kFirstBlockOffset, BlockKind::FileDescriptor});
+  for (uint32_t s = 0; s < model.series.size(); ++s) {
+    const Series& series = model.series[s];
+    blocks.push_back(BlockRef{series.descriptor_file_offset, BlockKind::SeriesDescriptor, s});
+    blocks.push_back(BlockRef{series.block_index_file_offset, BlockKind::SeriesBlockIndex, s});
+    for (uint32_t e = 0; e < series.entries.size(); ++e)
+      blocks.push_back(BlockRef{series.entries[e].file_offset, BlockKind::Data, s, e});
+  }
+  blocks.push_back(BlockRef{model.trailer.index_offset, BlockKind::FileIndex});
+  blocks.push_back(BlockRef{model.size - kTrailerSize, BlockKind::End});
+  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
+}
+
+}  // namespace
+
+FileModel open_file_model(ByteSource& source) {
+  FileModel model;
+  model.size = source.size();
+  char magic[4] = {};
+  model.magic_ok = source.read(0, magic, 4) == 4 && std::memcmp(magic, kMagic, 4) == 0;
+  if (!model.magic_ok) {
+    add(model, Severity::Error, 0, "bddf.header.bad_magic", "the file does not start with \"BDDF\"");
+    return model;
+  }
+  // The FileFormatDescriptor is the first block.
+  {
+    DescriptorBlock block;
+    BlockFrame frame;
+    std::string why;
+    if (read_descriptor_block(source, kFirstBlockOffset, model.size, &block, &frame, &why) &&
+        block.DescriptorType_case() == DescriptorBlock::kFileDescriptor) {
+      take_file_descriptor(model, block.file_descriptor(), kFirstBlockOffset);
+    } else {
+      add(model, Severity::Error, kFirstBlockOffset, "bddf.header.no_file_descriptor",
+          "the first block is not a FileFormatDescriptor" + (why.empty() ? std::string() : ": " + why));
+    }
+  }
+  read_trailer(source, model);
+  std::string reason, code;
+  uint64_t at = 0;
+  if (model.trailer.present) {
+    if (header_size(model.trailer.header_raw) != kEndBlockSizeField)
+      add(model, Severity::Info, model.size - kTrailerSize, "bddf.trailer.end_size",
+          "END block size field is " + std::to_string(header_size(model.trailer.header_raw)) + " (the SDK writes 24)");
+    if (open_from_index(source, model, &reason, &code, &at)) {
+      model.indexed = true;
+      for (Series& series : model.series) {
+        check_series_descriptor(model, series);
+        check_entry_order(model, series);
+      }
+      for (uint32_t s = 0; s < model.series.size(); ++s) model.position_of[model.series[s].descriptor_series_index] = s;
+      build_block_table(model);
+      return model;
+    }
+  } else if (model.size < kFirstBlockOffset + kTrailerSize) {
+    reason = "no trailer: the file is only " + std::to_string(model.size) + " bytes";
+    code = "bddf.trailer.missing";
+    at = model.size;
+  } else {
+    reason = std::string("no trailer: the file does not end with ") +
+             (model.trailer.end_magic != std::string(kEndMagic, 4) ? "\"FDDB\"" : "an END block header");
+    code = model.trailer.end_magic != std::string(kEndMagic, 4) ? "bddf.trailer.bad_magic" : "bddf.trailer.bad_end_header";
+    at = model.trailer.end_magic != std::string(kEndMagic, 4) ? model.size - 4 : model.size - kTrailerSize;
+  }
+  // The index is missing or unusable: forget what it said and rebuild from the blocks.
+  add(model, Severity::Error, at, code, reason);
+  model.have_file_index = false;
+  model.file_index_offsets.clear();
+  model.file_index_hashes.clear();
+  model.file_index_identifiers.clear();
+  model.series.clear();
+  model.position_of.clear();
+  model.recovery.performed = true;
+  model.recovery.reason = reason;
+  model.blocks.push_back(BlockRef{0, BlockKind::Magic});
+  scan_blocks(source, model);
+  for (Series& series : model.series) {
+    if (series.described) check_series_descriptor(model, series);
+    check_entry_order(model, series);
+  }
+  std::stable_sort(model.blocks.begin(), model.blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
+  return model;
+}
+
+}  // namespace logscope::bddf

@@ -1,0 +1,271 @@
+// Damaged and cut files, made from our writer's output: the doctor names each fault with its
+// offset, recovery keeps every complete block, and nothing crashes on junk.
+#include <cstring>
+#include <random>
+
+#include "bddf/blocks.h"
+#include "bddf/format.h"
+#include "bddf/wire.h"
+#include "bddf/writer.h"
+#include "test_bddf_support.h"
+
+using namespace logscope;
+using namespace logscope::bddf;
+using bddf_test::has_problem;
+
+namespace {
+
+constexpr int64_t kStart = 1767225600000000000ll;
+
+struct Fixture {
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> data_offsets;  // file order
+  uint64_t first_index_offset = 0;     // first SeriesBlockIndex
+};
+
+// Two message series and one POD series, 60 blocks in all.
+Fixture make_file(bool out_of_order = false) {
+  Fixture f;
+  Writer writer([&](const void* d, size_t n) {
+    f.bytes.insert(f.bytes.end(), static_cast<const uint8_t*>(d), static_cast<const uint8_t*>(d) + n);
+    return true;
+  }, Writer::Options{});
+  int a = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
+  int b = writer.add_message_channel("bosdyn.api.OperatorComment", "bosdyn.api.OperatorComment");
+  int c = writer.add_pod_channel("power/battery_voltage", 10);
+  for (int i = 0; i < 40; ++i) {
+    std::string payload = "\x0a\x05hello\x10" + std::string(1, static_cast<char>(i));
+    int64_t ts = kStart + (out_of_order && i == 20 ? -5 : i) * 20000000ll;
+    writer.write_block(a, ts, payload.data(), payload.size());
+    if (i % 4 == 0) writer.write_block(b, ts, "\x0a\x02ok", 4);
+    double v = 50 + i;
+    for (int k = 0; k < 30; ++k) writer.write_pod_sample(c, ts + k, &v);
+  }
+  REQUIRE(writer.finish());
+  auto opened = bddf_test::open_bytes(f.bytes);
+  for (uint32_t s = 0; s < opened.inspector->model().series.size(); ++s)
+    for (const BlockEntry& e : opened.inspector->model().series[s].entries) f.data_offsets.push_back(e.file_offset);
+  std::sort(f.data_offsets.begin(), f.data_offsets.end());
+  f.first_index_offset = opened.inspector->model().series[0].block_index_file_offset;
+  return f;
+}
+
+const Json& field(const Json& object, const std::string& key) {
+  const Json* value = object.find(key);
+  REQUIRE_MESSAGE(value, "missing key " << key);
+  return *value;
+}
+
+uint64_t problem_offset(const Report& report, const std::string& code) {
+  for (const Problem& p : report.problems)
+    if (p.code == code) return p.offset;
+  return UINT64_MAX;
+}
+
+// Exercises every view of the inspector, so junk gets to every reader path.
+void touch_everything(BddfInspector& inspector, uint64_t size) {
+  inspector.summary();
+  inspector.check(nullptr);
+  inspector.info_text(InfoOptions{});
+  uint64_t n = inspector.child_count("");
+  for (const TreeNode& node : inspector.children("", 0, n)) {
+    inspector.decode(node.id);
+    for (const TreeNode& part : inspector.children(node.id, 0, 10)) inspector.decode(part.id);
+  }
+  inspector.spans(0, size);
+  inspector.locate(size / 2);
+  Json all = Json::object();
+  inspector.query("extract", all, nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("bddf damage: trailer index offset pointing nowhere is recovered by a scan") {
+  Fixture f = make_file();
+  uint64_t size = f.bytes.size();
+  for (uint64_t bad : {uint64_t{0}, uint64_t{2}, uint64_t{123}, size - 20, size + 1000, UINT64_MAX}) {
+    std::vector<uint8_t> bytes = f.bytes;
+    std::memcpy(&bytes[size - 32], &bad, 8);
+    auto opened = bddf_test::open_bytes(bytes);
+    Report report = opened.inspector->check(nullptr);
+    INFO("index offset " << bad);
+    CHECK((has_problem(report, "bddf.index.bad_offset") || has_problem(report, "bddf.index.not_file_index")));
+    CHECK(problem_offset(report, has_problem(report, "bddf.index.bad_offset") ? "bddf.index.bad_offset" : "bddf.index.not_file_index") == size - 32);
+    const Json& recovery = field(report.details, "recovery");
+    CHECK(field(recovery, "recovered_blocks").as_uint() == f.data_offsets.size());
+    CHECK(field(recovery, "end_code").as_string() == "end_block");
+    CHECK(field(recovery, "ends_at").as_uint() == size - 40);
+    CHECK(field(field(report.details, "checksum"), "status").as_string() == "mismatch");  // 8 bytes changed
+  }
+}
+
+TEST_CASE("bddf damage: a file cut anywhere keeps every complete block and says where it ends") {
+  Fixture f = make_file();
+  // Cut at: the first index block (no trailer), inside a data block, inside a block header.
+  uint64_t mid = f.data_offsets[f.data_offsets.size() / 2];
+  struct Cut {
+    uint64_t at;
+    const char* end_code;
+    uint64_t ends_at;
+    size_t complete;
+  };
+  size_t before_mid = static_cast<size_t>(std::lower_bound(f.data_offsets.begin(), f.data_offsets.end(), mid) - f.data_offsets.begin());
+  for (Cut cut : {Cut{f.first_index_offset, "eof", f.first_index_offset, f.data_offsets.size()},
+                  Cut{mid + 15, "truncated_block", mid, before_mid}, Cut{mid + 3, "truncated_header", mid, before_mid}}) {
+    INFO("cut at " << cut.at);
+    std::vector<uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + static_cast<long>(cut.at));
+    auto opened = bddf_test::open_bytes(bytes);
+    Report report = opened.inspector->check(nullptr);
+    CHECK(field(field(report.details, "checksum"), "status").as_string() == "absent");
+    const Json& recovery = field(report.details, "recovery");
+    CHECK(field(recovery, "end_code").as_string() == cut.end_code);
+    CHECK(field(recovery, "ends_at").as_uint() == cut.ends_at);
+    CHECK(field(recovery, "recovered_blocks").as_uint() == cut.complete);
+    CHECK(field(report.details, "data_blocks").as_uint() == cut.complete);
+    if (std::string(cut.end_code) != "eof") CHECK(problem_offset(report, std::string("bddf.file.") + cut.end_code) == mid);
+    // The damaged tail shows in the tree as the last node.
+    std::vector<TreeNode> nodes = opened.inspector->children("", opened.inspector->child_count("") - 1, 1);
+    if (std::string(cut.end_code) != "eof") CHECK(field(opened.inspector->decode(nodes[0].id), "block_type").as_string() == "damaged");
+  }
+}
+
+TEST_CASE("bddf damage: the doctor names framing, descriptor and index faults with their offsets") {
+  Fixture f = make_file();
+  auto clean = bddf_test::open_bytes(f.bytes);
+  CHECK(clean.inspector->check(nullptr).problems.empty());
+  uint64_t victim = f.data_offsets[7];
+
+  SUBCASE("unknown block type") {
+    std::vector<uint8_t> bytes = f.bytes;
+    bytes[victim + 7] = 0x07;
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.block.unknown_type") == victim);
+  }
+  SUBCASE("descriptor size larger than its block") {
+    std::vector<uint8_t> bytes = f.bytes;
+    uint32_t huge = 0x00FFFFFF;
+    std::memcpy(&bytes[victim + 8], &huge, 4);
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.data.descriptor_too_big") == victim);
+  }
+  SUBCASE("series index out of range") {
+    std::vector<uint8_t> bytes = f.bytes;
+    // DataDescriptor starts "08 <series>" for series > 0, else "12 ..." (series 0 is not written).
+    uint64_t block = 0;
+    for (uint64_t o : f.data_offsets)
+      if (bytes[o + 12] == 0x08) { block = o; break; }
+    REQUIRE(block);
+    bytes[block + 13] = 0x09;
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.data.series_out_of_range") == block);
+  }
+  SUBCASE("index entry pointing at the middle of a block") {
+    // Recreate with a corrupted index: point one RobotState entry 4 bytes later.
+    std::vector<uint8_t> bytes = f.bytes;
+    auto opened = bddf_test::open_bytes(bytes);
+    uint64_t sbi = opened.inspector->model().series[0].block_index_file_offset;
+    uint64_t target = opened.inspector->model().series[0].entries[3].file_offset;
+    // Find the varint of `target` inside the block index body and add 4 to its first byte.
+    std::vector<uint8_t> varint;
+    for (uint64_t v = target; ; v >>= 7) { varint.push_back(static_cast<uint8_t>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0))); if (v < 0x80) break; }
+    auto it = std::search(bytes.begin() + static_cast<long>(sbi), bytes.end(), varint.begin(), varint.end());
+    REQUIRE(it != bytes.end());
+    REQUIRE((*it & 0x7F) < 0x7B);
+    *it = static_cast<uint8_t>(*it + 4);
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.index.entry_not_a_block") == target + 4);
+    CHECK(has_problem(report, "bddf.index.unindexed_block"));
+    CHECK(has_problem(report, "bddf.checksum.mismatch"));
+  }
+  SUBCASE("identifier hash that does not match the identifier") {
+    std::vector<uint8_t> bytes = f.bytes;
+    auto opened = bddf_test::open_bytes(bytes);
+    uint64_t descriptor = opened.inspector->model().series[1].descriptor_file_offset;
+    uint64_t hash = opened.inspector->model().series[1].identifier_hash;
+    // field 3 varint: tag 0x18 then the hash; flip the lowest bit of the first varint byte.
+    std::vector<uint8_t> needle = {0x18, static_cast<uint8_t>((hash & 0x7F) | 0x80)};
+    auto it = std::search(bytes.begin() + static_cast<long>(descriptor), bytes.end(), needle.begin(), needle.end());
+    REQUIRE(it != bytes.end());
+    it[1] ^= 1;
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.series.hash_mismatch") == descriptor);
+  }
+  SUBCASE("version other than 1.0.0 is read with a warning") {
+    std::vector<uint8_t> bytes = f.bytes;
+    // The file descriptor's version message {major: 1} is "0a 02 08 01".
+    std::vector<uint8_t> needle = {0x0a, 0x02, 0x08, 0x01};
+    auto it = std::search(bytes.begin(), bytes.begin() + 64, needle.begin(), needle.end());
+    REQUIRE(it != bytes.begin() + 64);
+    it[3] = 2;
+    Report report = bddf_test::open_bytes(bytes).inspector->check(nullptr);
+    CHECK(problem_offset(report, "bddf.header.version") == 4);
+    CHECK(field(report.details, "version").as_string() == "2.0.0");
+    CHECK(field(report.details, "data_blocks").as_uint() == f.data_offsets.size());
+  }
+}
+
+TEST_CASE("bddf damage: timestamps out of order within a series are a warning") {
+  Fixture f = make_file(true);
+  Report report = bddf_test::open_bytes(f.bytes).inspector->check(nullptr);
+  CHECK(has_problem(report, "bddf.series.timestamps_out_of_order"));
+  CHECK(report.count(Severity::Error) == 0);
+  // Extraction still finds blocks by time (a linear pass over the in-memory index).
+  auto opened = bddf_test::open_bytes(f.bytes);
+  Json args = Json::object();
+  args["series"] = 0;
+  args["t0_ns"] = kStart - 10 * 20000000ll;
+  args["t1_ns"] = kStart - 1;
+  CHECK(field(opened.inspector->query("extract", args, nullptr), "total").as_uint() == 1);
+}
+
+TEST_CASE("bddf damage: random cuts and bit flips never crash or hang") {
+  Fixture f = make_file();
+  std::mt19937_64 random(42);
+  for (int round = 0; round < 150; ++round) {
+    std::vector<uint8_t> bytes = f.bytes;
+    if (round % 3 == 0) {
+      bytes.resize(4 + random() % (bytes.size() - 4));
+    } else {
+      for (int k = 0; k < 1 + round % 5; ++k) bytes[random() % bytes.size()] ^= static_cast<uint8_t>(1u << (random() % 8));
+    }
+    if (round % 7 == 0) for (size_t i = bytes.size() - 40; i < bytes.size() - 24; ++i) bytes[i] = static_cast<uint8_t>(random());
+    auto opened = bddf_test::open_bytes(bytes);
+    touch_everything(*opened.inspector, bytes.size());
+  }
+  // Tiny files.
+  for (size_t n = 0; n < 80; ++n) {
+    std::vector<uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + static_cast<long>(std::min(n, f.bytes.size())));
+    auto opened = bddf_test::open_bytes(bytes);
+    touch_everything(*opened.inspector, bytes.size());
+  }
+}
+
+TEST_CASE("bddf wire decoder: nested messages, strings, bytes, limits") {
+  // field 1: message {field 1: "hello", field 2: 150}, field 2: bytes ff 00, field 3: fixed64 1.5
+  std::string inner = std::string("\x0a\x05hello\x10\x96\x01", 10);
+  std::string bytes = "\x0a" + std::string(1, static_cast<char>(inner.size())) + inner + std::string("\x12\x02\xff\x00", 4);
+  double d = 1.5;
+  bytes += '\x19';
+  bytes.append(reinterpret_cast<const char*>(&d), 8);
+  Json decoded = decode_wire(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 100, WireLimits{});
+  const Json& fields = field(decoded, "fields");
+  REQUIRE(fields.size() == 3);
+  const Json& nested = field(fields[size_t{0}], "message");
+  CHECK(field(nested[size_t{0}], "string").as_string() == "hello");
+  CHECK(field(nested[size_t{1}], "value").as_uint() == 150);
+  CHECK(field(fields[size_t{1}], "bytes_hex").as_string() == "ff00");
+  CHECK(field(fields[size_t{2}], "as_double").as_double() == 1.5);
+  CHECK(field(fields[size_t{1}], "offset").as_uint() == 100 + 2 + inner.size());
+  CHECK_FALSE(field(decoded, "truncated").as_bool());
+  WireLimits small;
+  small.max_fields = 2;
+  CHECK(field(decode_wire(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 0, small), "truncated").as_bool());
+  // Malformed: a length running past the end.
+  std::string bad = "\x0a\x7f" "abc";
+  Json broken = decode_wire(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), 0, WireLimits{});
+  CHECK(broken.contains("error"));
+  // Deep nesting stops at the depth limit instead of recursing without end.
+  std::string deep = "\x08\x01";
+  for (int i = 0; i < 200 && deep.size() < 120; ++i) deep = "\x0a" + std::string(1, static_cast<char>(deep.size())) + deep;
+  CHECK(field(decode_wire(reinterpret_cast<const uint8_t*>(deep.data()), deep.size(), 0, WireLimits{}), "fields").size() == 1);
+}

@@ -1,0 +1,118 @@
+// Index-first access: opening reads O(index) bytes, extraction and spans come from the index.
+#include "bddf/demo.h"
+#include "bddf/writer.h"
+#include "test_bddf_support.h"
+
+using namespace logscope;
+using namespace logscope::bddf;
+
+namespace {
+
+constexpr int64_t kStart = 1767225600000000000ll;
+
+const Json& field(const Json& object, const std::string& key) {
+  const Json* value = object.find(key);
+  REQUIRE_MESSAGE(value, "missing key " << key);
+  return *value;
+}
+
+// ~24 MB: 3 series, 2400 blocks of images and state messages, and a POD series.
+std::vector<uint8_t> big_file() {
+  std::vector<uint8_t> bytes;
+  Writer writer([&](const void* d, size_t n) {
+    bytes.insert(bytes.end(), static_cast<const uint8_t*>(d), static_cast<const uint8_t*>(d) + n);
+    return true;
+  }, Writer::Options{});
+  int images = writer.add_message_channel("camera/front", "bosdyn.api.ImageResponse");
+  int state = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
+  int voltage = writer.add_pod_channel("power/battery_voltage", 10);
+  std::string image(20000, '\x5a'), small(600, '\x11');
+  for (int i = 0; i < 1200; ++i) {
+    int64_t ts = kStart + i * 100000000ll;
+    writer.write_block(images, ts, image.data(), image.size());
+    writer.write_block(state, ts + 1, small.data(), small.size());
+    double v = 50.0 + i;
+    writer.write_pod_sample(voltage, ts, &v);
+  }
+  REQUIRE(writer.finish());
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("bddf index: opening reads only the index, extraction reads nothing") {
+  std::vector<uint8_t> bytes = big_file();
+  MemoryByteSource memory(bytes.data(), bytes.size());
+  CountingByteSource counting(memory);
+  BddfInspector inspector(counting);
+  Report report = inspector.summary();
+  CHECK(field(report.details, "opened_from").as_string() == "index");
+  uint64_t index_bytes = bytes.size() - inspector.model().series[0].block_index_file_offset;
+  uint64_t opened = counting.bytes_read();
+  INFO("read " << opened << " of " << bytes.size() << " bytes; index is " << index_bytes);
+  CHECK(opened < index_bytes + 2048);  // the index, the descriptors at the start, the trailer
+  CHECK(opened * 100 < bytes.size());
+  CHECK(field(report.details, "data_blocks").as_uint() == 2400 + 1200 * 8 / 2048 + 1);
+
+  counting.reset();
+  Json args = Json::object();
+  Json chosen = Json::array();
+  chosen.push_back(0);
+  chosen.push_back(1);
+  args["series"] = chosen;
+  args["t0_ns"] = kStart + 10 * 100000000ll;
+  args["t1_ns"] = kStart + 19 * 100000000ll + 1;
+  Json hits = inspector.query("extract", args, nullptr);
+  CHECK(counting.bytes_read() == 0);
+  CHECK(field(hits, "total").as_uint() == 20);
+  const Json& blocks = field(hits, "blocks");
+  REQUIRE(blocks.size() == 20);
+  CHECK(field(blocks[size_t{0}], "series").as_uint() == 0);
+  CHECK(field(blocks[size_t{1}], "series").as_uint() == 1);
+  CHECK(field(blocks[size_t{19}], "timestamp_ns").as_uint() == static_cast<uint64_t>(kStart + 19 * 100000000ll + 1));
+
+  // Spans of a small range read only the blocks there (binary search, not a scan).
+  counting.reset();
+  uint64_t middle = bytes.size() / 2;
+  std::vector<Span> spans = inspector.spans(middle, 64);
+  REQUIRE(spans.size() == 1);
+  CHECK(spans[0].offset <= middle);
+  CHECK(spans[0].offset + spans[0].length >= middle + 64);
+  CHECK(spans[0].children.size() == 4);  // header, descriptor length, descriptor, payload
+  CHECK(counting.bytes_read() < 4096);
+  std::vector<std::string> path = inspector.locate(spans[0].offset + 9);
+  REQUIRE(path.size() == 2);
+  CHECK(path[1].find("/descriptor_size") != std::string::npos);
+  // Tree paging reads only the page.
+  counting.reset();
+  std::vector<TreeNode> page = inspector.children("", 1000, 50);
+  CHECK(page.size() == 50);
+  CHECK(counting.bytes_read() < 50 * 64);
+}
+
+TEST_CASE("bddf demo: a realistic file that our reader reads cleanly") {
+  std::string path = test_support::scratch_dir("bddf") + "/demo.bddf";
+  std::string error;
+  REQUIRE_MESSAGE(write_demo_file(path, 3 * 1024 * 1024, &error), error);
+  auto opened = bddf_test::open_path(path);
+  Report report = opened.inspector->check(nullptr);
+  CHECK_MESSAGE(report.problems.empty(), (report.problems.empty() ? "" : report.problems[0].code + " " + report.problems[0].message));
+  CHECK(field(field(report.details, "checksum"), "status").as_string() == "valid");
+  CHECK(field(report.details, "series").size() == 7);
+  uint64_t size = opened.source->size();
+  CHECK(size > 2 * 1024 * 1024);
+  CHECK(size < 4 * 1024 * 1024);
+  std::string text = opened.inspector->info_text(InfoOptions{path});
+  CHECK(text.find("bosdyn.api.RobotState") != std::string::npos);
+  CHECK(text.find("float32[3]") != std::string::npos);
+  // A RobotState block decodes as a raw protobuf tree with joint names as strings.
+  Json args = Json::object();
+  args["series"] = 0;
+  args["count"] = 1;
+  Json entry = field(opened.inspector->query("blocks", args, nullptr), "entries")[size_t{0}];
+  Json request = Json::object();
+  request["offset"] = field(entry, "file_offset").as_uint();
+  std::string decoded = opened.inspector->query("block", request, nullptr).dump();
+  CHECK(decoded.find("\"fl.hx\"") != std::string::npos);
+  CHECK(decoded.find("protobuf_raw") != std::string::npos);
+}

@@ -1,0 +1,218 @@
+// Our writer: round trip through our reader, and the SDK writer's layout (checked against the
+// official sample's structure).
+#include <cstring>
+
+#include "bddf/blocks.h"
+#include "bddf/format.h"
+#include "bddf/writer.h"
+#include "test_bddf_support.h"
+
+using namespace logscope;
+using namespace logscope::bddf;
+
+namespace {
+
+struct MemoryFile {
+  std::vector<uint8_t> bytes;
+  Writer::Sink sink() {
+    return [this](const void* data, size_t size) {
+      bytes.insert(bytes.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+      return true;
+    };
+  }
+};
+
+const Json& field(const Json& object, const std::string& key) {
+  const Json* value = object.find(key);
+  REQUIRE_MESSAGE(value, "missing key " << key << " in " << object.dump().substr(0, 300));
+  return *value;
+}
+
+std::vector<std::string> collapsed_kinds(BddfInspector& inspector) {
+  std::vector<std::string> kinds;
+  for (const TreeNode& node : inspector.children("", 0, inspector.child_count(""))) {
+    std::string kind = field(inspector.decode(node.id), "kind").as_string();
+    if (kinds.empty() || kinds.back() != kind) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+constexpr int64_t kStart = 1767225600123456789ll;  // the official sample's first timestamp
+
+// The official sample's recipe: four series registered up front, 20 s at 50 Hz.
+std::vector<uint8_t> write_like_official_sample() {
+  MemoryFile file;
+  Writer::Options options;
+  options.annotations = {{"bosdyn:release", "5.1.4"}, {"bosdyn:robot-nickname", "bddf-test-robot"},
+                         {"bosdyn:robot-serial-number", "test-0001"}};
+  Writer writer(file.sink(), options);
+  int state = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
+  int comment = writer.add_message_channel("bosdyn.api.OperatorComment", "bosdyn.api.OperatorComment");
+  int voltage = writer.add_pod_channel("power/battery_voltage", 10, {}, {{"units", "V"}});
+  int estop = writer.add_pod_channel("estop/state", 5, {}, {{"units", "enum"}}, 512);
+  std::string payload(950, 'x');
+  for (int i = 0; i < 1000; ++i) {
+    int64_t ts = kStart + int64_t{i} * 20000000;
+    writer.write_block(state, ts, payload.data(), payload.size());
+    double v = 55.2 - i * 1e-4;
+    writer.write_pod_sample(voltage, ts, &v);
+    uint8_t stop = i < 500 ? 1 : 2;
+    writer.write_pod_sample(estop, ts, &stop);
+    if (i % 200 == 100) writer.write_block(comment, ts + 5000000, "note", 4);
+  }
+  REQUIRE(writer.finish());
+  return file.bytes;
+}
+
+}  // namespace
+
+TEST_CASE("bddf writer: same block layout as the SDK writer's sample") {
+  auto ours = bddf_test::open_bytes(write_like_official_sample());
+  Report report = ours.inspector->check(nullptr);
+  CHECK(report.problems.empty());
+  CHECK(field(field(report.details, "checksum"), "status").as_string() == "valid");
+  CHECK(collapsed_kinds(*ours.inspector) ==
+        std::vector<std::string>{"magic", "file_descriptor", "series_descriptor", "data", "series_block_index", "file_index", "end"});
+  // Descriptors serialize to the same sizes as the SDK's, so blocks land at the same offsets.
+  std::vector<TreeNode> nodes = ours.inspector->children("", 0, 7);
+  std::vector<uint64_t> offsets;
+  for (const TreeNode& n : nodes) offsets.push_back(n.offset);
+  CHECK(offsets == std::vector<uint64_t>{0, 4, 130, 257, 397, 495, 586});
+  // POD packing: 256 float64 per 2048-byte block, timestamps of each block's first sample.
+  const Json& series = field(report.details, "series");
+  CHECK(field(series[size_t{2}], "num_blocks").as_uint() == 4);
+  CHECK(field(series[size_t{2}], "total_bytes").as_uint() == 8000);
+  CHECK(field(series[size_t{3}], "num_blocks").as_uint() == 2);
+  Json args = Json::object();
+  args["series"] = 2;
+  Json entries = field(ours.inspector->query("blocks", args, nullptr), "entries");
+  CHECK(field(entries[size_t{1}], "timestamp_ns").as_uint() == 1767225605243456789ull);  // as in the sample
+  CHECK(field(field(series[size_t{2}], "pod_type"), "pod_type").as_string() == "TYPE_FLOAT64");
+  CHECK(field(series[size_t{0}], "identifier_hash").as_uint() == 10653806857852172530ull);  // the sample's hash
+
+  // Trailer layout: END header 0x0200000000000018, index offset, SHA1, "FDDB".
+  const Json& trailer = field(report.details, "trailer_raw");
+  CHECK(field(trailer, "end_block_header_hex").as_string() == "0x0200000000000018");
+  CHECK(field(trailer, "stored_index_offset").as_uint() == field(report.details, "index_offset").as_uint());
+  CHECK(field(trailer, "end_magic").as_string() == "FDDB");
+
+  if (!test_support::have_samples()) return;
+  auto official = bddf_test::open_path(test_support::sample("bddf/robot_state_small.bddf"));
+  CHECK(collapsed_kinds(*official.inspector) == collapsed_kinds(*ours.inspector));
+  std::vector<TreeNode> theirs = official.inspector->children("", 0, 7);
+  for (size_t i = 0; i < 7; ++i) {
+    CHECK(theirs[i].offset == nodes[i].offset);
+    if (i < 6) CHECK(theirs[i].length == nodes[i].length);
+  }
+}
+
+TEST_CASE("bddf writer: round trip of messages, all POD types and dimensions, additional indexes") {
+  MemoryFile file;
+  Writer writer(file.sink(), Writer::Options{});
+  SeriesOptions blobs;
+  blobs.spec = {{"bosdyn:channel", "blobs"}, {"extra", "key"}};
+  blobs.series_type = "bosdyn:typed-message-channel";
+  blobs.content_type = "application/octet-stream";
+  blobs.type_name = "raw";
+  blobs.additional_index_names = {"frame", "camera"};
+  blobs.description = "random blobs";
+  int blob_series = writer.add_series(blobs);
+  REQUIRE(blob_series == 0);
+  CHECK(writer.add_series(blobs) == -1);  // same spec twice
+  std::vector<int> pods;
+  for (int type = 1; type <= 10; ++type)
+    pods.push_back(writer.add_pod_channel("pod/" + std::string(pod_type_name(type)), type, {2, 3}));
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 50; ++i) {
+    std::string payload(static_cast<size_t>(i * 37 % 300), '\0');
+    for (size_t k = 0; k < payload.size(); ++k) payload[k] = static_cast<char>(k * 31 + i);
+    payloads.push_back(payload);
+    REQUIRE(writer.write_block(blob_series, kStart + i * 1000, payload.data(), payload.size(), {i, -i}));
+  }
+  for (size_t p = 0; p < pods.size(); ++p) {
+    size_t sample_size = writer.pod_sample_size(pods[p]);
+    REQUIRE(sample_size == 6 * pod_type_size(static_cast<int>(p) + 1));
+    for (int i = 0; i < 200; ++i) {
+      std::vector<uint8_t> sample(sample_size);
+      for (size_t k = 0; k < sample_size; ++k) sample[k] = static_cast<uint8_t>(i + k);
+      // Readable values for float types.
+      if (p == 8) for (int e = 0; e < 6; ++e) { float f = i + e * 0.5f; std::memcpy(&sample[e * 4], &f, 4); }
+      if (p == 9) for (int e = 0; e < 6; ++e) { double d = i - e * 0.25; std::memcpy(&sample[e * 8], &d, 8); }
+      REQUIRE(writer.write_pod_sample(pods[p], kStart + i * 5000000, sample.data()));
+    }
+  }
+  REQUIRE(writer.finish());
+  auto opened = bddf_test::open_bytes(file.bytes);
+  Report report = opened.inspector->check(nullptr);
+  CHECK_MESSAGE(report.problems.empty(), (report.problems.empty() ? "" : report.problems[0].message));
+  const Json& series = field(report.details, "series");
+  REQUIRE(series.size() == 11);
+  const Json& s0 = series[size_t{0}];
+  CHECK(field(s0, "series_type").as_string() == "bosdyn:typed-message-channel");
+  CHECK(field(s0, "identifier_hash_matches").as_bool());
+  CHECK(field(s0, "description").as_string() == "random blobs");
+  CHECK(field(s0, "additional_index_names").size() == 2);
+  CHECK(field(s0, "num_blocks").as_uint() == 50);
+  // Every payload byte comes back.
+  Json args = Json::object();
+  args["series"] = 0;
+  args["count"] = 100;
+  Json entries = field(opened.inspector->query("blocks", args, nullptr), "entries");
+  for (size_t i = 0; i < 50; ++i) {
+    CHECK(field(entries[i], "timestamp_ns").as_uint() == static_cast<uint64_t>(kStart + int64_t(i) * 1000));
+    CHECK(field(entries[i], "additional_indexes").dump() == "[" + std::to_string(i) + "," + (i ? "-" : "") + std::to_string(i) + "]");
+    BlockFrame frame;
+    std::string why;
+    REQUIRE(read_frame(*opened.source, field(entries[i], "file_offset").as_uint(), opened.source->size(), &frame, &why) == FrameStatus::Ok);
+    std::vector<uint8_t> back = opened.source->read_vector(frame.payload_offset(), static_cast<size_t>(frame.payload_size()));
+    CHECK(std::string(back.begin(), back.end()) == payloads[i]);
+  }
+  // POD: 200 samples per series, shaped [2][3].
+  for (size_t p = 0; p < pods.size(); ++p) {
+    const Json& s = series[p + 1];
+    CHECK(field(s, "num_samples").as_uint() == 200);
+    Json a = Json::object();
+    a["series"] = p + 1;
+    Json first = field(opened.inspector->query("blocks", a, nullptr), "entries")[size_t{0}];
+    Json request = Json::object();
+    request["offset"] = field(first, "file_offset").as_uint();
+    Json block = opened.inspector->query("block", request, nullptr);
+    const Json& samples = field(field(block, "payload"), "samples");
+    REQUIRE(samples.size() > 2);
+    REQUIRE(samples[size_t{1}].size() == 2);
+    REQUIRE(samples[size_t{1}][size_t{0}].size() == 3);
+    if (p == 0) CHECK(samples[size_t{1}][size_t{1}][size_t{2}].as_int() == 1 + 5);   // int8 sample 1, element 5
+    if (p == 4) CHECK(samples[size_t{1}][size_t{1}][size_t{2}].as_uint() == 6);      // uint8
+    if (p == 8) CHECK(samples[size_t{2}][size_t{1}][size_t{0}].as_double() == 3.5);  // float32: 2 + 3*0.5
+    if (p == 9) CHECK(samples[size_t{2}][size_t{0}][size_t{1}].as_double() == 1.75); // float64: 2 - 0.25
+  }
+}
+
+TEST_CASE("bddf writer: an empty file matches the SDK's and checksum NONE is reported as none") {
+  MemoryFile empty;
+  Writer::Options none;
+  none.sha1 = false;
+  {
+    Writer writer(empty.sink(), none);
+    REQUIRE(writer.finish());
+  }
+  auto opened = bddf_test::open_bytes(empty.bytes);
+  CHECK(field(opened.inspector->checksum(nullptr), "status").as_string() == "none");
+  Report report = opened.inspector->summary();
+  CHECK(field(report.details, "opened_from").as_string() == "index");
+  CHECK(field(report.details, "series").size() == 0);
+
+  MemoryFile with_sha;
+  {
+    Writer writer(with_sha.sink(), Writer::Options{});
+    REQUIRE(writer.finish());
+  }
+  CHECK(with_sha.bytes.size() == 70);  // as the SDK's empty.bddf: magic, descriptor, empty index, trailer
+  auto again = bddf_test::open_bytes(with_sha.bytes);
+  CHECK(field(again.inspector->checksum(nullptr), "status").as_string() == "valid");
+  CHECK(again.inspector->check(nullptr).problems.empty());
+  if (!test_support::have_samples()) return;
+  // The SDK's empty.bddf: the same blocks, and its FileIndex body is empty like ours.
+  auto official = bddf_test::open_path(test_support::sample("bddf/empty.bddf"));
+  CHECK(collapsed_kinds(*official.inspector) == collapsed_kinds(*again.inspector));
+}
