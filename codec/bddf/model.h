@@ -40,6 +40,7 @@ struct Series {
   bool has_block_index = false;         // false when rebuilt by a scan
   uint64_t block_index_file_offset = 0;
   uint64_t total_bytes = 0;             // payload bytes (index value, or summed when recovered)
+  uint64_t last_block_payload = 0;      // POD: payload bytes of the last block (0 = not read)
   std::vector<BlockEntry> entries;
   std::vector<int64_t> extra;           // pool of additional indexes
 

@@ -87,6 +87,16 @@ void check_series_descriptor(FileModel& model, const Series& series) {
         "series " + std::to_string(series.index) + " names neither a message type nor a POD type");
 }
 
+// POD blocks carry only their first sample's time, so a rate needs the sample count before the
+// last block: one 12-byte header read per POD series (never a payload).
+void read_last_pod_block_size(ByteSource& source, const FileModel& model, Series& series) {
+  if (!series.pod_sample_size() || series.entries.size() < 2) return;
+  BlockFrame frame;
+  std::string why;
+  if (read_frame(source, series.entries.back().file_offset, model.size, &frame, &why) == FrameStatus::Ok && frame.type == 0)
+    series.last_block_payload = frame.payload_size();
+}
+
 void check_entry_order(FileModel& model, const Series& series) {
   for (size_t i = 1; i < series.entries.size(); ++i) {
     if (series.entries[i].timestamp_ns < series.entries[i - 1].timestamp_ns) {
@@ -397,6 +407,7 @@ FileModel open_file_model(ByteSource& source) {
       for (Series& series : model.series) {
         check_series_descriptor(model, series);
         check_entry_order(model, series);
+        read_last_pod_block_size(source, model, series);
       }
       for (uint32_t s = 0; s < model.series.size(); ++s) model.position_of[model.series[s].descriptor_series_index] = s;
       build_block_table(model);

@@ -57,8 +57,11 @@ double series_rate_hz(const Series& series) {
   double seconds = static_cast<double>(last - first) / 1e9;
   if (series.pod_sample_size()) {
     // Blocks carry only their first sample's time: the samples before the last block span [first, last).
-    double samples = static_cast<double>(pod_sample_count(series));
-    return samples * static_cast<double>(n - 1) / static_cast<double>(n) / seconds;
+    uint64_t total = pod_sample_count(series);
+    uint64_t in_last = series.last_block_payload / series.pod_sample_size();
+    if (series.last_block_payload && in_last < total) return static_cast<double>(total - in_last) / seconds;
+    // Last block size unknown: assume equally filled blocks.
+    return static_cast<double>(total) * static_cast<double>(n - 1) / static_cast<double>(n) / seconds;
   }
   return static_cast<double>(n - 1) / seconds;
 }

@@ -62,7 +62,9 @@ std::string render_info_text(const FileModel& model, const InfoOptions& options)
     double rate = series_rate_hz(s);
     if (rate > 0) {
       std::snprintf(line, sizeof line, rate >= 100 ? "%.0f" : "%.2f", rate);
-      r.push_back((s.pod_sample_size() ? "~" : "") + std::string(line));
+      // "~": an estimate, when the last POD block's size could not be read.
+      bool estimate = s.pod_sample_size() && !s.last_block_payload;
+      r.push_back((estimate ? "~" : "") + std::string(line));
     } else {
       r.push_back("-");
     }
