@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Builds protobuf-lite, Crypto++, lz4 and bzip2 for WebAssembly from Debian's
+# source packages, at the same versions as the installed native -dev packages,
+# into a cache outside the repo. The last line of stdout is the install prefix:
+#   prefix=$(scripts/build-wasm-deps.sh | tail -1)
+set -euo pipefail
+shopt -s inherit_errexit
+
+say() { echo "build-wasm-deps: [${SECONDS}s] $*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+
+# Debian's emscripten imports acorn from here.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+command -v emcc >/dev/null || die "emcc not found; run scripts/install-deps.sh"
+command -v protoc >/dev/null || die "protoc not found; run scripts/install-deps.sh"
+
+# Source package and version of each native -dev package, so wasm and native match.
+names=() versions=()
+for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev; do
+  [[ $(dpkg-query -W -f='${db:Status-Status}' "$dev" 2>/dev/null) == installed ]] ||
+    die "$dev is not installed; run scripts/install-deps.sh"
+  read -r name version < <(dpkg-query -W -f='${source:Package} ${source:Version}\n' "$dev")
+  names+=("$name") versions+=("$version")
+done
+
+# Generated code must come from the same protobuf as the runtime we build.
+pb_upstream=${versions[0]#*:}; pb_upstream=${pb_upstream%-*}
+protoc_version=$(protoc --version | awk '{print $2}')
+[[ $protoc_version == "$pb_upstream" ]] ||
+  die "protoc is $protoc_version ($(command -v protoc)) but the protobuf source package is ${versions[0]}; they must match"
+
+# Cache key: emscripten version, every source version, and this recipe's hash.
+# emscripten-version.txt sits beside emcc (Debian and emsdk); it is much faster than emcc -dumpversion.
+emver=$(tr -d '"[:space:]' 2>/dev/null <"$(dirname "$(readlink -f "$(command -v emcc)")")/emscripten-version.txt") ||
+  emver=$(emcc -dumpversion)
+key="emsdk$emver"
+for i in "${!names[@]}"; do key+="-${names[i]}${versions[i]}"; done
+key+="-$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-8)"
+key=$(tr -c 'A-Za-z0-9.+_\n-' '_' <<<"$key")
+cache="${LOGSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/logscope}/wasm-deps"
+prefix="$cache/$key"
+log="$cache/$key.log"
+
+[[ -e $prefix/.complete ]] && { echo "$prefix"; exit 0; }
+
+# One build at a time per cache; a concurrent run may have just finished it.
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+[[ -e $prefix/.complete ]] && { echo "$prefix"; exit 0; }
+: >"$log"
+
+command -v dpkg-source >/dev/null || die "dpkg-source not found (apt-get source needs dpkg-dev); run scripts/install-deps.sh"
+
+have_sources() {
+  local i
+  for i in "${!names[@]}"; do
+    apt-cache showsrc --only-source "${names[i]}" 2>/dev/null | grep -qxF "Version: ${versions[i]}" || return 1
+  done
+}
+
+# apt-get source needs deb-src entries: mirror the Debian deb entries of this
+# release in a file of our own, once.
+if ! have_sources; then
+  srcfile=/etc/apt/sources.list.d/logscope-deb-src.sources
+  if [[ ! -e $srcfile ]]; then
+    ((EUID == 0)) || die "no deb-src entries for ${names[*]}; rerun as root to add $srcfile"
+    codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+    stanzas=$(find /etc/apt/sources.list.d -maxdepth 1 -name '*.sources' ! -name "${srcfile##*/}" -exec cat {} + |
+      awk -v cn="$codename" '
+        function flush() { if (deb && suite && !off) print out; out = ""; deb = suite = off = 0 }
+        /^[ \t]*$/ { flush(); next }
+        /^#/ { next }
+        /^Types:/ { deb = / deb( |$)/; out = out "Types: deb-src\n"; next }
+        /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == cn || index($i, cn "-") == 1) suite = 1 }
+        /^Enabled:[ \t]*[Nn]o/ { off = 1 }
+        { out = out $0 "\n" }
+        END { flush() }')
+    [[ -n $stanzas ]] || die "found no deb822 'Types: deb' entries for $codename in /etc/apt/sources.list.d/*.sources to mirror as deb-src"
+    printf '%s\n' "$stanzas" >"$srcfile"
+    say "added $srcfile"
+  fi
+  ((EUID == 0)) || die "deb-src indexes missing; run: sudo apt-get update"
+  say "apt-get update (for source indexes)"
+  apt-get update -q >>"$log" 2>&1 || die "apt-get update failed, see $log"
+  have_sources || die "apt has no source for one of: $(for i in "${!names[@]}"; do printf '%s=%s ' "${names[i]}" "${versions[i]}"; done)(the installed -dev packages may be outdated: apt-get upgrade)"
+fi
+
+work=$(mktemp -d "$cache/tmp.XXXXXX")
+trap 'rc=$?; rm -rf "$work"; ((rc == 0)) || { say "FAILED; last lines of $log:"; tail -n 40 "$log" >&2; }' EXIT
+rm -rf "$prefix"
+mkdir -p "$prefix/include" "$prefix/lib"
+run() { "$@" >>"$log" 2>&1; }
+flags=(-O2 -DNDEBUG)
+
+# Fetches and unpacks (with Debian patches) source package $1 at version $2; prints its dir.
+fetch() {
+  mkdir "$work/$1"
+  (cd "$work/$1" && run apt-get source -q --only-source "$1=$2")
+  find "$work/$1" -mindepth 1 -maxdepth 1 -type d
+}
+
+say "protobuf ${versions[0]}: libprotobuf-lite"
+src=$(fetch "${names[0]}" "${versions[0]}")
+run emcmake cmake -S "$src" -B "$work/pb-build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS_RELEASE="${flags[*]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF -Dprotobuf_WITH_ZLIB=OFF
+# Only the lite runtime; the headers component installs without building full libprotobuf.
+run cmake --build "$work/pb-build" --target libprotobuf-lite -j2
+run cmake --install "$work/pb-build" --component protobuf-headers
+cp "$work/pb-build/libprotobuf-lite.a" "$prefix/lib/"
+rm -rf "$src" "$work/pb-build"
+
+say "Crypto++ ${versions[1]}: libcryptopp.a"
+src=$(fetch "${names[1]}" "${versions[1]}")
+# GNUmakefile-cross, unlike GNUmakefile, does not probe the host CPU for x86 flags.
+(cd "$src" && run emmake make -f GNUmakefile-cross libcryptopp.a -j2 CXXFLAGS="${flags[*]} -DCRYPTOPP_DISABLE_ASM")
+cp "$src/libcryptopp.a" "$prefix/lib/"
+# The tree has no cryptopp/ folder; give <cryptopp/sha.h> one.
+mkdir "$prefix/include/cryptopp"
+cp "$src"/*.h "$prefix/include/cryptopp/"
+rm -rf "$src"
+
+say "lz4 ${versions[2]}: liblz4.a"
+src=$(fetch "${names[2]}" "${versions[2]}")
+(cd "$src/lib" && run emcc "${flags[@]}" -c lz4.c lz4frame.c lz4hc.c xxhash.c &&
+  run emar rcs "$prefix/lib/liblz4.a" lz4.o lz4frame.o lz4hc.o xxhash.o)
+cp "$src"/lib/{lz4.h,lz4frame.h,lz4frame_static.h,lz4hc.h,xxhash.h} "$prefix/include/"
+rm -rf "$src"
+
+say "bzip2 ${versions[3]}: libbz2.a"
+src=$(fetch "${names[3]}" "${versions[3]}")
+(cd "$src" && run emcc "${flags[@]}" -c blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c &&
+  run emar rcs "$prefix/lib/libbz2.a" blocksort.o huffman.o crctable.o randtable.o compress.o decompress.o bzlib.o)
+cp "$src/bzlib.h" "$prefix/include/"
+rm -rf "$src"
+
+date -u +%FT%TZ >"$prefix/.complete"
+say "done"
+echo "$prefix"

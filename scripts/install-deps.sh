@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages logscope needs (only the missing ones), then
+# builds the WebAssembly dependencies; the last line of stdout is their prefix.
+set -euo pipefail
+
+pkgs=(
+  g++ cmake make protobuf-compiler libprotobuf-dev libcrypto++-dev doctest-dev liblz4-dev libbz2-dev  # native
+  emscripten       # WebAssembly (only Suggests make, listed above)
+  chromium         # browser tests
+  python3-rosbag python3-roslz4  # reference reader
+  dpkg-dev         # apt-get source, for the wasm builds of the libraries
+)
+
+# dpkg -s also succeeds for removed packages that left config files; ask for the real state.
+missing=()
+for p in "${pkgs[@]}"; do
+  [[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  install=(apt-get install -y -q "${missing[@]}")
+  if ((EUID != 0)); then
+    printf 'install-deps: missing %s; as root run:\n  apt-get update\n  DEBIAN_FRONTEND=noninteractive %s\n' "${missing[*]}" "${install[*]}" >&2
+    exit 1
+  fi
+  echo "install-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  # Package lists may be absent or stale on a fresh machine.
+  apt-get update -q >&2
+  "${install[@]}" >&2
+fi
+
+exec "$(dirname "${BASH_SOURCE[0]}")/build-wasm-deps.sh"
