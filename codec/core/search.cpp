@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
+#include <cstring>
 
 namespace logscope {
 
@@ -19,6 +19,24 @@ std::optional<std::vector<uint8_t>> parse_hex_pattern(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// First occurrence of `pattern` in [data, data+size): memchr on the first byte, then compare.
+// (Emscripten's libc++ has no std::boyer_moore_horspool_searcher.)
+const uint8_t* find_pattern(const uint8_t* data, size_t size, const std::vector<uint8_t>& pattern) {
+  const size_t n = pattern.size();
+  const uint8_t* end = data + size;
+  for (const uint8_t* at = data; at + n <= end;) {
+    at = static_cast<const uint8_t*>(std::memchr(at, pattern[0], static_cast<size_t>(end - at) - n + 1));
+    if (!at) return nullptr;
+    if (std::memcmp(at, pattern.data(), n) == 0) return at;
+    ++at;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 SearchResult search_bytes(ByteSource& source, const std::vector<uint8_t>& pattern, uint64_t from,
                           bool backward, const ProgressFn& progress) {
   SearchResult result;
@@ -33,10 +51,9 @@ SearchResult search_bytes(ByteSource& source, const std::vector<uint8_t>& patter
     for (uint64_t at = from; at + pattern.size() <= size; at += kWindow) {
       if (!ticker.update(scanned)) return result.cancelled = true, result;
       size_t n = source.read(at, buffer.data(), static_cast<size_t>(std::min<uint64_t>(kWindow + overlap, size - at)));
-      auto hit = std::search(buffer.begin(), buffer.begin() + n, std::boyer_moore_horspool_searcher(pattern.begin(), pattern.end()));
-      if (hit != buffer.begin() + n) {
+      if (const uint8_t* hit = find_pattern(buffer.data(), n, pattern)) {
         result.found = true;
-        result.offset = at + static_cast<uint64_t>(hit - buffer.begin());
+        result.offset = at + static_cast<uint64_t>(hit - buffer.data());
         return result;
       }
       if (n < std::min<uint64_t>(kWindow + overlap, size - at)) break;  // unreadable range

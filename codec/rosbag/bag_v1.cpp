@@ -1,0 +1,252 @@
+// V1.2 (indexed: per-topic INDEX_DATA ver 0 at index_pos; unindexed: scan) and V1.1 (plain stream).
+// V1.x has no connection ids: a connection per topic, numbered in order of first appearance.
+#include <algorithm>
+#include <cstdio>
+
+#include "rosbag/bag.h"
+
+namespace logscope::rosbag {
+namespace {
+
+std::string at(uint64_t offset) { return "at byte " + std::to_string(offset); }
+
+// The connection of `topic`, created on first sight; flags a topic whose type or md5 changes.
+uint32_t topic_connection(Bag* bag, const std::string& topic, const std::string& type, const std::string& md5, uint64_t offset) {
+  for (const Connection& c : bag->connections) {
+    if (c.topic != topic) continue;
+    if ((!type.empty() && c.type != type) || (!md5.empty() && c.md5 != md5))
+      bag->problem(Severity::Warning, offset, "rosbag.topic.conflicting_types",
+                   "topic " + topic + " changes from " + c.type + " [" + c.md5 + "] to " + type + " [" + md5 + "] " + at(offset));
+    return c.id;
+  }
+  Connection c;
+  c.id = static_cast<uint32_t>(bag->connections.size());
+  c.topic = topic;
+  c.type = type;
+  c.md5 = md5;
+  c.record_offset = offset;
+  c.has_connection_header = true;
+  bag->add_connection(c);
+  return c.id;
+}
+
+void finish_messages(Bag* bag) {
+  std::stable_sort(bag->messages.begin(), bag->messages.end(),
+                   [](const MessageRef& a, const MessageRef& b) { return a.time_ns < b.time_ns; });
+}
+
+void finish_recovery_message(Bag* bag) {
+  Recovery& r = bag->recovery;
+  r.recovered_messages = bag->messages.size();
+  char buf[200];
+  if (r.reason.empty())
+    std::snprintf(buf, sizeof buf, "scanned every record: %zu messages", bag->messages.size());
+  else
+    std::snprintf(buf, sizeof buf, "recovered %zu messages; reading stopped at byte %llu", bag->messages.size(),
+                  static_cast<unsigned long long>(r.ends_at));
+  r.message = buf;
+  if (!r.reason.empty() && !bag->cancelled)
+    bag->problem(Severity::Error, r.ends_at, "rosbag.recovery.stopped",
+                 r.reason + "; " + std::to_string(bag->file_size - r.ends_at) + " bytes after it are not read");
+}
+
+// V1.2 scan: MSG_DEF and MSG_DATA records one after the other (an index, if any, is skipped).
+void scan_v12(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& progress) {
+  Recovery& r = bag->recovery;
+  r.performed = true;
+  r.ends_at = bag->file_size;
+  ProgressTicker ticker(progress, bag->file_size);
+  std::string header, why;
+  HeaderFields fields;
+  for (uint64_t pos = from; pos < bag->file_size;) {
+    if (!ticker.update(pos)) {
+      bag->cancelled = true;
+      r.ends_at = pos;
+      r.reason = "cancelled";
+      break;
+    }
+    RecordFrame frame;
+    FrameStatus status = read_record(source, pos, &frame, &header, &why);
+    if (status == FrameStatus::AtEnd) break;
+    if (status != FrameStatus::Ok || !fields.parse(header)) {
+      r.ends_at = pos;
+      r.reason = "record " + at(pos) + " is incomplete or malformed: " + why;
+      break;
+    }
+    bag->records.push_back(pos);
+    int op = fields.op();
+    if (op == kOpMessageDefinition) {
+      uint32_t id = topic_connection(bag, fields.str("topic"), fields.str("type"), fields.str("md5"), pos);
+      Connection& c = bag->connections[bag->by_id[id]];
+      if (c.definition.empty()) c.definition = fields.str("def");
+    } else if (op == kOpMessageData) {
+      Time t;
+      uint32_t sec = 0, nsec = 0;
+      if (!fields.u32("sec", &sec) || !fields.u32("nsec", &nsec))
+        bag->problem(Severity::Error, pos, "rosbag.message.malformed", "message record " + at(pos) + " lacks sec/nsec");
+      t = Time{sec, nsec};
+      uint32_t id = topic_connection(bag, fields.str("topic"), fields.str("type"), fields.str("md5"), pos);
+      Connection& c = bag->connections[bag->by_id[id]];
+      if (c.callerid.empty()) c.callerid = fields.str("callerid");
+      if (fields.str("latching") == "1") c.latching = true;
+      bag->messages.push_back(MessageRef{t.ns(), pos, id});
+    } else if (op != kOpIndexData && op != kOpBagHeader) {
+      bag->problem(Severity::Warning, pos, "rosbag.record.unexpected",
+                   std::string("unexpected ") + op_name(op) + " record (op " + std::to_string(op) + ") " + at(pos) + " skipped");
+    }
+    pos = frame.end();
+  }
+  finish_messages(bag);
+  finish_recovery_message(bag);
+}
+
+// Reads the MSG_DEF / MSG_DATA header at `offset` into `c` (type, md5, definition).
+bool read_definition_at(ByteSource& source, uint64_t offset, Connection* c) {
+  RecordFrame frame;
+  std::string header, why;
+  HeaderFields fields;
+  if (read_record(source, offset, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) return false;
+  int op = fields.op();
+  if (op != kOpMessageDefinition && op != kOpMessageData) return false;
+  c->type = fields.str("type");
+  c->md5 = fields.str("md5");
+  c->record_offset = offset;
+  if (op == kOpMessageDefinition) c->definition = fields.str("def");
+  return true;
+}
+
+void open_v12(ByteSource& source, Bag* bag, const ProgressFn& progress) {
+  bag->header_offset = kV1VersionLineLength;
+  RecordFrame frame;
+  std::string header, why;
+  HeaderFields fields;
+  FrameStatus status = read_record(source, bag->header_offset, &frame, &header, &why);
+  if (status == FrameStatus::Ok && fields.parse(header) && fields.op() == kOpBagHeader) {
+    bag->has_header = true;
+    bag->first_record_offset = frame.end();
+    fields.u64("index_pos", &bag->index_pos);
+  } else {
+    bag->first_record_offset = bag->header_offset;  // an old unindexed bag starts with messages
+  }
+  uint64_t size = bag->file_size;
+  if (!bag->has_header || bag->index_pos == 0) {
+    if (bag->has_header)
+      bag->problem(Severity::Warning, bag->header_offset, "rosbag.index.missing",
+                   "index_pos is 0: the bag was never closed (a crashed recording); reading it by scanning every record");
+    scan_v12(source, bag, bag->first_record_offset, progress);
+    return;
+  }
+  if (bag->index_pos < bag->first_record_offset || bag->index_pos > size) {
+    bag->problem(Severity::Error, bag->header_offset, "rosbag.index.bad_pos",
+                 "index_pos " + std::to_string(bag->index_pos) + " lies outside the file; reading it by scanning every record");
+    scan_v12(source, bag, bag->first_record_offset, progress);
+    return;
+  }
+  std::vector<uint8_t> index = source.read_vector(bag->index_pos, static_cast<size_t>(size - bag->index_pos));
+  bool usable = true;
+  for (size_t pos = 0; pos < index.size();) {
+    std::string_view hv;
+    uint64_t offset = bag->index_pos + pos;
+    if (parse_record(index.data(), index.size(), pos, &frame, &hv, &why) != FrameStatus::Ok || !fields.parse(hv) ||
+        fields.op() != kOpIndexData) {
+      bag->problem(Severity::Error, offset, "rosbag.index.malformed", "index record " + at(offset) + " is malformed" + (why.empty() ? "" : ": " + why));
+      usable = false;
+      break;
+    }
+    bag->index_records.push_back(offset);
+    uint32_t ver = 1, count = 0;
+    fields.u32("ver", &ver);
+    fields.u32("count", &count);
+    if (ver != 0) {
+      bag->problem(Severity::Error, offset, "rosbag.index.version", "V1.2 index record " + at(offset) + " has version " + std::to_string(ver) + " (expected 0)");
+      usable = false;
+      break;
+    }
+    uint64_t fits = frame.data_len / 16;
+    if (count > fits) {
+      bag->problem(Severity::Error, offset, "rosbag.index.count_mismatch",
+                   "index record " + at(offset) + " declares " + std::to_string(count) + " entries but holds " + std::to_string(fits));
+      count = static_cast<uint32_t>(fits);
+    }
+    std::string topic = fields.str("topic");
+    Connection c;
+    c.id = static_cast<uint32_t>(bag->connections.size());
+    c.topic = topic;
+    c.type = fields.str("type");
+    c.has_connection_header = true;
+    const uint8_t* entries = index.data() + frame.data_offset();
+    if (count > 0 && !read_definition_at(source, load_u64(entries + 8), &c))
+      bag->problem(Severity::Error, load_u64(entries + 8), "rosbag.index.bad_offset",
+                   "the first index entry of topic " + topic + " points at byte " + std::to_string(load_u64(entries + 8)) + ", which holds no message record");
+    if (c.definition.empty())
+      bag->problem(Severity::Warning, c.record_offset, "rosbag.connection.no_definition", "topic " + topic + " has no message definition record");
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint8_t* e = entries + i * 16;
+      bag->messages.push_back(MessageRef{Time{load_u32(e), load_u32(e + 4)}.ns(), load_u64(e + 8), c.id});
+    }
+    bag->add_connection(std::move(c));
+    pos = static_cast<size_t>(frame.end());
+  }
+  if (!usable) {
+    bag->connections.clear();
+    bag->by_id.clear();
+    bag->messages.clear();
+    scan_v12(source, bag, bag->first_record_offset, progress);
+    return;
+  }
+  bag->indexed = true;
+  bag->index_end = size;
+  finish_messages(bag);
+}
+
+// V1.1: `topic\n md5\n type\n` then sec, nsec, len and the message bytes, repeated.
+void scan_v11(ByteSource& source, Bag* bag, const ProgressFn& progress) {
+  Recovery& r = bag->recovery;
+  r.performed = true;
+  r.ends_at = bag->file_size;
+  bag->first_record_offset = kV1VersionLineLength;
+  ProgressTicker ticker(progress, bag->file_size);
+  std::vector<uint8_t> window;
+  for (uint64_t pos = kV1VersionLineLength; pos < bag->file_size;) {
+    if (!ticker.update(pos)) {
+      bag->cancelled = true;
+      r.ends_at = pos;
+      r.reason = "cancelled";
+      break;
+    }
+    window = source.read_vector(pos, 4096);
+    std::string_view text(reinterpret_cast<const char*>(window.data()), window.size());
+    size_t nl1 = text.find('\n'), nl2 = nl1 == text.npos ? text.npos : text.find('\n', nl1 + 1),
+           nl3 = nl2 == text.npos ? text.npos : text.find('\n', nl2 + 1);
+    if (nl3 == text.npos || window.size() < nl3 + 1 + 12) {
+      r.ends_at = pos;
+      r.reason = "message " + at(pos) + " is incomplete (its topic, md5sum and type lines or its 12-byte time and length are cut off)";
+      break;
+    }
+    std::string topic(text.substr(0, nl1)), md5(text.substr(nl1 + 1, nl2 - nl1 - 1)), type(text.substr(nl2 + 1, nl3 - nl2 - 1));
+    const uint8_t* fixed = window.data() + nl3 + 1;
+    Time t{load_u32(fixed), load_u32(fixed + 4)};
+    uint32_t len = load_u32(fixed + 8);
+    uint64_t data_at = pos + nl3 + 1 + 12;
+    if (len > bag->file_size - data_at) {
+      r.ends_at = pos;
+      r.reason = "message " + at(pos) + " declares " + std::to_string(len) + " bytes but only " + std::to_string(bag->file_size - data_at) + " remain";
+      break;
+    }
+    bag->records.push_back(pos);
+    uint32_t id = topic_connection(bag, topic, type, md5, pos);
+    bag->messages.push_back(MessageRef{t.ns(), pos, id});
+    pos = data_at + len;
+  }
+  finish_messages(bag);
+  finish_recovery_message(bag);
+}
+
+}  // namespace
+
+void open_v1(ByteSource& source, Bag* bag, const ProgressFn& progress) {
+  if (bag->format == Format::RosbagV12) open_v12(source, bag, progress);
+  else scan_v11(source, bag, progress);
+}
+
+}  // namespace logscope::rosbag

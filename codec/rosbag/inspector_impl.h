@@ -1,0 +1,58 @@
+// The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, queries),
+// tree.cpp (tree, spans, decode) and doctor.cpp (check, checksum).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "core/inspector.h"
+#include "rosbag/bag.h"
+#include "rosbag/decode.h"
+#include "rosbag/iterate.h"
+#include "rosbag/summary.h"
+
+namespace logscope::rosbag {
+
+class BagInspector : public FormatInspector {
+ public:
+  BagInspector(ByteSource& source, Format format);
+
+  Report summary() override;
+  Report check(const ProgressFn& progress) override;
+  std::string info_text(const InfoOptions& options) override;
+  Json checksum(const ProgressFn& progress) override;
+
+  uint64_t child_count(const std::string& node_id) override;
+  std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;
+  std::vector<std::string> locate(uint64_t offset) override;
+  std::vector<Span> spans(uint64_t offset, uint64_t length) override;
+  Json decode(const std::string& node_id) override;
+  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+
+  Bag& bag() { return bag_; }
+
+ private:
+  const BagStats& stats();
+  // The decompressed chunk `index`, kept until another one is asked for.
+  const LoadedChunk* cached_chunk(size_t index);
+  // Offsets of the records inside a decompressed chunk.
+  std::vector<uint32_t> chunk_record_offsets(const LoadedChunk& chunk);
+  // The index data records after chunk `index`: (offset, length) pairs.
+  std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(size_t index);
+  uint64_t record_length(uint64_t offset);
+  TreeNode chunk_node(size_t index);
+  TreeNode record_node(const std::string& id, uint64_t offset);
+  Json record_json(uint64_t offset);
+  Json messages_query(const Json& args, const ProgressFn& progress);
+  Json connections_query();
+  std::vector<size_t> chunks_by_position();
+
+  ByteSource& source_;
+  Bag bag_;
+  std::optional<BagStats> stats_;
+  std::unique_ptr<LoadedChunk> chunk_cache_;
+  MessageDecoder decoder_;
+  std::vector<size_t> chunk_order_;  // chunk indexes sorted by position, for offset lookups
+};
+
+}  // namespace logscope::rosbag

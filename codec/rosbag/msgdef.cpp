@@ -1,0 +1,326 @@
+#include "rosbag/msgdef.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "core/cursor.h"
+#include "core/report.h"
+
+namespace logscope::rosbag {
+namespace {
+
+constexpr int kMaxDepth = 32;  // nesting deeper than any real message; stops self-referencing definitions
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool builtin(std::string_view name, Primitive* out) {
+  static const std::pair<const char*, Primitive> table[] = {
+      {"bool", Primitive::Bool},       {"int8", Primitive::Int8},       {"byte", Primitive::Int8},
+      {"uint8", Primitive::UInt8},     {"char", Primitive::UInt8},      {"int16", Primitive::Int16},
+      {"uint16", Primitive::UInt16},   {"int32", Primitive::Int32},     {"uint32", Primitive::UInt32},
+      {"int64", Primitive::Int64},     {"uint64", Primitive::UInt64},   {"float32", Primitive::Float32},
+      {"float64", Primitive::Float64}, {"string", Primitive::String},   {"time", Primitive::Time},
+      {"duration", Primitive::Duration}};
+  for (const auto& entry : table)
+    if (name == entry.first) {
+      *out = entry.second;
+      return true;
+    }
+  return false;
+}
+
+size_t primitive_size(Primitive p) {
+  switch (p) {
+    case Primitive::Bool: case Primitive::Int8: case Primitive::UInt8: return 1;
+    case Primitive::Int16: case Primitive::UInt16: return 2;
+    case Primitive::Int32: case Primitive::UInt32: case Primitive::Float32: return 4;
+    case Primitive::Int64: case Primitive::UInt64: case Primitive::Float64: case Primitive::Time: case Primitive::Duration: return 8;
+    case Primitive::String: return 4;  // at least its length
+    case Primitive::Message: return 0;
+  }
+  return 0;
+}
+
+std::string package_of(const std::string& type) {
+  size_t slash = type.find('/');
+  return slash == std::string::npos ? std::string() : type.substr(0, slash);
+}
+
+// Parses one section's lines into `spec` (field types stay unresolved names).
+bool parse_section(std::string_view text, MessageSpec* spec, std::string* error) {
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = trim(text.substr(pos, eol - pos));
+    pos = eol + 1;
+    if (line.empty() || line[0] == '#') continue;
+    size_t space = line.find_first_of(" \t");
+    if (space == std::string_view::npos) {
+      *error = "line '" + std::string(line) + "' of " + spec->name + " has a type but no name";
+      return false;
+    }
+    std::string type(line.substr(0, space));
+    std::string_view rest = trim(line.substr(space + 1));
+    size_t eq = rest.find('=');
+    size_t hash = rest.find('#');
+    if (eq != std::string_view::npos && (hash == std::string_view::npos || eq < hash || type == "string")) {
+      ConstantSpec constant;
+      constant.type = type;
+      constant.name = std::string(trim(rest.substr(0, eq)));
+      std::string_view value = rest.substr(eq + 1);
+      if (type != "string") {  // a string constant keeps '#' as part of its value
+        size_t h = value.find('#');
+        if (h != std::string_view::npos) value = value.substr(0, h);
+      }
+      constant.value = std::string(trim(value));
+      spec->constants.push_back(std::move(constant));
+      continue;
+    }
+    if (hash != std::string_view::npos) rest = trim(rest.substr(0, hash));
+    size_t name_end = rest.find_first_of(" \t");
+    FieldSpec field;
+    field.name = std::string(name_end == std::string_view::npos ? rest : rest.substr(0, name_end));
+    size_t bracket = type.find('[');
+    if (bracket != std::string::npos) {
+      size_t close = type.find(']', bracket);
+      if (close == std::string::npos || close != type.size() - 1) {
+        *error = "field '" + field.name + "' of " + spec->name + " has a malformed array type '" + type + "'";
+        return false;
+      }
+      std::string count = type.substr(bracket + 1, close - bracket - 1);
+      if (count.empty()) {
+        field.array = -1;
+      } else {
+        field.array = 0;
+        for (char ch : count) {
+          if (!std::isdigit(static_cast<unsigned char>(ch)) || field.array > 100000000) {
+            *error = "field '" + field.name + "' of " + spec->name + " has a bad array length '" + count + "'";
+            return false;
+          }
+          field.array = field.array * 10 + (ch - '0');
+        }
+      }
+      type = type.substr(0, bracket);
+    }
+    field.type_name = type;
+    spec->fields.push_back(std::move(field));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<MessageSchema> MessageSchema::parse(const std::string& root_type, const std::string& definition, std::string* error) {
+  auto schema = std::unique_ptr<MessageSchema>(new MessageSchema());
+  // Split at separator lines (a run of '=' at the start of a line).
+  std::vector<std::pair<std::string, std::string_view>> sections;
+  std::string_view text(definition);
+  std::string current_name = root_type;
+  size_t section_start = 0, pos = 0;
+  auto close_section = [&](size_t end) { sections.emplace_back(current_name, text.substr(section_start, end - section_start)); };
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = trim(text.substr(pos, eol - pos));
+    if (line.size() >= 3 && line.substr(0, 3) == "===") {
+      close_section(pos);
+      // The next non-empty line names the type: "MSG: pkg/Type".
+      size_t next = eol + 1;
+      current_name.clear();
+      while (next < text.size()) {
+        size_t e = text.find('\n', next);
+        if (e == std::string_view::npos) e = text.size();
+        std::string_view l = trim(text.substr(next, e - next));
+        next = e + 1;
+        if (l.empty()) continue;
+        if (l.substr(0, 4) == "MSG:") current_name = std::string(trim(l.substr(4)));
+        break;
+      }
+      if (current_name.empty()) {
+        *error = "a '===' separator in the definition of " + root_type + " is not followed by 'MSG: pkg/Type'";
+        return nullptr;
+      }
+      section_start = pos = std::min(next, text.size());
+      continue;
+    }
+    pos = eol + 1;
+  }
+  close_section(text.size());
+  for (const auto& section : sections) {
+    auto spec = std::make_unique<MessageSpec>();
+    spec->name = section.first;
+    if (!parse_section(section.second, spec.get(), error)) return nullptr;
+    if (!schema->types_.count(spec->name)) schema->types_[spec->name] = std::move(spec);
+  }
+  // Resolve field types: builtins, Header, pkg/Type, or a name relative to the containing package.
+  for (auto& entry : schema->types_) {
+    MessageSpec& spec = *entry.second;
+    for (FieldSpec& field : spec.fields) {
+      if (builtin(field.type_name, &field.primitive)) continue;
+      field.primitive = Primitive::Message;
+      std::string name = field.type_name;
+      if (name == "Header") name = "std_msgs/Header";
+      else if (name.find('/') == std::string::npos) name = package_of(spec.name) + "/" + name;
+      auto it = schema->types_.find(name);
+      if (it == schema->types_.end()) {
+        for (auto& candidate : schema->types_) {  // tolerate a package the writer left implicit
+          const std::string& n = candidate.first;
+          if (n.size() > field.type_name.size() && n.compare(n.size() - field.type_name.size(), std::string::npos, field.type_name) == 0 &&
+              n[n.size() - field.type_name.size() - 1] == '/') {
+            it = schema->types_.find(n);
+            break;
+          }
+        }
+      }
+      if (it == schema->types_.end()) {
+        *error = "field '" + field.name + "' of " + spec.name + " has type " + field.type_name + ", which the definition does not define";
+        return nullptr;
+      }
+      field.type_name = it->first;
+      field.message = it->second.get();
+    }
+  }
+  schema->root_ = schema->types_[root_type].get();
+  return schema;
+}
+
+namespace {
+
+struct Decoder {
+  Cursor cursor;
+  const DecodeOptions& options;
+  std::string* error;
+  bool failed = false;
+
+  void fail(const std::string& path, const std::string& what) {
+    if (failed) return;
+    failed = true;
+    *error = "field '" + path + "': " + what + " (at message byte " + std::to_string(cursor.position()) + ")";
+  }
+
+  Json primitive(Primitive p, bool build) {
+    switch (p) {
+      case Primitive::Bool: return cursor.u8() != 0;
+      case Primitive::Int8: return static_cast<int>(static_cast<int8_t>(cursor.u8()));
+      case Primitive::UInt8: return cursor.u8();
+      case Primitive::Int16: return static_cast<int>(cursor.read<int16_t>());
+      case Primitive::UInt16: return cursor.u16();
+      case Primitive::Int32: return cursor.i32();
+      case Primitive::UInt32: return cursor.u32();
+      case Primitive::Int64: return cursor.i64();
+      case Primitive::UInt64: return cursor.u64();
+      case Primitive::Float32: return static_cast<double>(cursor.f32());
+      case Primitive::Float64: return cursor.f64();
+      case Primitive::String: {
+        uint32_t len = cursor.u32();
+        std::string_view bytes = cursor.bytes(len);
+        return build ? Json(bytes) : Json();
+      }
+      case Primitive::Time: case Primitive::Duration: {
+        Json t = Json::object();
+        if (p == Primitive::Time) {
+          uint32_t s = cursor.u32(), n = cursor.u32();
+          if (build) t["secs"] = s, t["nsecs"] = n;
+        } else {
+          int32_t s = cursor.i32(), n = cursor.i32();
+          if (build) t["secs"] = s, t["nsecs"] = n;
+        }
+        return t;
+      }
+      case Primitive::Message: break;
+    }
+    return Json();
+  }
+
+  Json value(const FieldSpec& field, const std::string& path, int depth, bool build) {
+    if (field.primitive == Primitive::Message) return message(*field.message, path, depth + 1, build);
+    return primitive(field.primitive, build);
+  }
+
+  size_t min_size(const FieldSpec& field, int depth) {
+    if (field.primitive != Primitive::Message) return primitive_size(field.primitive);
+    if (depth > kMaxDepth) return 0;
+    size_t n = 0;
+    for (const FieldSpec& f : field.message->fields) n += f.array == 0 ? min_size(f, depth + 1) : f.array < 0 ? 4 : 0;
+    return n;
+  }
+
+  Json array(const FieldSpec& field, const std::string& path, int depth, bool build) {
+    uint64_t count = field.array >= 0 ? static_cast<uint64_t>(field.array) : cursor.u32();
+    if (!cursor.ok()) {
+      fail(path, "the message ends before the array length");
+      return Json();
+    }
+    size_t element_min = min_size(field, depth);
+    if (element_min > 0 && count > cursor.remaining() / element_min) {
+      fail(path, "array of " + std::to_string(count) + " " + field.type_name + " needs at least " +
+                     std::to_string(count * element_min) + " bytes, " + std::to_string(cursor.remaining()) + " remain");
+      return Json();
+    }
+    if (field.primitive == Primitive::UInt8) {  // uint8[] and char[] are bytes
+      std::string_view bytes = cursor.bytes(static_cast<size_t>(count));
+      if (!build) return Json();
+      Json j = Json::object();
+      j["length"] = count;
+      j["hex"] = hex_string(reinterpret_cast<const uint8_t*>(bytes.data()), std::min(bytes.size(), options.bytes_preview));
+      return j;
+    }
+    Json elements = Json::array();
+    size_t fixed = field.primitive == Primitive::Message || field.primitive == Primitive::String ? 0 : primitive_size(field.primitive);
+    for (uint64_t i = 0; i < count && !failed; ++i) {
+      bool keep = build && i < options.array_preview;
+      if (!keep && fixed) {  // skip the rest of a fixed-size array at once
+        cursor.skip(static_cast<size_t>((count - i) * fixed));
+        break;
+      }
+      // A message type of minimum size 0 has no data at all: the remaining elements consume nothing.
+      if (!keep && element_min == 0) break;
+      Json element = value(field, path + "[" + std::to_string(i) + "]", depth, keep);
+      if (!cursor.ok()) {
+        fail(path + "[" + std::to_string(i) + "]", "the message ends inside this element");
+        break;
+      }
+      if (keep) elements.push_back(std::move(element));
+    }
+    if (!build) return Json();
+    if (count <= options.array_preview) return elements;
+    Json j = Json::object();
+    j["length"] = count;
+    j["first"] = std::move(elements);
+    return j;
+  }
+
+  Json message(const MessageSpec& spec, const std::string& path, int depth, bool build) {
+    if (depth > kMaxDepth) {
+      fail(path, "nesting deeper than " + std::to_string(kMaxDepth) + " levels (a self-referencing definition?)");
+      return Json();
+    }
+    Json j = Json::object();
+    for (const FieldSpec& field : spec.fields) {
+      if (failed) break;
+      std::string field_path = path.empty() ? field.name : path + "." + field.name;
+      Json v = field.array != 0 ? array(field, field_path, depth, build) : value(field, field_path, depth, build);
+      if (!cursor.ok()) fail(field_path, "the message ends inside this field");
+      if (build) j[field.name] = std::move(v);
+    }
+    return j;
+  }
+};
+
+}  // namespace
+
+Json MessageSchema::decode(const uint8_t* data, size_t size, const DecodeOptions& options, std::string* error) const {
+  error->clear();
+  Decoder decoder{Cursor(data, size), options, error};
+  Json result = decoder.message(*root_, "", 0, true);
+  if (!decoder.failed && decoder.cursor.remaining() > 0)
+    *error = std::to_string(decoder.cursor.remaining()) + " bytes are left after decoding: the definition does not match the data";
+  return result;
+}
+
+}  // namespace logscope::rosbag

@@ -1,0 +1,427 @@
+// Structure tree, hex spans and record decoding for the web UI. Node ids:
+//   "h" bag/file header, "c<i>" chunk i, "c<i>/r<k>" k-th record inside it, "c<i>/i<k>" k-th index
+//   data record after it, "x<k>" k-th record of the index section, "r<k>" k-th record of a V1.x bag.
+#include <algorithm>
+#include <cstdlib>
+
+#include "rosbag/inspector_impl.h"
+
+namespace logscope::rosbag {
+namespace {
+
+constexpr size_t kMaxSpans = 2000;  // a hex view shows a few KB; never build spans for a whole file
+
+bool parse_index(const std::string& text, size_t from, uint64_t* out) {
+  if (from >= text.size()) return false;
+  char* end = nullptr;
+  *out = std::strtoull(text.c_str() + from, &end, 10);
+  return end != text.c_str() + from;
+}
+
+bool printable(std::string_view v) {
+  for (unsigned char ch : v)
+    if (ch < 0x20 && ch != '\n' && ch != '\t') return false;
+  return true;
+}
+
+Json field_value(std::string_view name, std::string_view value) {
+  if (name == "op" && value.size() == 1) return static_cast<uint8_t>(value[0]);
+  if ((name == "time" || name == "start_time" || name == "end_time") && value.size() == 8)
+    return format_time(Time{load_u32(value.data()), load_u32(value.data() + 4)});
+  if ((name == "index_pos" || name == "chunk_pos" || name == "pos") && value.size() == 8) return load_u64(value.data());
+  if ((name == "conn" || name == "count" || name == "ver" || name == "size" || name == "chunk_count" || name == "conn_count" ||
+       name == "sec" || name == "nsec") &&
+      value.size() == 4)
+    return load_u32(value.data());
+  if (printable(value)) return std::string(value);
+  return hex_string(reinterpret_cast<const uint8_t*>(value.data()), std::min<size_t>(value.size(), 64));
+}
+
+Json fields_json(std::string_view header) {
+  Json j = Json::object();
+  for_each_field(header, [&](std::string_view n, std::string_view v) { j[std::string(n)] = field_value(n, v); });
+  return j;
+}
+
+std::string label_for(int op, const HeaderFields& fields, const Bag& bag) {
+  std::string label = op_name(op);
+  uint32_t conn = 0;
+  if (fields.u32("conn", &conn)) {
+    if (const Connection* c = bag.connection(conn)) label += " " + c->topic;
+    else label += " conn " + std::to_string(conn);
+  } else if (fields.has("topic")) {
+    label += " " + fields.str("topic");
+  }
+  return label;
+}
+
+const char* kind_for(int op) {
+  switch (op) {
+    case kOpBagHeader: return "header";
+    case kOpChunk: return "chunk";
+    case kOpMessageData: return "data";
+    case kOpConnection: case kOpMessageDefinition: return "connection";
+    case kOpIndexData: case kOpChunkInfo: return "index";
+  }
+  return "record";
+}
+
+}  // namespace
+
+std::vector<size_t> BagInspector::chunks_by_position() {
+  if (chunk_order_.size() != bag_.chunks.size()) {
+    chunk_order_.resize(bag_.chunks.size());
+    for (size_t i = 0; i < chunk_order_.size(); ++i) chunk_order_[i] = i;
+    std::sort(chunk_order_.begin(), chunk_order_.end(), [&](size_t a, size_t b) { return bag_.chunks[a].pos < bag_.chunks[b].pos; });
+  }
+  return chunk_order_;
+}
+
+std::vector<uint32_t> BagInspector::chunk_record_offsets(const LoadedChunk& chunk) {
+  std::vector<uint32_t> offsets;
+  RecordFrame frame;
+  std::string_view header;
+  std::string why;
+  for (size_t pos = 0; pos < chunk.bytes.size();) {
+    if (parse_record(chunk.bytes.data(), chunk.bytes.size(), pos, &frame, &header, &why) != FrameStatus::Ok) break;
+    offsets.push_back(static_cast<uint32_t>(pos));
+    pos = static_cast<size_t>(frame.end());
+  }
+  return offsets;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_records(size_t index) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  read_chunk_headers(source_, &bag_);
+  const Chunk& chunk = bag_.chunks[index];
+  if (!chunk.header_ok) return out;
+  uint64_t pos = chunk.record_end();
+  std::string header, why;
+  HeaderFields fields;
+  for (size_t k = 0; k < chunk.counts.size() + 1; ++k) {  // +1: tolerate one unexpected record count
+    RecordFrame frame;
+    if (read_record(source_, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) || fields.op() != kOpIndexData) break;
+    out.emplace_back(pos, frame.end() - pos);
+    pos = frame.end();
+  }
+  return out;
+}
+
+uint64_t BagInspector::record_length(uint64_t offset) {
+  RecordFrame frame;
+  std::string header, why;
+  if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok) return 0;
+  return frame.end() - offset;
+}
+
+TreeNode BagInspector::chunk_node(size_t i) {
+  read_chunk_headers(source_, &bag_);
+  const Chunk& c = bag_.chunks[i];
+  TreeNode node;
+  node.id = "c" + std::to_string(i);
+  node.kind = "chunk";
+  node.offset = c.pos;
+  node.length = c.header_ok ? c.record_end() - c.pos : 0;
+  node.label = "chunk " + std::to_string(i) + " (" + (c.compression.empty() ? "?" : c.compression) + ", " +
+               std::to_string(c.message_count()) + " messages, " + format_time(c.start) + " - " + format_time(c.end) + ")";
+  // An estimate until the chunk is expanded: messages plus their index records.
+  node.child_count = c.message_count() + c.counts.size();
+  return node;
+}
+
+TreeNode BagInspector::record_node(const std::string& id, uint64_t offset) {
+  TreeNode node;
+  node.id = id;
+  node.offset = offset;
+  RecordFrame frame;
+  std::string header, why;
+  HeaderFields fields;
+  if (bag_.version == 101) {
+    node.kind = "data";
+    node.label = "message";
+    return node;
+  }
+  if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) {
+    node.kind = "record";
+    node.label = "unreadable record: " + why;
+    return node;
+  }
+  node.length = frame.end() - offset;
+  node.kind = kind_for(fields.op());
+  node.label = label_for(fields.op(), fields, bag_);
+  return node;
+}
+
+uint64_t BagInspector::child_count(const std::string& id) {
+  if (id.empty()) {
+    uint64_t n = bag_.has_header ? 1 : 0;
+    if (bag_.version == 200) return n + bag_.chunks.size() + bag_.index_records.size();
+    return n + bag_.records.size() + bag_.index_records.size();
+  }
+  uint64_t i;
+  if (id[0] == 'c' && id.find('/') == std::string::npos && parse_index(id, 1, &i) && i < bag_.chunks.size()) {
+    const LoadedChunk* chunk = cached_chunk(i);
+    return (chunk ? chunk_record_offsets(*chunk).size() : 0) + chunk_index_records(i).size();
+  }
+  return 0;
+}
+
+std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t first, uint64_t count) {
+  std::vector<TreeNode> out;
+  if (bag_.version != 200 && bag_.records.empty()) {  // indexed V1.2: records known from the index
+    for (const MessageRef& m : bag_.messages) bag_.records.push_back(m.offset);
+    std::sort(bag_.records.begin(), bag_.records.end());
+  }
+  uint64_t total = child_count(id);
+  for (uint64_t k = first; k < total && k < first + count; ++k) {
+    if (id.empty()) {
+      uint64_t j = k;
+      if (bag_.has_header) {
+        if (j == 0) {
+          TreeNode h = record_node("h", bag_.header_offset);
+          h.label = bag_.version == 200 ? "bag header" : "file header";
+          out.push_back(h);
+          continue;
+        }
+        --j;
+      }
+      uint64_t body = bag_.version == 200 ? bag_.chunks.size() : bag_.records.size();
+      if (j < body) {
+        out.push_back(bag_.version == 200 ? chunk_node(j) : record_node("r" + std::to_string(j), bag_.records[j]));
+      } else {
+        j -= body;
+        out.push_back(record_node("x" + std::to_string(j), bag_.index_records[j]));
+      }
+      continue;
+    }
+    uint64_t i = 0;
+    parse_index(id, 1, &i);
+    const LoadedChunk* chunk = cached_chunk(i);
+    std::vector<uint32_t> inner = chunk ? chunk_record_offsets(*chunk) : std::vector<uint32_t>();
+    if (k < inner.size()) {
+      TreeNode node;
+      node.id = id + "/r" + std::to_string(k);
+      std::string_view header;
+      RecordFrame frame;
+      std::string why;
+      parse_record(chunk->bytes.data(), chunk->bytes.size(), inner[k], &frame, &header, &why);
+      HeaderFields fields;
+      fields.parse(header);
+      node.kind = kind_for(fields.op());
+      node.label = label_for(fields.op(), fields, bag_);
+      uint32_t sec = 0;
+      Time t;
+      if (fields.time("time", &t)) node.label += " @ " + format_time(t), (void)sec;
+      const Chunk& c = bag_.chunks[i];
+      // Inner records have file positions only in an uncompressed chunk.
+      node.offset = c.compression == "none" ? c.data_offset() + inner[k] : c.pos;
+      node.length = c.compression == "none" ? frame.end() - inner[k] : 0;
+      out.push_back(node);
+    } else {
+      auto index = chunk_index_records(i);
+      uint64_t j = k - inner.size();
+      if (j < index.size()) {
+        TreeNode node = record_node(id + "/i" + std::to_string(j), index[j].first);
+        out.push_back(node);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> BagInspector::locate(uint64_t offset) {
+  if (bag_.has_header && offset < bag_.first_record_offset) return {"h"};
+  if (bag_.version != 200) {
+    auto it = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
+    if (it != bag_.records.begin()) return {"r" + std::to_string(it - bag_.records.begin() - 1)};
+    return {};
+  }
+  for (size_t k = 0; k < bag_.index_records.size(); ++k)
+    if (offset >= bag_.index_records[k] && (k + 1 == bag_.index_records.size() || offset < bag_.index_records[k + 1]))
+      return {"x" + std::to_string(k)};
+  read_chunk_headers(source_, &bag_);
+  std::vector<size_t> order = chunks_by_position();
+  auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
+  if (it == order.begin()) return {};
+  size_t i = *(it - 1);
+  const Chunk& c = bag_.chunks[i];
+  std::string id = "c" + std::to_string(i);
+  if (c.header_ok && c.compression == "none" && offset >= c.data_offset() && offset < c.record_end()) {
+    const LoadedChunk* chunk = cached_chunk(i);
+    if (chunk) {
+      auto inner = chunk_record_offsets(*chunk);
+      auto r = std::upper_bound(inner.begin(), inner.end(), static_cast<uint32_t>(offset - c.data_offset()));
+      if (r != inner.begin()) return {id, id + "/r" + std::to_string(r - inner.begin() - 1)};
+    }
+  }
+  if (c.header_ok && offset >= c.record_end()) {
+    auto index = chunk_index_records(i);
+    for (size_t k = 0; k < index.size(); ++k)
+      if (offset >= index[k].first && offset < index[k].first + index[k].second) return {id, id + "/i" + std::to_string(k)};
+  }
+  return {id};
+}
+
+std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
+  std::vector<Span> out;
+  uint64_t end = offset + length;
+  auto overlaps = [&](uint64_t o, uint64_t l) { return o < end && o + l > offset; };
+  auto record_span = [&](uint64_t at, const std::string& name, const std::string& kind) {
+    Span s{at, record_length(at), name, kind, {}};
+    RecordFrame frame;
+    std::string header, why;
+    if (read_record(source_, at, &frame, &header, &why) == FrameStatus::Ok) {
+      s.children.push_back(Span{at, 4, "header_len", "length", {}});
+      s.children.push_back(Span{at + 4, frame.header_len, "header", "header", {}});
+      s.children.push_back(Span{at + 4 + frame.header_len, 4, "data_len", "length", {}});
+      s.children.push_back(Span{frame.data_offset(), frame.data_len, "data", kind, {}});
+    }
+    return s;
+  };
+  uint64_t version_line = bag_.version == 200 ? kV20VersionLineLength : kV1VersionLineLength;
+  if (overlaps(0, version_line)) out.push_back(Span{0, version_line, "version line", "magic", {}});
+  if (bag_.has_header && overlaps(bag_.header_offset, bag_.first_record_offset - bag_.header_offset))
+    out.push_back(record_span(bag_.header_offset, bag_.version == 200 ? "bag header" : "file header", "header"));
+  if (bag_.version != 200) {
+    auto it = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
+    if (it != bag_.records.begin()) --it;
+    for (; it != bag_.records.end() && *it < end && out.size() < kMaxSpans; ++it) {
+      if (bag_.version == 101) continue;
+      Span s = record_span(*it, "record", "data");
+      if (overlaps(s.offset, s.length)) out.push_back(std::move(s));
+    }
+  } else {
+    read_chunk_headers(source_, &bag_);
+    std::vector<size_t> order = chunks_by_position();
+    auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
+    if (it != order.begin()) --it;
+    for (; it != order.end() && bag_.chunks[*it].pos < end && out.size() < kMaxSpans; ++it) {
+      const Chunk& c = bag_.chunks[*it];
+      if (!c.header_ok) continue;
+      if (overlaps(c.pos, c.record_end() - c.pos)) {
+        Span s = record_span(c.pos, "chunk " + std::to_string(*it) + " (" + c.compression + ")", "chunk");
+        if (c.compression == "none" && !s.children.empty()) {
+          const LoadedChunk* chunk = cached_chunk(*it);
+          for (uint32_t inner : chunk ? chunk_record_offsets(*chunk) : std::vector<uint32_t>()) {
+            RecordFrame frame;
+            std::string_view header;
+            std::string why;
+            parse_record(chunk->bytes.data(), chunk->bytes.size(), inner, &frame, &header, &why);
+            uint64_t at = c.data_offset() + inner;
+            if (!overlaps(at, frame.end() - inner)) continue;
+            HeaderFields fields;
+            fields.parse(header);
+            s.children.back().children.push_back(Span{at, frame.end() - inner, label_for(fields.op(), fields, bag_), kind_for(fields.op()), {}});
+            if (s.children.back().children.size() > kMaxSpans) break;
+          }
+        }
+        out.push_back(std::move(s));
+      }
+      for (const auto& index : chunk_index_records(*it))
+        if (overlaps(index.first, index.second)) out.push_back(record_span(index.first, "index data", "index"));
+    }
+    for (uint64_t at : bag_.index_records) {
+      if (at >= end || out.size() >= kMaxSpans) break;
+      Span s = record_span(at, "index section record", "index");
+      if (overlaps(s.offset, s.length)) out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+Json BagInspector::record_json(uint64_t offset) {
+  Json j = Json::object();
+  RecordFrame frame;
+  std::string header, why;
+  if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok) {
+    j["error"] = why;
+    return j;
+  }
+  j["offset"] = offset;
+  j["header_len"] = frame.header_len;
+  j["data_len"] = frame.data_len;
+  j["header"] = fields_json(header);
+  HeaderFields fields;
+  fields.parse(header);
+  int op = fields.op();
+  if (op == kOpConnection) {
+    std::vector<uint8_t> data = source_.read_vector(frame.data_offset(), std::min<uint32_t>(frame.data_len, 1u << 20));
+    j["connection_header"] = fields_json(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+  } else if (op == kOpMessageData && bag_.version == 102) {
+    for (const Connection& c : bag_.connections)
+      if (c.topic == fields.str("topic")) {
+        std::vector<uint8_t> data = source_.read_vector(frame.data_offset(), frame.data_len);
+        std::string error;
+        j["message"] = decoder_.decode(&c, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()), &error);
+        if (!error.empty()) j["error"] = error;
+      }
+  }
+  return j;
+}
+
+Json BagInspector::decode(const std::string& id) {
+  Json j = Json::object();
+  uint64_t i = 0;
+  if (id == "h") return record_json(bag_.header_offset);
+  if (!id.empty() && id[0] == 'x' && parse_index(id, 1, &i) && i < bag_.index_records.size()) return record_json(bag_.index_records[i]);
+  if (!id.empty() && id[0] == 'r' && parse_index(id, 1, &i) && i < bag_.records.size()) return record_json(bag_.records[i]);
+  if (!id.empty() && id[0] == 'c' && parse_index(id, 1, &i) && i < bag_.chunks.size()) {
+    size_t slash = id.find('/');
+    if (slash == std::string::npos) {
+      j = record_json(bag_.chunks[i].pos);
+      const Chunk& c = bag_.chunks[i];
+      Json info = Json::object();
+      info["start"] = format_time(c.start);
+      info["end"] = format_time(c.end);
+      Json counts = Json::array();
+      for (const auto& p : c.counts) {
+        Json e = Json::object();
+        e["conn"] = p.first;
+        e["messages"] = p.second;
+        counts.push_back(std::move(e));
+      }
+      info["connections"] = std::move(counts);
+      j["chunk_info"] = std::move(info);
+      return j;
+    }
+    uint64_t k = 0;
+    if (slash + 1 < id.size() && id[slash + 1] == 'i' && parse_index(id, slash + 2, &k)) {
+      auto index = chunk_index_records(i);
+      if (k < index.size()) return record_json(index[k].first);
+    }
+    if (slash + 1 < id.size() && id[slash + 1] == 'r' && parse_index(id, slash + 2, &k)) {
+      const LoadedChunk* chunk = cached_chunk(i);
+      if (!chunk || !chunk->status.ok) {
+        j["error"] = chunk ? chunk->status.message : "chunk unreadable";
+        return j;
+      }
+      auto inner = chunk_record_offsets(*chunk);
+      if (k < inner.size()) {
+        RecordFrame frame;
+        std::string_view header;
+        std::string why;
+        parse_record(chunk->bytes.data(), chunk->bytes.size(), inner[k], &frame, &header, &why);
+        std::string_view data(reinterpret_cast<const char*>(chunk->bytes.data() + frame.data_offset()), frame.data_len);
+        j["chunk_offset"] = inner[k];
+        j["header_len"] = frame.header_len;
+        j["data_len"] = frame.data_len;
+        j["header"] = fields_json(header);
+        HeaderFields fields;
+        fields.parse(header);
+        uint32_t conn = 0;
+        fields.u32("conn", &conn);
+        if (fields.op() == kOpConnection) j["connection_header"] = fields_json(data);
+        if (fields.op() == kOpMessageData) {
+          std::string error;
+          j["message"] = decoder_.decode(bag_.connection(conn), data, &error);
+          if (!error.empty()) j["error"] = error;
+        }
+        return j;
+      }
+    }
+  }
+  j["error"] = "no node " + id;
+  return j;
+}
+
+}  // namespace logscope::rosbag

@@ -1,0 +1,384 @@
+// ROS bags: writer round trips (V2.0 none/bz2/lz4, V1.2, V1.1), time-ordered iteration, decoding,
+// damaged and truncated files, index-first opening.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "rosbag/bag.h"
+#include "rosbag/decode.h"
+#include "rosbag/inspector.h"
+#include "rosbag/inspector_impl.h"
+#include "rosbag/iterate.h"
+#include "rosbag/msgdef.h"
+#include "rosbag/writer.h"
+#include "test_support.h"
+
+using namespace logscope;
+using namespace logscope::rosbag;
+
+namespace {
+
+const char* kPoseDef =
+    "Header header\nfloat64[3] position\nint16[] samples\nstring label\nuint8[] blob\nduration age\n"
+    "int32 LIMIT=10 # a constant\nstring NAME=a#b\n"
+    "================================================================================\n"
+    "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n";
+
+struct Sample {
+  std::string bytes;
+  void u32(uint32_t v) { bytes.append(reinterpret_cast<const char*>(&v), 4); }
+  void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())), bytes += s; }
+};
+
+std::string pose_message(uint32_t seq, Time stamp, int samples) {
+  Sample s;
+  s.u32(seq);
+  s.u32(stamp.sec), s.u32(stamp.nsec);
+  s.str("map");
+  for (double d : {1.5, -2.0, 3.25}) s.bytes.append(reinterpret_cast<const char*>(&d), 8);
+  s.u32(static_cast<uint32_t>(samples));
+  for (int i = 0; i < samples; ++i) {
+    int16_t v = static_cast<int16_t>(i - 5);
+    s.bytes.append(reinterpret_cast<const char*>(&v), 2);
+  }
+  s.str("pose #" + std::to_string(seq));
+  s.u32(3);
+  s.bytes += std::string("\x01\x02\xff", 3);
+  int32_t age[2] = {-1, 500};
+  s.bytes.append(reinterpret_cast<const char*>(age), 8);
+  return s.bytes;
+}
+
+// Two topics (one with two connections), messages out of order across chunks.
+std::string make_bag(int version, const std::string& compression, int messages = 300, size_t threshold = 2048) {
+  MemorySink sink;
+  WriterOptions options;
+  options.version = version;
+  options.compression = compression;
+  options.chunk_threshold = threshold;
+  BagWriter writer(sink, options);
+  uint32_t a = writer.add_connection("/pose", "demo_msgs/Pose", "0123456789abcdef0123456789abcdef", kPoseDef, "/node_a");
+  uint32_t b = writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n", "/node_b", true);
+  uint32_t c = version == 200 ? writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n", "/node_c") : b;
+  for (int i = 0; i < messages; ++i) {
+    Time t{100 + static_cast<uint32_t>(i / 10), static_cast<uint32_t>((i % 10) * 100000000)};
+    if (i % 3 == 0) REQUIRE(writer.write(a, t, pose_message(i, t, i % 40)));
+    else {
+      int32_t v = i;
+      REQUIRE(writer.write(i % 3 == 1 ? b : c, t, std::string_view(reinterpret_cast<const char*>(&v), 4)));
+    }
+  }
+  REQUIRE(writer.close());
+  return sink.bytes;
+}
+
+MemoryByteSource source_of(const std::string& bytes) { return MemoryByteSource(std::vector<uint8_t>(bytes.begin(), bytes.end())); }
+
+Bag open(const std::string& bytes) {
+  MemoryByteSource source = source_of(bytes);
+  Bag bag;
+  open_bag(source, detect(source).format, &bag);
+  return bag;
+}
+
+std::vector<uint64_t> times_of(const std::string& bytes, std::vector<Problem>* problems = nullptr) {
+  MemoryByteSource source = source_of(bytes);
+  Bag bag;
+  open_bag(source, detect(source).format, &bag);
+  std::vector<uint64_t> times;
+  for_each_message(source, bag, IterateOptions(), [&](const MessageView& v) {
+    times.push_back(v.time.ns());
+    return true;
+  }, problems);
+  return times;
+}
+
+bool has_code(const std::vector<Problem>& problems, const std::string& code) {
+  return std::any_of(problems.begin(), problems.end(), [&](const Problem& p) { return p.code == code; });
+}
+
+}  // namespace
+
+TEST_CASE("V2.0 round trip for none, bz2 and lz4 chunks") {
+  for (const char* compression : {"none", "bz2", "lz4"}) {
+    CAPTURE(compression);
+    std::string bytes = make_bag(200, compression);
+    MemoryByteSource source = source_of(bytes);
+    REQUIRE(detect(source).format == Format::RosbagV20);
+    auto inspector = open_inspector(source, Format::RosbagV20);
+    Report summary = inspector->summary();
+    CHECK(summary.problems.empty());
+    CHECK(summary.facts.find("messages")->as_uint() == 300);
+    CHECK(summary.facts.find("compression")->as_string() == compression);
+    CHECK(summary.facts.find("chunks")->as_uint() > 3);
+    const Json* topics = summary.details.find("topics");
+    REQUIRE(topics);
+    REQUIRE(topics->size() == 2);
+    CHECK((*topics)[0].find("topic")->as_string() == "/count");
+    CHECK((*topics)[0].find("messages")->as_uint() == 200);
+    CHECK((*topics)[0].find("connections")->as_uint() == 2);
+    CHECK((*topics)[1].find("messages")->as_uint() == 100);
+    CHECK(summary.details.find("start_ns")->as_uint() == 100000000000ull);
+    CHECK(summary.details.find("end_ns")->as_uint() == 129900000000ull);
+    Report check = inspector->check(nullptr);
+    CHECK(check.problems.empty());
+    CHECK(check.details.find("checksum")->find("status")->as_string() == (std::string(compression) == "lz4" ? "valid" : "not_applicable"));
+    std::vector<uint64_t> times = times_of(bytes);
+    CHECK(times.size() == 300);
+    CHECK(std::is_sorted(times.begin(), times.end()));
+  }
+}
+
+TEST_CASE("messages decode with nested types, arrays, constants, bytes and durations") {
+  std::string bytes = make_bag(200, "lz4");
+  MemoryByteSource source = source_of(bytes);
+  auto inspector = open_inspector(source, Format::RosbagV20);
+  Json args = Json::object();
+  args["topic"] = "/pose";
+  args["first"] = 13;
+  args["count"] = 2;
+  Json page = inspector->query("messages", args, nullptr);
+  REQUIRE(page.find("messages")->size() == 2);
+  const Json& m = (*page.find("messages"))[0];
+  CHECK(m.find("error") == nullptr);
+  const Json& msg = *m.find("message");
+  CHECK(msg.find("header")->find("seq")->as_uint() == 39);
+  CHECK(msg.find("header")->find("frame_id")->as_string() == "map");
+  CHECK(msg.find("position")->dump() == "[1.5,-2,3.25]");
+  // 39 % 40 = 39 samples: more than the preview, so the first 16 and the length.
+  CHECK(msg.find("samples")->find("length")->as_uint() == 39);
+  CHECK(msg.find("samples")->find("first")->size() == 16);
+  CHECK((*msg.find("samples")->find("first"))[0].as_int() == -5);
+  CHECK(msg.find("label")->as_string() == "pose #39");
+  CHECK(msg.find("blob")->dump() == "{\"length\":3,\"hex\":\"0102ff\"}");
+  CHECK(msg.find("age")->dump() == "{\"secs\":-1,\"nsecs\":500}");
+  CHECK(page.find("more")->as_bool());
+
+  std::string error;
+  auto schema = MessageSchema::parse("demo_msgs/Pose", kPoseDef, &error);
+  REQUIRE(schema);
+  REQUIRE(schema->root().constants.size() == 2);
+  CHECK(schema->root().constants[0].value == "10");
+  CHECK(schema->root().constants[1].value == "a#b");
+}
+
+TEST_CASE("bad definitions and lying array lengths give errors, not crashes") {
+  std::string error;
+  CHECK_FALSE(MessageSchema::parse("a/B", "Unknown thing\n", &error));
+  CHECK(error.find("Unknown") != std::string::npos);
+  CHECK_FALSE(MessageSchema::parse("a/B", "int32[x] bad\n", &error));
+  CHECK_FALSE(MessageSchema::parse("a/B", "int32 a\n====\nnot a msg line\n", &error));
+  auto self = MessageSchema::parse("a/B", "B child\n", &error);  // self-referencing
+  REQUIRE(self);
+  std::vector<uint8_t> nothing;
+  self->decode(nothing.data(), 0, DecodeOptions(), &error);
+  CHECK(error.find("deeper") != std::string::npos);
+  auto arrays = MessageSchema::parse("a/B", "float64[] values\nstring[] names\n", &error);
+  REQUIRE(arrays);
+  uint8_t huge[8] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0};
+  arrays->decode(huge, sizeof huge, DecodeOptions(), &error);
+  CHECK(error.find("needs at least") != std::string::npos);
+  uint8_t extra[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4};
+  arrays->decode(extra, sizeof extra, DecodeOptions(), &error);
+  CHECK(error.find("left after decoding") != std::string::npos);
+}
+
+TEST_CASE("opening reads the version line, the bag header and the index section, not chunk data") {
+  std::string bytes = make_bag(200, "lz4", 3000, 64 * 1024);
+  MemoryByteSource memory = source_of(bytes);
+  CountingByteSource counting(memory);
+  Bag bag;
+  open_bag(counting, Format::RosbagV20, &bag);
+  REQUIRE(bag.indexed);
+  uint64_t index_size = bytes.size() - bag.index_pos;
+  CHECK(counting.bytes_read() >= index_size);
+  CHECK(counting.bytes_read() <= 4104 + index_size);  // the header's padding is not even read
+  CHECK(counting.read_calls() <= 3);
+  // The summary adds only a small read of each chunk's record header.
+  counting.reset();
+  compute_stats(counting, bag, false);
+  CHECK(counting.read_calls() <= 2 * bag.chunks.size());
+  CHECK(counting.bytes_read() < 300 * bag.chunks.size());
+}
+
+TEST_CASE("V1.2 (indexed and unindexed) and V1.1 read the same messages") {
+  for (int version : {102, 101}) {
+    CAPTURE(version);
+    std::string bytes = make_bag(version, "none", 120);
+    MemoryByteSource source = source_of(bytes);
+    auto inspector = open_inspector(source, detect(source).format);
+    Report summary = inspector->summary();
+    CHECK(summary.details.find("messages")->as_uint() == 120);
+    CHECK(summary.details.find("indexed")->as_bool() == (version == 102));
+    std::vector<uint64_t> times = times_of(bytes);
+    CHECK(times.size() == 120);
+    CHECK(std::is_sorted(times.begin(), times.end()));
+    Json args = Json::object();
+    args["topic"] = "/pose";
+    args["count"] = 1;
+    Json page = inspector->query("messages", args, nullptr);
+    REQUIRE(page.find("messages")->size() == 1);
+    if (version == 102) CHECK((*page.find("messages"))[0].find("message")->find("label")->as_string() == "pose #0");
+    else CHECK((*page.find("messages"))[0].find("error") != nullptr);  // V1.1 has no definitions
+  }
+  // A V1.2 recording that crashed: index_pos still 0, read by scanning.
+  std::string bytes = make_bag(102, "none", 120);
+  Bag bag = open(bytes);
+  uint64_t index_pos = bag.index_pos;
+  REQUIRE(index_pos > 0);
+  std::string unindexed = bytes.substr(0, index_pos);
+  size_t field = unindexed.find("index_pos=");
+  REQUIRE(field != std::string::npos);
+  std::memset(&unindexed[field + 10], 0, 8);
+  Bag scanned = open(unindexed);
+  CHECK_FALSE(scanned.indexed);
+  CHECK(scanned.messages.size() == 120);
+  CHECK(has_code(scanned.problems, "rosbag.index.missing"));
+}
+
+TEST_CASE("unsorted and overlapping chunks iterate in time order") {
+  MemorySink sink;
+  WriterOptions options;
+  options.chunk_threshold = 1;  // a chunk per message
+  BagWriter writer(sink, options);
+  uint32_t c = writer.add_connection("/x", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+  for (uint32_t s : {5u, 3u, 9u, 1u, 7u, 2u}) {
+    int32_t v = static_cast<int32_t>(s);
+    REQUIRE(writer.write(c, Time{s, 0}, std::string_view(reinterpret_cast<const char*>(&v), 4)));
+  }
+  REQUIRE(writer.close());
+  std::vector<uint64_t> times = times_of(sink.bytes);
+  CHECK(times == std::vector<uint64_t>{1000000000, 2000000000, 3000000000, 5000000000, 7000000000, 9000000000});
+  MemoryByteSource source = source_of(sink.bytes);
+  auto inspector = open_inspector(source, Format::RosbagV20);
+  Report check = inspector->check(nullptr);
+  CHECK(has_code(check.problems, "rosbag.chunks.unsorted"));
+  std::string text = inspector->info_text(InfoOptions{"x.bag"});
+  CHECK(text.find("duration:    8.0s") != std::string::npos);
+}
+
+TEST_CASE("a bag cut at any byte opens, recovers whole chunks and says where it ends") {
+  std::string bytes = make_bag(200, "lz4", 200, 1024);
+  Bag full = open(bytes);
+  size_t step = std::max<size_t>(1, bytes.size() / 97);
+  for (size_t cut = 0; cut < bytes.size(); cut += step) {
+    CAPTURE(cut);
+    std::string part = bytes.substr(0, cut);
+    MemoryByteSource source = source_of(part);
+    Detection d = detect(source);
+    if (d.format != Format::RosbagV20) continue;
+    auto inspector = open_inspector(source, d.format);
+    Report summary = inspector->summary();
+    inspector->check(nullptr);
+    inspector->info_text(InfoOptions{"cut.bag"});
+    inspector->children("", 0, 50);
+    inspector->spans(0, 8192);
+    std::vector<uint64_t> times = times_of(part);
+    CHECK(times.size() <= 200);
+    if (cut > 4117 && cut < full.index_pos) {
+      const Json* recovery = summary.details.find("recovery");
+      REQUIRE(recovery);
+      CHECK(recovery->find("ends_at")->as_uint() <= cut);
+      // Every chunk that ends (with its index records) before the cut is recovered.
+      uint64_t whole = 0;
+      for (size_t i = 0; i + 1 < full.chunks.size(); ++i)
+        if (full.chunks[i + 1].pos <= cut) whole += full.chunks[i].message_count();
+      CHECK(recovery->find("recovered_messages")->as_uint() >= whole);
+      CHECK(recovery->find("recovered_messages")->as_uint() == times.size());
+    }
+  }
+}
+
+TEST_CASE("damaged chunks: lz4 checksum, bz2 corruption, lying sizes, encryption") {
+  SUBCASE("lz4 content checksum mismatch") {
+    std::string bytes = make_bag(200, "lz4", 60, 1 << 20);
+    Bag bag = open(bytes);
+    MemoryByteSource probe = source_of(bytes);
+    read_chunk_headers(probe, &bag);
+    REQUIRE(bag.chunks.size() == 1);
+    // Flip a byte in the stored content checksum (the last 4 bytes of the frame).
+    bytes[bag.chunks[0].record_end() - 2] ^= 0x5a;
+    MemoryByteSource source = source_of(bytes);
+    auto inspector = open_inspector(source, Format::RosbagV20);
+    Report check = inspector->check(nullptr);
+    CHECK(has_code(check.problems, "rosbag.chunk.lz4_checksum"));
+    CHECK(check.details.find("checksum")->find("status")->as_string() == "mismatch");
+    CHECK(inspector->checksum(nullptr).find("status")->as_string() == "mismatch");
+  }
+  SUBCASE("bz2 corruption and a lying uncompressed size") {
+    std::string bytes = make_bag(200, "bz2", 60, 1 << 20);
+    Bag bag = open(bytes);
+    MemoryByteSource probe = source_of(bytes);
+    read_chunk_headers(probe, &bag);
+    bytes[bag.chunks[0].data_offset() + 40] ^= 0xff;
+    size_t size_field = bytes.find("size=", bag.chunks[0].pos);
+    std::string lying = bytes;
+    uint32_t huge = 0xfffffff0u;
+    std::memcpy(&lying[size_field + 5], &huge, 4);
+    std::vector<Problem> problems;
+    CHECK(times_of(bytes, &problems).empty());
+    CHECK(has_code(problems, "rosbag.chunk.bz2_error"));
+    problems.clear();
+    CHECK(times_of(lying, &problems).empty());
+    CHECK(has_code(problems, "rosbag.chunk.size_implausible"));
+  }
+  SUBCASE("an encrypted bag is reported, not decrypted") {
+    std::string bytes = make_bag(200, "none", 30);
+    // Rewrite the bag header with an encryptor field (the padding absorbs it).
+    std::string header;
+    append_field(header, "op", std::string(1, '\x03'));
+    uint64_t index_pos = open(bytes).index_pos;
+    append_field_u64(header, "index_pos", index_pos);
+    append_field_u32(header, "conn_count", 3);
+    append_field_u32(header, "chunk_count", static_cast<uint32_t>(open(bytes).chunks.size()));
+    append_field(header, "encryptor", "rosbag/AesCbcEncryptor");
+    std::string record;
+    append_record(record, header, std::string(4096 - header.size(), ' '));
+    bytes.replace(13, record.size(), record);
+    MemoryByteSource source = source_of(bytes);
+    auto inspector = open_inspector(source, Format::RosbagV20);
+    Report check = inspector->check(nullptr);
+    CHECK(has_code(check.problems, "rosbag.encrypted"));
+    CHECK(inspector->info_text(InfoOptions{"e.bag"}).find("encryptor:") != std::string::npos);
+  }
+  SUBCASE("chunk info counts that disagree with the chunk") {
+    std::string bytes = make_bag(200, "none", 30, 1 << 20);
+    Bag bag = open(bytes);
+    REQUIRE(bag.chunks.size() == 1);
+    size_t info = static_cast<size_t>(bag.chunks[0].info_offset);
+    size_t data = info + 4 + load_u32(&bytes[info]) + 4;
+    uint32_t wrong = 99;
+    std::memcpy(&bytes[data + 4], &wrong, 4);
+    MemoryByteSource source = source_of(bytes);
+    auto inspector = open_inspector(source, Format::RosbagV20);
+    CHECK(has_code(inspector->check(nullptr).problems, "rosbag.chunk_info.count_mismatch"));
+  }
+}
+
+TEST_CASE("tree, spans and decode cover chunks, inner records and the index section") {
+  std::string bytes = make_bag(200, "none", 50, 1024);
+  MemoryByteSource source = source_of(bytes);
+  auto inspector = open_inspector(source, Format::RosbagV20);
+  uint64_t top = inspector->child_count("");
+  auto nodes = inspector->children("", 0, top);
+  REQUIRE(nodes.size() == top);
+  CHECK(nodes[0].id == "h");
+  CHECK(nodes[1].kind == "chunk");
+  CHECK(nodes.back().kind == "index");
+  auto inner = inspector->children(nodes[1].id, 0, 100);
+  REQUIRE(!inner.empty());
+  CHECK(inner[0].kind == "connection");
+  Json decoded = inspector->decode(inner[1].id);
+  CHECK(decoded.find("header")->find("op")->as_uint() == 2);
+  CHECK(decoded.find("message") != nullptr);
+  auto path = inspector->locate(inner[1].offset + 3);
+  REQUIRE(path.size() == 2);
+  CHECK(path[1] == inner[1].id);
+  auto spans = inspector->spans(nodes[1].offset, 64);
+  REQUIRE(!spans.empty());
+  CHECK(spans[0].kind == "chunk");
+  CHECK(inspector->query("connections", Json::object(), nullptr).find("connections")->size() == 3);
+}
