@@ -94,16 +94,25 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
   double elapsed = 0;
   size_t frame_bytes = 0;
   bool last = false;
-  std::vector<uint8_t> chunk;
+  // Per-frame record lists, reused: cleared each frame, their memory kept.
+  std::vector<EventAddRecord> adds;
+  std::vector<uint32_t> dels;
+  std::vector<std::pair<uint32_t, uint32_t>> parents;
+  std::vector<CollisionRecord> collisions;
+  std::vector<PositionRecord> positions;
+  std::vector<AnimVehicleRecord> vehicles;
+  std::vector<std::pair<uint32_t, double>> walkers;
+  std::vector<std::pair<uint32_t, uint32_t>> vehicle_lights;
+  std::vector<KinematicsRecord> kinematics;
+  std::vector<StateRecord> states;
+  std::vector<BoxRecord> boxes;
+  std::vector<PhysicsControlRecord> physics;
   while (!last) {
     ++frame;
+    adds.clear(), dels.clear(), parents.clear(), collisions.clear(), positions.clear(), vehicles.clear(), walkers.clear(), vehicle_lights.clear(), kinematics.clear(), states.clear(), boxes.clear(), physics.clear();
     size_t before = w.bytes().size();
     last = frame > 20 && written + w.bytes().size() + 2 * frame_bytes >= target_bytes;
     w.frame_start(frame, last ? -1.0 : kStep, elapsed);
-    std::vector<EventAddRecord> adds;
-    std::vector<uint32_t> dels;
-    std::vector<std::pair<uint32_t, uint32_t>> parents;
-    std::vector<CollisionRecord> collisions;
     if (frame == 1) {
       EventAddRecord spectator;
       spectator.id = 1, spectator.blueprint = "spectator", spectator.location = Vec3{0, 0, 5000};
@@ -133,11 +142,6 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
     w.event_parent(parents);
     w.collisions(collisions);
 
-    std::vector<PositionRecord> positions;
-    std::vector<AnimVehicleRecord> vehicles;
-    std::vector<std::pair<uint32_t, double>> walkers;
-    std::vector<std::pair<uint32_t, uint32_t>> vehicle_lights;
-    std::vector<KinematicsRecord> kinematics;
     for (const Mover& m : movers) {
       if (m.id == kRespawned && cycle == 0 && frame > 1) continue;
       // Car 105 is stuck for 32 s every 10 minutes (what actors_blocked finds).
@@ -157,7 +161,6 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
       }
     }
     w.positions(positions);
-    std::vector<StateRecord> states;
     for (uint32_t id : lights) {
       double t = std::fmod(elapsed + id * 3.0, 25.0);
       uint8_t state = t < 10 ? 2 : t < 13 ? 1 : 0;
@@ -168,12 +171,10 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
     w.anim_walkers(walkers);
     w.vehicle_lights(vehicle_lights);
     w.kinematics(kinematics);
-    std::vector<BoxRecord> boxes;
     for (const EventAddRecord& a : adds)
       if (a.type == 1 || a.type == 2) boxes.push_back({a.id, Vec3{0, 0, a.type == 1 ? 70.0 : 90.0}, a.type == 1 ? Vec3{240, 105, 75} : Vec3{25, 25, 90}});
     w.bounding_boxes(boxes);
     w.platform_time(elapsed * 1.07 + 0.35);
-    std::vector<PhysicsControlRecord> physics;
     for (const EventAddRecord& a : adds)
       if (a.type == 1) physics.push_back(physics_for(a.id));
     if (!physics.empty()) w.physics_control(physics);

@@ -1,6 +1,10 @@
-// show_recorder_file_info, laid out line for line like CarlaRecorderQuery::QueryInfo (the wording
-// of CARLA after PR #6628: "Rotation:", "Brake:"). Numbers go through std::ostream with CARLA's
-// manipulators, so they print exactly as CARLA prints them.
+// show_recorder_file_info, laid out line for line like CarlaRecorderQuery::QueryInfo. CARLA changed
+// the wording of two lines (PR #6628, first released in 0.9.15: "Rotation (" -> "Rotation: (",
+// "Brake " -> "Brake: "; 0.9.5 printed "Location ("), so the text follows the release the file
+// comes from (info_wording). Numbers go through std::ostream with CARLA's manipulators, so they
+// print exactly as CARLA prints them. Where we deliberately differ: docs/carla.md.
+#include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
@@ -9,6 +13,26 @@
 #include "carla/stream.h"
 
 namespace logscope::carla {
+
+InfoWording info_wording(const ScanResult& scan) {
+  // 0.9.15+ writes AnimVehicleWheels (21) every frame, even with no vehicle; 0.9.10+ writes
+  // VehicleLight (10) every frame. A file without them comes from an older release.
+  if (scan.variant.variant.doubles) return InfoWording::Carla0915;
+  for (int id = 21; id <= 23; ++id)
+    if (scan.packet_counts[id]) return InfoWording::Carla0915;
+  for (int id = 10; id <= 20; ++id)
+    if (scan.packet_counts[id]) return InfoWording::Carla0910;
+  return InfoWording::Carla095;
+}
+
+const char* info_wording_name(InfoWording wording) {
+  switch (wording) {
+    case InfoWording::Carla095: return "0.9.5-0.9.9";
+    case InfoWording::Carla0910: return "0.9.10-0.9.14";
+    case InfoWording::Carla0915: return "0.9.15+";
+  }
+  return "";
+}
 
 std::string format_date(int64_t unix_seconds) {
   std::time_t t = static_cast<std::time_t>(unix_seconds);
@@ -45,9 +69,45 @@ namespace {
 
 void print_vec(std::ostream& out, const Vec3& v) { out << "(" << v.x << ", " << v.y << ", " << v.z << ")"; }
 
+// CARLA prints a PhysicsControl record after a round trip through the engine's types
+// (rpc::VehiclePhysicsControl -> FVehiclePhysicsControl -> rpc::VehiclePhysicsControl). Three
+// things show in the text:
+// - gear_switch_time is not in the file: it prints the rpc struct's default, 0.5.
+// - center_of_mass is a geom::Location: x100 into an FVector (cm), x0.01 back (m), in float.
+// - the curves go through FRichCurve::AddKey, which inserts each key before the first key whose
+//   time is not smaller: the keys come out sorted by time, equal times in reverse file order.
+constexpr float kRpcGearSwitchTime = 0.5f;
+
+double centimetre_round_trip(double metres) {
+  float centimetres = 1e2f * static_cast<float>(metres);
+  return 1e-2f * centimetres;
+}
+
+std::vector<std::pair<double, double>> rich_curve_keys(const std::vector<std::pair<double, double>>& file_order) {
+  std::vector<std::pair<double, double>> keys;
+  keys.reserve(file_order.size());
+  if (file_order.size() <= 2048) {
+    for (const auto& key : file_order) {
+      size_t at = 0;
+      while (at < keys.size() && keys[at].first < key.first) ++at;
+      keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(at), key);
+    }
+    return keys;
+  }
+  // Same order for a long curve (no real one is), without the quadratic insertion; NaN times last.
+  keys.assign(file_order.rbegin(), file_order.rend());
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    bool a_nan = std::isnan(a.first), b_nan = std::isnan(b.first);
+    if (a_nan || b_nan) return !a_nan && b_nan;
+    return a.first < b.first;
+  });
+  return keys;
+}
+
 class InfoPrinter {
  public:
-  InfoPrinter(std::ostream& out, bool show_all, const Variant& variant) : out_(out), show_all_(show_all), variant_(variant) {}
+  InfoPrinter(std::ostream& out, bool show_all, const Variant& variant, InfoWording wording)
+      : out_(out), show_all_(show_all), variant_(variant), wording_(wording) {}
 
   void packet(const FrameStartRecord& frame, const PacketRef& ref, const uint8_t* payload) {
     DecodedPacket p;
@@ -107,9 +167,9 @@ class InfoPrinter {
       case Kind::Position:
         count_line(p, "Positions");
         for (const PositionRecord& r : p.positions) {
-          out_ << "  Id: " << r.id << " Location: ";
+          out_ << "  Id: " << r.id << (wording_ == InfoWording::Carla095 ? " Location " : " Location: ");
           print_vec(out_, r.location);
-          out_ << " Rotation: ";
+          out_ << (wording_ == InfoWording::Carla0915 ? " Rotation: " : " Rotation ");
           print_vec(out_, r.rotation);
           out_ << std::endl;
         }
@@ -123,7 +183,8 @@ class InfoPrinter {
       case Kind::AnimVehicle:
         count_line(p, "Vehicle animations");
         for (const AnimVehicleRecord& r : p.vehicles)
-          out_ << "  Id: " << r.id << " Steering: " << r.steering << " Throttle: " << r.throttle << " Brake: " << r.brake
+          out_ << "  Id: " << r.id << " Steering: " << r.steering << " Throttle: " << r.throttle
+               << (wording_ == InfoWording::Carla0915 ? " Brake: " : " Brake ") << r.brake
                << " Handbrake: " << r.handbrake << " Gear: " << r.gear << std::endl;
         break;
       case Kind::AnimWalker:
@@ -200,7 +261,6 @@ class InfoPrinter {
   void physics(const DecodedPacket& p) {
     count_line(p, "Physics Control events");
     for (const PhysicsControlRecord& c : p.physics) {
-      // gear_switch_time is not in the file; CARLA prints the default of its rpc struct (0).
       out_ << "  Id: " << c.id << std::endl
            << "   max_rpm = " << c.max_rpm << std::endl
            << "   MOI = " << c.moi << std::endl
@@ -208,17 +268,18 @@ class InfoPrinter {
            << "   damping_rate_zero_throttle_clutch_engaged = " << c.damping_zero_throttle_engaged << std::endl
            << "   damping_rate_zero_throttle_clutch_disengaged = " << c.damping_zero_throttle_disengaged << std::endl
            << "   use_gear_auto_box = " << (c.use_gear_autobox ? "true" : "false") << std::endl
-           << "   gear_switch_time = " << 0 << std::endl
+           << "   gear_switch_time = " << kRpcGearSwitchTime << std::endl
            << "   clutch_strength = " << c.clutch_strength << std::endl
            << "   final_ratio = " << c.final_ratio << std::endl
            << "   mass = " << c.mass << std::endl
            << "   drag_coefficient = " << c.drag_coefficient << std::endl
            << "   center_of_mass = ";
-      print_vec(out_, c.center_of_mass);
+      print_vec(out_, Vec3{centimetre_round_trip(c.center_of_mass.x), centimetre_round_trip(c.center_of_mass.y),
+                           centimetre_round_trip(c.center_of_mass.z)});
       out_ << std::endl << "   torque_curve =";
-      for (const auto& [x, y] : c.torque_curve) out_ << " (" << x << ", " << y << ")";
+      for (const auto& [x, y] : rich_curve_keys(c.torque_curve)) out_ << " (" << x << ", " << y << ")";
       out_ << std::endl << "   steering_curve =";
-      for (const auto& [x, y] : c.steering_curve) out_ << " (" << x << ", " << y << ")";
+      for (const auto& [x, y] : rich_curve_keys(c.steering_curve)) out_ << " (" << x << ", " << y << ")";
       out_ << std::endl << "   forward_gears:" << std::endl;
       for (size_t i = 0; i < c.forward_gears.size(); ++i)
         out_ << "    gear " << i << ": ratio " << c.forward_gears[i].ratio << " down_ratio " << c.forward_gears[i].down_ratio << " up_ratio "
@@ -238,6 +299,7 @@ class InfoPrinter {
   std::ostream& out_;
   bool show_all_;
   Variant variant_;
+  InfoWording wording_;
   FrameStartRecord frame_;
   bool frame_printed_ = false;
 };
@@ -252,7 +314,7 @@ std::string file_info_text(ByteSource& source, const ScanResult& scan, bool show
   }
   std::ostringstream out;
   out << header_text(scan.header);
-  InfoPrinter printer(out, show_all, scan.variant.variant);
+  InfoPrinter printer(out, show_all, scan.variant.variant, info_wording(scan));
   auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) { printer.packet(frame, packet, payload); };
   if (show_all) {
     stream_packets(source, scan, progress, [](uint8_t) { return true; }, visit);
@@ -272,6 +334,7 @@ Json file_info_json(ByteSource& source, const ScanResult& scan, size_t max_event
   j["map"] = scan.header.map;
   j["date"] = scan.header.date;
   j["date_text"] = format_date(scan.header.date);
+  j["text_wording"] = info_wording_name(info_wording(scan));
   j["frames"] = scan.frames.empty() ? 0 : scan.frames.back().id;
   j["complete_frames"] = scan.frames.size();
   j["duration"] = scan.frames.empty() ? 0.0 : scan.frames.back().elapsed;

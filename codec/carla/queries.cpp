@@ -1,7 +1,7 @@
 // show_recorder_collisions, show_recorder_actors_blocked (as CarlaRecorderQuery.cpp lays them
 // out), the actor table and trajectories.
 //
-// Where CARLA's code is wrong we do the correct thing (spec §5):
+// Where CARLA's code is wrong we do the correct thing (spec §5; listed in docs/carla.md):
 // - Category letters: CARLA indexes {'o','v','w','t','h','a'} by actor type, so a traffic sign (4)
 //   shows as 'h' (hero) and a sensor (5) as 'a'; types past 5 read out of bounds. Here every type
 //   without a letter of its own is 'o' (other).
@@ -152,6 +152,19 @@ BlockedResult query_blocked(ByteSource& source, const ScanResult& scan, double m
   BlockedResult result;
   std::map<uint32_t, Tracked> actors;  // by id, so the rows of equal durations come out in id order
   const Variant& variant = scan.variant.variant;
+  // CARLA measures with FVector::Distance: float arithmetic in UE4 (double in UE5), which decides
+  // the borderline cases of `< min_distance`.
+  auto moved = [&variant](const Vec3& from, const Vec3& to) -> double {
+    if (variant.doubles) {
+      double dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
+      return std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    float dx = static_cast<float>(to.x) - static_cast<float>(from.x), dy = static_cast<float>(to.y) - static_cast<float>(from.y),
+          dz = static_cast<float>(to.z) - static_cast<float>(from.z);
+    float squared = dx * dx + dy * dy;
+    squared += dz * dz;
+    return std::sqrt(squared);
+  };
   auto report = [&](uint32_t id, const Tracked& t, bool until_end) {
     if (t.duration >= min_time) result.rows.push_back(BlockedRow{t.since, id, t.blueprint, t.duration, until_end});
   };
@@ -171,8 +184,7 @@ BlockedResult query_blocked(ByteSource& source, const ScanResult& scan, double m
       double step = frame.duration > 0 ? frame.duration : 0;  // the last frame's -1 is "unknown"
       for (const PositionRecord& r : p.positions) {
         Tracked& t = actors[r.id];  // as CARLA: an actor never created is tracked without a name
-        double dx = t.last.x - r.location.x, dy = t.last.y - r.location.y, dz = t.last.z - r.location.z;
-        if (std::sqrt(dx * dx + dy * dy + dz * dz) < min_distance) {
+        if (moved(t.last, r.location) < min_distance) {
           if (t.duration == 0) t.since = frame.elapsed;
           t.duration += step;
         } else {

@@ -1,6 +1,7 @@
 // CARLA recorder logs: real samples, every layout variant through our writer, the three official
 // queries' text layouts, the tree and the CLI.
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "carla/decode.h"
@@ -266,7 +267,7 @@ TEST_CASE("carla show_all text follows CARLA's layout line for line") {
       "   damping_rate_zero_throttle_clutch_engaged = 0\n"
       "   damping_rate_zero_throttle_clutch_disengaged = 0\n"
       "   use_gear_auto_box = false\n"
-      "   gear_switch_time = 0\n"
+      "   gear_switch_time = 0.5\n"
       "   clutch_strength = 0\n"
       "   final_ratio = 0\n"
       "   mass = 1500\n"
@@ -448,4 +449,131 @@ TEST_CASE("carla CLI: info, collisions, blocked and actors, as text and JSON") {
   CHECK(actors.find("vehicle.lincoln.mkz_2020") != std::string::npos);
   test_support::run_cli("collisions '" + path + "' --types x a", &status);
   CHECK(status == 2);
+}
+
+namespace {
+float float_from_bits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+std::string info_all(const std::vector<uint8_t>& bytes) {
+  MemoryByteSource source(bytes.data(), bytes.size());
+  auto inspector = open_inspector(source);
+  InfoOptions all;
+  all.all = true;
+  return inspector->info_text(all);
+}
+}  // namespace
+
+TEST_CASE("carla show_all wording follows the release the file comes from (PR #6628)") {
+  // 0.9.10-0.9.14 (CarlaRecorderQuery.cpp before PR #6628): "Rotation (" and "Brake " without colons.
+  Variant v48;
+  std::string old_text = info_all(every_packet_log(v48, false));
+  CHECK(old_text.find("  Id: 10 Location: (101, 200, 30) Rotation (0, 0, 90)\n  Id: 11 Location: (0, 0, 90) Rotation (0, 0, 0)\n") !=
+        std::string::npos);
+  CHECK(old_text.find("  Id: 10 Steering: 0.1 Throttle: 0.5 Brake 0 Handbrake: 0 Gear: 1\n") != std::string::npos);
+  CHECK(old_text.find("Rotation: (") == std::string::npos);
+  CHECK(old_text.find("Brake:") == std::string::npos);
+  Variant v36;
+  v36.wheel_bytes = 36;
+  CHECK(info_all(every_packet_log(v36, false)).find(" Rotation (0, 0, 90)\n") != std::string::npos);
+  // 0.9.15 (its AnimVehicleWheels packet, id 21, is written every frame): the colons.
+  Variant v0915;
+  std::string new_text = info_all(every_packet_log(v0915, true));
+  CHECK(new_text.find("  Id: 10 Location: (101, 200, 30) Rotation: (0, 0, 90)\n") != std::string::npos);
+  CHECK(new_text.find("  Id: 10 Steering: 0.1 Throttle: 0.5 Brake: 0 Handbrake: 0 Gear: 1\n") != std::string::npos);
+  Variant ue5;
+  ue5.doubles = true;
+  CHECK(info_all(every_packet_log(ue5, false)).find(" Rotation: (0, 0, 90)\n") != std::string::npos);
+
+  // 0.9.5 (ids 0-7 only): "Location (" too. The whole text, line for line.
+  LogWriter w;
+  w.header(1637671165, "Town01");
+  for (uint64_t f = 1; f <= 2; ++f) {
+    w.frame_start(f, f == 2 ? -1.0 : 0.05, (f - 1) * 0.05);
+    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(3, 1, "vehicle.audi.tt", {10, 20, 0.5})} : std::vector<EventAddRecord>{});
+    w.event_del({});
+    w.event_parent({});
+    w.collisions({});
+    w.positions({{3, {10, 20.5, 0.25}, {0, -1.5, 180}}});
+    w.states({});
+    w.frame_end();
+  }
+  std::vector<uint8_t> bytes = w.take();
+  CHECK(info_all(bytes) ==
+        "Version: 1\nMap: Town01\nDate: 11/23/21 12:39:25\n\n"
+        "Frame 1 at 0 seconds\n"
+        " Create 3: vehicle.audi.tt (1) at (10, 20, 0.5)\n"
+        " Positions: 1\n"
+        "  Id: 3 Location (10, 20.5, 0.25) Rotation (0, -1.5, 180)\n"
+        " State traffic lights: 0\n"
+        "Frame 2 at 0.05 seconds\n"
+        " Positions: 1\n"
+        "  Id: 3 Location (10, 20.5, 0.25) Rotation (0, -1.5, 180)\n"
+        " State traffic lights: 0\n"
+        "\nFrames: 2\nDuration: 0.05 seconds\n");
+  MemoryByteSource source(bytes.data(), bytes.size());
+  ScanResult scan = scan_log(source, nullptr);
+  CHECK(info_wording(scan) == InfoWording::Carla095);
+  CHECK(file_info_json(source, scan).find("text_wording")->as_string() == "0.9.5-0.9.9");
+}
+
+TEST_CASE("carla PhysicsControl text is what CARLA prints after its engine round trip") {
+  Variant v48;
+  LogWriter w(v48);
+  w.header(1637671165, "Town05");
+  w.frame_start(1, -1.0, 0);
+  w.event_add({});
+  w.event_del({});
+  w.event_parent({});
+  w.collisions({});
+  w.positions({});
+  w.vehicle_lights({});
+  PhysicsControlRecord p = one_physics(10);
+  // center_of_mass goes m -> cm -> m in float: 0.0116845 comes back as 0.0116844.
+  p.center_of_mass = Vec3{float_from_bits(0x3c3f7023u), 0, -0.25};
+  // FRichCurve::AddKey sorts the keys by time; equal times come out in reverse file order.
+  p.torque_curve = {{5000, 500}, {0, 400}, {2500, 450}, {2500, 460}};
+  p.steering_curve = {{120, 0.3}, {0, 1}};
+  p.wheels.resize(1);
+  w.physics_control({p});
+  w.frame_end();
+  std::string text = info_all(w.take());
+  CHECK(text.find("   gear_switch_time = 0.5\n") != std::string::npos);
+  CHECK(text.find("   center_of_mass = (0.0116844, 0, -0.25)\n") != std::string::npos);
+  CHECK(text.find("   torque_curve = (0, 400) (2500, 460) (2500, 450) (5000, 500)\n   steering_curve = (0, 1) (120, 0.3)\n") != std::string::npos);
+}
+
+TEST_CASE("carla blocked query measures distance in float, as FVector::Distance does") {
+  // A move whose float length is exactly 10 (not < 10 cm: moving) but whose exact length is
+  // 9.9999999: CARLA (UE4 floats) sees the actor move at frame 2 and stop again from frame 3.
+  const Vec3 step{4.40649033f, 8.65114594f, 2.3959372f};
+  LogWriter w;
+  w.header(1637671165, "Town03");
+  const int frames = 40;
+  for (int f = 1; f <= frames; ++f) {
+    w.frame_start(f, f == frames ? -1.0 : 0.1, (f - 1) * 0.1);
+    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(5, 1, "vehicle.mini.cooper_s", {})} : std::vector<EventAddRecord>{});
+    w.event_del({});
+    w.event_parent({});
+    w.collisions({});
+    w.positions({{5, f == 1 ? Vec3{} : step, {}}});
+    w.frame_end();
+  }
+  std::vector<uint8_t> bytes = w.take();
+  MemoryByteSource source(bytes.data(), bytes.size());
+  auto inspector = open_inspector(source);
+  Json args = Json::object();
+  args["min_time"] = 1.0;
+  Json blocked = inspector->query("blocked", args, nullptr);
+  REQUIRE(blocked.find("blocked")->size() == 1);
+  const Json& row = blocked.find("blocked")->elements()[0];
+  CHECK(row.find("time")->as_double() == doctest::Approx(0.2));
+  CHECK(row.find("duration")->as_double() == doctest::Approx(3.7));
+  CHECK(blocked.find("text")->as_string() ==
+        "Version: 1\nMap: Town03\nDate: 11/23/21 12:39:25\n\n"
+        "    Time     Id Actor                                 Duration\n"
+        "       0      5 vehicle.mini.cooper_s                        4\n"
+        "\nFrames: 40\nDuration: 3.9 seconds\n");
 }
