@@ -43,7 +43,7 @@ int run_info(const std::vector<std::string>& raw) {
   if (!file) return kExitUnreadable;
   bool json = args.has("--json");
   if (!file->inspector) return report_unknown(*file, json);
-  Report report = file->inspector->summary();
+  Report report = file->inspector->info_report(terminal_progress("reading"));
   if (json) {
     Json out = file_json(*file);
     out["summary"] = report.to_json();

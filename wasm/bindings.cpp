@@ -54,6 +54,7 @@ class WasmInspector {
   bool known() const { return inspector_ != nullptr; }
 
   std::string summary() { return guarded([&] { return inspector_->summary().to_json(); }); }
+  std::string info_report(val progress) { return guarded([&] { return inspector_->info_report(js_progress(progress)).to_json(); }); }
   std::string check(val progress) { return guarded([&] { return inspector_->check(js_progress(progress)).to_json(); }); }
   std::string checksum(val progress) { return guarded([&] { return inspector_->checksum(js_progress(progress)); }); }
   std::string info_text(const std::string& options_json) {
@@ -154,6 +155,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("detection", &logscope::WasmInspector::detection)
       .function("known", &logscope::WasmInspector::known)
       .function("summary", &logscope::WasmInspector::summary)
+      .function("infoReport", &logscope::WasmInspector::info_report)
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)
       .function("infoText", &logscope::WasmInspector::info_text)

@@ -38,6 +38,13 @@ class FormatInspector {
   // Index-first summary: reads as little as the format allows. Problems found on the way
   // (and any recovery performed because the index is missing) are in the report.
   virtual Report summary() = 0;
+  // What `logscope info` reports: the summary plus facts that cost many small reads across the
+  // file (a bag's compression row reads every chunk header: cheap natively, ~1 ms per read in a
+  // browser). The web shows summary() at once and fills these in afterwards.
+  virtual Report info_report(const ProgressFn& progress) {
+    (void)progress;
+    return summary();
+  }
   // The doctor: a full validation that may read the whole file. Includes the summary.
   virtual Report check(const ProgressFn& progress) = 0;
   // The `info` text in the layout users know from the format's own tools.

@@ -71,7 +71,7 @@ test('unknown and damaged-header files get the same diagnosis from wasm and CLI'
   }
 });
 
-test('every sample: same detection and the same summary JSON from wasm and CLI', async (t) => {
+test('every sample: same detection and the same info JSON from wasm and CLI', async (t) => {
   if (!haveSamples()) return t.skip('SKIPPED: ../shared/samples is absent');
   const files = sampleFiles();
   assert.ok(files.length >= 15, 'the samples folder holds the expected files');
@@ -85,7 +85,7 @@ test('every sample: same detection and the same summary JSON from wasm and CLI',
         // Compare as text: the summary holds 64-bit integers that JSON.parse would round.
         // `summary` is the CLI object's last key, so its compact text ends the CLI's output.
         const cliText = compactJson(cli.stdout);
-        const wasmText = wasm.inspector.summary();
+        const wasmText = wasm.inspector.infoReport(null);
         assert.ok(cliText.endsWith(`"summary":${wasmText}}`), `summary of ${basename(path)}:\n cli  ${cliText.slice(0, 300)}\n wasm ${wasmText.slice(0, 300)}`);
       }
     } finally {
