@@ -1,4 +1,5 @@
 // logscope CLI: the common commands (info, check, hex) and dispatch to format-specific ones.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -167,7 +168,21 @@ const CommandRegistrar kHex({"hex", "annotated hex dump of a byte range",
 void print_usage() {
   std::printf("logscope: inspect robot logs (BDDF, ROS bags V1.1/V1.2/V2.0, CARLA recorder logs)\n\n"
               "usage: logscope COMMAND FILE [options]\n\ncommands:\n");
-  for (const Command& c : commands()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());
+  // Common commands first, then the format-specific ones by name; demo writers last.
+  std::vector<const Command*> sorted;
+  for (const Command& c : commands()) sorted.push_back(&c);
+  auto rank = [](const Command* c) {
+    if (c->name == "info") return 0;
+    if (c->name == "check") return 1;
+    if (c->name == "hex") return 2;
+    return c->name.rfind("make-demo", 0) == 0 ? 4 : 3;
+  };
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const Command* a, const Command* b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a->name < b->name;
+  });
+  size_t width = 0;
+  for (const Command* c : sorted) width = std::max(width, c->name.size());
+  for (const Command* c : sorted) std::printf("  %-*s  %s\n", static_cast<int>(width), c->name.c_str(), c->summary.c_str());
   std::printf("\n`logscope COMMAND --help` tells more about one command.\n");
 }
 
