@@ -212,7 +212,8 @@ std::vector<Span> BddfInspector::spans(uint64_t offset, uint64_t length) {
       bool overlaps = p.offset < end && p.offset + p.length > offset;
       if (overlaps && p.name == "descriptor" && p.length <= kMaxDescriptorSpanBytes) {
         std::vector<uint8_t> bytes = source_.read_vector(p.offset, static_cast<size_t>(p.length));
-        child.children = wire_spans(bytes.data(), bytes.size(), p.offset, 3, kMaxFieldSpans);
+        const WireSchema* schema = ref.kind == BlockKind::Data ? &kDataDescriptorSchema : &kDescriptorBlockSchema;
+        child.children = wire_spans(bytes.data(), bytes.size(), p.offset, 4, kMaxFieldSpans, schema);
       }
       span.children.push_back(std::move(child));
     }

@@ -159,8 +159,8 @@ struct Decoder {
   }
 };
 
-void spans_of(const uint8_t* data, size_t size, uint64_t base, int depth, size_t max_spans, std::vector<Span>& out,
-              size_t& used) {
+void spans_of(const uint8_t* data, size_t size, uint64_t base, int depth, size_t max_spans, const WireSchema* schema,
+              std::vector<Span>& out, size_t& used) {
   size_t pos = 0;
   RawField f;
   while (pos < size && used < max_spans && next_field(data, size, &pos, &f)) {
@@ -168,10 +168,15 @@ void spans_of(const uint8_t* data, size_t size, uint64_t base, int depth, size_t
     Span span;
     span.offset = base + f.start;
     span.length = pos - f.start;
-    span.name = "field " + std::to_string(f.number) + " (" + wire_type_name(f.wire_type) + ")";
+    const WireSchemaField* known = schema ? schema->find(static_cast<int>(f.number)) : nullptr;
+    span.name = (known ? std::string(known->name) + " " : std::string()) + "(field " + std::to_string(f.number) + ", " +
+                wire_type_name(f.wire_type) + ")";
     span.kind = "field";
-    if (f.wire_type == 2 && depth > 1 && f.value_size > 0 && is_wire_message(data + f.value_start, f.value_size, 4))
-      spans_of(data + f.value_start, f.value_size, base + f.value_start, depth - 1, max_spans, span.children, used);
+    // Known scalars and strings are leaves; unknown length-delimited fields are guessed.
+    bool nested = known ? known->message != nullptr : is_wire_message(data + f.value_start, f.value_size, 4);
+    if (f.wire_type == 2 && depth > 1 && f.value_size > 0 && nested)
+      spans_of(data + f.value_start, f.value_size, base + f.value_start, depth - 1, max_spans,
+               known ? known->message : nullptr, span.children, used);
     out.push_back(std::move(span));
   }
 }
@@ -198,10 +203,11 @@ Json decode_wire(const uint8_t* data, size_t size, uint64_t base_offset, const W
   return out;
 }
 
-std::vector<Span> wire_spans(const uint8_t* data, size_t size, uint64_t base_offset, int depth, size_t max_spans) {
+std::vector<Span> wire_spans(const uint8_t* data, size_t size, uint64_t base_offset, int depth, size_t max_spans,
+                             const WireSchema* schema) {
   std::vector<Span> out;
   size_t used = 0;
-  spans_of(data, size, base_offset, depth, max_spans, out, used);
+  spans_of(data, size, base_offset, depth, max_spans, schema, out, used);
   return out;
 }
 

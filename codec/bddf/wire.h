@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "bddf/descriptor_schema.h"
 #include "core/report.h"
 
 namespace logscope::bddf {
@@ -26,7 +27,9 @@ bool is_wire_message(const uint8_t* data, size_t size, int depth_left = 12);
 // `base_offset` (pass the file offset of data[0]).
 Json decode_wire(const uint8_t* data, size_t size, uint64_t base_offset, const WireLimits& limits);
 
-// Byte spans of the fields (nested messages one level deep at most `depth`), for the hex view.
-std::vector<Span> wire_spans(const uint8_t* data, size_t size, uint64_t base_offset, int depth, size_t max_spans);
+// Byte spans of the fields (nested messages down to `depth` levels), for the hex view. With a
+// schema, fields are named and only known sub-messages are descended into.
+std::vector<Span> wire_spans(const uint8_t* data, size_t size, uint64_t base_offset, int depth, size_t max_spans,
+                             const WireSchema* schema = nullptr);
 
 }  // namespace logscope::bddf
