@@ -1,0 +1,84 @@
+// Shared setup for the browser tests: the static server, headless Chromium, the CLI, samples.
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '../../scripts/serve.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const samples = resolve(root, '..', 'shared', 'samples');
+export const cli = join(root, 'build', 'native', 'logscope');
+export const shots = join(root, 'test-results', 'screenshots');
+mkdirSync(shots, { recursive: true });
+
+export const haveSamples = existsSync(samples);
+export const haveWasm = existsSync(join(root, 'web', 'gen', 'logscope.mjs')) && existsSync(join(root, 'web', 'gen', 'logscope.wasm'));
+export const haveCli = existsSync(cli);
+
+export function sample(...parts) { return join(samples, ...parts); }
+
+// Starts the server and the browser; returns {url, browser, newPage(options), close()}.
+export async function start() {
+  const server = serveStatic({ root: join(root, 'web'), port: 0, log: false });
+  await new Promise((ok) => server.listening ? ok() : server.once('listening', ok));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const pages = [];
+  return {
+    url,
+    browser,
+    async newPage({ colorScheme = 'light', query = '?nodemo', viewport = { width: 1440, height: 900 } } = {}) {
+      const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      page.errors = [];
+      page.on('pageerror', (error) => page.errors.push(String(error)));
+      page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+      await page.goto(url + query);
+      pages.push(page);
+      return page;
+    },
+    async close() {
+      await browser.close();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+// Gives the page a file through the file input, like a user picking it.
+export async function openFile(page, path) {
+  await page.setInputFiles('#file-input', path);
+}
+
+// Waits until the page has finished opening `name`: summary shown, unknown format, or an error.
+export async function waitOpened(page, name, { timeout = 60_000 } = {}) {
+  await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), name, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+// Waits until no long job (checksum, check) runs any more.
+export async function waitIdle(page, { timeout = 120_000 } = {}) {
+  await page.waitForFunction(() => !document.body.dataset.job, null, { timeout });
+}
+
+// The CLI's JSON output; the exit status says "problems" or "unknown" too, so stdout is used either way.
+export function cliJson(...args) {
+  let out;
+  try {
+    out = execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    out = error.stdout;
+  }
+  return JSON.parse(out);
+}
+
+export async function screenshot(page, name) {
+  const path = join(shots, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export const formatCount = (n) => n.toLocaleString('en-US');

@@ -1,0 +1,483 @@
+// App state and wiring: opening files, the views, and the two workers (one answers the views,
+// one runs long jobs so the views stay live and a cancel only stops the job).
+import { $, h, clear, formatBytes, formatCount, formatDuration, hexOffset } from './dom.js';
+import { WorkerClient, CancelledError, CrashError } from './worker-client.js';
+import { ProgressBar } from './progress.js';
+import { renderFacts, renderTables, renderChecksum } from './summary.js';
+import { renderProblems, problemCounts } from './problems.js';
+import { TreeView } from './tree.js';
+import { HexView } from './hexview.js';
+import { DataInspector } from './inspector-panel.js';
+import { RecordView } from './record.js';
+import { showBanner, hideBanner, renderUnknown } from './errors.js';
+
+const AUTO_CHECKSUM_BYTES = 256 * 1024 * 1024;
+const AUTO_CHECK_BYTES = 64 * 1024 * 1024;
+
+const state = { generation: 0, file: null, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } };
+const ui = {
+  banner: $('#banner-slot'),
+  progress: new ProgressBar($('#progress')),
+  inspector: new DataInspector($('#inspector-slot')),
+  record: new RecordView($('#record-slot')),
+};
+
+// ---- workers --------------------------------------------------------------------------------
+function makeClients() {
+  const onCrash = (message) => crashed(message);
+  state.client = new WorkerClient({ onCrash });
+  state.jobs = new WorkerClient({ onCrash });
+}
+makeClients();
+
+ui.hex = new HexView($('#hex-slot'), {
+  client: state.client,
+  onCursor: (offset) => cursorMoved(offset),
+  onPick: (offset) => revealInTree(offset),
+  onKinds: (kinds) => renderLegend(kinds),
+});
+ui.tree = new TreeView($('#tree-slot'), {
+  client: state.client,
+  kindClass: (kind) => `k${ui.hex.kindIndex(kind)}`,
+  onSelect: (node, { fromHex } = {}) => nodeSelected(node, fromHex),
+});
+
+function crashed(message) {
+  const file = state.file;
+  ui.progress.finish();
+  document.body.dataset.state = 'crashed';
+  showBanner(ui.banner, {
+    title: 'The inspector stopped unexpectedly',
+    message: `${message}. The page is fine and your file was not changed. Reloading the file starts a fresh inspector.`,
+    id: 'crash-banner',
+    actions: file ? [{ label: 'Reload the file', primary: true, onClick: () => { hideBanner(ui.banner); openFile(file); } }] : [],
+  });
+}
+
+// ---- opening ------------------------------------------------------------------------------
+export async function openFile(file, { fromDemo = false } = {}) {
+  const generation = ++state.generation;
+  const started = performance.now();
+  state.client.dispose();
+  state.jobs.dispose();
+  makeClients();
+  ui.hex.setClient(state.client);
+  ui.tree.setClient(state.client);
+  Object.assign(state, { file, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } });
+  hideBanner(ui.banner);
+  ui.progress.finish();
+  document.body.dataset.state = 'opening';
+  document.body.dataset.fileName = file.name;
+  $('#welcome').hidden = true;
+  $('#workspace').hidden = false;
+  $('#file-name').textContent = file.name;
+  $('#file-sub').textContent = `${formatBytes(file.size)} · opening…`;
+  clear($('#health'));
+  clear($('#unknown-slot'));
+  clear($('#recovery-slot'));
+  clear($('#info-slot'));
+  clear($('#facts-slot'));
+  clear($('#tables-slot'));
+  clear($('#checksum-card'));
+  $('#checksum-card').hidden = false;
+  $('#overview-grid').hidden = true;
+  clear($('#problems-card'));
+  $('#problem-badge').textContent = '';
+  ui.tree.reset();
+  ui.record.showEmpty();
+  const stale = () => generation !== state.generation;
+
+  let opened;
+  try {
+    opened = await state.client.open({ kind: 'file', file });
+  } catch (error) {
+    if (stale()) return;
+    return openFailed(file, error);
+  }
+  if (stale()) return;
+  state.detection = opened.detection;
+  document.body.dataset.format = opened.known ? opened.detection.family : 'unknown';
+  ui.hex.setFile(file.size);
+  if (!opened.known) {
+    $('#file-sub').textContent = `${formatBytes(file.size)} · not a log logscope knows`;
+    renderUnknown($('#unknown-slot'), opened.detection, { onOpenOther: () => $('#file-input').click() });
+    renderHealth({ unknown: true });
+    clear($('#problems-card')).append(h('div.card-head', {}, h('h3', {}, 'Problems')), h('p.muted', {}, 'The format was not recognised, so there is nothing to validate. The diagnosis is on the Overview tab.'));
+    document.body.dataset.state = 'unknown';
+    return;
+  }
+
+  let summary;
+  try {
+    summary = await state.client.call('summary');
+  } catch (error) {
+    if (stale()) return;
+    return openFailed(file, error);
+  }
+  if (stale()) return;
+  if (summary.error) return openFailed(file, new Error(summary.error));
+  state.summary = summary;
+  state.report = summary;
+  const elapsed = performance.now() - started;
+  renderOverview();
+  const stats = await state.client.call('readStats').catch(() => null);
+  if (stale()) return;
+  document.body.dataset.state = 'summary';
+  document.body.dataset.summaryMs = elapsed.toFixed(1);
+  if (stats) document.body.dataset.bytesRead = String(stats.bytes_read);
+  $('#file-sub').textContent = `${formatBytes(file.size)} · ${summary.format_label || opened.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(stats?.bytes_read ?? 0)} of ${formatBytes(file.size)}`;
+  ui.tree.load().catch(() => {});
+  renderInfoText(generation);
+  if (file.size <= AUTO_CHECKSUM_BYTES) await verifyChecksum(generation);
+  if (!stale() && file.size <= AUTO_CHECK_BYTES) await runCheck(generation);
+}
+
+function openFailed(file, error) {
+  document.body.dataset.state = 'error';
+  ui.progress.finish();
+  $('#file-sub').textContent = `${formatBytes(file.size)} · could not be opened`;
+  clear($('#checksum-card'));
+  $('#checksum-card').hidden = true;
+  if (error instanceof CrashError) return;
+  const text = String(error?.message || error);
+  if (/dynamically imported module|logscope\.mjs|Failed to fetch|404/.test(text)) {
+    return showBanner(ui.banner, { title: 'The codec is not available', message: `The WebAssembly codec (gen/logscope.mjs) could not be loaded: ${text}. If you run logscope from a checkout, build it with "bash scripts/build.sh".` });
+  }
+  const unreadable = /could not read|NotReadable|NotFound/i.test(text);
+  showBanner(ui.banner, {
+    title: unreadable ? 'The file could not be read' : 'The file could not be opened',
+    message: unreadable ? `${text}. Choose the file again; if it lives on a network drive or removable disk, copy it locally first.` : `${text}.`,
+    actions: [{ label: 'Choose a file', primary: true, onClick: () => $('#file-input').click() }, { label: 'Try again', onClick: () => openFile(file) }],
+  });
+}
+
+// ---- overview, checksum, problems -------------------------------------------------------------
+function renderOverview() {
+  const report = state.report;
+  $('#overview-grid').hidden = false;
+  renderFacts($('#facts-slot'), report, state.file);
+  renderTables($('#tables-slot'), state.summary);
+  renderChecksumCard();
+  renderProblemsCard();
+  renderHealth({});
+}
+
+// The `info` text in the layout users know from the format's own tools (rosbag info...).
+async function renderInfoText(generation) {
+  const slot = clear($('#info-slot'));
+  const text = await state.client.call('infoText', { options: { path: state.file.name } }).catch(() => '');
+  if (generation !== state.generation || !text) return;
+  const pre = h('pre.info-text', { id: 'info-text' }, text);
+  const copy = h('button.button.small', { type: 'button', onclick: async () => { await navigator.clipboard?.writeText(text).catch(() => {}); copy.textContent = 'Copied'; } }, 'Copy');
+  slot.append(h('details.card.info-card', {}, h('summary', {}, h('h3', {}, 'Info text'), h('span.muted.small', {}, ` — the layout of the format's own "info" tool`), h('span.spacer'), copy), pre));
+}
+
+function renderHealth({ unknown }) {
+  const box = clear($('#health'));
+  if (unknown) return box.append(h('span.pill.tone-warn', {}, 'Unknown format'));
+  const report = state.report;
+  const counts = problemCounts(report?.problems);
+  box.append(h('span.pill.format-pill', {}, report.format_label || state.detection.label));
+  const tone = counts.error ? 'bad' : counts.warning ? 'warn' : 'ok';
+  const words = counts.error ? `${formatCount(counts.error)} ${counts.error === 1 ? 'error' : 'errors'}` : counts.warning ? `${formatCount(counts.warning)} ${counts.warning === 1 ? 'warning' : 'warnings'}` : state.checked ? 'Healthy' : 'No problems so far';
+  box.append(h('button.pill.health-pill', { type: 'button', class: `tone-${tone}`, id: 'health-pill', onclick: () => selectTab('problems') }, h('span.dot'), words));
+  const cs = state.checksum;
+  if (cs.status === 'done' && cs.result) {
+    const s = cs.result.status;
+    const map = { valid: ['ok', 'Checksum OK'], mismatch: ['bad', 'Checksum mismatch'], none: ['neutral', 'No checksum'], absent: ['warn', 'No stored checksum'], not_applicable: ['neutral', 'No checksum'], cancelled: ['neutral', 'Checksum not verified'] };
+    const [t, text] = map[s] || ['neutral', `Checksum: ${s}`];
+    box.append(h('span.pill', { class: `tone-${t}` }, text));
+  }
+  const badge = $('#problem-badge');
+  badge.textContent = counts.error + counts.warning + counts.info ? String(counts.error + counts.warning + counts.info) : '';
+  badge.className = `badge tone-${tone}`;
+}
+
+function renderChecksumCard() {
+  renderChecksum($('#checksum-card'), { ...state.checksum, size: state.file.size, threshold: AUTO_CHECKSUM_BYTES, onVerify: () => verifyChecksum(state.generation) });
+}
+
+async function longJob(label, op, generation) {
+  const onProgress = ui.progress.start(label, { total: state.file.size, onCancel: () => cancelJobs() });
+  document.body.dataset.job = op;
+  try {
+    return await state.jobs.call(op, {}, { onProgress });
+  } finally {
+    if (generation === state.generation) delete document.body.dataset.job;
+  }
+}
+
+async function cancelJobs() {
+  ui.progress.finish('Cancelled.');
+  await state.jobs.cancel().catch(() => {});
+}
+
+async function ensureJobsOpen() {
+  if (!state.jobs.source) await state.jobs.open({ kind: 'file', file: state.file });
+}
+
+async function verifyChecksum(generation) {
+  if (generation !== state.generation) return;
+  state.checksum = { status: 'running' };
+  renderChecksumCard();
+  try {
+    await ensureJobsOpen();
+    const result = await longJob('Verifying checksum', 'checksum', generation);
+    if (generation !== state.generation) return;
+    state.checksum = result.error ? { status: 'error', error: result.error } : { status: 'done', result };
+    ui.progress.finish(result.status === 'valid' ? 'Checksum verified.' : '');
+  } catch (error) {
+    if (generation !== state.generation) return;
+    state.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(error.message || error) };
+    if (!(error instanceof CancelledError)) ui.progress.finish();
+  }
+  renderChecksumCard();
+  renderHealth({});
+}
+
+async function runCheck(generation) {
+  if (generation !== state.generation) return;
+  state.checking = true;
+  renderProblemsCard();
+  try {
+    await ensureJobsOpen();
+    const report = await longJob('Checking every record', 'check', generation);
+    if (generation !== state.generation) return;
+    if (!report.error) {
+      state.report = report;
+      state.checked = true;
+    }
+    ui.progress.finish();
+  } catch (error) {
+    if (generation !== state.generation) return;
+    if (!(error instanceof CancelledError)) ui.progress.finish();
+  } finally {
+    state.checking = false;
+  }
+  renderFacts($('#facts-slot'), state.report, state.file);
+  renderProblemsCard();
+  renderHealth({});
+  document.body.dataset.checked = String(state.checked);
+}
+
+const RECOVERY = /recover|truncat|unindexed|no_index|missing_index|ends_inside|cut_off/i;
+// What the reader recovered from a damaged file, stated plainly (facts.recovery / details.recovery
+// from the codec, else the problems that are about recovery).
+function recoveryCallout() {
+  const report = state.report || {};
+  const text = report.facts?.recovery || report.details?.recovery?.message;
+  const related = (report.problems || []).filter((p) => RECOVERY.test(p.code));
+  if (!text && !related.length) return null;
+  return h('div.callout.tone-warn.recovery', {},
+    h('strong', {}, 'This file is damaged or incomplete; logscope recovered what it could.'),
+    text ? h('p', {}, typeof text === 'string' ? text : JSON.stringify(text)) : null,
+    related.length ? h('ul', {}, related.slice(0, 6).map((p) => h('li', {}, p.message, ' ', h('span.mono.muted', {}, `(at ${hexOffset(p.offset)})`)))) : null);
+}
+
+function renderProblemsCard() {
+  const problems = state.report?.problems || [];
+  const recovery = recoveryCallout();
+  if (recovery) recovery.id = 'recovery';
+  const top = clear($('#recovery-slot'));
+  const again = recoveryCallout();
+  if (again) top.append(again);
+  renderProblems($('#problems-card'), {
+    problems, checked: state.checked, recovery, checking: state.checking,
+    onJump: (offset) => jumpTo(offset),
+    onCheck: () => runCheck(state.generation),
+  });
+}
+
+// ---- explore: tree, hex, inspector, record ----------------------------------------------------
+function jumpTo(offset) {
+  selectTab('explore');
+  ui.hex.setCursor(Math.min(offset, Math.max(0, state.file.size - 1)), { pick: true });
+  ui.hex.scroller.focus({ preventScroll: true });
+}
+
+async function revealInTree(offset) {
+  if (!state.summary) return;
+  try {
+    const steps = await state.client.call('reveal', { offset });
+    await ui.tree.revealPath(steps);
+  } catch { /* the tree just stays as it is */ }
+}
+
+async function nodeSelected(node, fromHex) {
+  if (fromHex) {
+    ui.hex.selection = node.length ? { start: node.offset, end: node.offset + node.length } : null;
+    ui.hex.render();
+  } else ui.hex.select(node.offset, node.length);
+  ui.record.showLoading(node.label);
+  const token = (state.decodeToken = {});
+  try {
+    const decoded = await state.client.call('decode', { id: node.id });
+    if (state.decodeToken === token) ui.record.show(node.label, decoded);
+  } catch (error) {
+    if (state.decodeToken === token) ui.record.show(node.label, { error: String(error.message || error) });
+  }
+}
+
+let cursorTimer = null;
+function cursorMoved(offset) {
+  const path = ui.hex.pathAt(offset);
+  const status = $('#hex-status');
+  clear(status).append(h('span', {},
+    h('span.mono', { id: 'cursor-offset', dataset: { offset } }, `${hexOffset(offset)}`),
+    h('span.muted', {}, ` (${formatCount(offset)})`),
+    ui.hex.selection ? h('span.muted', {}, ` · selection ${formatCount(ui.hex.selection.end - ui.hex.selection.start)} bytes`) : null,
+    path.length ? h('span.path', {}, ' · ', path.map((s) => s.name || s.kind).join(' › ')) : null));
+  clearTimeout(cursorTimer);
+  cursorTimer = setTimeout(async () => {
+    const bytes = await ui.hex.bytesAt(offset, 8).catch(() => new Uint8Array(0));
+    ui.inspector.show(offset, bytes);
+  }, 30);
+}
+
+function renderLegend(kinds) {
+  const legend = clear($('#legend'));
+  for (const [kind, index] of kinds) legend.append(h('span.legend-item', {}, h('span.swatch', { class: `k${index}` }), kind));
+}
+
+function parseOffset(text) {
+  const t = text.trim().toLowerCase().replace(/[_\s,]/g, '');
+  if (/^0x[0-9a-f]+$/.test(t)) return parseInt(t.slice(2), 16);
+  if (/^\d+$/.test(t)) return Number(t);
+  if (/^[0-9a-f]+h?$/.test(t)) return parseInt(t.replace(/h$/, ''), 16);
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(t);
+  if (pct && state.file) return Math.floor((Number(pct[1]) / 100) * state.file.size);
+  return NaN;
+}
+
+$('#goto-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (!state.file) return;
+  const input = $('#goto-input');
+  const offset = parseOffset(input.value);
+  if (!Number.isFinite(offset) || offset < 0 || offset >= state.file.size) {
+    input.setCustomValidity(`Enter an offset below ${formatCount(state.file.size)} (decimal, 0x hex, or a percentage)`);
+    input.reportValidity();
+    return;
+  }
+  input.setCustomValidity('');
+  ui.hex.setCursor(offset, { pick: true });
+  ui.hex.scroller.focus({ preventScroll: true });
+});
+$('#goto-input').addEventListener('input', (e) => e.target.setCustomValidity(''));
+
+function searchHex() {
+  const text = $('#search-input').value;
+  if ($('#search-mode').value === 'text') return [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return text.replace(/0x/gi, '').replace(/[\s,]/g, '');
+}
+
+async function search(backward) {
+  if (!state.file) return;
+  const hex = searchHex();
+  const status = $('#search-status');
+  if (!hex || !/^([0-9a-fA-F]{2})+$/.test(hex)) {
+    status.textContent = 'Enter hex bytes (e.g. 42 44 44 46) or switch to text.';
+    return;
+  }
+  const from = backward ? ui.hex.cursor : ui.hex.cursor + (ui.hex.selection && ui.hex.selection.start === ui.hex.cursor ? 1 : 0);
+  status.textContent = 'Searching…';
+  try {
+    await ensureJobsOpen();
+    const onProgress = ui.progress.start(`Searching for ${hex.length / 2} bytes`, { total: state.file.size, onCancel: () => cancelJobs() });
+    const result = await state.jobs.call('search', { hex, from, backward }, { onProgress });
+    ui.progress.finish();
+    if (result.error) status.textContent = result.error;
+    else if (result.found) {
+      status.textContent = `Found at ${hexOffset(result.offset)}`;
+      status.dataset.found = String(result.offset);
+      ui.hex.select(result.offset, hex.length / 2);
+      ui.hex.scroller.focus({ preventScroll: true });
+      revealInTree(result.offset);
+    } else {
+      status.textContent = backward ? `Not found before ${hexOffset(from)}` : `Not found after ${hexOffset(from)}`;
+      status.dataset.found = 'none';
+    }
+  } catch (error) {
+    status.textContent = error instanceof CancelledError ? 'Search cancelled.' : String(error.message || error);
+  }
+}
+$('#search-form').addEventListener('submit', (e) => { e.preventDefault(); search(false); });
+$('#search-prev').addEventListener('click', () => search(true));
+
+// ---- tabs -----------------------------------------------------------------------------------
+function selectTab(name) {
+  for (const tab of document.querySelectorAll('[role=tab]')) {
+    const on = tab.dataset.tab === name;
+    tab.setAttribute('aria-selected', String(on));
+    tab.tabIndex = on ? 0 : -1;
+    $(`#panel-${tab.dataset.tab}`).hidden = !on;
+  }
+  if (name === 'explore') ui.hex.layout();
+}
+for (const tab of document.querySelectorAll('[role=tab]')) {
+  tab.addEventListener('click', () => selectTab(tab.dataset.tab));
+  tab.addEventListener('keydown', (e) => {
+    const tabs = [...document.querySelectorAll('[role=tab]')];
+    const i = tabs.indexOf(tab);
+    const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i + tabs.length - 1) % tabs.length] : null;
+    if (next) { e.preventDefault(); selectTab(next.dataset.tab); next.focus(); }
+  });
+}
+selectTab('overview');
+
+// ---- file input, drag and drop, demos ---------------------------------------------------------
+$('#file-input').addEventListener('change', (event) => {
+  const file = event.target.files[0];
+  if (file) openFile(file);
+  event.target.value = '';
+});
+for (const button of document.querySelectorAll('[data-action=open]')) button.addEventListener('click', () => $('#file-input').click());
+
+let dragDepth = 0;
+window.addEventListener('dragenter', (e) => { if (e.dataTransfer?.types.includes('Files')) { dragDepth++; document.body.classList.add('dragging'); e.preventDefault(); } });
+window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove('dragging'); } });
+window.addEventListener('dragover', (e) => e.preventDefault());
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  document.body.classList.remove('dragging');
+  const file = e.dataTransfer?.files?.[0];
+  if (file) openFile(file);
+});
+
+async function openDemo(name) {
+  const generation = state.generation;
+  const response = await fetch(`gen/demo/${encodeURIComponent(name)}`);
+  if (!response.ok) throw new Error(`demo ${name}: HTTP ${response.status}`);
+  const blob = await response.blob();
+  if (generation !== state.generation) return; // the user opened something meanwhile
+  openFile(new File([blob], name), { fromDemo: true });
+}
+
+async function loadDemos() {
+  let manifest;
+  try {
+    const response = await fetch('gen/demo/manifest.json');
+    if (!response.ok) return;
+    manifest = await response.json();
+  } catch { return; }
+  const list = $('#demo-list');
+  clear(list).append(h('span.muted.small', {}, 'Or try a demo log: '), manifest.files.map((name) => h('button.link.demo-link', { type: 'button', onclick: () => openDemo(name).catch(() => {}) }, name)));
+  const select = $('#demo-select');
+  select.append(...manifest.files.map((name) => h('option', { value: name }, name)));
+  select.hidden = false;
+  select.addEventListener('change', () => { if (select.value) openDemo(select.value).catch(() => {}); select.value = ''; });
+  const params = new URLSearchParams(location.search);
+  if (manifest.default && !state.file) openDemo(manifest.default).catch(() => {});
+}
+// ?nodemo: a clean start page (tests, or a user who wants no demo)
+if (!new URLSearchParams(location.search).has('nodemo')) loadDemos();
+
+// A small hook for tests and for curious users in the console.
+window.logscope = {
+  state,
+  openFile,
+  readStats: () => state.client.call('readStats'),
+  jobsClient: () => state.jobs,
+  crashWorkerForTest: () => state.client.worker.postMessage({ id: -1, op: '__crash__' }),
+};

@@ -1,0 +1,54 @@
+// The progress bar for long work: bytes done, throughput, time left, and a Cancel button.
+import { h, clear, formatBytes, formatDuration } from './dom.js';
+
+export class ProgressBar {
+  constructor(root) {
+    this.root = root;
+    this.active = null;
+  }
+
+  // Starts showing progress for a task; returns the onProgress callback for WorkerClient.call.
+  start(label, { onCancel, total = 0 } = {}) {
+    const task = { label, started: performance.now(), done: 0, total };
+    this.active = task;
+    this.fill = h('div.progress-fill');
+    this.text = h('span.progress-text', {}, 'starting…');
+    this.cancelButton = onCancel ? h('button.button.small', { type: 'button', onclick: () => onCancel() }, 'Cancel') : null;
+    clear(this.root).append(
+      h('span.progress-label', {}, label),
+      h('div.progress-track', { role: 'progressbar', 'aria-label': label, 'aria-valuemin': 0, 'aria-valuemax': 100 }, this.fill),
+      this.text,
+      this.cancelButton || '',
+    );
+    this.root.hidden = false;
+    this.root.dataset.state = 'running';
+    return (done, total) => this.update(task, done, total);
+  }
+
+  update(task, done, total) {
+    if (task !== this.active) return;
+    task.done = done;
+    task.total = total;
+    const seconds = (performance.now() - task.started) / 1000;
+    const rate = seconds > 0.05 ? done / seconds : 0;
+    const percent = total > 0 ? Math.min(100, (100 * done) / total) : 0;
+    this.fill.style.width = `${percent}%`;
+    this.root.querySelector('.progress-track').setAttribute('aria-valuenow', Math.round(percent));
+    const left = rate > 0 && total > done ? formatDuration((total - done) / rate) + ' left' : '';
+    this.text.textContent = [`${formatBytes(done)} of ${formatBytes(total)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left].filter(Boolean).join(' · ');
+    this.root.dataset.done = String(done);
+  }
+
+  finish(message = '') {
+    this.active = null;
+    if (!message) {
+      this.root.hidden = true;
+      this.root.dataset.state = 'idle';
+      return;
+    }
+    this.root.dataset.state = 'finished';
+    clear(this.root).append(h('span.progress-label', {}, message));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => { if (!this.active) { this.root.hidden = true; this.root.dataset.state = 'idle'; } }, 2500);
+  }
+}

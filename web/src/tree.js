@@ -1,0 +1,168 @@
+// The structure tree: expanded lazily, each node's children shown in windows of PAGE rows
+// (a million records never become a million DOM nodes). Keyboard: arrows, Enter, Home/End.
+import { h, clear, formatBytes, formatCount, hexOffset } from './dom.js';
+
+const PAGE = 200;
+
+export class TreeView {
+  constructor(root, { client, onSelect, kindClass }) {
+    this.root = root;
+    this.client = client;
+    this.onSelect = onSelect || (() => {});
+    this.kindClass = kindClass || (() => '');
+    this.list = h('div.tree', { role: 'tree', tabindex: 0, 'aria-label': 'File structure' });
+    this.list.addEventListener('keydown', (e) => this.key(e));
+    this.list.addEventListener('click', (e) => this.click(e));
+    clear(root).append(this.list);
+    this.reset();
+  }
+
+  setClient(client) { this.client = client; }
+
+  reset() {
+    this.nodes = new Map();
+    this.selected = null;
+    this.generation = (this.generation || 0) + 1;
+    clear(this.list);
+  }
+
+  async load() {
+    this.reset();
+    const generation = this.generation;
+    const count = await this.client.call('childCount', { id: '' });
+    if (generation !== this.generation) return;
+    this.nodes.set('', { node: { id: '', label: 'file', child_count: count }, expanded: true, first: 0, children: [], depth: -1 });
+    await this.loadWindow('', 0);
+    this.render();
+  }
+
+  async loadWindow(id, first) {
+    const entry = this.nodes.get(id);
+    const count = entry.node.child_count;
+    entry.first = Math.max(0, Math.min(first, Math.max(0, count - 1)));
+    entry.first -= entry.first % PAGE;
+    const page = await this.client.call('children', { id, first: entry.first, count: Math.min(PAGE, count - entry.first) });
+    entry.children = [];
+    for (const node of Array.isArray(page) ? page : []) {
+      const old = this.nodes.get(node.id);
+      this.nodes.set(node.id, { node, parent: id, expanded: old?.expanded || false, first: old?.first || 0, children: old?.children || [], depth: entry.depth + 1 });
+      entry.children.push(node.id);
+    }
+  }
+
+  async toggle(id, open = !this.nodes.get(id)?.expanded) {
+    const entry = this.nodes.get(id);
+    if (!entry || !entry.node.child_count) return;
+    if (open && !entry.children.length) await this.loadWindow(id, 0);
+    entry.expanded = open;
+    this.render();
+  }
+
+  async page(id, first) {
+    await this.loadWindow(id, first);
+    this.render();
+  }
+
+  // Expands down a path from the worker's `reveal` ([{id, parent, index}]) and selects its end.
+  async revealPath(steps) {
+    for (const step of steps) {
+      const parent = this.nodes.get(step.parent);
+      if (!parent) return;
+      if (!parent.children.includes(step.id)) await this.loadWindow(step.parent, step.index);
+      parent.expanded = true;
+    }
+    this.render();
+    if (steps.length) this.select(steps[steps.length - 1].id, { notify: false });
+  }
+
+  render() {
+    const rows = [];
+    const emit = (id) => {
+      const entry = this.nodes.get(id);
+      const count = entry.node.child_count;
+      if (id !== '') rows.push(this.row(entry));
+      if (!entry.expanded) return;
+      const depth = entry.depth + 1;
+      if (entry.first > 0) rows.push(this.pager(id, depth, entry.first - PAGE, `Previous ${PAGE}`, entry));
+      for (const child of entry.children) emit(child);
+      if (entry.first + entry.children.length < count) rows.push(this.pager(id, depth, entry.first + PAGE, `Next ${Math.min(PAGE, count - entry.first - PAGE)}`, entry));
+    };
+    if (this.nodes.has('')) emit('');
+    if (!rows.length) rows.push(h('div.tree-empty', {}, 'No structure to show.'));
+    clear(this.list).append(...rows);
+    this.rows = [...this.list.querySelectorAll('.tree-row')];
+    const current = this.selected && this.list.querySelector(`.tree-row[data-id="${CSS.escape(this.selected)}"]`);
+    if (current) current.setAttribute('aria-selected', 'true');
+  }
+
+  row(entry) {
+    const { node } = entry;
+    const leaf = !node.child_count;
+    return h('div.tree-row', {
+      role: 'treeitem', 'aria-level': entry.depth + 1, 'aria-expanded': leaf ? null : String(entry.expanded),
+      dataset: { id: node.id }, style: `--depth:${entry.depth}`,
+    },
+    h('span.tree-caret', { 'aria-hidden': 'true' }, leaf ? '' : entry.expanded ? '▾' : '▸'),
+    h('span.tree-kind', { class: this.kindClass(node.kind), title: node.kind }),
+    h('span.tree-label', {}, node.label),
+    node.child_count ? h('span.tree-count', {}, formatCount(node.child_count)) : null,
+    h('span.tree-meta', { title: `${node.offset} +${node.length}` }, `${hexOffset(node.offset)} · ${formatBytes(node.length)}`));
+  }
+
+  pager(id, depth, first, text, entry) {
+    const count = entry.node.child_count;
+    return h('div.tree-pager', { style: `--depth:${depth}`, dataset: { parent: id, first } },
+      h('button.link', { type: 'button' }, text),
+      h('span.tree-meta', {}, `showing ${formatCount(entry.first + 1)}–${formatCount(entry.first + entry.children.length)} of ${formatCount(count)}`));
+  }
+
+  select(id, { notify = true } = {}) {
+    this.selected = id;
+    for (const row of this.list.querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
+    const row = this.list.querySelector(`.tree-row[data-id="${CSS.escape(id)}"]`);
+    if (row) {
+      row.setAttribute('aria-selected', 'true');
+      row.scrollIntoView({ block: 'nearest' });
+    }
+    const entry = this.nodes.get(id);
+    if (entry && notify) this.onSelect(entry.node);
+    if (entry && !notify) this.onSelect(entry.node, { fromHex: true });
+  }
+
+  click(event) {
+    const pager = event.target.closest('.tree-pager');
+    if (pager) return this.page(pager.dataset.parent, Number(pager.dataset.first));
+    const row = event.target.closest('.tree-row');
+    if (!row) return;
+    const id = row.dataset.id;
+    if (event.target.classList.contains('tree-caret')) this.toggle(id);
+    else { this.select(id); if (event.detail === 2) this.toggle(id); }
+  }
+
+  key(event) {
+    const rows = this.rows || [];
+    if (!rows.length) return;
+    const index = rows.findIndex((r) => r.dataset.id === this.selected);
+    const entry = this.nodes.get(this.selected);
+    const go = (i) => { const r = rows[Math.max(0, Math.min(rows.length - 1, i))]; if (r) this.select(r.dataset.id); };
+    switch (event.key) {
+      case 'ArrowDown': go(index + 1); break;
+      case 'ArrowUp': go(index < 0 ? 0 : index - 1); break;
+      case 'Home': go(0); break;
+      case 'End': go(rows.length - 1); break;
+      case 'ArrowRight':
+        if (entry?.node.child_count && !entry.expanded) this.toggle(this.selected, true);
+        else if (entry?.expanded && entry.children.length) this.select(entry.children[0]);
+        break;
+      case 'ArrowLeft':
+        if (entry?.expanded) this.toggle(this.selected, false);
+        else if (entry?.parent) this.select(entry.parent);
+        break;
+      case 'Enter': case ' ':
+        if (entry) this.toggle(this.selected);
+        break;
+      default: return;
+    }
+    event.preventDefault();
+  }
+}

@@ -1,0 +1,93 @@
+// Talks to web/worker.js with request ids. Cancelling long work terminates the worker and
+// re-opens the same source in a fresh one (index-first open is cheap); the page keeps its state.
+// A crash (uncaught error, trap in wasm) rejects what is pending and calls onCrash.
+
+export class CancelledError extends Error {
+  constructor() { super('cancelled'); this.name = 'CancelledError'; }
+}
+export class CrashError extends Error {
+  constructor(message) { super(message); this.name = 'CrashError'; }
+}
+
+export class WorkerClient {
+  constructor({ onCrash } = {}) {
+    this.onCrash = onCrash || (() => {});
+    this.nextId = 1;
+    this.pending = new Map();
+    this.source = null;
+    this.worker = null;
+    this.spawn();
+  }
+
+  spawn() {
+    this.worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.crash(event.message || 'the worker stopped with an uncaught error');
+    };
+    this.worker.onmessageerror = () => this.crash('a message from the worker could not be read');
+  }
+
+  receive(message) {
+    const entry = this.pending.get(message.id);
+    if (!entry) return;
+    if (message.progress) {
+      entry.onProgress?.(message.progress.done, message.progress.total);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.ok) entry.resolve(message.result);
+    else if (message.fatal) {
+      entry.reject(new CrashError(message.error));
+      this.crash(message.error);
+    } else entry.reject(new Error(message.error));
+  }
+
+  call(op, args = {}, { onProgress, transfer = [] } = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, op });
+      this.worker.postMessage({ id, op, args }, transfer);
+    });
+  }
+
+  // Opens a source ({kind: 'file', file}); remembered so a fresh worker can re-open it.
+  async open(source) {
+    this.source = source;
+    return this.call('open', { source });
+  }
+
+  // Stops everything in flight; resolves when a fresh worker has the same file open again.
+  async cancel() {
+    this.worker.terminate();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(new CancelledError());
+    this.spawn();
+    if (this.source) await this.call('open', { source: this.source });
+  }
+
+  crash(message) {
+    if (this.crashed) return;
+    this.crashed = true;
+    try { this.worker.terminate(); } catch { /* already gone */ }
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(new CrashError(message));
+    this.onCrash(message);
+  }
+
+  // After a crash: a fresh worker with the same file, on request of the user.
+  async restart() {
+    this.crashed = false;
+    this.spawn();
+    if (this.source) return this.call('open', { source: this.source });
+    return null;
+  }
+
+  dispose() {
+    this.worker.terminate();
+    this.pending.clear();
+  }
+}

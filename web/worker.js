@@ -1,0 +1,128 @@
+// The codec worker: owns the wasm module, one Inspector and the reader of the open file.
+// Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
+// C++ runs synchronously here, so the page cancels long work by terminating this worker.
+import { makeReader } from './src/readers.js';
+
+let modulePromise = null;
+let Module = null;
+let inspector = null;
+let reader = null;
+
+function loadModule() {
+  if (!modulePromise) {
+    modulePromise = import('./gen/logscope.mjs')
+      .then((m) => m.default())
+      .then((mod) => (Module = mod));
+  }
+  return modulePromise;
+}
+
+const parse = (text) => (text ? JSON.parse(text) : null);
+
+// Index of `id` among the children of `parent`, found by bisecting on offsets (children are in
+// file order), so a node among a million siblings is found with ~20 small calls.
+function indexOfChild(parent, id, offset) {
+  const count = inspector.childCount(parent);
+  const at = (i) => parse(inspector.children(parent, i, 1))[0];
+  let lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    const node = at(mid);
+    if (node && node.offset <= offset) lo = mid; else hi = mid - 1;
+  }
+  for (let i = Math.max(0, lo - 3); i < Math.min(count, lo + 4); i++) {
+    const node = at(i);
+    if (node && node.id === id) return i;
+  }
+  if (count <= 20000) {
+    for (let first = 0; first < count; first += 1000) {
+      const page = parse(inspector.children(parent, first, 1000)) || [];
+      const k = page.findIndex((n) => n.id === id);
+      if (k >= 0) return first + k;
+    }
+  }
+  return -1;
+}
+
+const ops = {
+  async open({ source }) {
+    await loadModule();
+    if (inspector) inspector.delete();
+    inspector = null;
+    reader = makeReader(source);
+    const started = performance.now();
+    inspector = new Module.Inspector(reader.size, (offset, length) => reader.read(offset, length));
+    const detection = parse(inspector.detection());
+    return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
+  },
+  summary: () => parse(inspector.summary()),
+  check: (_, progress) => parse(inspector.check(progress)),
+  checksum: (_, progress) => parse(inspector.checksum(progress)),
+  infoText: ({ options }) => inspector.infoText(JSON.stringify(options || {})),
+  childCount: ({ id }) => inspector.childCount(id),
+  children: ({ id, first, count }) => parse(inspector.children(id, first, count)),
+  locate: ({ offset }) => parse(inspector.locate(offset)),
+  reveal({ offset }) {
+    const path = parse(inspector.locate(offset));
+    if (!Array.isArray(path)) return [];
+    const out = [];
+    let parent = '';
+    for (const id of path) {
+      const index = indexOfChild(parent, id, offset);
+      if (index < 0) break;
+      out.push({ id, parent, index });
+      parent = id;
+    }
+    return out;
+  },
+  spans: ({ offset, length }) => (inspector.known() ? parse(inspector.spans(offset, length)) : []),
+  bytes({ offset, length }) {
+    const data = reader.read(offset, length);
+    return data;
+  },
+  decode: ({ id }) => parse(inspector.decode(id)),
+  query: ({ name, args }, progress) => parse(inspector.query(name, JSON.stringify(args || {}), progress)),
+  search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
+  readStats: () => ({ ...parse(inspector.readStats()), reader_bytes: reader ? reader.bytesRead : 0 }),
+};
+
+// Requests run one after another: `open` awaits the module, and later requests need its result.
+let queue = Promise.resolve();
+self.onmessage = (event) => {
+  queue = queue.then(() => handle(event.data));
+};
+
+async function handle({ id, op, args }) {
+  if (op === '__crash__') {
+    // Test hook: an uncaught error outside any request, like a bug in the worker would cause.
+    setTimeout(() => { throw new Error('simulated worker crash'); });
+    return;
+  }
+  const handler = ops[op];
+  if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
+  if (op !== 'open' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
+  let last = 0;
+  const progress = (done, total) => {
+    const now = performance.now();
+    if (now - last > 80 || done >= total) {
+      last = now;
+      self.postMessage({ id, progress: { done, total } });
+    }
+    return true;
+  };
+  try {
+    const result = await handler(args || {}, progress);
+    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    self.postMessage({ id, ok: true, result }, transfer);
+  } catch (error) {
+    // A trap inside wasm (abort, out of bounds, out of memory) leaves the module unusable.
+    const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /abort|Aborted|memory/i.test(String(error.message || error)));
+    self.postMessage({ id, ok: false, fatal, error: describe(error) });
+  }
+}
+
+function describe(error) {
+  if (typeof error === 'number') return `the codec raised a C++ exception (${error})`;
+  if (error && error.name === 'NotReadableError') return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
+  return String((error && error.message) || error);
+}
