@@ -8,7 +8,7 @@ mkdir -p "$out"
 cli=build/native/logscope
 [ -f "$out/spot_walk.bddf" ] || "$cli" make-demo-bddf "$out/spot_walk.bddf" --size-mb 2 >/dev/null
 [ -f "$out/husky_outdoor.bag" ] || "$cli" make-demo-rosbag "$out/husky_outdoor.bag" --size-mb 3 --compression lz4 >/dev/null
-[ -f "$out/town01_intersection.log" ] || "$cli" make-demo-carla "$out/town01_intersection.log" --size-mb 2 >/dev/null
+[ -f "$out/town03_intersection.log" ] || "$cli" make-demo-carla "$out/town03_intersection.log" --size-mb 2 >/dev/null
 cat >"$out/manifest.json" <<'JSON'
-{"default": "spot_walk.bddf", "files": ["spot_walk.bddf", "husky_outdoor.bag", "town01_intersection.log"]}
+{"default": "spot_walk.bddf", "files": ["spot_walk.bddf", "husky_outdoor.bag", "town03_intersection.log"]}
 JSON
