@@ -17,18 +17,9 @@ using namespace logscope::carla;
 
 namespace {
 
-struct UtcZone {
-  UtcZone() {
-    ::setenv("TZ", "UTC", 1);
-    ::tzset();
-  }
-} utc_zone;
+using test_support::has_code;
 
-bool has_code(const std::vector<Problem>& problems, const std::string& code) {
-  for (const Problem& p : problems)
-    if (p.code == code) return true;
-  return false;
-}
+const bool kUtc = (test_support::use_utc(), true);
 
 EventAddRecord actor(uint32_t id, uint8_t type, const std::string& blueprint, Vec3 where, const std::string& role = "") {
   EventAddRecord a;

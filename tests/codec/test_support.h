@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -45,6 +47,20 @@ inline std::string scratch_dir(const std::string& name) {
   std::string command = "mkdir -p '" + dir + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   return dir;
+}
+
+// True when some problem in the list carries this stable code.
+template <typename ProblemList>
+bool has_code(const ProblemList& problems, const std::string& code) {
+  for (const auto& p : problems)
+    if (p.code == code) return true;
+  return false;
+}
+
+// Local-time output (CARLA's Date:, rosbag info's start/end) is compared in UTC.
+inline void use_utc() {
+  ::setenv("TZ", "UTC", 1);
+  ::tzset();
 }
 
 // Runs the CLI and returns its stdout; `status` gets the exit status.
