@@ -175,10 +175,13 @@ void open_v20(ByteSource& source, Bag* bag, const ProgressFn& progress) {
 
 }  // namespace
 
-void read_chunk_headers(ByteSource& source, Bag* bag) {
+bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress) {
   std::string header, why;
   HeaderFields fields;
+  ProgressTicker ticker(progress, bag->chunks.size(), 16);
+  uint64_t done = 0;
   for (Chunk& chunk : bag->chunks) {
+    if (!ticker.update(done++)) return false;
     if (chunk.header_read) continue;
     chunk.header_read = true;
     RecordFrame frame;
@@ -200,6 +203,7 @@ void read_chunk_headers(ByteSource& source, Bag* bag) {
     if (status != FrameStatus::Ok)
       bag->problem(Severity::Error, chunk.pos, "rosbag.chunk.truncated", "chunk at byte " + std::to_string(chunk.pos) + ": " + why);
   }
+  return true;
 }
 
 void scan_v20(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& progress) {

@@ -107,8 +107,10 @@ bool parse_connection_header(std::string_view bytes, Connection* connection);
 // complete is kept. V2.0 bags without a usable index are scanned (recovery).
 void open_bag(ByteSource& source, Format format, Bag* bag, const ProgressFn& progress = nullptr);
 
-// Reads each chunk's record header (compression, sizes) that is not read yet.
-void read_chunk_headers(ByteSource& source, Bag* bag);
+// Reads each chunk's record header (compression, sizes) that is not read yet: one small read per
+// chunk (cheap natively, ~1 ms each in a browser), so it reports progress and can be cancelled
+// (returns false then; the chunks not reached stay unread).
+bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress = nullptr);
 
 // The V2.0 scan that `rosbag reindex` performs, read-only: walks records from `from`, decompressing
 // each chunk to rebuild its ChunkInfo; stops at the first bad chunk and says where and why.

@@ -4,6 +4,8 @@
 #include <lz4frame.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace logscope::rosbag {
@@ -16,108 +18,187 @@ DecompressStatus failure(std::string code, std::string message) {
   return s;
 }
 
-DecompressStatus decompress_bz2(const uint8_t* data, size_t size, uint32_t expected, std::vector<uint8_t>* out) {
-  out->resize(expected);
-  unsigned int produced = expected;
-  // bzip2 checks its own block and stream CRCs; a mismatch comes back as BZ_DATA_ERROR.
-  int rc = BZ2_bzBuffToBuffDecompress(reinterpret_cast<char*>(out->data()), &produced,
-                                      const_cast<char*>(reinterpret_cast<const char*>(data)),
-                                      static_cast<unsigned int>(size), 0, 0);
-  switch (rc) {
-    case BZ_OK:
-      if (produced != expected)
-        return failure("rosbag.chunk.size_mismatch", "bz2 data decompresses to " + std::to_string(produced) +
-                                                          " bytes but the chunk header declares " + std::to_string(expected));
-      {
-        DecompressStatus ok;
-        ok.ok = true;
-        return ok;
-      }
-    case BZ_OUTBUFF_FULL:
-      return failure("rosbag.chunk.size_mismatch",
-                     "bz2 data decompresses to more than the " + std::to_string(expected) + " bytes the chunk header declares");
-    case BZ_DATA_ERROR: return failure("rosbag.chunk.bz2_error", "bz2 data is corrupt (CRC or structure error)");
-    case BZ_DATA_ERROR_MAGIC: return failure("rosbag.chunk.bz2_error", "bz2 data does not start with the bzip2 magic 'BZh'");
-    case BZ_UNEXPECTED_EOF: return failure("rosbag.chunk.bz2_error", "bz2 data ends before the end of its stream");
-    case BZ_MEM_ERROR: return failure("rosbag.chunk.bz2_error", "bz2 decoder ran out of memory");
-    default: return failure("rosbag.chunk.bz2_error", "bz2 decoder error " + std::to_string(rc));
-  }
-}
-
-struct Lz4Context {
-  LZ4F_dctx* ctx = nullptr;
-  Lz4Context() { LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION); }
-  ~Lz4Context() { LZ4F_freeDecompressionContext(ctx); }
-};
-
-DecompressStatus decompress_lz4(const uint8_t* data, size_t size, uint32_t expected, std::vector<uint8_t>* out) {
-  if (size < 7 || load_u32(data) != 0x184D2204u)
-    return failure("rosbag.chunk.lz4_error", "lz4 data does not start with the LZ4 frame magic 04 22 4d 18");
-  bool checksum_present = (data[4] & 0x04) != 0;
-  Lz4Context context;
-  if (!context.ctx) return failure("rosbag.chunk.lz4_error", "could not create an lz4 decoder");
-  out->resize(expected);
-  size_t consumed = 0, produced = 0;
-  for (;;) {
-    size_t dst_size = expected - produced, src_size = size - consumed;
-    uint8_t spill[64];
-    bool spilling = dst_size == 0;  // the frame still has output after the declared size
-    size_t rc = LZ4F_decompress(context.ctx, spilling ? spill : out->data() + produced, spilling ? &(dst_size = sizeof spill) : &dst_size,
-                                data + consumed, &src_size, nullptr);
-    if (LZ4F_isError(rc)) {
-      std::string name = LZ4F_getErrorName(rc);
-      if (name.find("ontentChecksum") != std::string::npos)
-        return failure("rosbag.chunk.lz4_checksum", "lz4 frame content checksum (XXH32) does not match the decompressed data");
-      return failure("rosbag.chunk.lz4_error", "lz4 frame is corrupt (" + name + ")");
-    }
-    consumed += src_size;
-    if (spilling && dst_size > 0)
-      return failure("rosbag.chunk.size_mismatch", "lz4 data decompresses to more than the " + std::to_string(expected) +
-                                                       " bytes the chunk header declares");
-    produced += spilling ? 0 : dst_size;
-    if (rc == 0) break;  // frame complete (checksum verified by LZ4F)
-    if (src_size == 0 && dst_size == 0) {
-      if (consumed >= size)
-        return failure("rosbag.chunk.lz4_error", "lz4 frame ends early (after " + std::to_string(produced) + " of " +
-                                                     std::to_string(expected) + " bytes)");
-      return failure("rosbag.chunk.lz4_error", "lz4 decoder made no progress");
-    }
-  }
-  if (produced != expected)
-    return failure("rosbag.chunk.size_mismatch", "lz4 data decompresses to " + std::to_string(produced) +
-                                                     " bytes but the chunk header declares " + std::to_string(expected));
+DecompressStatus success(bool checksum = false) {
   DecompressStatus ok;
   ok.ok = true;
-  ok.checksum_present = checksum_present;
-  ok.checksum_verified = checksum_present;
+  ok.checksum_present = checksum;
+  ok.checksum_verified = checksum;
   return ok;
 }
 
 }  // namespace
 
-DecompressStatus decompress_chunk(std::string_view compression, const uint8_t* data, size_t size,
-                                  uint32_t uncompressed_size, std::vector<uint8_t>* out) {
+struct ChunkDecompressor::Impl {
+  LZ4F_dctx* lz4 = nullptr;
+  // bz2's allocations (its state and the ~3.6 MB tt table), kept for the next chunk.
+  struct Allocation {
+    void* ptr;
+    size_t size;
+    bool used;
+  };
+  std::vector<Allocation> bz_cache;
+
+  ~Impl() {
+    if (lz4) LZ4F_freeDecompressionContext(lz4);
+    for (auto& a : bz_cache) std::free(a.ptr);
+  }
+  static void* bz_alloc(void* opaque, int n, int m) {
+    auto* self = static_cast<Impl*>(opaque);
+    size_t size = static_cast<size_t>(n) * static_cast<size_t>(m);
+    for (auto& a : self->bz_cache)
+      if (!a.used && a.size == size) {
+        a.used = true;
+        return a.ptr;
+      }
+    void* p = std::malloc(size);
+    if (p) self->bz_cache.push_back(Allocation{p, size, true});
+    return p;
+  }
+  static void bz_free(void* opaque, void* p) {
+    auto* self = static_cast<Impl*>(opaque);
+    for (auto& a : self->bz_cache)
+      if (a.ptr == p) {
+        a.used = false;
+        return;
+      }
+  }
+
+  DecompressStatus bz2(const uint8_t* data, size_t size, uint32_t expected, ByteBuffer* out) {
+    out->resize(expected, size_t{expected} + 1);  // one spare byte detects data beyond the declared size
+    bz_stream stream;
+    std::memset(&stream, 0, sizeof stream);
+    stream.bzalloc = &Impl::bz_alloc;
+    stream.bzfree = &Impl::bz_free;
+    stream.opaque = this;
+    if (BZ2_bzDecompressInit(&stream, 0, 0) != BZ_OK) return failure("rosbag.chunk.bz2_error", "bz2 decoder ran out of memory");
+    stream.next_in = const_cast<char*>(reinterpret_cast<const char*>(data));
+    stream.avail_in = static_cast<unsigned int>(size);
+    stream.next_out = reinterpret_cast<char*>(out->data());
+    stream.avail_out = expected + 1;
+    int rc;
+    do rc = BZ2_bzDecompress(&stream);
+    while (rc == BZ_OK && stream.avail_in > 0 && stream.avail_out > 0);
+    uint64_t produced = (uint64_t{stream.total_out_hi32} << 32) | stream.total_out_lo32;
+    BZ2_bzDecompressEnd(&stream);
+    // bzip2 checks its own block and stream CRCs; a mismatch comes back as BZ_DATA_ERROR.
+    switch (rc) {
+      case BZ_STREAM_END:
+        if (produced != expected)
+          return failure("rosbag.chunk.size_mismatch", "bz2 data decompresses to " + std::to_string(produced) +
+                                                            " bytes but the chunk header declares " + std::to_string(expected));
+        return success();
+      case BZ_OK:
+        if (produced > expected)
+          return failure("rosbag.chunk.size_mismatch",
+                         "bz2 data decompresses to more than the " + std::to_string(expected) + " bytes the chunk header declares");
+        return failure("rosbag.chunk.bz2_error", "bz2 data ends before the end of its stream");
+      case BZ_DATA_ERROR: return failure("rosbag.chunk.bz2_error", "bz2 data is corrupt (CRC or structure error)");
+      case BZ_DATA_ERROR_MAGIC: return failure("rosbag.chunk.bz2_error", "bz2 data does not start with the bzip2 magic 'BZh'");
+      case BZ_MEM_ERROR: return failure("rosbag.chunk.bz2_error", "bz2 decoder ran out of memory");
+      default: return failure("rosbag.chunk.bz2_error", "bz2 decoder error " + std::to_string(rc));
+    }
+  }
+
+  DecompressStatus lz4_frame(const uint8_t* data, size_t size, uint32_t expected, ByteBuffer* out, bool verify) {
+    if (size < 7 || load_u32(data) != 0x184D2204u)
+      return failure("rosbag.chunk.lz4_error", "lz4 data does not start with the LZ4 frame magic 04 22 4d 18");
+    bool checksum_present = (data[4] & 0x04) != 0;
+    if (!lz4 && LZ4F_isError(LZ4F_createDecompressionContext(&lz4, LZ4F_VERSION))) {
+      lz4 = nullptr;
+      return failure("rosbag.chunk.lz4_error", "could not create an lz4 decoder");
+    }
+    // Room for one more maximum-size block past the declared size: LZ4F decodes a block straight
+    // into the destination only when a whole block fits, and output past `expected` is an error.
+    int block_id = (data[5] >> 4) & 7;
+    size_t slack = block_id >= 4 ? size_t{1} << (8 + 2 * block_id) : size_t{4} << 20;
+    size_t capacity = size_t{expected} + slack;
+    out->resize(expected, capacity);
+    LZ4F_decompressOptions_t options;
+    std::memset(&options, 0, sizeof options);
+    options.stableDst = 1;
+    options.skipChecksums = verify ? 0 : 1;
+    size_t consumed = 0, produced = 0;
+    auto fail = [&](std::string code, std::string message) {
+      LZ4F_resetDecompressionContext(lz4);
+      return failure(std::move(code), std::move(message));
+    };
+    for (;;) {
+      size_t dst_size = capacity - produced, src_size = size - consumed;
+      size_t rc = LZ4F_decompress(lz4, out->data() + produced, &dst_size, data + consumed, &src_size, &options);
+      if (LZ4F_isError(rc)) {
+        std::string name = LZ4F_getErrorName(rc);
+        if (name.find("ontentChecksum") != std::string::npos)
+          return fail("rosbag.chunk.lz4_checksum", "lz4 frame content checksum (XXH32) does not match the decompressed data");
+        return fail("rosbag.chunk.lz4_error", "lz4 frame is corrupt (" + name + ")");
+      }
+      consumed += src_size;
+      produced += dst_size;
+      if (produced > expected)
+        return fail("rosbag.chunk.size_mismatch",
+                    "lz4 data decompresses to more than the " + std::to_string(expected) + " bytes the chunk header declares");
+      if (rc == 0) break;  // frame complete (checksum verified by LZ4F)
+      if (src_size == 0 && dst_size == 0) {
+        if (consumed >= size)
+          return fail("rosbag.chunk.lz4_error",
+                      "lz4 frame ends early (after " + std::to_string(produced) + " of " + std::to_string(expected) + " bytes)");
+        return fail("rosbag.chunk.lz4_error", "lz4 decoder made no progress");
+      }
+    }
+    if (produced != expected)
+      return failure("rosbag.chunk.size_mismatch", "lz4 data decompresses to " + std::to_string(produced) +
+                                                       " bytes but the chunk header declares " + std::to_string(expected));
+    DecompressStatus ok = success(checksum_present);
+    ok.checksum_verified = checksum_present && verify;
+    return ok;
+  }
+};
+
+ChunkDecompressor::ChunkDecompressor() : impl_(std::make_unique<Impl>()) {}
+ChunkDecompressor::~ChunkDecompressor() = default;
+
+DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, uint32_t uncompressed_size) {
   if (compression == "none") {
     if (size != uncompressed_size)
       return failure("rosbag.chunk.size_mismatch", "uncompressed chunk holds " + std::to_string(size) +
                                                        " bytes but its header declares " + std::to_string(uncompressed_size));
-    out->assign(data, data + size);
-    DecompressStatus ok;
-    ok.ok = true;
-    return ok;
+    return success();
   }
+  if (compression != "lz4" && compression != "bz2")
+    return failure("rosbag.chunk.unknown_compression", "unknown chunk compression '" + std::string(compression) + "'");
   if (uncompressed_size > kMaxChunkUncompressed)
     return failure("rosbag.chunk.size_implausible",
                    "chunk declares " + std::to_string(uncompressed_size) + " uncompressed bytes, more than logscope accepts");
-  if (compression == "lz4") {
-    // LZ4 cannot expand more than ~255x; a larger declared size is a lie, not a reason to allocate.
-    if (uint64_t{uncompressed_size} > uint64_t{size} * 256 + 65536)
-      return failure("rosbag.chunk.size_mismatch", "chunk declares " + std::to_string(uncompressed_size) +
-                                                       " uncompressed bytes, impossible for " + std::to_string(size) + " lz4 bytes");
-    return decompress_lz4(data, size, uncompressed_size, out);
+  // LZ4 cannot expand more than ~255x; a larger declared size is a lie, not a reason to allocate.
+  if (compression == "lz4" && uint64_t{uncompressed_size} > uint64_t{size} * 256 + 65536)
+    return failure("rosbag.chunk.size_mismatch", "chunk declares " + std::to_string(uncompressed_size) +
+                                                     " uncompressed bytes, impossible for " + std::to_string(size) + " lz4 bytes");
+  return success();
+}
+
+DecompressStatus ChunkDecompressor::decompress(std::string_view compression, const uint8_t* data, size_t size,
+                                               uint32_t uncompressed_size, ByteBuffer* out, bool verify_checksum) {
+  DecompressStatus sizes = check_chunk_sizes(compression, size, uncompressed_size);
+  if (!sizes.ok) return sizes;
+  if (compression == "lz4") return impl_->lz4_frame(data, size, uncompressed_size, out, verify_checksum);
+  if (compression == "bz2") return impl_->bz2(data, size, uncompressed_size, out);
+  out->resize(size);
+  if (size) std::memcpy(out->data(), data, size);
+  return sizes;
+}
+
+DecompressStatus decompress_chunk(std::string_view compression, const uint8_t* data, size_t size,
+                                  uint32_t uncompressed_size, std::vector<uint8_t>* out) {
+  DecompressStatus sizes = check_chunk_sizes(compression, size, uncompressed_size);
+  if (!sizes.ok) return sizes;
+  if (compression == "none") {
+    out->assign(data, data + size);
+    return sizes;
   }
-  if (compression == "bz2") return decompress_bz2(data, size, uncompressed_size, out);
-  return failure("rosbag.chunk.unknown_compression", "unknown chunk compression '" + std::string(compression) + "'");
+  ChunkDecompressor decompressor;
+  ByteBuffer buffer;
+  DecompressStatus status = decompressor.decompress(compression, data, size, uncompressed_size, &buffer);
+  if (status.ok) out->assign(buffer.data(), buffer.data() + buffer.size());
+  return status;
 }
 
 void index_chunk_records(const uint8_t* data, size_t size, ChunkRecords* out, const std::vector<bool>* keep) {

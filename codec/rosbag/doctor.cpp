@@ -62,14 +62,50 @@ Report BagInspector::check(const ProgressFn& progress) {
     report.add_problem(s, offset, std::move(code), std::move(message));
   };
   ChecksumTally tally;
-  std::set<uint32_t> decoded_once;
-  auto try_decode = [&](const Connection* c, std::string_view data, uint64_t offset) {
-    if (!c || !decoded_once.insert(c->id).second || c->definition.empty()) return;
+
+  // Every message is validated against its connection's definition (no JSON is built); the
+  // first failures of each connection are reported with where they are, then a count.
+  constexpr uint64_t kReportedPerConnection = 3;
+  struct Validation {
+    bool ready = false;
+    const MessageSchema* schema = nullptr;
+    const Connection* connection = nullptr;
+    uint64_t checked = 0, failed = 0;
+    uint64_t first_offset = 0;
+  };
+  std::vector<Validation> validations;
+  std::map<uint32_t, Validation> sparse;  // ids too large for the table
+  uint64_t messages_validated = 0, messages_failed = 0;
+  auto validation_of = [&](uint32_t id) -> Validation& {
+    Validation& v = id < 65536 ? (id >= validations.size() ? (validations.resize(size_t{id} + 1), validations[id]) : validations[id]) : sparse[id];
+    if (!v.ready) {
+      v.ready = true;
+      v.connection = bag_.connection(id);
+      if (v.connection && !v.connection->definition.empty()) {
+        std::string error;
+        v.schema = decoder_.schema(*v.connection, &error);
+        if (!v.schema)
+          add(Severity::Warning, v.connection->record_offset, "rosbag.message.undecodable",
+              "messages on " + v.connection->topic + " (" + v.connection->type + ") cannot be decoded: " + error);
+      }
+    }
+    return v;
+  };
+  // `where` locates the message for the user: a file offset, plus a sentence part.
+  auto validate = [&](uint32_t conn, std::string_view data, uint64_t offset, auto where) {
+    Validation& v = validation_of(conn);
+    if (!v.schema) return;
+    ++v.checked;
+    ++messages_validated;
+    if (v.schema->validate(reinterpret_cast<const uint8_t*>(data.data()), data.size())) return;
+    ++messages_failed;
+    if (v.failed++ == 0) v.first_offset = offset;
+    if (v.failed > kReportedPerConnection) return;
     std::string error;
-    decoder_.decode(c, data, &error);
-    if (!error.empty())
-      add(Severity::Warning, offset, "rosbag.message.undecodable",
-          "the first message on " + c->topic + " (" + c->type + ") does not decode with its definition: " + error);
+    decoder_.decode(v.connection, data, &error);
+    add(Severity::Warning, offset, "rosbag.message.undecodable",
+        "message " + std::to_string(v.checked) + " on " + v.connection->topic + " (" + v.connection->type + ", " + where() +
+            ") does not decode with its definition: " + error);
   };
 
   // Connections: definitions, and one topic with several types or md5s.
@@ -99,7 +135,8 @@ Report BagInspector::check(const ProgressFn& progress) {
         if (loaded.status.checksum_verified) ++tally.checked;
       }
       if (!loaded.read_ok) {
-        add(Severity::Error, c.pos, "rosbag.chunk.unreadable", chunk_at(c) + " is unreadable or runs past the end of the file");
+        add(Severity::Error, c.pos, loaded.read_code,
+            loaded.read_error.empty() ? chunk_at(c) + " is unreadable or runs past the end of the file" : loaded.read_error);
         return;
       }
       if (!loaded.status.ok) {
@@ -121,7 +158,13 @@ Report BagInspector::check(const ProgressFn& progress) {
           add(Severity::Error, c.pos, "rosbag.connection.missing",
               chunk_at(c) + " has a message on connection " + std::to_string(m.conn) + ", which has no connection record");
         }
-        try_decode(bag_.connection(m.conn), std::string_view(reinterpret_cast<const char*>(loaded.bytes.data() + m.data_offset), m.data_len), c.pos);
+      }
+      for (const ChunkMessage& m : loaded.records.messages) {
+        bool in_place = c.compression == "none";
+        validate(m.conn, loaded.message_data(m), in_place ? c.data_offset() + m.record_offset : c.pos, [&] {
+          return in_place ? "at byte " + std::to_string(c.data_offset() + m.record_offset)
+                          : chunk_at(c) + ", chunk offset " + std::to_string(m.record_offset);
+        });
       }
       std::map<uint32_t, uint32_t> declared(c.counts.begin(), c.counts.end());
       uint64_t where = c.info_offset ? c.info_offset : c.pos;
@@ -138,29 +181,64 @@ Report BagInspector::check(const ProgressFn& progress) {
       if (bag_.indexed && c.record_end() > bag_.index_pos)
         add(Severity::Error, c.pos, "rosbag.chunk.past_index", chunk_at(c) + " runs past index_pos " + std::to_string(bag_.index_pos));
       // IndexData records after the chunk: every entry must name a real message at its offset.
-      std::map<uint32_t, const ChunkMessage*> at_offset;
-      for (const ChunkMessage& m : loaded.records.messages) at_offset[m.record_offset] = &m;
-      auto index = chunk_index_records(loaded.chunk_index);
+      // Messages are in record order here (the doctor's walk does not sort them by time).
+      const auto& in_order = loaded.records.messages;
+      auto message_at = [&](uint32_t off) -> const ChunkMessage* {
+        auto it = std::lower_bound(in_order.begin(), in_order.end(), off, [](const ChunkMessage& m, uint32_t o) { return m.record_offset < o; });
+        return it != in_order.end() && it->record_offset == off ? &*it : nullptr;
+      };
+      // The IndexData records came along in the same read as the chunk (up to the next chunk);
+      // a chunk read on its own has them read here.
+      struct IndexRecord {
+        uint64_t offset;
+        uint32_t conn, count, data_len;
+        const uint8_t* data;
+      };
+      std::vector<IndexRecord> index;
+      std::vector<std::vector<uint8_t>> storage;
+      size_t expected_records = c.counts.size() + 1;  // +1: tolerate one unexpected record count
+      if (loaded.trailer_complete) {
+        size_t pos = 0;
+        while (pos < loaded.trailer_size && index.size() < expected_records) {
+          RecordFrame frame;
+          std::string_view header;
+          std::string why;
+          HeaderFields fields;
+          if (parse_record(loaded.trailer, loaded.trailer_size, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) ||
+              fields.op() != kOpIndexData)
+            break;
+          IndexRecord rec{loaded.trailer_offset + pos, 0, 0, frame.data_len, loaded.trailer + frame.data_offset()};
+          fields.u32("conn", &rec.conn);
+          fields.u32("count", &rec.count);
+          index.push_back(rec);
+          pos = static_cast<size_t>(frame.end());
+        }
+      } else {
+        std::string header, why;
+        HeaderFields fields;
+        for (const auto& at : chunk_index_records(loaded.chunk_index)) {
+          RecordFrame frame;
+          if (read_record(source_, at.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
+          storage.push_back(source_.read_vector(frame.data_offset(), frame.data_len));
+          IndexRecord rec{at.first, 0, 0, static_cast<uint32_t>(storage.back().size()), storage.back().data()};
+          fields.u32("conn", &rec.conn);
+          fields.u32("count", &rec.count);
+          index.push_back(rec);
+        }
+      }
       uint64_t entries = 0, bad = 0, first_bad = 0;
-      std::string header, why;
-      HeaderFields fields;
-      for (const auto& rec : index) {
-        RecordFrame frame;
-        if (read_record(source_, rec.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
-        uint32_t conn = 0, count = 0;
-        fields.u32("conn", &conn);
-        fields.u32("count", &count);
-        if (uint64_t{count} * 12 != frame.data_len)
-          add(Severity::Error, rec.first, "rosbag.index_data.count_mismatch",
-              "index data record at byte " + std::to_string(rec.first) + " declares " + std::to_string(count) + " entries in " + std::to_string(frame.data_len) + " bytes");
-        std::vector<uint8_t> data = source_.read_vector(frame.data_offset(), frame.data_len);
-        for (size_t e = 0; e + 12 <= data.size(); e += 12) {
+      for (const IndexRecord& rec : index) {
+        if (uint64_t{rec.count} * 12 != rec.data_len)
+          add(Severity::Error, rec.offset, "rosbag.index_data.count_mismatch",
+              "index data record at byte " + std::to_string(rec.offset) + " declares " + std::to_string(rec.count) + " entries in " +
+                  std::to_string(rec.data_len) + " bytes");
+        for (size_t e = 0; e + 12 <= rec.data_len; e += 12) {
           ++entries;
-          Time t{load_u32(&data[e]), load_u32(&data[e + 4])};
-          uint32_t off = load_u32(&data[e + 8]);
-          auto it = at_offset.find(off);
-          if (it == at_offset.end() || it->second->conn != conn || it->second->time_ns != t.ns()) {
-            if (!bad++) first_bad = rec.first;
+          Time t{load_u32(rec.data + e), load_u32(rec.data + e + 4)};
+          uint32_t off = load_u32(rec.data + e + 8);
+          const ChunkMessage* m = message_at(off);
+          if (!m || m->conn != rec.conn || m->time_ns != t.ns()) {
+            if (!bad++) first_bad = rec.offset;
           }
         }
       }
@@ -206,12 +284,28 @@ Report BagInspector::check(const ProgressFn& progress) {
     // V1.x: every message record must be where the index (or the scan) says.
     std::vector<Problem> problems;
     IterateResult r = for_each_message(source_, bag_, IterateOptions(), [&](const MessageView& view) {
-      if (bag_.version == 102) try_decode(view.connection, view.data, view.record_offset);
+      if (bag_.version == 102) validate(view.conn, view.data, view.record_offset, [&] { return "at byte " + std::to_string(view.record_offset); });
       return true;
     }, &problems, progress);
     tally.cancelled = r.cancelled;
     for (Problem& p : problems) report.problems.push_back(std::move(p));
   }
+  // Connections with more failures than were listed: one line with the count.
+  auto summarize = [&](const Validation& v) {
+    if (v.failed > kReportedPerConnection)
+      add(Severity::Warning, v.first_offset, "rosbag.message.undecodable",
+          std::to_string(v.failed) + " of " + std::to_string(v.checked) + " messages on " + v.connection->topic + " (" + v.connection->type +
+              ") do not decode with its definition (the first " + std::to_string(kReportedPerConnection) + " are listed)");
+  };
+  for (const Validation& v : validations) summarize(v);
+  for (const auto& entry : sparse) summarize(entry.second);
+  report.details["messages_validated"] = messages_validated;
+  report.details["messages_undecodable"] = messages_failed;
+  // The walk has read every chunk header: the summary part now has the compression facts.
+  Report refreshed = summary_report(stats(), bag_);
+  report.facts = refreshed.facts;
+  report.tables = refreshed.tables;
+  for (const auto& item : refreshed.details.items()) report.details[item.first] = item.second;
   report.details["checksum"] = checksum_json(tally, bag_);
   if (tally.cancelled) add(Severity::Warning, 0, "rosbag.check.cancelled", "the check was cancelled before it read every chunk");
   return report;

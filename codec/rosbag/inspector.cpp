@@ -13,12 +13,33 @@ std::unique_ptr<FormatInspector> open_inspector(ByteSource& source, Format forma
 BagInspector::BagInspector(ByteSource& source, Format format) : source_(source) { open_bag(source_, format, &bag_); }
 
 const BagStats& BagInspector::stats() {
-  if (!stats_) stats_ = compute_stats(source_, bag_, false);
+  // Chunk headers may have become known since (an iteration, the doctor, the tree): use them.
+  if (!stats_ || (!stats_->compression_read && std::all_of(bag_.chunks.begin(), bag_.chunks.end(), [](const Chunk& c) { return c.header_read; })))
+    stats_ = compute_stats(source_, bag_, false, false);
   return *stats_;
 }
 
+const BagStats* BagInspector::full_stats(const ProgressFn& progress) {
+  const BagStats& s = stats();
+  if (s.compression_read) return &s;
+  if (!read_chunk_headers(source_, &bag_, progress)) return nullptr;
+  stats_ = compute_stats(source_, bag_, false, false);
+  return &*stats_;
+}
+
+// Index-first: the version line, the bag header and one read of [index_pos, end) at open; no
+// chunk is touched, so the compression facts are left out (details.compression_read = false).
 Report BagInspector::summary() {
   Report report = summary_report(stats(), bag_);
+  report.problems = bag_.problems;
+  return report;
+}
+
+// The summary plus the compression facts (per-codec chunk counts, sizes, ratio), read from every
+// chunk record header with progress. Cancelled: the summary as it stands.
+Report BagInspector::info_report(const ProgressFn& progress) {
+  const BagStats* s = full_stats(progress);
+  Report report = summary_report(s ? *s : stats(), bag_);
   report.problems = bag_.problems;
   return report;
 }
@@ -28,7 +49,8 @@ std::string BagInspector::info_text(const InfoOptions& options) {
     BagStats with_rates = compute_stats(source_, bag_, true);
     return rosbag::info_text(with_rates, bag_, options.path);
   }
-  return rosbag::info_text(stats(), bag_, options.path);
+  // rosbag info prints the compression row: every chunk header is needed.
+  return rosbag::info_text(*full_stats(nullptr), bag_, options.path);
 }
 
 const LoadedChunk* BagInspector::cached_chunk(size_t index) {
@@ -79,24 +101,27 @@ Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) 
     }
   }
   Json messages = Json::array();
-  uint64_t index = 0;
+  uint64_t index = first;
   bool more = false;
   std::vector<Problem> problems;
-  for_each_message(
+  // The messages before the page are passed over: whole chunks by their ChunkInfo counts (never
+  // read), the rest without decoding.
+  options.skip = first;
+  IterateResult result = for_each_message(
       source_, bag_, options,
       [&](const MessageView& view) {
         if (index >= first + count) {
           more = true;
           return false;
         }
-        if (index++ >= first) {
-          Json m = decoder_.to_json(view);
-          m["index"] = index - 1;
-          messages.push_back(std::move(m));
-        }
+        Json m = decoder_.to_json(view);
+        m["index"] = index++;
+        messages.push_back(std::move(m));
         return true;
       },
       &problems, progress);
+  out["chunks_read"] = result.chunks;
+  out["chunks_skipped"] = result.chunks_skipped;
   out["first"] = first;
   out["count"] = messages.size();
   out["more"] = more;
@@ -110,6 +135,25 @@ Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) 
 Json BagInspector::query(const std::string& name, const Json& args, const ProgressFn& progress) {
   if (name == "messages") return messages_query(args, progress);
   if (name == "connections") return connections_query();
+  if (name == "iterate_all") {
+    // Every message in time order, counted, none decoded: the iteration throughput (wasm bench).
+    IterateOptions options;
+    if (const Json* v = args.find("verify_checksums")) options.verify_checksums = v->as_bool();
+    uint64_t bytes = 0;
+    std::vector<Problem> problems;
+    IterateResult r = for_each_message(source_, bag_, options, [&](const MessageView& view) {
+      bytes += view.data.size();
+      return true;
+    }, &problems, progress);
+    Json out = Json::object();
+    out["messages"] = r.messages;
+    out["message_bytes"] = bytes;
+    out["chunks"] = r.chunks;
+    out["compressed_bytes"] = r.compressed_bytes;
+    out["cancelled"] = r.cancelled;
+    out["problems"] = problems.size();
+    return out;
+  }
   return FormatInspector::query(name, args, progress);
 }
 

@@ -18,6 +18,7 @@ class BagInspector : public FormatInspector {
   BagInspector(ByteSource& source, Format format);
 
   Report summary() override;
+  Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
@@ -32,7 +33,10 @@ class BagInspector : public FormatInspector {
   Bag& bag() { return bag_; }
 
  private:
+  // From the index alone (no chunk header read).
   const BagStats& stats();
+  // With the compression facts: reads every chunk header not read yet. Null when cancelled.
+  const BagStats* full_stats(const ProgressFn& progress);
   // The decompressed chunk `index`, kept until another one is asked for.
   const LoadedChunk* cached_chunk(size_t index);
   // Offsets of the records inside a decompressed chunk.
@@ -49,7 +53,7 @@ class BagInspector : public FormatInspector {
 
   ByteSource& source_;
   Bag bag_;
-  std::optional<BagStats> stats_;
+  std::optional<BagStats> stats_;  // recomputed once every chunk header is known
   std::unique_ptr<LoadedChunk> chunk_cache_;
   MessageDecoder decoder_;
   std::vector<size_t> chunk_order_;  // chunk indexes sorted by position, for offset lookups

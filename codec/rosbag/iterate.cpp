@@ -1,100 +1,428 @@
 #include "rosbag/iterate.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <queue>
 
 #include "core/parallel.h"
 
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define LOGSCOPE_ROSBAG_THREADS 0
+#else
+#define LOGSCOPE_ROSBAG_THREADS 1
+#include <thread>
+#endif
+
 namespace logscope::rosbag {
 namespace {
 
-// Reads the compressed bytes of a chunk (serially: the ByteSource is not thread-safe).
-void read_raw(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, std::vector<uint8_t>* raw) {
-  const Chunk& chunk = bag.chunks[chunk_index];
-  out->chunk_index = chunk_index;
-  out->read_ok = chunk.header_ok && bag.encryptor.empty();
-  if (!out->read_ok) return;
-  raw->resize(chunk.compressed_size);
-  out->read_ok = source.read(chunk.data_offset(), raw->data(), raw->size()) == raw->size();
-}
+// Chunks are read in groups of consecutive chunks of at least this many bytes: few large reads
+// (FileReaderSync costs ~1 ms per call) that also bypass the CLI's and the browser's block cache.
+constexpr uint64_t kGroupBytes = 8u << 20;
+// A chunk span larger than this is read on its own (and only as far as its record goes).
+constexpr uint64_t kMaxGroupedSpan = 64u << 20;
 
-// Decompresses and indexes (runs on worker threads: touches only `out`).
-void decode_raw(const Bag& bag, const std::vector<uint8_t>& raw, LoadedChunk* out, const std::vector<bool>* keep,
-                uint64_t start_ns, uint64_t end_ns) {
-  if (!out->read_ok) return;
-  const Chunk& chunk = bag.chunks[out->chunk_index];
-  out->status = decompress_chunk(chunk.compression, raw.data(), raw.size(), chunk.uncompressed_size, &out->bytes);
-  if (!out->status.ok) return;
-  index_chunk_records(out->bytes.data(), out->bytes.size(), &out->records, keep);
+std::string at_byte(uint64_t offset) { return "chunk at byte " + std::to_string(offset); }
+
+// Parses the chunk record at the start of [base, base+len), decompresses it and indexes its
+// records. Touches only `out`: runs on worker threads.
+void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool trailer_complete, ChunkDecompressor& decompressor,
+                 LoadedChunk* out, const std::vector<bool>* keep, uint64_t start_ns, uint64_t end_ns, bool sort, bool verify) {
+  RecordFrame frame;
+  std::string_view header;
+  std::string why;
+  if (parse_record(base, len, 0, &frame, &header, &why) != FrameStatus::Ok) {
+    out->read_ok = false;
+    out->span_short = true;
+    out->read_error = at_byte(file_offset) + " is unreadable: " + why;
+    return;
+  }
+  int op = -1;
+  bool have_size = false;
+  std::string_view compression;
+  bool fields_ok = for_each_field(header, [&](std::string_view name, std::string_view value) {
+    if (name == "op" && value.size() == 1) op = static_cast<uint8_t>(value[0]);
+    else if (name == "compression") compression = value;
+    else if (name == "size" && value.size() == 4) out->uncompressed_size = load_u32(value.data()), have_size = true;
+  });
+  if (!fields_ok || op != kOpChunk) {
+    out->read_ok = false;
+    out->read_error = "chunk info points at byte " + std::to_string(file_offset) + ", which holds no chunk record";
+    out->read_code = "rosbag.chunk_info.bad_pos";
+    return;
+  }
+  (void)have_size;
+  out->header_ok = true;
+  out->compression.assign(compression.data(), compression.size());
+  out->compressed_size = frame.data_len;
+  out->header_len = frame.header_len;
+  out->trailer = base + frame.end();
+  out->trailer_size = len - static_cast<size_t>(frame.end());
+  out->trailer_offset = file_offset + frame.end();
+  out->trailer_complete = trailer_complete;
+  const uint8_t* data = base + frame.data_offset();
+  if (compression == "none") {
+    out->status = check_chunk_sizes(compression, frame.data_len, out->uncompressed_size);
+    out->data = data;
+    out->size = frame.data_len;
+  } else {
+    out->status = decompressor.decompress(compression, data, frame.data_len, out->uncompressed_size, &out->buffer, verify);
+    out->data = out->buffer.data();
+    out->size = out->buffer.size();
+  }
+  if (!out->status.ok) {
+    out->data = nullptr;
+    out->size = 0;
+    return;
+  }
+  index_chunk_records(out->data, out->size, &out->records, keep);
   auto& messages = out->records.messages;
   if (start_ns > 0 || end_ns < UINT64_MAX)
     messages.erase(std::remove_if(messages.begin(), messages.end(),
                                   [&](const ChunkMessage& m) { return m.time_ns < start_ns || m.time_ns > end_ns; }),
                    messages.end());
   auto by_time = [](const ChunkMessage& a, const ChunkMessage& b) { return a.time_ns < b.time_ns; };
-  if (!std::is_sorted(messages.begin(), messages.end(), by_time)) std::stable_sort(messages.begin(), messages.end(), by_time);
+  if (sort && !std::is_sorted(messages.begin(), messages.end(), by_time)) std::stable_sort(messages.begin(), messages.end(), by_time);
+}
+
+void reset(LoadedChunk* c) {
+  c->data = nullptr;
+  c->size = 0;
+  c->records.messages.clear();
+  c->records.connections.clear();
+  c->records.other_records = 0;
+  c->records.complete = true;
+  c->records.stop_reason.clear();
+  c->status = DecompressStatus();
+  c->read_ok = true;
+  c->read_error.clear();
+  c->read_code = "rosbag.chunk.unreadable";
+  c->header_ok = false;
+  c->compression.clear();
+  c->uncompressed_size = c->compressed_size = c->header_len = 0;
+  c->trailer = nullptr;
+  c->trailer_size = 0;
+  c->trailer_offset = 0;
+  c->trailer_complete = false;
+  c->raw.reset();
+  c->span_short = false;
+}
+
+// Reads one chunk record on its own: its framing first, then exactly its bytes.
+std::shared_ptr<ByteBuffer> read_single(ByteSource& source, uint64_t pos, std::string* why) {
+  RecordFrame frame;
+  std::string header;
+  FrameStatus status = read_record(source, pos, &frame, &header, why);
+  if (status != FrameStatus::Ok) {
+    if (status == FrameStatus::AtEnd) *why = "it lies past the end of the file";
+    return nullptr;
+  }
+  auto buffer = std::make_shared<ByteBuffer>();
+  buffer->resize(static_cast<size_t>(frame.end() - pos));
+  if (source.read(pos, buffer->data(), buffer->size()) != buffer->size()) {
+    *why = "the file could not be read here";
+    return nullptr;
+  }
+  return buffer;
+}
+
+// Chunks of `order` delivered in that order: the caller's thread reads groups of consecutive
+// chunks in single large reads (the ByteSource is not thread-safe) while worker threads decompress
+// and index them; the caller decodes a chunk itself when no worker has started it. Memory is
+// bounded by a window of read-ahead bytes plus the chunks the caller still holds.
+class ChunkPipeline {
+ public:
+  ChunkPipeline(ByteSource& source, const Bag& bag, std::vector<size_t> order, const std::vector<bool>* keep, uint64_t start_ns,
+                uint64_t end_ns, bool sort, bool verify, unsigned threads)
+      : source_(source), bag_(bag), order_(std::move(order)), keep_(keep), start_ns_(start_ns), end_ns_(end_ns), sort_(sort),
+        verify_(verify) {
+    positions_.reserve(bag.chunks.size());
+    for (const Chunk& c : bag.chunks) positions_.push_back(c.pos);
+    std::sort(positions_.begin(), positions_.end());
+    unsigned n = threads ? threads : worker_count();
+#if LOGSCOPE_ROSBAG_THREADS
+    if (n > 1 && order_.size() > 1)
+      for (unsigned i = 0; i + 1 < n; ++i) workers_.emplace_back([this] { work(); });  // the caller is the n-th
+#endif
+    window_ = kGroupBytes * 2;
+    (void)n;
+  }
+  ~ChunkPipeline() {
+#if LOGSCOPE_ROSBAG_THREADS
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (auto& t : workers_) t.join();
+#endif
+  }
+
+  // The next chunk in order, or null at the end.
+  std::unique_ptr<LoadedChunk> take() {
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    for (;;) {
+      fill();
+      lock.lock();
+      if (jobs_.empty()) return nullptr;
+      if (jobs_.front()->done) break;
+      if (next_claim_ < taken_ + jobs_.size()) {
+        // Decode here rather than wait: the front job if nobody has started it, else the next one.
+        Job* job = jobs_[next_claim_ - taken_].get();
+        ++next_claim_;
+        lock.unlock();
+        run(*job, main_decompressor_);
+        continue;
+      }
+      Job* front = jobs_.front().get();
+      done_.wait(lock, [&] { return front->done; });
+      break;
+    }
+    std::unique_ptr<Job> owned = std::move(jobs_.front());
+    jobs_.pop_front();
+    ++taken_;
+    queued_bytes_ -= owned->bytes;
+    lock.unlock();
+    std::unique_ptr<LoadedChunk> result = std::move(owned->result);
+    if (result->span_short && owned->grouped) {
+      // The chunk did not fit where the next chunk starts (damage, or positions out of order):
+      // read its record alone.
+      std::string why;
+      auto raw = read_single(source_, bag_.chunks[owned->chunk_index].pos, &why);
+      reset(result.get());
+      result->chunk_index = owned->chunk_index;
+      if (!raw) {
+        result->read_ok = false;
+        result->read_error = at_byte(bag_.chunks[owned->chunk_index].pos) + " is unreadable: " + why;
+      } else {
+        result->raw = raw;
+        decode_span(raw->data(), raw->size(), bag_.chunks[owned->chunk_index].pos, false, main_decompressor_, result.get(), keep_,
+                    start_ns_, end_ns_, sort_, verify_);
+      }
+    }
+    return result;
+  }
+
+  void recycle(std::unique_ptr<LoadedChunk> chunk) {
+    if (!chunk) return;
+    chunk->raw.reset();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pool_.size() < 64) pool_.push_back(std::move(chunk));
+  }
+
+ private:
+  struct Job {
+    size_t chunk_index = 0;
+    std::shared_ptr<const ByteBuffer> raw;
+    size_t begin = 0, end = 0;
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+    bool grouped = false;
+    bool trailer_complete = false;
+    bool read_ok = true;
+    std::string read_error;
+    std::unique_ptr<LoadedChunk> result;
+    bool done = false;
+  };
+
+  // Where chunk `i`'s bytes end: at the next chunk in the file (so its IndexData records come
+  // along in the same read), or at index_pos / the end of the file for the last one.
+  uint64_t span_end(const Chunk& c) const {
+    auto it = std::upper_bound(positions_.begin(), positions_.end(), c.pos);
+    if (it != positions_.end()) return *it;
+    if (bag_.indexed && bag_.index_pos > c.pos) return bag_.index_pos;
+    return bag_.file_size;
+  }
+
+  std::shared_ptr<ByteBuffer> buffer_for(size_t size) {
+    // A pooled buffer that no chunk holds any more (only the pool references it).
+    for (auto& b : raw_pool_)
+      if (b.use_count() == 1) {
+        b->resize(size);
+        return b;
+      }
+    auto b = std::make_shared<ByteBuffer>();
+    b->resize(size);
+    if (raw_pool_.size() < 8) raw_pool_.push_back(b);
+    return b;
+  }
+
+  void push(std::unique_ptr<Job> job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queued_bytes_ += job->bytes;
+    jobs_.push_back(std::move(job));
+  }
+
+  // Reads groups ahead until the window is full (caller's thread only).
+  void fill() {
+    bool pushed = false;
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (next_ >= order_.size() || (queued_bytes_ >= window_ && !jobs_.empty())) break;
+      }
+      size_t first = next_;
+      const Chunk& c = bag_.chunks[order_[first]];
+      ++next_;
+      auto job = std::make_unique<Job>();
+      job->chunk_index = order_[first];
+      job->offset = c.pos;
+      if (!bag_.encryptor.empty()) {
+        job->read_ok = false;  // encrypted: reported once by the bag, not per chunk
+        push(std::move(job));
+        pushed = true;
+        continue;
+      }
+      uint64_t end = span_end(c);
+      bool alone = end <= c.pos || end - c.pos > kMaxGroupedSpan || (c.header_read && c.header_ok && c.record_end() > end);
+      if (alone) {
+        std::string why;
+        auto raw = read_single(source_, c.pos, &why);
+        if (!raw) {
+          job->read_ok = false;
+          job->read_error = at_byte(c.pos) + " is unreadable: " + why;
+        } else {
+          job->end = raw->size();
+          job->bytes = raw->size();
+          job->raw = std::move(raw);
+        }
+        push(std::move(job));
+        pushed = true;
+        continue;
+      }
+      // Extend the group over the chunks that follow it both in order and in the file.
+      std::vector<std::pair<size_t, uint64_t>> members{{order_[first], end}};
+      while (next_ < order_.size() && end - c.pos < kGroupBytes) {
+        const Chunk& n = bag_.chunks[order_[next_]];
+        uint64_t n_end = span_end(n);
+        if (n.pos != end || n_end <= n.pos || n_end - n.pos > kMaxGroupedSpan || (n.header_read && n.header_ok && n.record_end() > n_end))
+          break;
+        members.emplace_back(order_[next_], n_end);
+        end = n_end;
+        ++next_;
+      }
+      auto raw = buffer_for(static_cast<size_t>(end - c.pos));
+      size_t got = source_.read(c.pos, raw->data(), raw->size());
+      std::shared_ptr<const ByteBuffer> shared = raw;
+      uint64_t begin = c.pos;
+      for (size_t k = 0; k < members.size(); ++k) {
+        auto member = k == 0 ? std::move(job) : std::make_unique<Job>();
+        const Chunk& m = bag_.chunks[members[k].first];
+        member->chunk_index = members[k].first;
+        member->offset = m.pos;
+        member->grouped = true;
+        member->raw = shared;
+        member->begin = static_cast<size_t>(std::min<uint64_t>(m.pos - begin, got));
+        member->end = static_cast<size_t>(std::min<uint64_t>(members[k].second - begin, got));
+        member->trailer_complete = member->end == members[k].second - begin;
+        member->bytes = members[k].second - m.pos;
+        push(std::move(member));
+      }
+      pushed = true;
+    }
+#if LOGSCOPE_ROSBAG_THREADS
+    if (pushed && !workers_.empty()) work_ready_.notify_all();
+#else
+    (void)pushed;
+#endif
+  }
+
+  void run(Job& job, ChunkDecompressor& decompressor) {
+    std::unique_ptr<LoadedChunk> out;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!pool_.empty()) {
+        out = std::move(pool_.back());
+        pool_.pop_back();
+      }
+    }
+    if (!out) out = std::make_unique<LoadedChunk>();
+    reset(out.get());
+    out->chunk_index = job.chunk_index;
+    out->read_ok = job.read_ok;
+    out->read_error = job.read_error;
+    if (job.read_ok) {
+      out->raw = job.raw;
+      decode_span(job.raw->data() + job.begin, job.end - job.begin, job.offset, job.trailer_complete, decompressor, out.get(), keep_,
+                  start_ns_, end_ns_, sort_, verify_);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    job.result = std::move(out);
+    job.done = true;
+    done_.notify_all();
+  }
+
+#if LOGSCOPE_ROSBAG_THREADS
+  void work() {
+    ChunkDecompressor decompressor;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      work_ready_.wait(lock, [&] { return stopping_ || next_claim_ < taken_ + jobs_.size(); });
+      if (stopping_) return;
+      Job* job = jobs_[next_claim_ - taken_].get();
+      ++next_claim_;
+      lock.unlock();
+      run(*job, decompressor);
+      lock.lock();
+    }
+  }
+  std::vector<std::thread> workers_;
+  std::condition_variable work_ready_;
+  bool stopping_ = false;
+#endif
+
+  ByteSource& source_;
+  const Bag& bag_;
+  std::vector<size_t> order_;
+  const std::vector<bool>* keep_;
+  uint64_t start_ns_, end_ns_;
+  bool sort_;
+  bool verify_;
+  std::vector<uint64_t> positions_;
+  uint64_t window_ = 0;
+  size_t next_ = 0;  // next position in order_ to read (caller's thread)
+  ChunkDecompressor main_decompressor_;
+  std::vector<std::shared_ptr<ByteBuffer>> raw_pool_;  // caller's thread
+
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::deque<std::unique_ptr<Job>> jobs_;  // read, not yet taken; jobs_[0] has sequence number taken_
+  uint64_t taken_ = 0;
+  uint64_t next_claim_ = 0;
+  uint64_t queued_bytes_ = 0;
+  std::vector<std::unique_ptr<LoadedChunk>> pool_;
+};
+
+// Fills the chunk's lazily read header fields from what a load found (caller's thread).
+void note_header(Bag& bag, const LoadedChunk& loaded) {
+  Chunk& c = bag.chunks[loaded.chunk_index];
+  if (c.header_read || !loaded.header_ok) return;
+  c.header_read = true;
+  c.header_ok = true;
+  c.compression = loaded.compression;
+  c.uncompressed_size = loaded.uncompressed_size;
+  c.compressed_size = loaded.compressed_size;
+  c.header_len = loaded.header_len;
 }
 
 void report_chunk(const Bag& bag, const LoadedChunk& loaded, std::vector<Problem>* problems) {
   if (!problems) return;
   const Chunk& chunk = bag.chunks[loaded.chunk_index];
-  std::string where = "chunk at byte " + std::to_string(chunk.pos);
+  std::string where = at_byte(chunk.pos);
   if (!loaded.read_ok) {
     if (bag.encryptor.empty())
-      problems->push_back(Problem{Severity::Error, chunk.pos, "rosbag.chunk.unreadable", where + " could not be read"});
+      problems->push_back(Problem{Severity::Error, chunk.pos, loaded.read_code,
+                                  loaded.read_error.empty() ? where + " could not be read" : loaded.read_error});
   } else if (!loaded.status.ok) {
     problems->push_back(Problem{Severity::Error, chunk.pos, loaded.status.code, where + ": " + loaded.status.message});
   } else if (!loaded.records.complete) {
-    problems->push_back(Problem{Severity::Error, chunk.data_offset(), "rosbag.chunk.malformed_record",
+    problems->push_back(Problem{Severity::Error, chunk.pos + 8 + loaded.header_len, "rosbag.chunk.malformed_record",
                                 where + ": inner record at chunk offset " + std::to_string(loaded.records.stop_offset) + ": " +
                                     loaded.records.stop_reason});
   }
 }
-
-// Loads chunks of `order` in batches: compressed bytes read serially, decoded in parallel.
-class BatchLoader {
- public:
-  BatchLoader(ByteSource& source, const Bag& bag, const std::vector<size_t>& order, const std::vector<bool>* keep,
-              uint64_t start_ns, uint64_t end_ns, unsigned threads)
-      : source_(source), bag_(bag), order_(order), keep_(keep), start_ns_(start_ns), end_ns_(end_ns),
-        threads_(threads ? threads : worker_count()) {}
-
-  bool done() const { return next_ >= order_.size() && ready_.empty(); }
-  size_t next_position() const { return next_ - ready_.size(); }
-  std::unique_ptr<LoadedChunk> take() {
-    if (ready_.empty()) fill();
-    if (ready_.empty()) return nullptr;
-    auto chunk = std::move(ready_.front());
-    ready_.pop_front();
-    return chunk;
-  }
-
- private:
-  void fill() {
-    // Two chunks per worker keeps every core busy while bounding memory to a small window.
-    size_t batch = std::min<size_t>(order_.size() - next_, std::max<unsigned>(2, threads_ * 2));
-    std::vector<std::unique_ptr<LoadedChunk>> loaded(batch);
-    raws_.resize(std::max(raws_.size(), batch));
-    for (size_t i = 0; i < batch; ++i) {
-      loaded[i] = std::make_unique<LoadedChunk>();
-      read_raw(source_, bag_, order_[next_ + i], loaded[i].get(), &raws_[i]);
-    }
-    parallel_for(batch, [&](size_t i) { decode_raw(bag_, raws_[i], loaded[i].get(), keep_, start_ns_, end_ns_); }, threads_);
-    next_ += batch;
-    for (auto& l : loaded) ready_.push_back(std::move(l));
-  }
-
-  ByteSource& source_;
-  const Bag& bag_;
-  const std::vector<size_t>& order_;
-  const std::vector<bool>* keep_;
-  uint64_t start_ns_, end_ns_;
-  unsigned threads_;
-  size_t next_ = 0;
-  std::deque<std::unique_ptr<LoadedChunk>> ready_;
-  std::vector<std::vector<uint8_t>> raws_;
-};
 
 IterateResult iterate_v1(ByteSource& source, const Bag& bag, const IterateOptions& options,
                          const std::vector<bool>& selected, const std::function<bool(const MessageView&)>& fn,
@@ -112,6 +440,10 @@ IterateResult iterate_v1(ByteSource& source, const Bag& bag, const IterateOption
     }
     if (ref.time_ns < options.start_ns || ref.time_ns > options.end_ns) continue;
     if (!selected.empty() && (ref.conn >= selected.size() || !selected[ref.conn])) continue;
+    if (result.skipped < options.skip) {  // positions are in memory: nothing to read
+      ++result.skipped;
+      continue;
+    }
     MessageView view;
     view.conn = ref.conn;
     view.connection = bag.connection(ref.conn);
@@ -157,28 +489,45 @@ IterateResult iterate_v1(ByteSource& source, const Bag& bag, const IterateOption
   return result;
 }
 
+
 }  // namespace
 
 void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, const std::vector<bool>* keep) {
-  std::vector<uint8_t> raw;
-  read_raw(source, bag, chunk_index, out, &raw);
-  decode_raw(bag, raw, out, keep, 0, UINT64_MAX);
+  reset(out);
+  out->chunk_index = chunk_index;
+  const Chunk& chunk = bag.chunks[chunk_index];
+  if (!bag.encryptor.empty()) {
+    out->read_ok = false;
+    return;
+  }
+  std::string why;
+  auto raw = read_single(source, chunk.pos, &why);
+  if (!raw) {
+    out->read_ok = false;
+    out->read_error = at_byte(chunk.pos) + " is unreadable: " + why;
+    return;
+  }
+  out->raw = raw;
+  ChunkDecompressor decompressor;
+  decode_span(raw->data(), raw->size(), chunk.pos, false, decompressor, out, keep, 0, UINT64_MAX, true, true);
 }
 
 bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(LoadedChunk&)>& fn, const ProgressFn& progress,
                     unsigned threads) {
-  read_chunk_headers(source, &bag);
   std::vector<size_t> order(bag.chunks.size());
-  uint64_t total = 0;
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i, total += bag.chunks[i].compressed_size;
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag.chunks[a].pos < bag.chunks[b].pos; });
+  uint64_t total = bag.index_pos > bag.first_record_offset ? bag.index_pos - bag.first_record_offset : bag.file_size;
   ProgressTicker ticker(progress, total);
-  BatchLoader loader(source, bag, order, nullptr, 0, UINT64_MAX, threads);
-  uint64_t done = 0;
-  while (!loader.done()) {
-    auto loaded = loader.take();
+  ChunkPipeline pipeline(source, bag, order, nullptr, 0, UINT64_MAX, false, true, threads);
+  for (size_t k = 0; k < order.size(); ++k) {
+    auto loaded = pipeline.take();
     if (!loaded) break;
-    done += bag.chunks[loaded->chunk_index].compressed_size;
+    note_header(bag, *loaded);
     fn(*loaded);
+    // Bytes up to the next chunk (all of them after the last one).
+    uint64_t done = k + 1 < order.size() ? bag.chunks[order[k + 1]].pos - std::min(bag.chunks[order[k + 1]].pos, bag.first_record_offset) : total;
+    pipeline.recycle(std::move(loaded));
     if (!ticker.update(done)) return false;
   }
   return true;
@@ -198,7 +547,6 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   if (bag.format != Format::RosbagV20) return iterate_v1(source, bag, options, selected, fn, problems, progress);
 
   IterateResult result;
-  read_chunk_headers(source, &bag);
   std::vector<size_t> order;
   uint64_t total = 0;
   for (size_t i = 0; i < bag.chunks.size(); ++i) {
@@ -209,14 +557,53 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
         }))
       continue;
     order.push_back(i);
-    total += c.compressed_size;
+    total += c.message_count();
   }
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag.chunks[a].start < bag.chunks[b].start; });
-  BatchLoader loader(source, bag, order, selected.empty() ? nullptr : &selected, options.start_ns, options.end_ns, options.threads);
-  ProgressTicker ticker(progress, total);
+  // Paging: whole chunks before the page are counted from their ChunkInfo, not read, as long as
+  // each ends no later than every later chunk starts (then all its messages come first) and lies
+  // wholly inside the time filter.
+  uint64_t to_skip = options.skip;
+  size_t skipped_chunks = 0;
+  while (to_skip > 0 && skipped_chunks < order.size()) {
+    const Chunk& c = bag.chunks[order[skipped_chunks]];
+    if (skipped_chunks + 1 < order.size() && bag.chunks[order[skipped_chunks + 1]].start < c.end) break;
+    if (c.start.ns() < options.start_ns || c.end.ns() > options.end_ns) break;
+    uint64_t n = 0;
+    for (const auto& count : c.counts)
+      if (selected.empty() || (count.first < selected.size() && selected[count.first])) n += count.second;
+    if (n > to_skip) break;
+    to_skip -= n;
+    total -= std::min(total, c.message_count());
+    ++skipped_chunks;
+  }
+  result.skipped = options.skip - to_skip;
+  result.chunks_skipped = skipped_chunks;
+  order.erase(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(skipped_chunks));
+  // Chunk start times in delivery order, for the merge (order_ moves into the pipeline).
+  std::vector<uint64_t> starts(order.size());
+  for (size_t k = 0; k < order.size(); ++k) starts[k] = bag.chunks[order[k]].start.ns();
+  ChunkPipeline pipeline(source, bag, order, selected.empty() ? nullptr : &selected, options.start_ns, options.end_ns, true,
+                         options.verify_checksums, options.threads);
+  ProgressTicker ticker(progress, total, 1 << 16);
 
-  // Merge: a heap of (time, chunk rank, message index) over the chunks loaded so far. A chunk is
-  // loaded once the earliest pending message is not earlier than its start time.
+  // Connection lookup by id without a hash per message.
+  std::vector<const Connection*> by_id;
+  uint32_t max_id = 0;
+  for (const Connection& c : bag.connections) max_id = std::max(max_id, c.id);
+  if (max_id < (1u << 20)) {
+    by_id.assign(size_t{max_id} + 1, nullptr);
+    for (const Connection& c : bag.connections)
+      if (!by_id[c.id]) by_id[c.id] = bag.connection(c.id);
+  }
+  auto connection = [&](uint32_t id) -> const Connection* {
+    if (id < by_id.size()) return by_id[id];
+    return by_id.empty() ? bag.connection(id) : nullptr;
+  };
+
+  // Merge: a heap of (time, chunk rank) over the chunks loaded so far, used only while chunks'
+  // time ranges overlap. A chunk is loaded once the earliest pending message is not earlier than
+  // its start time; a sorted, non-overlapping bag keeps one chunk at a time and delivers it whole.
   struct Active {
     std::unique_ptr<LoadedChunk> chunk;
     size_t next = 0;
@@ -229,17 +616,21 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   size_t loaded_count = 0;
   uint64_t done = 0;
   auto load_next = [&]() {
-    auto chunk = loader.take();
+    auto chunk = pipeline.take();
     ++loaded_count;
     if (!chunk) return;
+    note_header(bag, *chunk);
     const Chunk& info = bag.chunks[chunk->chunk_index];
-    done += info.compressed_size;
-    result.compressed_bytes += info.compressed_size;
+    result.compressed_bytes += chunk->compressed_size;
     ++result.chunks;
     report_chunk(bag, *chunk, problems);
-    if (chunk->status.checksum_present) ++result.lz4_chunks_checked;
+    if (chunk->status.checksum_verified) ++result.lz4_chunks_checked;
     if (chunk->status.code == "rosbag.chunk.lz4_checksum") ++result.lz4_checksum_failures;
-    if (chunk->records.messages.empty()) return;
+    if (chunk->records.messages.empty()) {
+      done += info.message_count();
+      pipeline.recycle(std::move(chunk));
+      return;
+    }
     size_t slot;
     if (!free_slots.empty()) {
       slot = free_slots.back();
@@ -253,9 +644,7 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
     heap.push({{first, loaded_count}, slot});
   };
   while (true) {
-    while (loaded_count < order.size() &&
-           (heap.empty() || bag.chunks[order[loaded_count]].start.ns() <= heap.top().first.first))
-      load_next();
+    while (loaded_count < order.size() && (heap.empty() || starts[loaded_count] <= heap.top().first.first)) load_next();
     if (heap.empty()) break;
     if (!ticker.update(done)) {
       result.cancelled = true;
@@ -264,39 +653,62 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
     size_t slot = heap.top().second;
     heap.pop();
     Active& a = active[slot];
-    const auto& messages = a.chunk->records.messages;
-    const Chunk& info = bag.chunks[a.chunk->chunk_index];
+    const LoadedChunk& loaded = *a.chunk;
+    const auto& messages = loaded.records.messages;
+    const uint64_t chunk_pos = bag.chunks[loaded.chunk_index].pos;
+    const char* base = reinterpret_cast<const char*>(loaded.data);
     // Deliver a run from this chunk while it stays the earliest (most messages take this path).
     uint64_t limit = heap.empty() ? UINT64_MAX : heap.top().first.first;
-    if (loaded_count < order.size()) limit = std::min(limit, bag.chunks[order[loaded_count]].start.ns());
+    if (loaded_count < order.size()) limit = std::min(limit, starts[loaded_count]);
+    size_t n = messages.size(), i = a.next, begin = i;
     bool stop = false;
+    MessageView view;
+    view.chunk_pos = chunk_pos;
+    if (to_skip > 0) {  // the rest of the page's prefix, inside decoded chunks
+      size_t run = i;
+      while (run < n && to_skip > 0 && (run == i || messages[run].time_ns < limit)) ++run, --to_skip;
+      result.skipped += run - i;
+      done += run - i;
+      i = a.next = run;
+      if (i == n || (messages[i].time_ns >= limit)) {
+        if (a.next < n) {
+          heap.push({{messages[a.next].time_ns, a.rank}, slot});
+        } else {
+          pipeline.recycle(std::move(a.chunk));
+          free_slots.push_back(slot);
+        }
+        continue;
+      }
+      begin = i;
+    }
     do {
-      const ChunkMessage& m = messages[a.next];
-      MessageView view;
+      const ChunkMessage& m = messages[i];
       view.conn = m.conn;
-      view.connection = bag.connection(m.conn);
+      view.connection = connection(m.conn);
       view.time = Time::from_ns(m.time_ns);
-      view.data = std::string_view(reinterpret_cast<const char*>(a.chunk->bytes.data() + m.data_offset), m.data_len);
+      view.data = std::string_view(base + m.data_offset, m.data_len);
       view.record_offset = m.record_offset;
-      view.chunk_pos = info.pos;
-      ++result.messages;
-      ++a.next;
+      ++i;
       if (!fn(view)) {
         stop = true;
         break;
       }
-    } while (a.next < messages.size() && messages[a.next].time_ns < limit);
+    } while (i < n && messages[i].time_ns < limit);
+    result.messages += i - begin;
+    done += i - begin;
+    a.next = i;
     if (stop) {
       result.stopped = true;
       break;
     }
-    if (a.next < messages.size()) {
+    if (a.next < n) {
       heap.push({{messages[a.next].time_ns, a.rank}, slot});
     } else {
-      a.chunk.reset();
+      pipeline.recycle(std::move(a.chunk));
       free_slots.push_back(slot);
     }
   }
+  for (Active& a : active) pipeline.recycle(std::move(a.chunk));
   return result;
 }
 

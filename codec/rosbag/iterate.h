@@ -30,32 +30,66 @@ struct IterateOptions {
   uint64_t start_ns = 0;
   uint64_t end_ns = UINT64_MAX;  // inclusive
   unsigned threads = 0;          // 0 = all cores
+  // Verify lz4 frame content checksums (XXH32) while iterating. Off by default: for a barely
+  // compressible chunk it costs more than decoding; the doctor (check, checksum) always verifies.
+  bool verify_checksums = false;
+  // Messages to pass over before the first one delivered (paging). Chunks that lie wholly before
+  // the page, and overlap no later chunk, are skipped by their ChunkInfo counts without being
+  // read; the rest are skipped message by message.
+  uint64_t skip = 0;
 };
 
 struct IterateResult {
-  uint64_t messages = 0;
+  uint64_t messages = 0;  // delivered
+  uint64_t skipped = 0;   // passed over for `skip`
+  uint64_t chunks_skipped = 0;  // ... of which whole chunks counted from the index, never read
   uint64_t chunks = 0;
   uint64_t compressed_bytes = 0;
-  uint64_t lz4_chunks_checked = 0;
+  uint64_t lz4_chunks_checked = 0;  // checksums verified (verify_checksums)
   uint64_t lz4_checksum_failures = 0;
   bool stopped = false;  // the callback returned false
   bool cancelled = false;
 };
 
-// A decompressed chunk and its messages sorted by time.
+// A decompressed chunk and its messages (sorted by time for iteration; in record order for the
+// doctor). Its bytes are owned by the chunk: a reused buffer for compressed chunks, the shared
+// read buffer for uncompressed ones (no copy).
 struct LoadedChunk {
   size_t chunk_index = 0;
-  std::vector<uint8_t> bytes;
+  const uint8_t* data = nullptr;  // the chunk's records, uncompressed
+  size_t size = 0;
   ChunkRecords records;
   DecompressStatus status;
   bool read_ok = true;
+  std::string read_error;  // why read_ok is false ("" for an encrypted bag)
+  std::string read_code = "rosbag.chunk.unreadable";  // or rosbag.chunk_info.bad_pos
+  // The chunk record header as found in the bytes.
+  bool header_ok = false;
+  std::string compression;
+  uint32_t uncompressed_size = 0;
+  uint32_t compressed_size = 0;
+  uint32_t header_len = 0;
+  // The bytes that followed the chunk record in the same read (its IndexData records), if any.
+  const uint8_t* trailer = nullptr;
+  size_t trailer_size = 0;
+  uint64_t trailer_offset = 0;
+  bool trailer_complete = false;  // the trailer runs to the next chunk (or index_pos)
+
+  std::string_view message_data(const ChunkMessage& m) const {
+    return std::string_view(reinterpret_cast<const char*>(data + m.data_offset), m.data_len);
+  }
+
+  ByteBuffer buffer;                                // decompressed bytes of a compressed chunk
+  std::shared_ptr<const ByteBuffer> raw;            // the read this chunk came from
+  bool span_short = false;                          // the record did not fit the grouped read
 };
 
-// Reads and decompresses one chunk (the bag's chunk headers must have been read).
+// Reads and decompresses one chunk (one read of its record).
 void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, const std::vector<bool>* keep = nullptr);
 
-// Decompresses every chunk in file order (in parallel batches) and hands each to `fn` in order;
-// the doctor's walk. Returns false when cancelled.
+// Decompresses every chunk in file order (on every core, reading ahead in large sequential reads
+// within a bounded window) and hands each to `fn` in order; the doctor's walk. Chunk headers are
+// filled in from the bytes read. Returns false when cancelled.
 bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(LoadedChunk&)>& fn, const ProgressFn& progress,
                     unsigned threads = 0);
 

@@ -186,6 +186,27 @@ std::unique_ptr<MessageSchema> MessageSchema::parse(const std::string& root_type
     }
   }
   schema->root_ = schema->types_[root_type].get();
+  // Fixed sizes, innermost first (a definition referring to itself stays variable).
+  for (int pass = 0; pass < kMaxDepth; ++pass) {
+    bool changed = false;
+    for (auto& entry : schema->types_) {
+      MessageSpec& spec = *entry.second;
+      if (spec.fixed_size >= 0) continue;
+      int64_t total = 0;
+      for (const FieldSpec& f : spec.fields) {
+        int64_t one = f.primitive == Primitive::Message ? f.message->fixed_size
+                      : f.primitive == Primitive::String ? -1
+                                                          : static_cast<int64_t>(primitive_size(f.primitive));
+        if (one < 0 || f.array < 0 || (f.array > 0 && one > 0 && f.array > (int64_t{1} << 40) / one)) {
+          total = -1;
+          break;
+        }
+        total += f.array > 0 ? one * f.array : one;
+      }
+      if (total >= 0) spec.fixed_size = total, changed = true;
+    }
+    if (!changed) break;
+  }
   return schema;
 }
 
@@ -313,6 +334,84 @@ struct Decoder {
 };
 
 }  // namespace
+
+namespace {
+
+// decode() without output: the same checks in the same order, so it fails exactly when decode()
+// reports an error.
+struct Validator {
+  const uint8_t* p;
+  size_t left;
+
+  bool skip(uint64_t n) {
+    if (n > left) return false;
+    p += n;
+    left -= static_cast<size_t>(n);
+    return true;
+  }
+  bool u32(uint32_t* v) {
+    if (left < 4) return false;
+    std::memcpy(v, p, 4);
+    p += 4;
+    left -= 4;
+    return true;
+  }
+  static uint64_t min_size(const FieldSpec& field, int depth) {
+    if (field.primitive != Primitive::Message) return primitive_size(field.primitive);
+    if (field.message->fixed_size >= 0) return static_cast<uint64_t>(field.message->fixed_size);
+    if (depth > kMaxDepth) return 0;
+    uint64_t n = 0;
+    for (const FieldSpec& f : field.message->fields) n += f.array == 0 ? min_size(f, depth + 1) : f.array < 0 ? 4 : 0;
+    return n;
+  }
+  bool value(const FieldSpec& field, int depth) {
+    if (field.primitive == Primitive::Message) return message(*field.message, depth + 1);
+    if (field.primitive == Primitive::String) {
+      uint32_t len;
+      return u32(&len) && skip(len);
+    }
+    return skip(primitive_size(field.primitive));
+  }
+  bool message(const MessageSpec& spec, int depth) {
+    if (depth > kMaxDepth) return false;
+    if (spec.fixed_size >= 0) return skip(static_cast<uint64_t>(spec.fixed_size));
+    for (const FieldSpec& field : spec.fields) {
+      if (field.array == 0) {
+        if (!value(field, depth)) return false;
+        continue;
+      }
+      uint64_t count;
+      if (field.array > 0) {
+        count = static_cast<uint64_t>(field.array);
+      } else {
+        uint32_t n;
+        if (!u32(&n)) return false;
+        count = n;
+      }
+      uint64_t element_min = min_size(field, depth);
+      if (element_min > 0 && count > left / element_min) return false;
+      if (field.primitive != Primitive::Message && field.primitive != Primitive::String) {
+        if (!skip(count * primitive_size(field.primitive))) return false;
+        continue;
+      }
+      if (field.primitive == Primitive::Message && field.message->fixed_size >= 0) {
+        if (depth + 1 > kMaxDepth || !skip(count * static_cast<uint64_t>(field.message->fixed_size))) return false;
+        continue;
+      }
+      if (element_min == 0) continue;  // elements that hold no data consume nothing
+      for (uint64_t i = 0; i < count; ++i)
+        if (!value(field, depth)) return false;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+bool MessageSchema::validate(const uint8_t* data, size_t size) const {
+  Validator v{data, size};
+  return v.message(*root_, 0) && v.left == 0;
+}
 
 Json MessageSchema::decode(const uint8_t* data, size_t size, const DecodeOptions& options, std::string* error) const {
   error->clear();

@@ -36,6 +36,8 @@ struct MessageSpec {
   std::string name;  // pkg/Type
   std::vector<FieldSpec> fields;
   std::vector<ConstantSpec> constants;
+  // Serialized size when it never varies (no strings, no variable arrays), else -1.
+  int64_t fixed_size = -1;
 };
 
 struct DecodeOptions {
@@ -55,6 +57,9 @@ class MessageSchema {
   // Decodes one serialized message. On inconsistent data returns what was decoded and sets `error`
   // (e.g. "field 'ranges': array of 4000000000 float32 needs 16000000000 bytes, 812 remain").
   Json decode(const uint8_t* data, size_t size, const DecodeOptions& options, std::string* error) const;
+  // True when decode() would succeed, without building anything (the doctor's walk over every
+  // message). Fixed-size parts are skipped in one step; lengths are checked against the bytes left.
+  bool validate(const uint8_t* data, size_t size) const;
 
  private:
   std::map<std::string, std::unique_ptr<MessageSpec>> types_;

@@ -95,7 +95,7 @@ std::string rosbag_duration(double duration) {
   return printf_string("%.1fs", duration);
 }
 
-BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies) {
+BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read_compression, const ProgressFn& progress) {
   BagStats s;
   s.version = bag.version == 200 ? "2.0" : bag.version == 102 ? "1.2" : "1.1";
   if (!bag.indexed) s.version += " (unindexed)";
@@ -104,13 +104,14 @@ BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies) {
   s.chunk_count = bag.chunks.size();
   std::map<uint32_t, uint64_t> per_connection;
   if (bag.format == Format::RosbagV20) {
-    read_chunk_headers(source, &bag);
+    if (read_compression) read_chunk_headers(source, &bag, progress);
     bool first = true;
     for (const Chunk& c : bag.chunks) {
       if (first) s.start = c.start, s.end = c.end, first = false;
       if (c.start < s.start) s.start = c.start;
       if (s.end < c.end) s.end = c.end;
       for (const auto& count : c.counts) per_connection[count.first] += count.second;
+      if (!c.header_read) s.compression_read = false;
       if (!c.header_ok) continue;
       auto it = std::find_if(s.compressions.begin(), s.compressions.end(), [&](const CompressionStats& x) { return x.name == c.compression; });
       if (it == s.compressions.end()) it = s.compressions.insert(s.compressions.end(), CompressionStats{c.compression});
@@ -274,8 +275,10 @@ Report summary_report(const BagStats& s, const Bag& bag) {
   f["chunks"] = s.chunk_count;
   f["connections"] = bag.connections.size();
   f["topics"] = s.topics.size();
+  // summary() reads no chunk header: the compression facts are then absent and marked not read
+  // (info_report() adds them).
   std::string compression = s.compressions.empty() ? "none" : s.compressions.front().name;
-  f["compression"] = compression;
+  if (s.compression_read) f["compression"] = compression;
   if (!bag.encryptor.empty()) f["encryptor"] = bag.encryptor;
 
   Table topics{"topics", {"topic", "type", "messages", "connections"}, {}};
@@ -298,7 +301,8 @@ Report summary_report(const BagStats& s, const Bag& bag) {
   d["size"] = bag.file_size;
   d["messages"] = s.messages;
   d["indexed"] = bag.indexed;
-  d["compression"] = compression;
+  d["compression_read"] = s.compression_read;
+  if (s.compression_read) d["compression"] = compression;
   uint64_t total_u = 0, total_c = 0;
   Json codecs = Json::array();
   for (const CompressionStats& c : s.compressions) {
@@ -311,10 +315,13 @@ Report summary_report(const BagStats& s, const Bag& bag) {
     total_u += c.uncompressed;
     total_c += c.compressed;
   }
-  d["uncompressed"] = total_u;
-  d["compressed"] = total_c;
   d["chunks"] = s.chunk_count;
-  d["compression_by_codec"] = std::move(codecs);
+  if (s.compression_read) {
+    d["uncompressed"] = total_u;
+    d["compressed"] = total_c;
+    d["compression_by_codec"] = std::move(codecs);
+    if (total_u > 0) d["compression_ratio"] = static_cast<double>(total_c) / static_cast<double>(total_u);
+  }
   if (!bag.encryptor.empty()) d["encryptor"] = bag.encryptor;
   Json type_list = Json::array();
   for (const auto& t : s.types) {

@@ -35,14 +35,19 @@ struct BagStats {
   Time rosbag_start, rosbag_end;  // what rosbag prints: first chunk's start, last chunk's end
   uint64_t messages = 0;
   uint64_t chunk_count = 0;
+  bool compression_read = true;  // false: some chunk headers are not read yet (summary() reads none)
   std::vector<CompressionStats> compressions;  // rosbag's order: most chunks first
   std::vector<std::pair<std::string, std::string>> types;  // (type, md5), sorted
   std::vector<TopicStats> topics;                          // sorted by topic
 };
 
-// Reads chunk headers when needed (for compression) and, with `frequencies`, the index data records
-// after each chunk (per-message times) as `rosbag info --freq` does.
-BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies);
+// The facts from the index alone. With `read_compression`, every chunk record header not read yet
+// is read (one small read per chunk, with progress) for the compression facts; without it those
+// facts cover only chunks whose headers are already known (compression_read says whether all are).
+// With `frequencies`, the index data records after each chunk (per-message times) are read as
+// `rosbag info --freq` does.
+BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read_compression = true,
+                       const ProgressFn& progress = nullptr);
 
 std::string info_text(const BagStats& stats, const Bag& bag, const std::string& path);
 Report summary_report(const BagStats& stats, const Bag& bag);

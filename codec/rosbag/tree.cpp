@@ -82,8 +82,8 @@ std::vector<uint32_t> BagInspector::chunk_record_offsets(const LoadedChunk& chun
   RecordFrame frame;
   std::string_view header;
   std::string why;
-  for (size_t pos = 0; pos < chunk.bytes.size();) {
-    if (parse_record(chunk.bytes.data(), chunk.bytes.size(), pos, &frame, &header, &why) != FrameStatus::Ok) break;
+  for (size_t pos = 0; pos < chunk.size;) {
+    if (parse_record(chunk.data, chunk.size, pos, &frame, &header, &why) != FrameStatus::Ok) break;
     offsets.push_back(static_cast<uint32_t>(pos));
     pos = static_cast<size_t>(frame.end());
   }
@@ -204,7 +204,7 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
       std::string_view header;
       RecordFrame frame;
       std::string why;
-      parse_record(chunk->bytes.data(), chunk->bytes.size(), inner[k], &frame, &header, &why);
+      parse_record(chunk->data, chunk->size, inner[k], &frame, &header, &why);
       HeaderFields fields;
       fields.parse(header);
       node.kind = kind_for(fields.op());
@@ -306,7 +306,7 @@ std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
             RecordFrame frame;
             std::string_view header;
             std::string why;
-            parse_record(chunk->bytes.data(), chunk->bytes.size(), inner, &frame, &header, &why);
+            parse_record(chunk->data, chunk->size, inner, &frame, &header, &why);
             uint64_t at = c.data_offset() + inner;
             if (!overlaps(at, frame.end() - inner)) continue;
             HeaderFields fields;
@@ -400,8 +400,8 @@ Json BagInspector::decode(const std::string& id) {
         RecordFrame frame;
         std::string_view header;
         std::string why;
-        parse_record(chunk->bytes.data(), chunk->bytes.size(), inner[k], &frame, &header, &why);
-        std::string_view data(reinterpret_cast<const char*>(chunk->bytes.data() + frame.data_offset()), frame.data_len);
+        parse_record(chunk->data, chunk->size, inner[k], &frame, &header, &why);
+        std::string_view data(reinterpret_cast<const char*>(chunk->data + frame.data_offset()), frame.data_len);
         j["chunk_offset"] = inner[k];
         j["header_len"] = frame.header_len;
         j["data_len"] = frame.data_len;

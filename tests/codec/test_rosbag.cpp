@@ -112,7 +112,13 @@ TEST_CASE("V2.0 round trip for none, bz2 and lz4 chunks") {
     Report summary = inspector->summary();
     CHECK(summary.problems.empty());
     CHECK(summary.facts.find("messages")->as_uint() == 300);
-    CHECK(summary.facts.find("compression")->as_string() == compression);
+    // summary() reads no chunk header: compression is left for info_report().
+    CHECK(summary.facts.find("compression") == nullptr);
+    CHECK(summary.details.find("compression_read")->as_bool() == false);
+    Report info = inspector->info_report(nullptr);
+    CHECK(info.facts.find("compression")->as_string() == compression);
+    CHECK(info.details.find("compression_read")->as_bool());
+    CHECK(info.details.find("compression_by_codec")->size() == 1);
     CHECK(summary.facts.find("chunks")->as_uint() > 3);
     const Json* topics = summary.details.find("topics");
     REQUIRE(topics);
@@ -202,6 +208,51 @@ TEST_CASE("opening reads the version line, the bag header and the index section,
   compute_stats(counting, bag, false);
   CHECK(counting.read_calls() <= 2 * bag.chunks.size());
   CHECK(counting.bytes_read() < 300 * bag.chunks.size());
+}
+
+TEST_CASE("summary() reads only the version line, the bag header and the index section; info_report() adds compression") {
+  for (const char* compression : {"lz4", "bz2", "none"}) {
+    CAPTURE(compression);
+    std::string bytes = make_bag(200, compression, 3000, 4 * 1024);
+    MemoryByteSource memory = source_of(bytes);
+    CountingByteSource counting(memory);
+    auto inspector = open_inspector(counting, Format::RosbagV20);
+    Report summary = inspector->summary();
+    auto& bag = dynamic_cast<BagInspector&>(*inspector).bag();
+    REQUIRE(bag.indexed);
+    REQUIRE(bag.chunks.size() > 20);
+    uint64_t budget = 13 + 4104 + (bytes.size() - bag.index_pos) + 64;
+    CHECK(counting.bytes_read() <= budget);
+    CHECK(counting.read_calls() <= 4);
+    CHECK(summary.details.find("messages")->as_uint() == 3000);
+    CHECK(summary.details.find("compression_read")->as_bool() == false);
+    CHECK(summary.details.find("compression_by_codec") == nullptr);
+    CHECK(summary.facts.find("compression") == nullptr);
+    CHECK(summary.tables.size() == 2);
+    // info_report reads each chunk header (with progress) and gives the compression facts.
+    counting.reset();
+    uint64_t progress_calls = 0;
+    Report info = inspector->info_report([&](uint64_t, uint64_t) { return ++progress_calls > 0; });
+    CHECK(progress_calls > 0);
+    CHECK(counting.read_calls() >= bag.chunks.size());
+    CHECK(counting.bytes_read() < 300 * bag.chunks.size());
+    CHECK(info.facts.find("compression")->as_string() == compression);
+    const Json* codecs = info.details.find("compression_by_codec");
+    REQUIRE(codecs);
+    REQUIRE(codecs->size() == 1);
+    CHECK((*codecs)[0].find("chunks")->as_uint() == bag.chunks.size());
+    uint64_t compressed = 0, uncompressed = 0;
+    for (const Chunk& c : bag.chunks) compressed += c.compressed_size, uncompressed += c.uncompressed_size;
+    CHECK((*codecs)[0].find("compressed")->as_uint() == compressed);
+    CHECK((*codecs)[0].find("uncompressed")->as_uint() == uncompressed);
+    CHECK(info.details.find("compression_ratio")->as_double() == doctest::Approx(double(compressed) / double(uncompressed)));
+    if (std::string(compression) == "none") CHECK(compressed == uncompressed);
+    else CHECK(compressed < uncompressed);
+    // info_text still prints rosbag's compression row.
+    std::string text = inspector->info_text(InfoOptions{"x.bag"});
+    CHECK(text.find(std::string(" ") + compression + " [" + std::to_string(bag.chunks.size()) + "/" +
+                    std::to_string(bag.chunks.size()) + " chunks") != std::string::npos);
+  }
 }
 
 TEST_CASE("V1.2 (indexed and unindexed) and V1.1 read the same messages") {
@@ -381,4 +432,127 @@ TEST_CASE("tree, spans and decode cover chunks, inner records and the index sect
   REQUIRE(!spans.empty());
   CHECK(spans[0].kind == "chunk");
   CHECK(inspector->query("connections", Json::object(), nullptr).find("connections")->size() == 3);
+}
+
+TEST_CASE("message pages skip whole chunks by their ChunkInfo counts and equal a slice of the full iteration") {
+  std::string bytes = make_bag(200, "lz4", 600, 2048);
+  MemoryByteSource memory = source_of(bytes);
+  // The whole bag, decoded, as the reference.
+  auto reference = open_inspector(memory, Format::RosbagV20);
+  Json all_args = Json::object();
+  all_args["count"] = 10000;
+  Json all = reference->query("messages", all_args, nullptr);
+  REQUIRE(all.find("messages")->size() == 600);
+  for (const char* topic : {"", "/pose", "/count"}) {
+    CAPTURE(topic);
+    Json topic_args = Json::object();
+    topic_args["count"] = 10000;
+    if (*topic) topic_args["topic"] = topic;
+    const Json full = reference->query("messages", topic_args, nullptr);
+    uint64_t total = full.find("messages")->size();
+    for (uint64_t first : {uint64_t{0}, uint64_t{1}, uint64_t{37}, total / 2, total - 3, total + 5}) {
+      CAPTURE(first);
+      CountingByteSource counting(memory);
+      auto inspector = open_inspector(counting, Format::RosbagV20);
+      counting.reset();
+      Json args = Json::object();
+      args["first"] = first;
+      args["count"] = 7;
+      if (*topic) args["topic"] = topic;
+      Json page = inspector->query("messages", args, nullptr);
+      const Json& got = *page.find("messages");
+      CHECK(got.size() == std::min<uint64_t>(7, total > first ? total - first : 0));
+      for (size_t k = 0; k < got.size(); ++k) {
+        const Json& want = (*full.find("messages"))[first + k];
+        CHECK(got[k].find("index")->as_uint() == first + k);
+        CHECK(got[k].find("time_ns")->as_uint() == want.find("time_ns")->as_uint());
+        CHECK(got[k].find("message")->dump() == want.find("message")->dump());
+      }
+      CHECK(page.find("more")->as_bool() == (first + 7 < total));
+      if (first >= total / 2 && total > 100) {
+        CHECK(page.find("chunks_skipped")->as_uint() > 0);
+        CHECK(counting.bytes_read() < bytes.size() / 2);  // the skipped chunks were never read
+      }
+    }
+  }
+}
+
+TEST_CASE("pages over unsorted, overlapping chunks still equal the time-ordered iteration") {
+  MemorySink sink;
+  WriterOptions options;
+  options.chunk_threshold = 256;
+  BagWriter writer(sink, options);
+  uint32_t a = writer.add_connection("/a", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+  for (int i = 0; i < 400; ++i) {
+    // Bursts that go back in time: chunk ranges overlap and are out of order.
+    uint32_t sec = 100 + static_cast<uint32_t>((i * 37) % 50);
+    int32_t v = i;
+    REQUIRE(writer.write(a, Time{sec, static_cast<uint32_t>(i)}, std::string_view(reinterpret_cast<const char*>(&v), 4)));
+  }
+  REQUIRE(writer.close());
+  std::vector<uint64_t> times = times_of(sink.bytes);
+  REQUIRE(times.size() == 400);
+  MemoryByteSource source = source_of(sink.bytes);
+  auto inspector = open_inspector(source, Format::RosbagV20);
+  for (uint64_t first : {0, 5, 150, 399}) {
+    Json args = Json::object();
+    args["first"] = first;
+    args["count"] = 20;
+    Json page = inspector->query("messages", args, nullptr);
+    const Json& got = *page.find("messages");
+    REQUIRE(got.size() == std::min<uint64_t>(20, 400 - first));
+    for (size_t k = 0; k < got.size(); ++k) CHECK(got[k].find("time_ns")->as_uint() == times[first + k]);
+  }
+}
+
+TEST_CASE("the doctor validates every message against its definition and names the first failures") {
+  MemorySink sink;
+  WriterOptions options;
+  options.compression = "lz4";
+  options.chunk_threshold = 2048;
+  BagWriter writer(sink, options);
+  uint32_t pose = writer.add_connection("/pose", "demo_msgs/Pose", "0123456789abcdef0123456789abcdef", kPoseDef);
+  uint32_t count = writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+  std::vector<int> bad = {150, 230, 231, 232, 233, 290};  // late messages: the first message of each topic is fine
+  for (int i = 0; i < 300; ++i) {
+    Time t{100 + static_cast<uint32_t>(i / 10), static_cast<uint32_t>((i % 10) * 100000000)};
+    bool broken = std::find(bad.begin(), bad.end(), i) != bad.end();
+    if (i % 2 == 0) {
+      std::string m = pose_message(i, t, i % 40);
+      if (broken) m.resize(m.size() - 5);  // ends inside the last field
+      REQUIRE(writer.write(pose, t, m));
+    } else {
+      int32_t v = i;
+      std::string m(reinterpret_cast<const char*>(&v), 4);
+      if (broken) m += "xx";  // bytes left over
+      REQUIRE(writer.write(count, t, m));
+    }
+  }
+  REQUIRE(writer.close());
+  MemoryByteSource source = source_of(sink.bytes);
+  auto inspector = open_inspector(source, Format::RosbagV20);
+  uint64_t progress_calls = 0;
+  Report check = inspector->check([&](uint64_t, uint64_t) { return ++progress_calls > 0; });
+  CHECK(check.details.find("messages_validated")->as_uint() == 300);
+  CHECK(check.details.find("messages_undecodable")->as_uint() == 6);
+  std::vector<const Problem*> undecodable;
+  for (const Problem& p : check.problems)
+    if (p.code == "rosbag.message.undecodable") undecodable.push_back(&p);
+  // /pose: 150, 230, 232, 290 (three listed, then a count); /count: 231, 233 (both listed).
+  REQUIRE(undecodable.size() == 3 + 1 + 2);
+  size_t on_pose = 0, summary_lines = 0;
+  for (const Problem* p : undecodable) {
+    CAPTURE(p->message);
+    if (p->message.find("/pose") != std::string::npos) ++on_pose;
+    if (p->message.find("4 of 150 messages on /pose") != std::string::npos) ++summary_lines;
+    CHECK(p->offset > 4117);
+    CHECK(p->offset < sink.bytes.size());
+  }
+  CHECK(on_pose == 4);
+  CHECK(summary_lines == 1);
+  CHECK(check.facts.find("compression")->as_string() == "lz4");  // the walk read every chunk header
+  // Cancelling stops the walk and says so.
+  auto again = open_inspector(source, Format::RosbagV20);
+  Report cancelled = again->check([](uint64_t done, uint64_t) { return done == 0; });
+  CHECK(has_code(cancelled.problems, "rosbag.check.cancelled"));
 }
