@@ -31,13 +31,17 @@ Json parse_or_empty(const std::string& text) {
 
 class WasmInspector {
  public:
-  // `read` is a JS function (offset, length) -> Uint8Array (FileReaderSync on Blob.slice in a
-  // worker, fs.readSync under node). It may return fewer bytes at the end of the file.
+  // `read` is a JS function (offset, length, pointer). It either returns a Uint8Array of the bytes
+  // (FileReaderSync on Blob.slice in a worker) or writes them itself into Module.HEAPU8 at
+  // `pointer` and returns the count (fs.readSync under node: saves an allocation and a copy).
+  // Fewer bytes than asked means the end of the file.
   WasmInspector(double size, val read)
       : read_(read),
         source_(static_cast<uint64_t>(size),
                 [this](uint64_t offset, void* destination, size_t length) -> size_t {
-                  val bytes = read_(static_cast<double>(offset), static_cast<double>(length));
+                  val bytes = read_(static_cast<double>(offset), static_cast<double>(length),
+                                    static_cast<double>(reinterpret_cast<uintptr_t>(destination)));
+                  if (bytes.isNumber()) return std::min<size_t>(length, static_cast<size_t>(bytes.as<double>()));
                   if (bytes.isNull() || bytes.isUndefined()) return 0;
                   size_t n = std::min<size_t>(length, bytes["length"].as<size_t>());
                   val(emscripten::typed_memory_view(n, static_cast<uint8_t*>(destination)))

@@ -24,11 +24,8 @@ export async function openWithWasm(path) {
   const Module = await loadModule();
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
-  const inspector = new Module.Inspector(size, (offset, length) => {
-    const buffer = new Uint8Array(length);
-    const n = readSync(fd, buffer, 0, length, offset);
-    return buffer.subarray(0, n);
-  });
+  // Reads straight into the wasm heap (the bindings accept a byte count instead of an array).
+  const inspector = new Module.Inspector(size, (offset, length, pointer) => readSync(fd, Module.HEAPU8, pointer, length, offset));
   return { inspector, size, close: () => { inspector.delete(); closeSync(fd); } };
 }
 
