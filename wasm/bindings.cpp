@@ -126,7 +126,9 @@ class WasmInspector {
  private:
   static CachedByteSource::Options cache_options() {
     CachedByteSource::Options options;
-    options.block_size = 256 * 1024;  // FileReaderSync costs ~1 ms per call: few, large reads
+    // FileReaderSync costs ~1 ms per call: scans grow to 8 MB reads; scattered small reads
+    // (chunk headers, hex pages) fetch 16 KB so they do not drag in the file around them.
+    options.block_size = 16 * 1024;
     options.max_fetch = 8 * 1024 * 1024;
     options.capacity = 64 * 1024 * 1024;
     return options;

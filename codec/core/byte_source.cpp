@@ -54,7 +54,7 @@ size_t FileByteSource::read(uint64_t offset, void* destination, size_t length) {
 }
 
 size_t MemoryByteSource::read(uint64_t offset, void* destination, size_t length) {
-  if (offset >= size_) return 0;
+  if (offset >= size_ || length == 0) return 0;  // memcpy with a null destination is undefined, even for 0 bytes
   size_t n = static_cast<size_t>(std::min<uint64_t>(length, size_ - offset));
   std::memcpy(destination, data_ + offset, n);
   return n;
@@ -97,13 +97,16 @@ const CachedByteSource::Block* CachedByteSource::find_block(uint64_t offset) {
   return nullptr;
 }
 
-const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset) {
+const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t wanted) {
   uint64_t total = inner_.size();
   uint64_t start = offset - offset % options_.block_size;
   // A miss right where the last one ended is a sequential scan: read further ahead each time.
   bool sequential = start == last_miss_end_;
   next_fetch_ = sequential ? std::min(next_fetch_ * 2, options_.max_fetch) : options_.block_size;
-  size_t want = static_cast<size_t>(std::min<uint64_t>(next_fetch_, total - start));
+  // Never less than the read asks for: one call, not a series of growing ones.
+  uint64_t needed = offset - start + wanted;
+  needed = (needed + options_.block_size - 1) / options_.block_size * options_.block_size;
+  size_t want = static_cast<size_t>(std::min<uint64_t>(std::max<uint64_t>(next_fetch_, needed), total - start));
   Block block{start, std::vector<uint8_t>(want)};
   block.bytes.resize(inner_.read(start, block.bytes.data(), want));
   if (block.bytes.empty() || block.offset + block.bytes.size() <= offset) return nullptr;
@@ -128,7 +131,7 @@ size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length)
   while (done < length) {
     uint64_t at = offset + done;
     const Block* block = find_block(at);
-    if (!block) block = fetch(at);
+    if (!block) block = fetch(at, length - done);
     if (!block) break;
     size_t in_block = static_cast<size_t>(at - block->offset);
     size_t n = std::min(length - done, block->bytes.size() - in_block);

@@ -85,7 +85,9 @@ class CountingByteSource : public ByteSource {
 
 // A small LRU block cache with read-ahead in front of a slow source (FileReaderSync costs ~1 ms
 // per call whatever its size, so many small codec reads must become few large ones).
-// Sequential misses double the fetch size up to `max_fetch`; random misses fetch one block.
+// A miss fetches at least what the read asks for, in one call. Sequential misses double the fetch
+// size up to `max_fetch`; a random miss fetches one block, so scattered small reads (a bag's chunk
+// headers) stay small.
 class CachedByteSource : public ByteSource {
  public:
   struct Options {
@@ -105,7 +107,7 @@ class CachedByteSource : public ByteSource {
     std::vector<uint8_t> bytes;
   };
   const Block* find_block(uint64_t offset);
-  const Block* fetch(uint64_t offset);
+  const Block* fetch(uint64_t offset, size_t wanted);
 
   ByteSource& inner_;
   Options options_;

@@ -77,6 +77,28 @@ TEST_CASE("cached source serves small reads from few large ones and stays correc
   CHECK(cached.read(data.size() + 10, out.data(), 10) == 0);
 }
 
+TEST_CASE("cached source: a large read is one call; scattered small reads stay small") {
+  std::vector<uint8_t> data(64 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); i += 4096) data[i] = static_cast<uint8_t>(i >> 12);
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;
+  options.block_size = 16 * 1024;
+  CachedByteSource cached(counting, options);
+  // An index section of 3 MB read at once: one call to the slow source, not a doubling series.
+  std::vector<uint8_t> out(3 * 1024 * 1024);
+  REQUIRE(cached.read(40 * 1024 * 1024 + 123, out.data(), out.size()) == out.size());
+  CHECK(std::memcmp(out.data(), data.data() + 40 * 1024 * 1024 + 123, out.size()) == 0);
+  CHECK(counting.read_calls() == 1);
+  // 500 chunk headers 100 KB apart: each costs one block, not a large read-ahead.
+  cached.clear();
+  counting.reset();
+  uint8_t header[64];
+  for (uint64_t i = 0; i < 500; ++i) REQUIRE(cached.read(i * 100 * 1024 + 7, header, sizeof header) == sizeof header);
+  CHECK(counting.read_calls() == 500);
+  CHECK(counting.bytes_read() <= 500 * 2 * options.block_size);
+}
+
 TEST_CASE("detection by content, with a diagnosis for everything else") {
   CHECK(detect_kind("") == "empty");
   CHECK(detect_kind("BDDF\x01\x02") == "bddf");
