@@ -8,10 +8,21 @@ let Module = null;
 let inspector = null;
 let reader = null;
 
+// The single-file build (scripts/build-dist.mjs --single) runs this worker from a Blob URL with the
+// wasm inlined as base64 in LOGSCOPE_WASM_BASE64: it is handed to the module instead of fetched.
+function moduleOptions() {
+  const inlined = self.LOGSCOPE_WASM_BASE64;
+  if (!inlined) return {};
+  const text = atob(inlined);
+  const wasmBinary = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) wasmBinary[i] = text.charCodeAt(i);
+  return { wasmBinary, locateFile: (path) => path };
+}
+
 function loadModule() {
   if (!modulePromise) {
     modulePromise = import('./gen/logscope.mjs')
-      .then((m) => m.default())
+      .then((m) => m.default(moduleOptions()))
       .then((mod) => (Module = mod));
   }
   return modulePromise;
@@ -83,7 +94,7 @@ const ops = {
   decode: ({ id }) => parse(inspector.decode(id)),
   query: ({ name, args }, progress) => parse(inspector.query(name, JSON.stringify(args || {}), progress)),
   search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
-  readStats: () => ({ ...parse(inspector.readStats()), reader_bytes: reader ? reader.bytesRead : 0 }),
+  readStats: () => ({ ...parse(inspector.readStats()), reader_bytes: reader ? reader.bytesRead : 0, reader_requests: reader ? reader.requests || 0 : 0 }),
 };
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
@@ -117,7 +128,7 @@ async function handle({ id, op, args }) {
   } catch (error) {
     // A trap inside wasm (abort, out of bounds, out of memory) leaves the module unusable.
     const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /abort|Aborted|memory/i.test(String(error.message || error)));
-    self.postMessage({ id, ok: false, fatal, error: describe(error) });
+    self.postMessage({ id, ok: false, fatal, error: describe(error), code: (error && error.name) || null });
   }
 }
 

@@ -108,7 +108,10 @@ export class HexView {
   }
 
   render() {
-    if (!this.visibleRows) return;
+    // Nothing to draw or fetch while the view is hidden (another tab is shown): opening a file
+    // reads only what the summary needs, which matters most for remote files. Showing the tab
+    // calls layout(), which renders.
+    if (!this.visibleRows || this.scroller.offsetParent === null) return;
     const first = this.firstRow();
     this.first = first;
     const top = this.scaled ? this.scroller.scrollTop : first * ROW_HEIGHT;

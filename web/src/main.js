@@ -10,10 +10,20 @@ import { HexView } from './hexview.js';
 import { DataInspector } from './inspector-panel.js';
 import { RecordView } from './record.js';
 import { showBanner, hideBanner, renderUnknown } from './errors.js';
+import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
+import { LinkState } from './links.js';
+import { startOffline } from './offline.js';
 
 const AUTO_CHECKSUM_BYTES = 256 * 1024 * 1024;
 const AUTO_CHECK_BYTES = 64 * 1024 * 1024;
+const AUTO_REMOTE_BYTES = 8 * 1024 * 1024; // remote files: full reads (checksum, check) run by themselves only when small
 
+// What the worker opens for a target: a local File, or a remote file found by the probe.
+const sourceFor = (target) => (target.remote
+  ? { kind: 'url', url: target.url, name: target.name, size: target.size, etag: target.etag, lastModified: target.lastModified }
+  : { kind: 'file', file: target });
+
+const links = new LinkState();
 const state = { generation: 0, file: null, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } };
 const ui = {
   banner: $('#banner-slot'),
@@ -25,8 +35,9 @@ const ui = {
 // ---- workers --------------------------------------------------------------------------------
 function makeClients() {
   const onCrash = (message) => crashed(message);
-  state.client = new WorkerClient({ onCrash });
-  state.jobs = new WorkerClient({ onCrash });
+  const onChanged = (message) => changedUnderneath(message);
+  state.client = new WorkerClient({ onCrash, onChanged });
+  state.jobs = new WorkerClient({ onCrash, onChanged });
 }
 makeClients();
 
@@ -54,16 +65,92 @@ function crashed(message) {
   });
 }
 
+// The remote file is not the one that was opened any more (ETag, Last-Modified or size differ).
+function changedUnderneath(message) {
+  if (!state.file?.remote || state.changed) return;
+  state.changed = true;
+  ui.progress.finish();
+  document.body.dataset.changed = 'true';
+  const url = state.file.url;
+  showBanner(ui.banner, {
+    title: 'The file changed on the server',
+    message: `${message.replace(/^the file/, 'The file')}. What is shown was read from the earlier version; logscope stopped reading so the two versions are not mixed.`,
+    id: 'changed-banner',
+    actions: [{ label: 'Open the new version', primary: true, onClick: () => openUrl(url) }],
+  });
+}
+
 // ---- opening ------------------------------------------------------------------------------
-export async function openFile(file, { fromDemo = false } = {}) {
+// Opens ?url=: probes the server, then reads the file in ranges; explains what is missing when
+// the server cannot serve ranges to this page, and offers a full download only on request.
+export async function openUrl(url) {
   const generation = ++state.generation;
+  state.remoteUrl = url;
+  links.setRemote(url);
+  hideBanner(ui.banner);
+  document.body.dataset.state = 'probing';
+  document.body.dataset.fileName = nameOfUrl(url);
+  delete document.body.dataset.remoteProblem;
+  const probing = ui.progress.start(`Asking ${new URL(url, location.href).host || 'the server'} for ${nameOfUrl(url)}`);
+  probing(0, 0);
+  const result = await probeRemote(url);
+  ui.progress.finish();
+  if (generation !== state.generation) return;
+  if (result.ok && result.whole) return openFile(result.whole, { generationTaken: generation, downloadedFrom: result.url });
+  if (result.ok) return openFile({ remote: true, url: result.url, name: result.name, size: result.size, etag: result.etag, lastModified: result.lastModified, hidden: result.hidden }, { generationTaken: generation });
+  document.body.dataset.state = 'remote-problem';
+  document.body.dataset.remoteProblem = result.problem;
+  const { title, body, canDownload } = explainProbe(result);
+  const actions = [];
+  if (canDownload) actions.push(h('button.button.primary', { type: 'button', id: 'download-whole', onclick: () => downloadAndOpen(result, generation) }, result.size ? `Download the whole file (${formatBytes(result.size)})` : 'Download the whole file'));
+  actions.push(h('button.button', { type: 'button', onclick: () => $('#file-input').click() }, 'Open a local file instead'));
+  actions.push(h('button.button', { type: 'button', onclick: () => openUrl(url) }, 'Try again'));
+  clear(ui.banner).append(h('div.banner.remote-problem', { class: canDownload ? 'tone-warn' : 'tone-bad', id: 'remote-problem', role: 'alert', dataset: { problem: result.problem } },
+    h('div.banner-text', {}, h('strong', {}, title), body, h('div.banner-actions.inline', {}, actions))));
+}
+
+async function downloadAndOpen(result, generation) {
+  if (generation !== state.generation) return;
+  const controller = new AbortController();
+  $('#download-whole').disabled = true;
+  document.body.dataset.state = 'downloading';
+  const onProgress = ui.progress.start(`Downloading ${result.name}`, { total: result.size || 0, onCancel: () => controller.abort() });
+  try {
+    const file = await downloadWhole(result.url, result.name, { onProgress, signal: controller.signal });
+    if (generation !== state.generation) return;
+    ui.progress.finish();
+    state.remoteUrl = result.url;
+    openFile(file, { downloadedFrom: result.url });
+  } catch (error) {
+    if (generation !== state.generation) return;
+    ui.progress.finish(controller.signal.aborted ? 'Download cancelled.' : '');
+    document.body.dataset.state = 'remote-problem';
+    const button = $('#download-whole');
+    if (button) button.disabled = false;
+    if (!controller.signal.aborted) showBanner(ui.banner, { title: 'The download failed', message: `${String(error.message || error)}.`, actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(result.url) }] });
+  }
+}
+
+export async function openFile(file, { fromDemo = false, generationTaken = null, downloadedFrom = null } = {}) {
+  const generation = generationTaken ?? ++state.generation;
+  if (!file.remote && !downloadedFrom) {
+    state.remoteUrl = null;
+    links.setRemote(null);
+    links.setLocalName(file.name);
+  }
+  if (!links.hasView) links.clearView();
+  $('#link-hint')?.remove();
+  hideLinkNote();
+  state.changed = false;
+  delete document.body.dataset.changed;
+  delete document.body.dataset.remoteProblem;
   const started = performance.now();
   state.client.dispose();
   state.jobs.dispose();
   makeClients();
   ui.hex.setClient(state.client);
   ui.tree.setClient(state.client);
-  Object.assign(state, { file, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } });
+  Object.assign(state, { file, downloadedFrom, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } });
   hideBanner(ui.banner);
   ui.progress.finish();
   document.body.dataset.state = 'opening';
@@ -84,12 +171,13 @@ export async function openFile(file, { fromDemo = false } = {}) {
   clear($('#problems-card'));
   $('#problem-badge').textContent = '';
   ui.tree.reset();
+  state.treeLoad = null;
   ui.record.showEmpty();
   const stale = () => generation !== state.generation;
 
   let opened;
   try {
-    opened = await state.client.open({ kind: 'file', file });
+    opened = await state.client.open(sourceFor(file));
   } catch (error) {
     if (stale()) return;
     return openFailed(file, error);
@@ -125,11 +213,44 @@ export async function openFile(file, { fromDemo = false } = {}) {
   document.body.dataset.state = 'summary';
   document.body.dataset.summaryMs = elapsed.toFixed(1);
   if (stats) document.body.dataset.bytesRead = String(stats.bytes_read);
-  $('#file-sub').textContent = `${formatBytes(file.size)} · ${summary.format_label || opened.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(stats?.bytes_read ?? 0)} of ${formatBytes(file.size)}`;
-  ui.tree.load().catch(() => {});
+  const where = file.remote ? `, fetched ${formatBytes(stats?.reader_bytes ?? 0)} in ${stats?.reader_requests ?? 0} range requests` : '';
+  $('#file-sub').textContent = `${formatBytes(file.size)} · ${summary.format_label || opened.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(stats?.bytes_read ?? 0)} of ${formatBytes(file.size)}${where}`;
+  renderSourceNote();
+  // The structure tree loads when it is first needed (its tab, a jump, a link's view): listing
+  // the top level can read a little from every chunk, which a remote file would pay on open.
+  if (links.hasView) ensureTree().then(() => restoreView(generation)).catch(() => {});
+  else if (!$('#panel-explore').hidden) ensureTree().catch(() => {});
   renderInfoText(generation);
-  if (file.size <= AUTO_CHECKSUM_BYTES) await verifyChecksum(generation);
-  if (!stale() && file.size <= AUTO_CHECK_BYTES) await runCheck(generation);
+  const autoChecksum = file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECKSUM_BYTES;
+  const autoCheck = file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECK_BYTES;
+  if (file.size <= autoChecksum) await verifyChecksum(generation);
+  if (!stale() && file.size <= autoCheck) await runCheck(generation);
+}
+
+// Applies the view a link carried (once, to the first file that opens), then records it again.
+async function restoreView(generation) {
+  const view = links.take();
+  if (!Object.keys(view).length || generation !== state.generation) return;
+  links.applying = true;
+  try {
+    if (view.tab) selectTab(view.tab);
+    if (view.row) selectTableRow(view.row.table, view.row.key);
+    const size = state.file.size;
+    const anchor = view.at ?? view.sel?.start;
+    if (view.node && anchor !== undefined) {
+      const steps = await state.client.call('reveal', { offset: Math.min(anchor, size - 1) }).catch(() => []);
+      const i = steps.findIndex((s) => s.id === view.node);
+      if (generation !== state.generation) return;
+      if (i >= 0) await ui.tree.revealPath(steps.slice(0, i + 1));
+    }
+    if (view.sel && view.sel.start < size) ui.hex.select(view.sel.start, Math.min(view.sel.end, size) - view.sel.start);
+    if (view.at !== undefined && view.at < size) ui.hex.setCursor(view.at, { keepSelection: true });
+  } finally {
+    links.applying = false;
+  }
+  links.update({ tab: view.tab, node: view.node, row: view.row, at: view.at, sel: view.sel });
+  links.flush();
+  document.body.dataset.viewRestored = 'true';
 }
 
 function openFailed(file, error) {
@@ -142,6 +263,13 @@ function openFailed(file, error) {
   const text = String(error?.message || error);
   if (/dynamically imported module|logscope\.mjs|Failed to fetch|404/.test(text)) {
     return showBanner(ui.banner, { title: 'The codec is not available', message: `The WebAssembly codec (gen/logscope.mjs) could not be loaded: ${text}. If you run logscope from a checkout, build it with "bash scripts/build.sh".` });
+  }
+  if (file.remote) {
+    return showBanner(ui.banner, {
+      title: error?.code === 'ChangedError' ? 'The file changed on the server' : 'The remote file could not be read',
+      message: `${text}.`,
+      actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(file.url) }, { label: 'Open a local file', onClick: () => $('#file-input').click() }],
+    });
   }
   const unreadable = /could not read|NotReadable|NotFound/i.test(text);
   showBanner(ui.banner, {
@@ -163,8 +291,17 @@ function renderOverview() {
 }
 
 // The `info` text in the layout users know from the format's own tools (rosbag info...).
-async function renderInfoText(generation) {
+async function renderInfoText(generation, { asked = false } = {}) {
   const slot = clear($('#info-slot'));
+  // The info text may read a little from every chunk across the file (e.g. the compression line
+  // of "rosbag info"): cheap on disk, but for a big remote file that is a large transfer, so it
+  // waits until the user asks.
+  if (state.file.remote && state.file.size > AUTO_REMOTE_BYTES && !asked) {
+    slot.append(h('section.card.info-card', { id: 'info-card-remote' }, h('div.card-head', {}, h('h3', {}, 'Info text'), h('span.muted.small', {}, ` — the layout of the format's own "info" tool`), h('span.spacer')),
+      h('p.small.muted', {}, 'It reads a little from every part of the file, which for a remote file can mean many range requests. ',
+        h('button.button.small', { type: 'button', id: 'load-info-text', onclick: () => renderInfoText(state.generation, { asked: true }) }, 'Load the info text'))));
+    return;
+  }
   const text = await state.client.call('infoText', { options: { path: state.file.name } }).catch(() => '');
   if (generation !== state.generation || !text) return;
   const pre = h('pre.info-text', { id: 'info-text' }, text);
@@ -194,7 +331,7 @@ function renderHealth({ unknown }) {
 }
 
 function renderChecksumCard() {
-  renderChecksum($('#checksum-card'), { ...state.checksum, size: state.file.size, threshold: AUTO_CHECKSUM_BYTES, onVerify: () => verifyChecksum(state.generation) });
+  renderChecksum($('#checksum-card'), { ...state.checksum, size: state.file.size, threshold: state.file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECKSUM_BYTES, onVerify: () => verifyChecksum(state.generation) });
 }
 
 async function longJob(label, op, generation) {
@@ -213,7 +350,7 @@ async function cancelJobs() {
 }
 
 async function ensureJobsOpen() {
-  if (!state.jobs.source) await state.jobs.open({ kind: 'file', file: state.file });
+  if (!state.jobs.source) await state.jobs.open(sourceFor(state.file));
 }
 
 async function verifyChecksum(generation) {
@@ -295,9 +432,16 @@ function jumpTo(offset) {
   ui.hex.scroller.focus({ preventScroll: true });
 }
 
+function ensureTree() {
+  if (!state.summary) return Promise.resolve();
+  if (!state.treeLoad) state.treeLoad = ui.tree.load();
+  return state.treeLoad;
+}
+
 async function revealInTree(offset) {
   if (!state.summary) return;
   try {
+    await ensureTree();
     const steps = await state.client.call('reveal', { offset });
     await ui.tree.revealPath(steps);
   } catch { /* the tree just stays as it is */ }
@@ -308,6 +452,7 @@ async function nodeSelected(node, fromHex) {
     ui.hex.selection = node.length ? { start: node.offset, end: node.offset + node.length } : null;
     ui.hex.render();
   } else ui.hex.select(node.offset, node.length);
+  links.update({ node: node.id, sel: ui.hex.selection, at: ui.hex.cursor > 0 ? ui.hex.cursor : null });
   ui.record.showLoading(node.label);
   const token = (state.decodeToken = {});
   try {
@@ -320,6 +465,7 @@ async function nodeSelected(node, fromHex) {
 
 let cursorTimer = null;
 function cursorMoved(offset) {
+  links.update({ at: offset > 0 ? offset : null, sel: ui.hex.selection });
   const path = ui.hex.pathAt(offset);
   const status = $('#hex-status');
   clear(status).append(h('span', {},
@@ -412,7 +558,11 @@ function selectTab(name) {
     tab.tabIndex = on ? 0 : -1;
     $(`#panel-${tab.dataset.tab}`).hidden = !on;
   }
-  if (name === 'explore') ui.hex.layout();
+  if (name === 'explore') {
+    ui.hex.layout();
+    ensureTree().catch(() => {});
+  }
+  links.update({ tab: name === 'overview' ? null : name });
 }
 for (const tab of document.querySelectorAll('[role=tab]')) {
   tab.addEventListener('click', () => selectTab(tab.dataset.tab));
@@ -454,7 +604,7 @@ async function openDemo(name) {
   openFile(new File([blob], name), { fromDemo: true });
 }
 
-async function loadDemos() {
+async function loadDemos({ autoOpen = true } = {}) {
   let manifest;
   try {
     const response = await fetch('gen/demo/manifest.json');
@@ -467,17 +617,104 @@ async function loadDemos() {
   select.append(...manifest.files.map((name) => h('option', { value: name }, name)));
   select.hidden = false;
   select.addEventListener('change', () => { if (select.value) openDemo(select.value).catch(() => {}); select.value = ''; });
-  const params = new URLSearchParams(location.search);
-  if (manifest.default && !state.file) openDemo(manifest.default).catch(() => {});
+  if (autoOpen && manifest.default && !state.file) openDemo(manifest.default).catch(() => {});
 }
-// ?nodemo: a clean start page (tests, or a user who wants no demo)
-if (!new URLSearchParams(location.search).has('nodemo')) loadDemos();
+
+// ---- table rows (series, topics, actors, frames): selectable, and kept in the link ----------
+function selectTableRow(table, key) {
+  for (const row of document.querySelectorAll('#tables-slot tr.selected')) { row.classList.remove('selected'); row.removeAttribute('aria-selected'); }
+  const card = document.querySelector(`#tables-slot [data-table="${CSS.escape(table)}"]`);
+  const row = card && [...card.querySelectorAll('tbody tr')].find((tr) => (tr.cells[0]?.dataset.value ?? tr.cells[0]?.textContent) === key);
+  if (!row) return false;
+  row.classList.add('selected');
+  row.setAttribute('aria-selected', 'true');
+  row.scrollIntoView({ block: 'nearest' });
+  return true;
+}
+$('#tables-slot').addEventListener('click', (event) => {
+  const row = event.target.closest('tbody tr');
+  const card = event.target.closest('[data-table]');
+  if (!row || !card) return;
+  const key = row.cells[0]?.dataset.value ?? row.cells[0]?.textContent;
+  const on = !row.classList.contains('selected');
+  if (on) selectTableRow(card.dataset.table, key);
+  else { row.classList.remove('selected'); row.removeAttribute('aria-selected'); }
+  links.update({ row: on ? { table: card.dataset.table, key } : null });
+});
+
+// ---- sharing: copy link ------------------------------------------------------------------------
+function hideLinkNote() {
+  const note = $('#link-note');
+  note.hidden = true;
+  clear(note);
+}
+$('#copy-link').addEventListener('click', async () => {
+  const href = links.href();
+  let copied = false;
+  try { await navigator.clipboard.writeText(href); copied = true; } catch { /* shown below to copy by hand */ }
+  const remote = state.file?.remote || state.downloadedFrom;
+  const note = clear($('#link-note'));
+  const input = h('input.input.mono', { id: 'link-text', readonly: true, value: href, 'aria-label': 'Link to this view', onfocus: (e) => e.target.select() });
+  note.append(
+    h('p', { id: 'link-explain' }, copied ? 'Link copied. ' : 'Copy this link: ',
+      remote ? 'It opens this remote file at this view (tab, selection, offsets).'
+        : 'The file itself cannot travel in a link — it stays on this computer. The view (tab, selection, offsets) can: whoever opens the link opens the same file and sees this view.'),
+    input,
+    h('button.button.ghost.small', { type: 'button', 'aria-label': 'Close', onclick: hideLinkNote }, '✕'));
+  note.dataset.remote = String(Boolean(remote));
+  note.hidden = false;
+  if (!copied) input.select();
+});
+
+// ---- open a URL --------------------------------------------------------------------------------
+$('#url-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const value = $('#url-input').value.trim();
+  if (value) openUrl(value);
+});
+
+function renderSourceNote() {
+  const note = clear($('#source-note'));
+  const file = state.file;
+  if (file.remote) {
+    note.append(h('span.pill.tone-neutral', { title: file.url }, 'Remote'), ' ', h('span.mono.url', { title: file.url }, file.url));
+    if (file.hidden?.length) note.append(h('span.muted', {}, ` · the server hides ${file.hidden.join(', ')}, so a change underneath is noticed by size and Last-Modified only`));
+  } else if (state.downloadedFrom) {
+    note.append(h('span.pill.tone-neutral', {}, 'Downloaded'), ' ', h('span.mono.url', {}, state.downloadedFrom), h('span.muted', {}, ' · held in this tab\'s memory'));
+  }
+}
+
+// ---- start ---------------------------------------------------------------------------------------
+const startParams = new URLSearchParams(location.search);
+if (links.remote) openUrl(links.remote);
+else {
+  if (links.hasView) {
+    // A link to a view of a local file: the file did not travel with it.
+    $('#demo-list').before(h('div.callout.tone-info', { id: 'link-hint' },
+      h('strong', {}, 'This link carries a view, not a file. '),
+      links.fileHint ? ['It was made for a local file named ', h('code', {}, links.fileHint), '. '] : null,
+      'A local file cannot travel in a link; open the same file here and the view (tab, selection, offsets) is restored.'));
+  }
+  // ?nodemo: a clean start page (tests, or a user who wants no demo)
+  // (the single-file build, opened from disk, has no demo files beside it)
+  if (!startParams.has('nodemo') && location.protocol !== 'file:') loadDemos({ autoOpen: !links.hasView });
+}
+startOffline({ banner: ui.banner });
 
 // A small hook for tests and for curious users in the console.
 window.logscope = {
   state,
   openFile,
+  openUrl,
   readStats: () => state.client.call('readStats'),
   jobsClient: () => state.jobs,
+  // The view a link records, as the page shows it (for tests of deep links).
+  view: () => ({
+    tab: document.querySelector('[role=tab][aria-selected=true]')?.dataset.tab,
+    node: ui.tree.selected,
+    at: ui.hex.cursor,
+    sel: ui.hex.selection && { ...ui.hex.selection },
+    row: (() => { const tr = document.querySelector('#tables-slot tr.selected'); return tr ? `${tr.closest('[data-table]').dataset.table}:${tr.cells[0].dataset.value ?? tr.cells[0].textContent}` : null; })(),
+  }),
   crashWorkerForTest: () => state.client.worker.postMessage({ id: -1, op: '__crash__' }),
 };

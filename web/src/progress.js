@@ -22,6 +22,7 @@ export class ProgressBar {
     );
     this.root.hidden = false;
     this.root.dataset.state = 'running';
+    this.root.dataset.done = '0'; // not the previous task's count
     return (done, total) => this.update(task, done, total);
   }
 

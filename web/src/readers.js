@@ -1,7 +1,8 @@
 // Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array}.
 // Reads are synchronous because the C++ ByteSource calls them synchronously; that is allowed
-// in a worker (FileReaderSync for local files; synchronous XHR Range requests for remote ones
-// later). The codec keeps its own read-ahead cache, so readers stay simple.
+// in a worker (FileReaderSync for local files, synchronous XHR Range requests for remote ones).
+// The codec keeps its own block cache with read-ahead (256 KB blocks, sequential fetches grown
+// to 8 MB), so every read that reaches a reader is already a large, block-aligned request.
 
 export function fileReader(file) {
   const sync = new FileReaderSync();
@@ -20,8 +21,65 @@ export function fileReader(file) {
   };
 }
 
+// Thrown when the remote file is not the one that was opened any more.
+export class ChangedError extends Error {
+  constructor(message) { super(message); this.name = 'ChangedError'; }
+}
+
+// A file on an HTTP(S) server with Range support, already probed by the page (web/src/remote.js)
+// which found its size and validators. Each read is one `Range: bytes=a-b` request over
+// synchronous XHR. Every response is compared with what the probe saw (total size in
+// Content-Range, ETag, Last-Modified): a difference means the file changed underneath, and the
+// read fails with a ChangedError instead of mixing bytes of two versions. (If-Range is not sent:
+// it is not a CORS-safelisted header, so it would need a preflight and Access-Control-Allow-Headers
+// on the server, and a server that honours it answers a change with the whole file.)
+export function httpReader({ url, size, name, etag = null, lastModified = null }) {
+  return {
+    kind: 'url',
+    url,
+    name,
+    size,
+    bytesRead: 0,
+    requests: 0,
+    read(offset, length) {
+      const end = Math.min(this.size, offset + length);
+      if (end <= offset) return new Uint8Array(0);
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', url, false);
+      xhr.responseType = 'arraybuffer';
+      xhr.setRequestHeader('Range', `bytes=${offset}-${end - 1}`);
+      try {
+        xhr.send();
+      } catch (error) {
+        throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${error.message || error}); check the network and open the link again`);
+      }
+      this.requests++;
+      if (xhr.status === 0) throw new Error(`the request for bytes ${offset}–${end - 1} of ${url} failed (network error or CORS); check the network and open the link again`);
+      if (xhr.status === 412 || xhr.status === 416) throw new ChangedError(`the file at ${url} changed underneath: the server refused bytes ${offset}–${end - 1} (HTTP ${xhr.status}). Open the link again to read the new version`);
+      if (xhr.status === 200) {
+        const got = xhr.response ? xhr.response.byteLength : 0;
+        if (got !== this.size) throw new ChangedError(`the file at ${url} changed underneath: the server now sends ${got} bytes instead of a range of the ${this.size}-byte file. Open the link again to read the new version`);
+        throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
+      }
+      if (xhr.status !== 206) throw new Error(`the server answered HTTP ${xhr.status} ${xhr.statusText} for bytes ${offset}–${end - 1} of ${url}`);
+      const changed = [];
+      const total = /\/(\d+)\s*$/.exec(xhr.getResponseHeader('Content-Range') || '');
+      if (total && Number(total[1]) !== this.size) changed.push(`its size is now ${Number(total[1])} bytes, not ${this.size}`);
+      const nowTag = xhr.getResponseHeader('ETag');
+      if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
+      const nowModified = xhr.getResponseHeader('Last-Modified');
+      if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
+      if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
+      const bytes = new Uint8Array(xhr.response);
+      this.bytesRead += bytes.byteLength;
+      return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
+    },
+  };
+}
+
 // Builds the reader for an `open` request's source description.
 export function makeReader(source) {
   if (source.kind === 'file') return fileReader(source.file);
+  if (source.kind === 'url') return httpReader(source);
   throw new Error(`unsupported source kind: ${source.kind}`);
 }

@@ -10,8 +10,9 @@ export class CrashError extends Error {
 }
 
 export class WorkerClient {
-  constructor({ onCrash } = {}) {
+  constructor({ onCrash, onChanged } = {}) {
     this.onCrash = onCrash || (() => {});
+    this.onChanged = onChanged || (() => {});
     this.nextId = 1;
     this.pending = new Map();
     this.source = null;
@@ -20,7 +21,9 @@ export class WorkerClient {
   }
 
   spawn() {
-    this.worker = new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
+    // The single-file build sets LOGSCOPE_WORKER_URL to a Blob URL of the bundled (classic) worker.
+    const url = globalThis.LOGSCOPE_WORKER_URL || new URL('../worker.js', import.meta.url);
+    this.worker = new Worker(url, { type: globalThis.LOGSCOPE_WORKER_TYPE || 'module' });
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault?.();
@@ -41,7 +44,12 @@ export class WorkerClient {
     else if (message.fatal) {
       entry.reject(new CrashError(message.error));
       this.crash(message.error);
-    } else entry.reject(new Error(message.error));
+    } else {
+      const error = new Error(message.error);
+      if (message.code) error.code = message.code;
+      entry.reject(error);
+      if (message.code === 'ChangedError') this.onChanged(message.error);
+    }
   }
 
   call(op, args = {}, { onProgress, transfer = [] } = {}) {

@@ -1,0 +1,107 @@
+// Builds the inspector for hosting, with no server code:
+//   node scripts/build-dist.mjs            (npm run build)        -> dist/: static files that work
+//       under any sub-path (relative URLs only), with the offline service worker (sw.js) given a
+//       version from a hash of the files and the list of files to cache.
+//   node scripts/build-dist.mjs --single   (npm run build:single) -> dist/logscope-single.html:
+//       one HTML file with the CSS, the script, the worker and the wasm inlined, that works from
+//       file:// (the worker runs from a Blob URL, the wasm is handed to it as base64).
+// Needs web/gen/logscope.{mjs,wasm} (bash scripts/build.sh); --single needs esbuild (npm install).
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const web = join(root, 'web');
+const args = process.argv.slice(2);
+const option = (name, fallback) => { const i = args.indexOf(name); return i >= 0 && args[i + 1] ? resolve(args[i + 1]) : fallback; };
+const out = option('--out', join(root, 'dist'));
+const SINGLE_NAME = 'logscope-single.html';
+
+function fail(message) {
+  console.error(`build-dist: ${message}`);
+  process.exit(1);
+}
+
+for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm']) {
+  if (!existsSync(join(web, f))) fail(`web/${f} is missing: build the codec first (bash scripts/build.sh)`);
+}
+
+// The app's files, relative to web/ (no demos, no tests: the user brings the logs).
+function appFiles() {
+  const files = ['index.html', 'app.css', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm'];
+  for (const name of readdirSync(join(web, 'src')).sort()) if (name.endsWith('.js')) files.push(`src/${name}`);
+  return files;
+}
+
+function buildDist() {
+  const files = appFiles();
+  const hash = createHash('sha256');
+  for (const f of [...files, 'sw.js']) hash.update(f).update(readFileSync(join(web, f)));
+  const version = hash.digest('hex').slice(0, 12);
+  mkdirSync(out, { recursive: true });
+  for (const name of readdirSync(out)) if (name !== SINGLE_NAME) rmSync(join(out, name), { recursive: true, force: true });
+  for (const f of files) {
+    mkdirSync(dirname(join(out, f)), { recursive: true });
+    copyFileSync(join(web, f), join(out, f));
+  }
+  // index.html: the build version, which also turns on the service worker (web/src/offline.js).
+  const html = readFileSync(join(web, 'index.html'), 'utf8');
+  if (!html.includes('<meta charset="utf-8">')) fail('web/index.html has no <meta charset="utf-8"> to anchor the build meta');
+  writeFileSync(join(out, 'index.html'), html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="logscope-build" content="${version}">`));
+  // sw.js: the version and the files to cache ('./' is the page under its directory URL).
+  const sw = readFileSync(join(web, 'sw.js'), 'utf8');
+  const filled = sw.replace("const VERSION = 'dev';", `const VERSION = '${version}';`).replace('const FILES = [];', `const FILES = ${JSON.stringify(['./', ...files])};`);
+  if (filled === sw || !filled.includes(version) || filled.includes('const FILES = [];')) fail('web/sw.js lost its VERSION/FILES placeholders');
+  writeFileSync(join(out, 'sw.js'), filled);
+  // Apache reads this; other servers need application/wasm set by hand (see README).
+  writeFileSync(join(out, '.htaccess'), 'AddType application/wasm .wasm\nAddType text/javascript .mjs\n');
+  let bytes = 0;
+  for (const f of [...files, 'sw.js']) bytes += statSync(join(out, f)).size;
+  console.log(`build-dist: ${relative(root, out) || out}/ (${files.length + 1} files, ${(bytes / 1e6).toFixed(2)} MB), version ${version}`);
+}
+
+async function buildSingle() {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    fail('esbuild is not installed: run npm install');
+  }
+  const bundle = async (entry, format) => {
+    const result = await esbuild.build({ entryPoints: [join(web, entry)], bundle: true, format, write: false, minify: true, charset: 'ascii', target: 'es2020', logLevel: 'error', legalComments: 'none' });
+    return result.outputFiles[0].text;
+  };
+  const main = await bundle('src/main.js', 'esm');
+  // Chromium refuses module workers from Blob URLs in a file:// page, so the worker is a classic
+  // script (its dynamic import of the codec is inlined; the wasm is located by locateFile).
+  const worker = await bundle('worker.js', 'iife');
+  const wasm = readFileSync(join(web, 'gen/logscope.wasm')).toString('base64');
+  const css = readFileSync(join(web, 'app.css'), 'utf8');
+  for (const [name, text] of [['the page script', main], ['the worker', worker], ['app.css', css]]) {
+    if (/<\/(script|style)/i.test(text) || text.includes('<!--')) fail(`${name} contains "</script", "</style" or "<!--" and cannot be inlined`);
+  }
+  // The worker's source and the wasm live in non-executed script elements; a small classic script
+  // joins them into a Blob for the worker before the page's module script runs.
+  const boot = `(function(){var t=function(id){return document.getElementById(id).textContent};` +
+    `globalThis.LOGSCOPE_WORKER_TYPE='classic';globalThis.LOGSCOPE_WORKER_URL=URL.createObjectURL(new Blob(['self.LOGSCOPE_WASM_BASE64="',t('logscope-wasm').trim(),'";\\n',t('logscope-worker')],{type:'text/javascript'}));})();`;
+  let html = readFileSync(join(web, 'index.html'), 'utf8');
+  const replaceOnce = (from, to) => {
+    if (!html.includes(from)) fail(`web/index.html no longer contains ${from}`);
+    html = html.replace(from, () => to);
+  };
+  replaceOnce('<link rel="stylesheet" href="app.css">', `<style>\n${css}</style>`);
+  replaceOnce('<script type="module" src="src/main.js"></script>',
+    `<script type="text/plain" id="logscope-worker">${worker}</script>\n` +
+    `  <script type="application/octet-stream" id="logscope-wasm">${wasm}</script>\n` +
+    `  <script>${boot}</script>\n` +
+    `  <script type="module">${main}</script>`);
+  replaceOnce('<title>logscope — robot log inspector</title>', '<title>logscope — robot log inspector (single file)</title>');
+  mkdirSync(out, { recursive: true });
+  const path = join(out, SINGLE_NAME);
+  writeFileSync(path, html);
+  console.log(`build-dist: ${relative(root, path)} (${(statSync(path).size / 1e6).toFixed(2)} MB: page ${(main.length / 1e3).toFixed(0)} KB, worker ${(worker.length / 1e3).toFixed(0)} KB, wasm ${(wasm.length / 1e6).toFixed(2)} MB base64)`);
+}
+
+if (args.includes('--single')) await buildSingle();
+else buildDist();

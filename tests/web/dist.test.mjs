@@ -1,0 +1,177 @@
+// The hosted builds: dist/ served under a sub-path (relative URLs, application/wasm), offline use
+// through the service worker (network and server gone after the first visit; a new version is
+// offered with a quiet prompt and old caches are removed), and the single-file build from file://.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { root, openFile, waitOpened, screenshot, sample, haveWasm, haveSamples } from './helpers.mjs';
+import { subPathServer } from './servers.mjs';
+
+const PREFIX = '/tools/logscope/';
+const BAG = sample('rosbag', 'rosbagjs__example-lz4.bag');
+let browser, out, haveEsbuild = true;
+
+before(async () => {
+  if (!haveWasm) return;
+  out = mkdtempSync(join(tmpdir(), 'logscope-dist-'));
+  const t0 = Date.now();
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-dist.mjs'), '--out', out], { stdio: 'inherit' });
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build-dist.mjs'), '--single', '--out', out], { stdio: 'inherit' });
+  } catch { haveEsbuild = false; }
+  console.log(`# built dist and the single file in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+const skip = (t) => {
+  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
+  if (!haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
+  return false;
+};
+
+async function newPage(context) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(String(error)));
+  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+  return page;
+}
+
+test('dist/ works under a sub-path: every URL stays under it, the wasm is application/wasm, a file opens', async (t) => {
+  if (skip(t)) return;
+  const server = await subPathServer(out, PREFIX);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  try {
+    const page = await newPage(context);
+    const requests = [];
+    let wasmType = null;
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasmType = r.headers()['content-type']; });
+    await page.goto(`${server.url}?nodemo`);
+    await openFile(page, BAG);
+    assert.equal(await waitOpened(page, basename(BAG)), 'summary');
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
+    const origin = new URL(server.url).origin;
+    const http = requests.filter((u) => u.startsWith('http'));
+    assert.ok(http.length >= 5, `the page loaded its files (${http.length} requests)`);
+    for (const u of http) assert.ok(u.startsWith(origin + PREFIX), `${u} is under ${PREFIX}`);
+    assert.equal(wasmType, 'application/wasm');
+    await screenshot(page, 'dist-subpath');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+    await server.closeAll();
+  }
+});
+
+test('offline: after the first visit, with the network off and the server gone, a local file opens and is checked', async (t) => {
+  if (skip(t)) return;
+  const server = await subPathServer(out, PREFIX);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  let serverOpen = true;
+  try {
+    const page = await newPage(context);
+    await page.goto(`${server.url}?nodemo`);
+    await page.waitForFunction(() => document.body.dataset.offlineReady === 'true', null, { timeout: 30_000 });
+    const cached = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const cache = await caches.open(names[0]);
+      return { names, urls: (await cache.keys()).map((r) => new URL(r.url).pathname) };
+    });
+    assert.equal(cached.names.length, 1);
+    assert.match(cached.names[0], new RegExp(`^logscope:${PREFIX}:[0-9a-f]{12}$`));
+    for (const f of ['index.html', 'gen/logscope.wasm', 'gen/logscope.mjs', 'worker.js', 'src/main.js']) assert.ok(cached.urls.includes(PREFIX + f), `${f} is cached`);
+
+    await context.setOffline(true);
+    await server.closeAll();
+    serverOpen = false;
+    // The network really is gone: a file that is not cached cannot be fetched.
+    assert.equal(await page.evaluate(() => fetch('not-cached.txt').then(() => 'fetched', () => 'failed')), 'failed');
+    await page.reload();
+    await page.waitForSelector('#welcome:not([hidden])');
+    assert.equal(await page.evaluate(() => !!navigator.serviceWorker.controller), true, 'the page is served by the service worker');
+    await openFile(page, BAG);
+    assert.equal(await waitOpened(page, basename(BAG)), 'summary');
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
+    await page.click('#tab-problems');
+    await screenshot(page, 'offline-checked');
+    assert.deepEqual(page.errors.filter((e) => !/not-cached\.txt|ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
+  } finally {
+    await context.close();
+    if (serverOpen) await server.closeAll();
+  }
+});
+
+test('a new version is offered with a quiet prompt; reloading switches to it and removes the old cache', async (t) => {
+  if (skip(t)) return;
+  // A copy of dist/ to redeploy, so the other tests keep the original.
+  const site = mkdtempSync(join(tmpdir(), 'logscope-site-'));
+  execFileSync('cp', ['-r', `${out}/.`, site]);
+  const server = await subPathServer(site, PREFIX);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await newPage(context);
+    await page.goto(`${server.url}?nodemo`);
+    await page.waitForFunction(() => document.body.dataset.offlineReady === 'true', null, { timeout: 30_000 });
+    const oldVersion = await page.evaluate(() => document.body.dataset.build);
+    await page.reload(); // now controlled by the service worker
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    assert.equal(await page.locator('#update-prompt').count(), 0, 'no prompt while nothing changed');
+    // Deploy "a new version": a different build version in sw.js and index.html.
+    const newVersion = 'feedbeef0001';
+    for (const f of ['sw.js', 'index.html']) writeFileSync(join(site, f), readFileSync(join(site, f), 'utf8').replaceAll(oldVersion, newVersion));
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+    await page.waitForSelector('#update-prompt', { timeout: 30_000 });
+    assert.match(await page.textContent('#update-prompt'), /new version/i);
+    await screenshot(page, 'update-prompt');
+    await Promise.all([page.waitForNavigation(), page.click('#update-prompt button:has-text("Reload")')]);
+    await page.waitForFunction((v) => document.body.dataset.build === v, newVersion, { timeout: 30_000 });
+    const names = await page.evaluate(async () => { for (let i = 0; i < 50; i++) { const n = await caches.keys(); if (n.length === 1) return n; await new Promise((r) => setTimeout(r, 100)); } return caches.keys(); });
+    assert.deepEqual(names, [`logscope:${PREFIX}:${newVersion}`], 'only the new cache is left');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+    await server.closeAll();
+    rmSync(site, { recursive: true, force: true });
+  }
+});
+
+test('the single-file build works from file:// and checks a file', async (t) => {
+  if (skip(t)) return;
+  if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install)');
+  const html = join(out, 'logscope-single.html');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await newPage(context);
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(html).href);
+    await openFile(page, BAG);
+    assert.equal(await waitOpened(page, basename(BAG)), 'summary');
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
+    await page.click('#tab-explore');
+    await page.waitForFunction(() => document.querySelector('#hex-slot .b[data-offset="0"]')?.textContent === '23'); // '#ROSBAG'
+    const outside = requests.filter((u) => !/^(file|blob|data):/.test(u));
+    assert.deepEqual(outside, [], 'nothing is fetched from a server');
+    assert.ok(requests.filter((u) => u.startsWith('file:')).length === 1, 'one file: the HTML itself');
+    await screenshot(page, 'single-file');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,135 @@
+// Deep links: the view (tab, table row, structure node, hex cursor and selection) is kept in the
+// address; "Copy link" gives it; opening the link shows the same place. For a remote file the
+// link opens the file too; for a local one it says the file cannot travel, and restores the view
+// once the same file is opened.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, haveWasm, haveSamples } from './helpers.mjs';
+import { fileServer } from './servers.mjs';
+
+const BAG = sample('rosbag', 'rosbagjs__example-lz4.bag');
+let env, dir;
+before(async () => {
+  if (!haveWasm || !haveSamples) return;
+  dir = mkdtempSync(join(tmpdir(), 'logscope-links-'));
+  copyFileSync(BAG, join(dir, 'example.bag'));
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+const skip = (t) => {
+  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
+  if (!haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
+  return false;
+};
+
+// Puts the page somewhere particular: a topic row, the Structure & bytes tab, a node found from
+// an offset in the middle of the file, and a 4-byte hex selection made with Shift+→.
+async function goSomewhere(page) {
+  await page.click('#tables-slot [data-table] tbody tr:nth-child(2)');
+  await page.click('#tab-explore');
+  await page.waitForSelector('#tree-slot .tree-row');
+  await page.fill('#goto-input', '0x2a10');
+  await page.press('#goto-input', 'Enter');
+  await page.waitForFunction(() => window.logscope.view().node && window.logscope.view().at === 0x2a10);
+  await page.focus('.hex-scroll');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+  await page.waitForFunction(() => window.logscope.view().sel?.end === 0x2a14);
+  const view = await page.evaluate(() => window.logscope.view());
+  assert.equal(view.tab, 'explore');
+  assert.match(view.row, /^\w+:.+/);
+  assert.ok(view.node, 'a structure node is selected');
+  assert.deepEqual(view.sel, { start: 0x2a10, end: 0x2a14 });
+  assert.equal(view.at, 0x2a13);
+  return view;
+}
+
+async function copyLink(page) {
+  await page.click('#copy-link');
+  await page.waitForSelector('#link-note:not([hidden]) #link-text');
+  return { href: await page.inputValue('#link-text'), explain: await page.textContent('#link-explain') };
+}
+
+test('a link to a remote file opens the same file at the same view', async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: `?nodemo&url=${encodeURIComponent(server.url + 'example.bag')}` });
+    assert.equal(await waitOpened(page, 'example.bag'), 'summary');
+    await waitIdle(page);
+    const view = await goSomewhere(page);
+    const { href, explain } = await copyLink(page);
+    assert.match(explain, /opens this remote file/);
+    const link = new URL(href);
+    assert.equal(link.searchParams.get('url'), server.url + 'example.bag');
+    assert.equal(link.searchParams.get('tab'), 'explore');
+    assert.equal(link.searchParams.get('sel'), '0x2a10-0x2a14');
+    assert.equal(link.searchParams.get('at'), '0x2a13');
+    await screenshot(page, 'link-copied');
+    await page.context().close();
+
+    const again = await env.newPage({ query: link.search });
+    assert.equal(await waitOpened(again, 'example.bag'), 'summary');
+    await again.waitForFunction(() => document.body.dataset.viewRestored === 'true', null, { timeout: 30_000 });
+    assert.deepEqual(await again.evaluate(() => window.logscope.view()), view);
+    assert.equal(await again.getAttribute(`#tree-slot .tree-row[data-id="${view.node}"]`, 'aria-selected'), 'true', 'the node is shown selected');
+    assert.equal(await again.locator('#tables-slot tr.selected').count(), 1, 'the table row is shown selected');
+    const params = (u) => Object.fromEntries([...new URL(u).searchParams].sort());
+    assert.deepEqual(params(again.url()), params(href), 'the address is the link');
+    await screenshot(again, 'link-opened');
+    assert.deepEqual(again.errors, []);
+    await again.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('a link made for a local file says the file cannot travel, and restores the view when the file is opened', async (t) => {
+  if (skip(t)) return;
+  const page = await env.newPage();
+  await openFile(page, BAG);
+  assert.equal(await waitOpened(page, 'rosbagjs__example-lz4.bag'), 'summary');
+  await waitIdle(page);
+  const view = await goSomewhere(page);
+  const { href, explain } = await copyLink(page);
+  assert.match(explain, /file itself cannot travel in a link/);
+  assert.match(explain, /view .* can/);
+  const link = new URL(href);
+  assert.equal(link.searchParams.get('url'), null);
+  assert.equal(link.searchParams.get('file'), 'rosbagjs__example-lz4.bag');
+  await page.context().close();
+
+  const again = await env.newPage({ query: link.search });
+  await again.waitForSelector('#link-hint');
+  assert.match(await again.textContent('#link-hint'), /cannot travel in a link/);
+  assert.match(await again.textContent('#link-hint'), /rosbagjs__example-lz4\.bag/);
+  await screenshot(again, 'link-local-hint');
+  await openFile(again, BAG);
+  assert.equal(await waitOpened(again, 'rosbagjs__example-lz4.bag'), 'summary');
+  await again.waitForFunction(() => document.body.dataset.viewRestored === 'true', null, { timeout: 30_000 });
+  assert.deepEqual(await again.evaluate(() => window.logscope.view()), view);
+  assert.equal(await again.locator('#link-hint').count(), 0);
+  assert.deepEqual(again.errors, []);
+  await again.context().close();
+});
+
+test('opening another file starts with a fresh view in the address', async (t) => {
+  if (skip(t)) return;
+  const page = await env.newPage();
+  await openFile(page, BAG);
+  assert.equal(await waitOpened(page, 'rosbagjs__example-lz4.bag'), 'summary');
+  await waitIdle(page);
+  await goSomewhere(page);
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('sel'));
+  await openFile(page, sample('bddf', 'robot_state_small.bddf'));
+  assert.equal(await waitOpened(page, 'robot_state_small.bddf'), 'summary');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('file') === 'robot_state_small.bddf');
+  const params = new URL(page.url()).searchParams;
+  for (const key of ['tab', 'node', 'row', 'sel']) assert.equal(params.get(key), null, `${key} is cleared`);
+  await page.context().close();
+});

@@ -1,0 +1,247 @@
+// Remote files (?url=): HTTP servers started here on 127.0.0.1 (another port than the page, so
+// CORS is really exercised). A Range-capable server (a ≥ 1 GB indexed bag opens after a tiny
+// transfer; a small one shows the same summary and bytes as the local file), one without Range
+// support (explained, then a full download on request), one without CORS headers, one that
+// allows the origin but hides Content-Range, and a file that changes underneath.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, cli, haveWasm, haveCli, haveSamples } from './helpers.mjs';
+import { fileServer } from './servers.mjs';
+
+const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
+let env, dir;
+
+before(async () => {
+  if (!haveWasm || !haveCli) return;
+  dir = mkdtempSync(join(tmpdir(), 'logscope-remote-'));
+  const t0 = Date.now();
+  execFileSync(cli, ['make-demo-rosbag', join(dir, 'big_lz4.bag'), '--size-mb', String(SIZE_MB), '--compression', 'lz4'], { stdio: 'ignore' });
+  execFileSync(cli, ['make-demo-bddf', join(dir, 'big.bddf'), '--size-mb', String(SIZE_MB)], { stdio: 'ignore' });
+  execFileSync(cli, ['make-demo-rosbag', join(dir, 'mid.bag'), '--size-mb', '20', '--compression', 'lz4'], { stdio: 'ignore' });
+  execFileSync(cli, ['make-demo-rosbag', join(dir, 'small.bag'), '--size-mb', '2', '--compression', 'lz4'], { stdio: 'ignore' });
+  console.log(`# generated the ${SIZE_MB} MB bag and BDDF, 20 MB and 2 MB bags in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const skip = (t) => {
+  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
+  if (!haveCli) { t.skip('SKIPPED: build/native/logscope is not built'); return true; }
+  return false;
+};
+
+const remoteQuery = (url) => `?nodemo&url=${encodeURIComponent(url)}`;
+const waitRemote = (page, timeout = 180_000) => page.waitForFunction(() => ['summary', 'remote-problem', 'error', 'crashed', 'unknown'].includes(document.body.dataset.state), null, { timeout }).then(() => page.evaluate(() => document.body.dataset.state));
+// The browser itself logs a refused cross-origin request; that line is expected in the CORS cases.
+const unexpected = (errors) => errors.filter((e) => !/blocked by CORS policy|net::ERR_FAILED/.test(e));
+
+function fileBytes(path, offset, length) {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    return buffer.subarray(0, readSync(fd, buffer, 0, length, offset));
+  } finally { closeSync(fd); }
+}
+
+for (const [kind, name, label] of [['bag', 'big_lz4.bag', 'ROS bag V2.0'], ['bddf', 'big.bddf', null]]) {
+  test(`?url= to a ≥ 1 GB indexed ${kind} on a Range server shows the summary after transferring < 1 % of it`, async (t) => {
+    if (skip(t)) return;
+    const path = join(dir, name);
+    const size = statSync(path).size;
+    assert.ok(size >= 1e9, `the generated ${kind} is ≥ 1 GB (${size})`);
+    const server = await fileServer(dir, { range: true, cors: 'full' });
+    try {
+      const t0 = Date.now();
+      const page = await env.newPage({ query: remoteQuery(server.url + name) });
+      assert.equal(await waitRemote(page), 'summary');
+      const wall = Date.now() - t0;
+      const atSummary = server.stats.bytes;
+      // The worker answers in order: once readStats answers, what the page started by itself
+      // on opening (summary, info, first views) has been read too, and is counted.
+      const stats = await page.evaluate(() => window.logscope.readStats());
+      const sent = server.stats.bytes;
+      console.log(`# remote ${kind} ${(size / 1e9).toFixed(2)} GB: summary ${wall} ms after navigation; server sent ${sent} bytes (${(100 * sent / size).toFixed(3)} %) in ${server.stats.requests} requests (${server.stats.ranged} ranged, ${server.stats.full} whole); the codec read ${stats.bytes_read} bytes`);
+      assert.equal(server.stats.full, 0, 'no request for the whole file');
+      assert.ok(server.stats.ranged >= 2, 'the probe and the codec used Range requests');
+      assert.ok(stats.reader_bytes > 0 && stats.reader_requests > 0, 'the worker read through HTTP');
+      if (label) assert.equal(await page.textContent('.format-pill'), label);
+      assert.match(await page.textContent('#source-note'), /Remote/);
+      if (kind === 'bag') assert.equal(await page.locator('#load-info-text').count(), 1, 'the info text (it reads every chunk header) waits to be asked for');
+      assert.equal(await page.getAttribute('#checksum-status', 'data-status'), 'idle', 'a big remote file is not read in full by itself');
+      await screenshot(page, `remote-big-${kind}`);
+      assert.ok(atSummary <= sent && sent < size / 100, `transferred ${sent} bytes, ${(100 * sent / size).toFixed(2)} % of ${size}: must stay under 1 %`);
+      // Printed, not asserted: what opening the Structure & bytes tab costs on top.
+      await page.click('#tab-explore');
+      await page.waitForSelector('#tree-slot .tree-row', { timeout: 120_000 });
+      await page.waitForFunction(() => { const b = document.querySelector('#hex-slot .b[data-offset="0"]'); return b && b.textContent !== '··'; });
+      await page.evaluate(() => window.logscope.readStats());
+      console.log(`# remote ${kind}: ${atSummary} bytes sent when the summary was shown, ${sent} after the page settled, ${server.stats.bytes} (${(100 * server.stats.bytes / size).toFixed(3)} %) after opening the Structure & bytes tab`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    } finally {
+      await server.closeAll();
+    }
+  });
+}
+
+test('a remote bag shows the same summary and bytes as the same file opened locally', async (t) => {
+  if (skip(t)) return;
+  const path = join(dir, 'small.bag');
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const local = await env.newPage();
+    await openFile(local, path);
+    assert.equal(await waitOpened(local, 'small.bag'), 'summary');
+    await local.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    await waitIdle(local);
+    const localFacts = await local.textContent('#facts');
+    const localTables = await local.textContent('#tables-slot');
+    await local.context().close();
+
+    const page = await env.newPage({ query: remoteQuery(server.url + 'small.bag') });
+    assert.equal(await waitRemote(page), 'summary');
+    // A small remote file is checked in full by itself, like a small local one.
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    await waitIdle(page);
+    assert.equal(await page.textContent('#facts'), localFacts, 'same facts');
+    assert.equal(await page.textContent('#tables-slot'), localTables, 'same tables');
+    // Bytes in the hex view, in the middle of the file, come from Range reads and match the file.
+    const size = statSync(path).size;
+    const offset = Math.floor(size / 2 / 16) * 16;
+    await page.click('#tab-explore');
+    await page.fill('#goto-input', `0x${offset.toString(16)}`);
+    await page.press('#goto-input', 'Enter');
+    await page.waitForFunction((o) => { const b = document.querySelector(`#hex-slot .b[data-offset="${o}"]`); return b && b.textContent !== '··'; }, offset);
+    const shown = await page.$$eval('#hex-slot .hex-rows .b', (bs, o) => bs.filter((b) => Number(b.dataset.offset) >= o).slice(0, 32).map((b) => b.textContent), offset);
+    assert.deepEqual(shown, [...fileBytes(path, offset, 32)].map((b) => b.toString(16).padStart(2, '0')));
+    assert.equal(server.stats.full, 0, 'only Range requests');
+    assert.ok(server.stats.ranged > 1);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('a server without Range support: the page says so, and downloads the whole file only when asked', async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: false, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + 'mid.bag') });
+    assert.equal(await waitRemote(page), 'remote-problem');
+    assert.equal(await page.getAttribute('#remote-problem', 'data-problem'), 'no-range');
+    const text = await page.textContent('#remote-problem');
+    assert.match(text, /does not support Range requests/);
+    assert.match(text, /Accept-Ranges: bytes/);
+    assert.match(text, /206 Partial Content/);
+    assert.equal(server.stats.full, 1, 'only the probe so far');
+    await page.waitForTimeout(500);
+    assert.equal(server.stats.full, 1, 'nothing is downloaded without the user');
+    await screenshot(page, 'remote-no-range');
+    await page.click('#download-whole');
+    assert.equal(await waitOpened(page, 'mid.bag'), 'summary');
+    assert.equal(server.stats.full, 2, 'one full download');
+    assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
+    assert.match(await page.textContent('#source-note'), /Downloaded/);
+    assert.match(await page.evaluate(() => location.search), /url=/, 'the link still points at the remote file');
+    await screenshot(page, 'remote-downloaded');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('a server without CORS headers: the page names the missing headers and how to add them', async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: true, cors: 'none' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + 'mid.bag') });
+    assert.equal(await waitRemote(page), 'remote-problem');
+    assert.equal(await page.getAttribute('#remote-problem', 'data-problem'), 'cors');
+    const missing = await page.$$eval('#remote-problem .missing-headers li', (lis) => lis.map((li) => li.textContent));
+    const origin = new URL(env.url).origin;
+    assert.ok(missing.some((m) => m.includes(`Access-Control-Allow-Origin: ${origin}`)), missing.join(' | '));
+    assert.ok(missing.some((m) => m.includes('Access-Control-Expose-Headers: Content-Range, Content-Length')), missing.join(' | '));
+    assert.match(await page.textContent('#remote-problem .server-help'), /add_header Access-Control-Allow-Origin/);
+    assert.equal(await page.locator('#download-whole').count(), 0, 'no download offer: the browser cannot read the file at all');
+    await screenshot(page, 'remote-no-cors');
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('a server that allows the origin but hides Content-Range: the page names Access-Control-Expose-Headers', async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: true, cors: 'allow-only' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + 'mid.bag') });
+    assert.equal(await waitRemote(page), 'remote-problem');
+    assert.equal(await page.getAttribute('#remote-problem', 'data-problem'), 'expose');
+    const text = await page.textContent('#remote-problem');
+    assert.match(text, /does not expose Content-Range/);
+    assert.match(text, /Access-Control-Expose-Headers: Content-Range, Content-Length/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('a remote file that changes underneath is noticed and named, not mixed with the old bytes', async (t) => {
+  if (skip(t)) return;
+  const path = join(dir, 'changing.bag');
+  copyFileSync(join(dir, 'mid.bag'), path);
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + 'changing.bag') });
+    assert.equal(await waitRemote(page), 'summary');
+    // A new version on the server: same size, new modification time (so new ETag and Last-Modified).
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path, later, later);
+    await page.click('#tab-problems');
+    await page.click('#run-check');
+    await page.waitForSelector('#changed-banner', { timeout: 60_000 });
+    const text = await page.textContent('#changed-banner');
+    assert.match(text, /changed on the server/);
+    assert.match(text, /ETag|modified/);
+    await waitIdle(page);
+    assert.notEqual(await page.evaluate(() => document.body.dataset.checked), 'true', 'no check result from mixed versions');
+    assert.equal(await page.locator('#problems-card :text("Full check done")').count(), 0);
+    await screenshot(page, 'remote-changed');
+    await page.click('#changed-banner button:has-text("Open the new version")');
+    await page.waitForFunction(() => document.body.dataset.state === 'summary' && !document.querySelector('#changed-banner'), null, { timeout: 60_000 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
+test('the welcome page opens a URL typed by the user and puts it in the address', async (t) => {
+  if (skip(t)) return;
+  if (!haveSamples) return t.skip('SKIPPED: ../shared/samples is absent');
+  const sub = mkdtempSync(join(dir, 'samples-'));
+  copyFileSync(sample('rosbag', 'rosbagjs__example-lz4.bag'), join(sub, 'example.bag'));
+  const server = await fileServer(sub, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage();
+    await page.fill('#url-input', server.url + 'example.bag');
+    await page.click('#url-form button[type=submit]');
+    assert.equal(await waitOpened(page, 'example.bag'), 'summary');
+    assert.equal(new URL(page.url()).searchParams.get('url'), server.url + 'example.bag');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});

@@ -1,0 +1,99 @@
+// Deep links: the view state lives in the page's query string, next to ?url=, so a copied link
+// opens the same place. Keys:
+//   url   the remote file (http/https)             file  the name of a local file (a hint only)
+//   tab   overview | problems | explore            node  the selected structure node (tree id)
+//   row   the selected table row, "<table>:<first cell>" (a series, topic, actor or frame)
+//   at    the hex cursor (hex offset)              sel   the hex selection, "<start>-<end>" (hex)
+// Other parameters (nodemo...) are kept as they are.
+const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel'];
+
+const hex = (n) => `0x${n.toString(16)}`;
+const parseNumber = (text) => {
+  if (text == null || text === '') return null;
+  const n = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text.slice(2), 16) : Number(text);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+};
+
+// The view state a query string carries ({} when none).
+export function parseView(search) {
+  const params = new URLSearchParams(search);
+  const view = {};
+  const tab = params.get('tab');
+  if (['overview', 'problems', 'explore'].includes(tab)) view.tab = tab;
+  if (params.get('node')) view.node = params.get('node');
+  const row = /^([^:]+):(.*)$/s.exec(params.get('row') || '');
+  if (row) view.row = { table: row[1], key: row[2] };
+  const at = parseNumber(params.get('at'));
+  if (at !== null) view.at = at;
+  const sel = /^(0x[0-9a-f]+|\d+)-(0x[0-9a-f]+|\d+)$/i.exec(params.get('sel') || '');
+  if (sel) {
+    const start = parseNumber(sel[1]);
+    const end = parseNumber(sel[2]);
+    if (end > start) view.sel = { start, end };
+  }
+  return view;
+}
+
+export class LinkState {
+  constructor() {
+    const params = new URLSearchParams(location.search);
+    this.params = params;
+    // The view the page was opened with, applied once to the first file that opens.
+    this.pending = parseView(location.search);
+    this.remote = params.get('url');
+    this.fileHint = params.get('file');
+    this.timer = null;
+  }
+
+  get hasView() { return Object.keys(this.pending || {}).length > 0; }
+
+  setRemote(url) {
+    if (url) { this.params.set('url', url); this.params.delete('file'); } else this.params.delete('url');
+    this.flush();
+  }
+
+  setLocalName(name) {
+    if (name) this.params.set('file', name); else this.params.delete('file');
+    this.flush();
+  }
+
+  // A new file: its view starts empty (unless a link's pending view is about to be applied).
+  clearView() {
+    for (const key of VIEW_KEYS) this.params.delete(key);
+    this.flush();
+  }
+
+  update(view) {
+    if (this.applying) return;
+    for (const [key, value] of Object.entries(view)) {
+      if (value === null || value === undefined || value === '') this.params.delete(key);
+      else if (key === 'at') this.params.set('at', hex(value));
+      else if (key === 'sel') this.params.set('sel', `${hex(value.start)}-${hex(value.end)}`);
+      else if (key === 'row') this.params.set('row', `${value.table}:${value.key}`);
+      else this.params.set(key, String(value));
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), 150);
+  }
+
+  flush() {
+    clearTimeout(this.timer);
+    const query = this.params.toString();
+    const next = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
+    if (next === `${location.pathname}${location.search}${location.hash}`) return;
+    try { history.replaceState(history.state, '', next); } catch { /* some file:// pages refuse it */ }
+  }
+
+  // The link to share: the current address with the view state written out.
+  href() {
+    this.flush();
+    return location.href;
+  }
+
+  // Takes the pending view (once).
+  take() {
+    const view = this.pending;
+    this.pending = {};
+    return view;
+  }
+}

@@ -1,0 +1,41 @@
+// The offline service worker: caches the app shell and the wasm on the first visit, then serves
+// them from the cache, so the inspector opens local files with the network gone.
+// scripts/build-dist.mjs fills VERSION (a hash of the built files) and FILES; web/ itself (the
+// development tree) does not register it. Caches are named per scope and version; activating a
+// new version deletes the older caches of the same scope. A new version waits until the page
+// asks it to take over (the "new version available — reload" prompt).
+const VERSION = 'dev';
+const FILES = [];
+
+const SCOPE = new URL(self.registration.scope).pathname;
+const PREFIX = `logscope:${SCOPE}:`;
+const CACHE = PREFIX + VERSION;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: 'reload' })))));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || request.headers.has('range')) return; // remote logs: straight to the network
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(SCOPE)) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    // The page itself under any query (?url=..., view state): the cached index.html.
+    const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (hit) return hit;
+    return fetch(request);
+  })());
+});
