@@ -175,33 +175,39 @@ void open_v20(ByteSource& source, Bag* bag, const ProgressFn& progress) {
 
 }  // namespace
 
-bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress) {
+bool read_chunk_header(ByteSource& source, Bag* bag, size_t index) {
+  if (index >= bag->chunks.size()) return false;
+  Chunk& chunk = bag->chunks[index];
+  if (chunk.header_read) return chunk.header_ok;
+  chunk.header_read = true;
   std::string header, why;
   HeaderFields fields;
+  RecordFrame frame;
+  FrameStatus status = read_record(source, chunk.pos, &frame, &header, &why);
+  if (status != FrameStatus::Ok && !(status == FrameStatus::Truncated && frame.header_len && header.size() == frame.header_len)) {
+    bag->problem(Severity::Error, chunk.pos, "rosbag.chunk.unreadable", "chunk record at byte " + std::to_string(chunk.pos) + " is unreadable: " + why);
+    return false;
+  }
+  if (!fields.parse(header) || fields.op() != kOpChunk) {
+    bag->problem(Severity::Error, chunk.pos, "rosbag.chunk_info.bad_pos",
+                 "chunk info points at byte " + std::to_string(chunk.pos) + ", which holds no chunk record");
+    return false;
+  }
+  chunk.compression = fields.str("compression");
+  fields.u32("size", &chunk.uncompressed_size);
+  chunk.header_len = frame.header_len;
+  chunk.compressed_size = frame.data_len;
+  chunk.header_ok = status == FrameStatus::Ok;
+  if (status != FrameStatus::Ok)
+    bag->problem(Severity::Error, chunk.pos, "rosbag.chunk.truncated", "chunk at byte " + std::to_string(chunk.pos) + ": " + why);
+  return chunk.header_ok;
+}
+
+bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress) {
   ProgressTicker ticker(progress, bag->chunks.size(), 16);
-  uint64_t done = 0;
-  for (Chunk& chunk : bag->chunks) {
-    if (!ticker.update(done++)) return false;
-    if (chunk.header_read) continue;
-    chunk.header_read = true;
-    RecordFrame frame;
-    FrameStatus status = read_record(source, chunk.pos, &frame, &header, &why);
-    if (status != FrameStatus::Ok && !(status == FrameStatus::Truncated && frame.header_len && header.size() == frame.header_len)) {
-      bag->problem(Severity::Error, chunk.pos, "rosbag.chunk.unreadable", "chunk record at byte " + std::to_string(chunk.pos) + " is unreadable: " + why);
-      continue;
-    }
-    if (!fields.parse(header) || fields.op() != kOpChunk) {
-      bag->problem(Severity::Error, chunk.pos, "rosbag.chunk_info.bad_pos",
-                   "chunk info points at byte " + std::to_string(chunk.pos) + ", which holds no chunk record");
-      continue;
-    }
-    chunk.compression = fields.str("compression");
-    fields.u32("size", &chunk.uncompressed_size);
-    chunk.header_len = frame.header_len;
-    chunk.compressed_size = frame.data_len;
-    chunk.header_ok = status == FrameStatus::Ok;
-    if (status != FrameStatus::Ok)
-      bag->problem(Severity::Error, chunk.pos, "rosbag.chunk.truncated", "chunk at byte " + std::to_string(chunk.pos) + ": " + why);
+  for (size_t i = 0; i < bag->chunks.size(); ++i) {
+    if (!ticker.update(i)) return false;
+    read_chunk_header(source, bag, i);
   }
   return true;
 }

@@ -111,6 +111,8 @@ void open_bag(ByteSource& source, Format format, Bag* bag, const ProgressFn& pro
 // chunk (cheap natively, ~1 ms each in a browser), so it reports progress and can be cancelled
 // (returns false then; the chunks not reached stay unread).
 bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress = nullptr);
+// One chunk's header (compression, sizes), read once; the views read only the chunks they show.
+bool read_chunk_header(ByteSource& source, Bag* bag, size_t index);
 
 // The V2.0 scan that `rosbag reindex` performs, read-only: walks records from `from`, decompressing
 // each chunk to rebuild its ChunkInfo; stops at the first bad chunk and says where and why.

@@ -56,7 +56,7 @@ std::string BagInspector::info_text(const InfoOptions& options) {
 const LoadedChunk* BagInspector::cached_chunk(size_t index) {
   if (index >= bag_.chunks.size()) return nullptr;
   if (!chunk_cache_ || chunk_cache_->chunk_index != index) {
-    read_chunk_headers(source_, &bag_);
+    read_chunk_header(source_, &bag_, index);
     chunk_cache_ = std::make_unique<LoadedChunk>();
     load_chunk(source_, bag_, index, chunk_cache_.get());
   }

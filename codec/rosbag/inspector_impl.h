@@ -49,7 +49,7 @@ class BagInspector : public FormatInspector {
   Json record_json(uint64_t offset);
   Json messages_query(const Json& args, const ProgressFn& progress);
   Json connections_query();
-  std::vector<size_t> chunks_by_position();
+  const std::vector<size_t>& chunks_by_position();
 
   ByteSource& source_;
   Bag bag_;

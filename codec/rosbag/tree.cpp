@@ -68,7 +68,7 @@ const char* kind_for(int op) {
 
 }  // namespace
 
-std::vector<size_t> BagInspector::chunks_by_position() {
+const std::vector<size_t>& BagInspector::chunks_by_position() {
   if (chunk_order_.size() != bag_.chunks.size()) {
     chunk_order_.resize(bag_.chunks.size());
     for (size_t i = 0; i < chunk_order_.size(); ++i) chunk_order_[i] = i;
@@ -92,7 +92,7 @@ std::vector<uint32_t> BagInspector::chunk_record_offsets(const LoadedChunk& chun
 
 std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_records(size_t index) {
   std::vector<std::pair<uint64_t, uint64_t>> out;
-  read_chunk_headers(source_, &bag_);
+  read_chunk_header(source_, &bag_, index);
   const Chunk& chunk = bag_.chunks[index];
   if (!chunk.header_ok) return out;
   uint64_t pos = chunk.record_end();
@@ -115,7 +115,7 @@ uint64_t BagInspector::record_length(uint64_t offset) {
 }
 
 TreeNode BagInspector::chunk_node(size_t i) {
-  read_chunk_headers(source_, &bag_);
+  read_chunk_header(source_, &bag_, i);
   const Chunk& c = bag_.chunks[i];
   TreeNode node;
   node.id = "c" + std::to_string(i);
@@ -239,11 +239,11 @@ std::vector<std::string> BagInspector::locate(uint64_t offset) {
   for (size_t k = 0; k < bag_.index_records.size(); ++k)
     if (offset >= bag_.index_records[k] && (k + 1 == bag_.index_records.size() || offset < bag_.index_records[k + 1]))
       return {"x" + std::to_string(k)};
-  read_chunk_headers(source_, &bag_);
-  std::vector<size_t> order = chunks_by_position();
+  const std::vector<size_t>& order = chunks_by_position();
   auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
   if (it == order.begin()) return {};
   size_t i = *(it - 1);
+  read_chunk_header(source_, &bag_, i);
   const Chunk& c = bag_.chunks[i];
   std::string id = "c" + std::to_string(i);
   if (c.header_ok && c.compression == "none" && offset >= c.data_offset() && offset < c.record_end()) {
@@ -291,11 +291,11 @@ std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
       if (overlaps(s.offset, s.length)) out.push_back(std::move(s));
     }
   } else {
-    read_chunk_headers(source_, &bag_);
-    std::vector<size_t> order = chunks_by_position();
+    const std::vector<size_t>& order = chunks_by_position();
     auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
     if (it != order.begin()) --it;
     for (; it != order.end() && bag_.chunks[*it].pos < end && out.size() < kMaxSpans; ++it) {
+      read_chunk_header(source_, &bag_, *it);
       const Chunk& c = bag_.chunks[*it];
       if (!c.header_ok) continue;
       if (overlaps(c.pos, c.record_end() - c.pos)) {

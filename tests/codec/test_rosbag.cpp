@@ -556,3 +556,30 @@ TEST_CASE("the doctor validates every message against its definition and names t
   Report cancelled = again->check([](uint64_t done, uint64_t) { return done == 0; });
   CHECK(has_code(cancelled.problems, "rosbag.check.cancelled"));
 }
+
+TEST_CASE("the tree, hex spans and locate read only the chunks they show") {
+  std::string bytes = make_bag(200, "lz4", 3000, 4 * 1024);
+  MemoryByteSource memory = source_of(bytes);
+  CountingByteSource counting(memory);
+  auto inspector = open_inspector(counting, Format::RosbagV20);
+  inspector->summary();
+  auto& bag = dynamic_cast<BagInspector&>(*inspector).bag();
+  REQUIRE(bag.chunks.size() > 40);  // reading every chunk header would cost more than 40 reads
+  // A browser pays ~1 ms per read: a page of the tree must not read every chunk header.
+  counting.reset();
+  std::vector<TreeNode> page = inspector->children("", 0, 5);
+  REQUIRE(page.size() == 5);
+  CHECK(page[1].kind == "chunk");
+  CHECK(page[1].label.find("lz4") != std::string::npos);
+  CHECK_MESSAGE(counting.read_calls() <= 16, counting.read_calls());  // two reads per record shown; never one per chunk
+  counting.reset();
+  uint64_t middle = bag.chunks[bag.chunks.size() / 2].pos;
+  std::vector<Span> spans = inspector->spans(middle, 64);
+  REQUIRE(!spans.empty());
+  CHECK_MESSAGE(counting.read_calls() <= 16, counting.read_calls());  // two reads per record shown; never one per chunk
+  counting.reset();
+  std::vector<std::string> path = inspector->locate(middle + 2);
+  REQUIRE(!path.empty());
+  CHECK(path[0] == "c" + std::to_string(bag.chunks.size() / 2));
+  CHECK_MESSAGE(counting.read_calls() <= 16, counting.read_calls());  // two reads per record shown; never one per chunk
+}
