@@ -61,7 +61,11 @@ int64_t to_ns(int64_t seconds, int32_t nanos) {
   const int64_t limit = INT64_MAX / 1000000000 - 1;
   if (seconds > limit) return INT64_MAX;
   if (seconds < -limit) return INT64_MIN;
-  return seconds * 1000000000 + nanos;
+  int64_t whole = seconds * 1000000000;
+  // nanos is any int32 in a damaged file: up to 2.1 s more, which can still pass the limits.
+  if (nanos > 0 && whole > INT64_MAX - nanos) return INT64_MAX;
+  if (nanos < 0 && whole < INT64_MIN - nanos) return INT64_MIN;
+  return whole + nanos;
 }
 
 namespace {
@@ -75,7 +79,8 @@ int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 
 std::string iso_time(int64_t ns) {
   // Python rounds to the microsecond, half to even.
   int64_t micros = floor_div(ns, 1000);
-  int64_t rest = ns - micros * 1000;
+  int64_t rest = ns % 1000;  // ns - micros * 1000, which overflows near INT64_MIN
+  if (rest < 0) rest += 1000;
   if (rest > 500 || (rest == 500 && (micros & 1))) ++micros;
   int64_t seconds = floor_div(micros, 1000000);
   int64_t fraction = micros - seconds * 1000000;

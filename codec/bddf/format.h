@@ -47,6 +47,12 @@ std::string hex_u64(uint64_t value);  // "0x93d9ece413e638f2"
 // Timestamps: seconds/nanos to ns, and ns to ISO 8601 with microseconds as Python prints it
 // ("2026-01-01T00:00:00.123457+00:00").
 int64_t to_ns(int64_t seconds, int32_t nanos);
+// last - first in seconds, exact for real spans and without signed overflow for damaged ones
+// (timestamps of a corrupted file may lie anywhere in the int64 range).
+inline double span_seconds(int64_t first, int64_t last) {
+  return last >= first ? static_cast<double>(static_cast<uint64_t>(last) - static_cast<uint64_t>(first)) / 1e9
+                       : -static_cast<double>(static_cast<uint64_t>(first) - static_cast<uint64_t>(last)) / 1e9;
+}
 std::string iso_time(int64_t ns);
 // A short human time for tables, with ms: "2026-01-01 00:00:00.123".
 std::string short_time(int64_t ns);

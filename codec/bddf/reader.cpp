@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "bddf.pb.h"
 #include "bddf/blocks.h"
@@ -173,11 +174,21 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
   count = std::min(count, model.file_index_offsets.size());
 
   model.series.resize(count);
+  // Every series has its own block index and descriptor. An index listing one block for many
+  // series would have us parse and hold it once per listing: memory and time far beyond the file.
+  std::unordered_set<uint64_t> sbi_offsets_seen, descriptor_offsets_seen;
   for (size_t i = 0; i < count; ++i) {
     Series& series = model.series[i];
     series.index = static_cast<uint32_t>(i);
     uint64_t sbi_offset = model.file_index_offsets[i];
     DescriptorBlock sbi_block;
+    if (!sbi_offsets_seen.insert(sbi_offset).second) {
+      *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) +
+                " is unusable: an earlier series lists the same block index";
+      *code = "bddf.index.bad_series_index";
+      *at = sbi_offset;
+      return false;
+    }
     if (!read_descriptor_block(source, sbi_offset, limit, &sbi_block, &frame, &why) ||
         sbi_block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) {
       *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) + " is unusable: " +
@@ -193,6 +204,13 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
         sd_block.DescriptorType_case() != DescriptorBlock::kSeriesDescriptor) {
       *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset()) +
                 " is unusable: " + (why.empty() ? "not a SeriesDescriptor" : why);
+      *code = "bddf.index.bad_descriptor_offset";
+      *at = sbi_offset;
+      return false;
+    }
+    if (!descriptor_offsets_seen.insert(sbi.descriptor_file_offset()).second) {
+      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset()) +
+                " is unusable: an earlier series lists the same descriptor";
       *code = "bddf.index.bad_descriptor_offset";
       *at = sbi_offset;
       return false;

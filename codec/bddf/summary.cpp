@@ -38,7 +38,7 @@ Json trailer_json(const FileModel& model) {
 
 std::string span_text(int64_t first, int64_t last) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(last - first) / 1e9);
+  std::snprintf(text, sizeof text, "%.3f s", span_seconds(first, last));
   return text;
 }
 
@@ -54,7 +54,7 @@ double series_rate_hz(const Series& series) {
   if (n < 2) return 0;
   int64_t first = series.entries.front().timestamp_ns, last = series.entries.back().timestamp_ns;
   if (last <= first) return 0;
-  double seconds = static_cast<double>(last - first) / 1e9;
+  double seconds = span_seconds(first, last);
   if (series.pod_sample_size()) {
     // Blocks carry only their first sample's time: the samples before the last block span [first, last).
     uint64_t total = pod_sample_count(series);

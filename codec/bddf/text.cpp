@@ -41,7 +41,7 @@ std::string render_info_text(const FileModel& model, const InfoOptions& options)
     }
   if (first <= last) {
     std::snprintf(line, sizeof line, "%s .. %s (%.3f s)", short_time(first).c_str(), short_time(last).c_str(),
-                  static_cast<double>(last - first) / 1e9);
+                  span_seconds(first, last));
     row("time:", line);
   }
   row("series:", std::to_string(model.series.size()) + ", " + std::to_string(model.data_block_count()) + " data blocks");

@@ -349,7 +349,12 @@ Json CarlaInspector::query(const std::string& name, const Json& args, const Prog
     return v && v->is_string() && !v->as_string().empty() ? v->as_string() : fallback;
   };
   if (name == "frames") {
-    uint64_t first = static_cast<uint64_t>(number("first", 0)), count = static_cast<uint64_t>(number("count", 1000));
+    // Casting a negative or huge double to an integer is undefined: clamp first.
+    auto index = [&](const char* key, double fallback) -> uint64_t {
+      double v = number(key, fallback);
+      return !(v > 0) ? 0 : v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
+    };
+    uint64_t first = index("first", 0), count = index("count", 1000);
     Json j = Json::object();
     j["total"] = s.frames.size();
     j["first"] = first;

@@ -64,7 +64,12 @@ struct ChunkDecompressor::Impl {
   }
 
   DecompressStatus bz2(const uint8_t* data, size_t size, uint32_t expected, ByteBuffer* out) {
-    out->resize(expected, size_t{expected} + 1);  // one spare byte detects data beyond the declared size
+    // One spare byte detects data beyond the declared size. The declared size is only a claim (a
+    // few corrupt bytes may declare 1 GB): the buffer starts at what the input plausibly holds and
+    // grows while the data really decompresses.
+    const size_t limit = size_t{expected} + 1;
+    size_t capacity = std::min(limit, std::max({size * 32, size_t{8} << 20, out->capacity()}));
+    out->resize(capacity);
     bz_stream stream;
     std::memset(&stream, 0, sizeof stream);
     stream.bzalloc = &Impl::bz_alloc;
@@ -74,12 +79,28 @@ struct ChunkDecompressor::Impl {
     stream.next_in = const_cast<char*>(reinterpret_cast<const char*>(data));
     stream.avail_in = static_cast<unsigned int>(size);
     stream.next_out = reinterpret_cast<char*>(out->data());
-    stream.avail_out = expected + 1;
+    stream.avail_out = static_cast<unsigned int>(capacity);
     int rc;
-    do rc = BZ2_bzDecompress(&stream);
-    while (rc == BZ_OK && stream.avail_in > 0 && stream.avail_out > 0);
+    for (;;) {
+      rc = BZ2_bzDecompress(&stream);
+      if (rc != BZ_OK) break;
+      if (stream.avail_out == 0) {
+        if (capacity == limit) break;
+        size_t grown = std::min(limit, capacity * 2);  // full: double, keeping what was produced
+        ByteBuffer bigger;
+        bigger.resize(grown);
+        std::memcpy(bigger.data(), out->data(), capacity);
+        *out = std::move(bigger);
+        stream.next_out = reinterpret_cast<char*>(out->data() + capacity);
+        stream.avail_out = static_cast<unsigned int>(grown - capacity);
+        capacity = grown;
+      } else if (stream.avail_in == 0) {
+        break;
+      }
+    }
     uint64_t produced = (uint64_t{stream.total_out_hi32} << 32) | stream.total_out_lo32;
     BZ2_bzDecompressEnd(&stream);
+    out->resize(static_cast<size_t>(std::min<uint64_t>(produced, expected)));
     // bzip2 checks its own block and stream CRCs; a mismatch comes back as BZ_DATA_ERROR.
     switch (rc) {
       case BZ_STREAM_END:

@@ -1,7 +1,9 @@
 #include "rosbag/msgdef.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <utility>
 
 #include "core/cursor.h"
 #include "core/report.h"
@@ -48,6 +50,49 @@ size_t primitive_size(Primitive p) {
 std::string package_of(const std::string& type) {
   size_t slash = type.find('/');
   return slash == std::string::npos ? std::string() : type.substr(0, slash);
+}
+
+// The least number of bytes one value of a field's type occupies (its own array length aside):
+// fixed arrays count their elements, variable arrays their 4-byte length, nesting stops at
+// kMaxDepth. Memoized per (type, depth): a self-referencing type with k fields of itself would
+// otherwise cost k^kMaxDepth calls. Saturates instead of wrapping.
+class MinSizes {
+ public:
+  uint64_t of(const FieldSpec& field, int depth) {
+    if (field.primitive != Primitive::Message) return primitive_size(field.primitive);
+    if (field.message->fixed_size >= 0) return static_cast<uint64_t>(field.message->fixed_size);
+    if (depth > kMaxDepth) return 0;
+    auto key = std::make_pair(field.message, depth);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    uint64_t n = 0;
+    for (const FieldSpec& f : field.message->fields) {
+      uint64_t one = f.array < 0 ? 4 : of(f, depth + 1);
+      if (f.array > 0) one = one > kCap / static_cast<uint64_t>(f.array) ? kCap : one * static_cast<uint64_t>(f.array);
+      n = std::min(kCap, n + one);
+    }
+    memo_[key] = n;
+    return n;
+  }
+
+ private:
+  static constexpr uint64_t kCap = uint64_t{1} << 62;
+  std::map<std::pair<const MessageSpec*, int>, uint64_t> memo_;
+};
+
+// A field path ("pose.points[3].x"), spelled out only when an error names it: building it for
+// every element made arrays of small messages with long field names quadratic.
+struct Path {
+  const Path* parent;
+  const std::string* name;  // a field; null for an array element
+  uint64_t index;
+};
+
+std::string path_string(const Path* path) {
+  if (!path) return std::string();
+  std::string head = path_string(path->parent);
+  if (path->name) return head.empty() ? *path->name : head + "." + *path->name;
+  return head + "[" + std::to_string(path->index) + "]";
 }
 
 // Parses one section's lines into `spec` (field types stay unresolved names).
@@ -106,6 +151,10 @@ bool parse_section(std::string_view text, MessageSpec* spec, std::string* error)
         }
       }
       type = type.substr(0, bracket);
+    }
+    if (type.empty()) {
+      *error = "field '" + field.name + "' of " + spec->name + " has an array length but no type";
+      return false;
     }
     field.type_name = type;
     spec->fields.push_back(std::move(field));
@@ -202,6 +251,10 @@ std::unique_ptr<MessageSchema> MessageSchema::parse(const std::string& root_type
           break;
         }
         total += f.array > 0 ? one * f.array : one;
+        if (total > (int64_t{1} << 40)) {  // bigger than any record: treat as variable, never overflow
+          total = -1;
+          break;
+        }
       }
       if (total >= 0) spec.fixed_size = total, changed = true;
     }
@@ -217,11 +270,12 @@ struct Decoder {
   const DecodeOptions& options;
   std::string* error;
   bool failed = false;
+  MinSizes sizes;
 
-  void fail(const std::string& path, const std::string& what) {
+  void fail(const Path* path, const std::string& what) {
     if (failed) return;
     failed = true;
-    *error = "field '" + path + "': " + what + " (at message byte " + std::to_string(cursor.position()) + ")";
+    *error = "field '" + path_string(path) + "': " + what + " (at message byte " + std::to_string(cursor.position()) + ")";
   }
 
   Json primitive(Primitive p, bool build) {
@@ -258,26 +312,18 @@ struct Decoder {
     return Json();
   }
 
-  Json value(const FieldSpec& field, const std::string& path, int depth, bool build) {
+  Json value(const FieldSpec& field, const Path* path, int depth, bool build) {
     if (field.primitive == Primitive::Message) return message(*field.message, path, depth + 1, build);
     return primitive(field.primitive, build);
   }
 
-  size_t min_size(const FieldSpec& field, int depth) {
-    if (field.primitive != Primitive::Message) return primitive_size(field.primitive);
-    if (depth > kMaxDepth) return 0;
-    size_t n = 0;
-    for (const FieldSpec& f : field.message->fields) n += f.array == 0 ? min_size(f, depth + 1) : f.array < 0 ? 4 : 0;
-    return n;
-  }
-
-  Json array(const FieldSpec& field, const std::string& path, int depth, bool build) {
+  Json array(const FieldSpec& field, const Path* path, int depth, bool build) {
     uint64_t count = field.array >= 0 ? static_cast<uint64_t>(field.array) : cursor.u32();
     if (!cursor.ok()) {
       fail(path, "the message ends before the array length");
       return Json();
     }
-    size_t element_min = min_size(field, depth);
+    uint64_t element_min = sizes.of(field, depth);
     if (element_min > 0 && count > cursor.remaining() / element_min) {
       fail(path, "array of " + std::to_string(count) + " " + field.type_name + " needs at least " +
                      std::to_string(count * element_min) + " bytes, " + std::to_string(cursor.remaining()) + " remain");
@@ -299,11 +345,13 @@ struct Decoder {
         cursor.skip(static_cast<size_t>((count - i) * fixed));
         break;
       }
-      // A message type of minimum size 0 has no data at all: the remaining elements consume nothing.
-      if (!keep && element_min == 0) break;
-      Json element = value(field, path + "[" + std::to_string(i) + "]", depth, keep);
+      // A message type of minimum size 0 has no data at all: every element reads nothing and fails
+      // (nesting too deep) or not alike, so after the first the remaining ones are skipped.
+      if (!keep && element_min == 0 && i > 0) break;
+      Path element_path{path, nullptr, i};
+      Json element = value(field, &element_path, depth, keep);
       if (!cursor.ok()) {
-        fail(path + "[" + std::to_string(i) + "]", "the message ends inside this element");
+        fail(&element_path, "the message ends inside this element");
         break;
       }
       if (keep) elements.push_back(std::move(element));
@@ -316,7 +364,7 @@ struct Decoder {
     return j;
   }
 
-  Json message(const MessageSpec& spec, const std::string& path, int depth, bool build) {
+  Json message(const MessageSpec& spec, const Path* path, int depth, bool build) {
     if (depth > kMaxDepth) {
       fail(path, "nesting deeper than " + std::to_string(kMaxDepth) + " levels (a self-referencing definition?)");
       return Json();
@@ -324,9 +372,9 @@ struct Decoder {
     Json j = Json::object();
     for (const FieldSpec& field : spec.fields) {
       if (failed) break;
-      std::string field_path = path.empty() ? field.name : path + "." + field.name;
-      Json v = field.array != 0 ? array(field, field_path, depth, build) : value(field, field_path, depth, build);
-      if (!cursor.ok()) fail(field_path, "the message ends inside this field");
+      Path field_path{path, &field.name, 0};
+      Json v = field.array != 0 ? array(field, &field_path, depth, build) : value(field, &field_path, depth, build);
+      if (!cursor.ok()) fail(&field_path, "the message ends inside this field");
       if (build) j[field.name] = std::move(v);
     }
     return j;
@@ -342,6 +390,7 @@ namespace {
 struct Validator {
   const uint8_t* p;
   size_t left;
+  MinSizes sizes;
 
   bool skip(uint64_t n) {
     if (n > left) return false;
@@ -355,14 +404,6 @@ struct Validator {
     p += 4;
     left -= 4;
     return true;
-  }
-  static uint64_t min_size(const FieldSpec& field, int depth) {
-    if (field.primitive != Primitive::Message) return primitive_size(field.primitive);
-    if (field.message->fixed_size >= 0) return static_cast<uint64_t>(field.message->fixed_size);
-    if (depth > kMaxDepth) return 0;
-    uint64_t n = 0;
-    for (const FieldSpec& f : field.message->fields) n += f.array == 0 ? min_size(f, depth + 1) : f.array < 0 ? 4 : 0;
-    return n;
   }
   bool value(const FieldSpec& field, int depth) {
     if (field.primitive == Primitive::Message) return message(*field.message, depth + 1);
@@ -388,7 +429,7 @@ struct Validator {
         if (!u32(&n)) return false;
         count = n;
       }
-      uint64_t element_min = min_size(field, depth);
+      uint64_t element_min = sizes.of(field, depth);
       if (element_min > 0 && count > left / element_min) return false;
       if (field.primitive != Primitive::Message && field.primitive != Primitive::String) {
         if (!skip(count * primitive_size(field.primitive))) return false;
@@ -398,7 +439,10 @@ struct Validator {
         if (depth + 1 > kMaxDepth || !skip(count * static_cast<uint64_t>(field.message->fixed_size))) return false;
         continue;
       }
-      if (element_min == 0) continue;  // elements that hold no data consume nothing
+      if (element_min == 0) {  // elements that hold no data: the first fails (too deep) or none does
+        if (count > 0 && !value(field, depth)) return false;
+        continue;
+      }
       for (uint64_t i = 0; i < count; ++i)
         if (!value(field, depth)) return false;
     }
@@ -409,14 +453,14 @@ struct Validator {
 }  // namespace
 
 bool MessageSchema::validate(const uint8_t* data, size_t size) const {
-  Validator v{data, size};
+  Validator v{data, size, {}};
   return v.message(*root_, 0) && v.left == 0;
 }
 
 Json MessageSchema::decode(const uint8_t* data, size_t size, const DecodeOptions& options, std::string* error) const {
   error->clear();
-  Decoder decoder{Cursor(data, size), options, error};
-  Json result = decoder.message(*root_, "", 0, true);
+  Decoder decoder{Cursor(data, size), options, error, false, {}};
+  Json result = decoder.message(*root_, nullptr, 0, true);
   if (!decoder.failed && decoder.cursor.remaining() > 0)
     *error = std::to_string(decoder.cursor.remaining()) + " bytes are left after decoding: the definition does not match the data";
   return result;

@@ -1,0 +1,153 @@
+// Drives every FormatInspector entry point over one input, the way the CLI and the web UI would:
+// detection, summary, info, doctor, checksum, the paged tree, locate, spans, decode and the
+// format's queries. Shared by the libFuzzer harnesses (tests/fuzz/fuzz_*.cpp) and the
+// deterministic hostile-input test (tests/codec/test_hostile_inputs.cpp). It checks nothing but
+// that the codec returns: sanitizers and the fuzzer's timeout and RSS limits do the judging.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "core/inspector.h"
+#include "core/json.h"
+#include "inspector.h"
+
+namespace logscope_fuzz {
+
+using logscope::Json;
+
+// Keeps results alive long enough that nothing is optimised away.
+inline size_t consume(const Json& j) { return j.dump().size(); }
+
+inline Json object_of(std::initializer_list<std::pair<const char*, Json>> members) {
+  Json j = Json::object();
+  for (const auto& [key, value] : members) j[key] = value;
+  return j;
+}
+
+// family: "" exercises whatever detection finds; otherwise inputs of another family are skipped
+// after detection (so each format's fuzzer spends its time in its own parser).
+inline size_t exercise(const uint8_t* data, size_t size, const std::string& family = "") {
+  logscope::MemoryByteSource source(data, size);
+  logscope::Detection detection = logscope::detect(source);
+  size_t sink = consume(detection.to_json());
+  if (!family.empty() && detection.family != family) return sink;
+  std::unique_ptr<logscope::FormatInspector> inspector = logscope::open_inspector(source, detection);
+  if (!inspector) return sink;
+  logscope::ProgressFn progress = [](uint64_t, uint64_t) { return true; };
+
+  sink += consume(inspector->summary().to_json());
+  sink += consume(inspector->info_report(progress).to_json());
+  sink += consume(inspector->check(progress).to_json());
+  sink += consume(inspector->checksum(progress));
+  for (int variant = 0; variant < 4; ++variant) {
+    logscope::InfoOptions options;
+    options.path = "fuzz.input";
+    options.all = variant & 1;
+    options.freq = variant & 2;
+    sink += inspector->info_text(options).size();
+  }
+
+  // The tree: the root paged from both ends, then two levels below the first few nodes.
+  std::vector<std::string> ids;
+  uint64_t root_count = inspector->child_count("");
+  std::vector<logscope::TreeNode> nodes = inspector->children("", 0, 8);
+  if (root_count > 8) {
+    std::vector<logscope::TreeNode> tail = inspector->children("", root_count - 4, 8);
+    nodes.insert(nodes.end(), tail.begin(), tail.end());
+  }
+  sink += inspector->children("", root_count, 4).size();  // past the end
+  for (size_t i = 0; i < nodes.size() && i < 12; ++i) {
+    ids.push_back(nodes[i].id);
+    sink += consume(logscope::tree_node_to_json(nodes[i]));
+    uint64_t count = inspector->child_count(nodes[i].id);
+    std::vector<logscope::TreeNode> below = inspector->children(nodes[i].id, 0, 6);
+    if (count > 6) {
+      std::vector<logscope::TreeNode> tail = inspector->children(nodes[i].id, count - 2, 6);
+      below.insert(below.end(), tail.begin(), tail.end());
+    }
+    for (size_t k = 0; k < below.size() && i < 4; ++k) {
+      ids.push_back(below[k].id);
+      std::vector<logscope::TreeNode> deeper = inspector->children(below[k].id, 0, 4);
+      for (size_t m = 0; m < deeper.size() && k < 3; ++m) ids.push_back(deeper[m].id);
+    }
+  }
+  sink += inspector->children("no/such/node", 0, 4).size();
+  ids.push_back("no/such/node");
+  ids.push_back("");
+
+  // locate() and spans() over a spread of offsets, including the edges and past the end.
+  const uint64_t offsets[] = {0, 1, 8, 13, size / 7, size / 3, size / 2, size - size / 5, size ? size - 1 : 0, size, size + 100};
+  for (uint64_t offset : offsets) {
+    std::vector<std::string> path = inspector->locate(offset);
+    if (!path.empty()) ids.push_back(path.back());
+    sink += path.size();
+  }
+  const std::pair<uint64_t, uint64_t> ranges[] = {
+      {0, 64}, {0, 4096}, {size / 3, 1024}, {size / 2, 16384}, {size ? size - 16 : 0, 64}, {size, 32}, {0, size}};
+  for (const auto& [offset, length] : ranges)
+    for (const logscope::Span& span : inspector->spans(offset, length)) sink += consume(logscope::span_to_json(span));
+
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (size_t i = 0; i < ids.size() && i < 40; ++i) sink += consume(inspector->decode(ids[i]));
+
+  // The format's queries.
+  auto query = [&](const char* name, Json args) {
+    Json result = inspector->query(name, args, progress);
+    sink += consume(result);
+    return result;
+  };
+  query("no_such_query", Json::object());
+  if (detection.family == "bddf") {
+    query("blocks", Json::object());
+    for (uint64_t series = 0; series < 3; ++series) {
+      query("blocks", object_of({{"series", Json(series)}, {"first", Json(0)}, {"count", Json(20)}}));
+      query("blocks", object_of({{"series", Json(series)}, {"first", Json(uint64_t{1} << 40)}, {"count", Json(20)}}));
+    }
+    query("extract", Json::object());
+    query("extract", object_of({{"series", Json(0)}, {"t0_ns", Json(int64_t{0})}, {"t1_ns", Json(int64_t{1} << 62)}, {"max", Json(50)}}));
+    Json blocks = query("extract", object_of({{"max", Json(16)}}));
+    std::vector<uint64_t> block_offsets = {0, 8, size / 2, size ? size - 1 : 0, size + 1000};
+    if (const Json* list = blocks.find("blocks"))
+      for (const Json& b : list->elements())
+        if (const Json* offset = b.find("file_offset")) block_offsets.push_back(offset->as_uint());
+    for (size_t i = 0; i < block_offsets.size() && i < 12; ++i)
+      query("block", object_of({{"offset", Json(block_offsets[i])}, {"max_items", Json(i % 2 ? 5 : 1000)}}));
+    query("block", Json::object());
+  } else if (detection.family == "rosbag") {
+    Json connections = query("connections", Json::object());
+    query("messages", object_of({{"first", Json(0)}, {"count", Json(20)}}));
+    query("messages", object_of({{"first", Json(7)}, {"count", Json(5)}, {"t0", Json(uint64_t{0})}, {"t1", Json(UINT64_MAX)}}));
+    query("messages", object_of({{"first", Json(uint64_t{1} << 40)}, {"count", Json(5)}}));
+    query("messages", object_of({{"topic", Json("/no/such/topic")}}));
+    if (const Json* list = connections.find("connections"))
+      for (size_t i = 0; i < list->size() && i < 3; ++i)
+        if (const Json* topic = (*list)[i].find("topic"))
+          query("messages", object_of({{"topic", *topic}, {"first", Json(0)}, {"count", Json(10)}}));
+  } else if (detection.family == "carla") {
+    query("frames", Json::object());
+    query("frames", object_of({{"first", Json(3)}, {"count", Json(4)}}));
+    query("frames", object_of({{"first", Json(-5)}, {"count", Json(1e300)}}));
+    query("file_info", object_of({{"text", Json(true)}, {"all", Json(true)}}));
+    query("collisions", Json::object());
+    query("collisions", object_of({{"type1", Json("v")}, {"type2", Json("w")}}));
+    query("blocked", Json::object());
+    query("blocked", object_of({{"min_time", Json(0.0)}, {"min_distance", Json(0.0)}}));
+    Json actors = query("actors", object_of({{"text", Json(true)}}));
+    std::vector<uint64_t> actor_ids = {0, 1, 0xffffffffu};
+    if (const Json* list = actors.find("actors"))
+      for (size_t i = 0; i < list->size() && i < 4; ++i)
+        if (const Json* id = (*list)[i].find("id")) actor_ids.push_back(id->as_uint());
+    for (uint64_t id : actor_ids) query("trajectory", object_of({{"actor", Json(id)}}));
+    query("trajectory", Json::object());
+  }
+  return sink;
+}
+
+}  // namespace logscope_fuzz

@@ -1,0 +1,65 @@
+// Writes small seed files for the fuzzers into OUT_DIR/{bddf,rosbag,carla,detect,msgdef}:
+//   build/fuzz/tests/fuzz/fuzz_make_seeds OUT_DIR
+// (real-world samples may be added to a local corpus, never to the repository).
+#include <cstdio>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "tiny_files.h"
+
+namespace {
+
+void write(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    std::perror(path.c_str());
+    return;
+  }
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+void write_text(const std::string& path, const std::string& text) { write(path, std::vector<uint8_t>(text.begin(), text.end())); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+    return 2;
+  }
+  std::string out = argv[1];
+  for (const char* sub : {"", "/bddf", "/rosbag", "/carla", "/detect", "/msgdef"}) ::mkdir((out + sub).c_str(), 0755);
+  using logscope::carla::IdOrder;
+  using logscope::carla::Variant;
+  write(out + "/bddf/tiny.bddf", logscope_fuzz::tiny_bddf());
+  write(out + "/bddf/tiny_nosha.bddf", logscope_fuzz::tiny_bddf(false));
+  std::vector<uint8_t> cut = logscope_fuzz::tiny_bddf();
+  cut.resize(cut.size() * 2 / 3);
+  write(out + "/bddf/tiny_cut.bddf", cut);
+  write(out + "/rosbag/tiny_none.bag", logscope_fuzz::tiny_bag(200, "none"));
+  write(out + "/rosbag/tiny_lz4.bag", logscope_fuzz::tiny_bag(200, "lz4"));
+  write(out + "/rosbag/tiny_bz2.bag", logscope_fuzz::tiny_bag(200, "bz2"));
+  write(out + "/rosbag/tiny_v12.bag", logscope_fuzz::tiny_bag(102));
+  write(out + "/rosbag/tiny_v11.bag", logscope_fuzz::tiny_bag(101));
+  write(out + "/carla/tiny.log", logscope_fuzz::tiny_carla());
+  Variant doubles;
+  doubles.doubles = true;
+  write(out + "/carla/tiny_ue5.log", logscope_fuzz::tiny_carla(doubles));
+  Variant doors;
+  doors.order = IdOrder::DevDoors;
+  write(out + "/carla/tiny_doors.log", logscope_fuzz::tiny_carla(doors));
+  write_text(out + "/detect/object.json", "{\"a\": [1, -2, 3.5e10, true, null, \"x\\u00e9\\n\"], \"b\": {\"c\": 18446744073709551615}}");
+  write_text(out + "/detect/html", "<!DOCTYPE html><html>");
+  write_text(out + "/detect/lfs", "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 12\n");
+  write_text(out + "/detect/bag_header", "#ROSBAG V2.0\n");
+  write_text(out + "/msgdef/pose", std::string("demo_msgs/Pose\nHeader header\nfloat64[3] position\nstring frame\nint32[] ids\n"
+                                               "================================================================================\n"
+                                               "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n") +
+                                       std::string("\0\1\0\0\0\2\0\0\0\3\0\0\0\3\0\0\0map", 19) + std::string(24, '\0') +
+                                       std::string("\4\0\0\0base\2\0\0\0\7\0\0\0\11\0\0\0", 20));
+  write_text(out + "/msgdef/consts", std::string("a/B\nuint8 X=1\nstring S=hello # c\nbool[] flags\nduration d\nchar[4] c\nuint8[] raw\n") +
+                                         std::string("\0\2\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0abcd\3\0\0\0xyz", 30));
+  return 0;
+}
