@@ -67,6 +67,7 @@ const ops = {
     return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
   },
   summary: () => parse(inspector.summary()),
+  infoReport: (_, progress) => parse(inspector.infoReport(progress)),
   check: (_, progress) => parse(inspector.check(progress)),
   checksum: (_, progress) => parse(inspector.checksum(progress)),
   infoText: ({ options }) => inspector.infoText(JSON.stringify(options || {})),
@@ -92,7 +93,10 @@ const ops = {
     return data;
   },
   decode: ({ id }) => parse(inspector.decode(id)),
-  query: ({ name, args }, progress) => parse(inspector.query(name, JSON.stringify(args || {}), progress)),
+  // argsJson: arguments already as JSON text (64-bit integers such as ns timestamps, exact).
+  query: ({ name, args, argsJson }, progress) => parse(inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress)),
+  // The answer as JSON text, for callers that need 64-bit integers exactly.
+  queryText: ({ name, args, argsJson }, progress) => inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress),
   search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
   readStats: () => ({ ...parse(inspector.readStats()), reader_bytes: reader ? reader.bytesRead : 0, reader_requests: reader ? reader.requests || 0 : 0 }),
 };

@@ -74,6 +74,10 @@ for (const [kind, name, label] of [['bag', 'big_lz4.bag', 'ROS bag V2.0'], ['bdd
       if (label) assert.equal(await page.textContent('.format-pill'), label);
       assert.match(await page.textContent('#source-note'), /Remote/);
       if (kind === 'bag') assert.equal(await page.locator('#load-info-text').count(), 1, 'the info text (it reads every chunk header) waits to be asked for');
+      if (kind === 'bag') {
+        assert.equal(await page.evaluate(() => document.body.dataset.compression), 'ask', 'the compression facts (every chunk header) wait to be asked for');
+        assert.equal(await page.locator('#facts [data-key="compression"] #load-compression').count(), 1, 'with a button in the Compression fact');
+      }
       assert.equal(await page.getAttribute('#checksum-status', 'data-status'), 'idle', 'a big remote file is not read in full by itself');
       await screenshot(page, `remote-big-${kind}`);
       assert.ok(atSummary <= sent && sent < size / 100, `transferred ${sent} bytes, ${(100 * sent / size).toFixed(2)} % of ${size}: must stay under 1 %`);

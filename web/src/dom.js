@@ -1,9 +1,15 @@
 // Tiny DOM helpers. Strings always become text nodes: nothing from a file is parsed as HTML.
+import { formatBytes, formatCount, humanize } from './format.js';
 
+export { formatBytes, formatCount, humanize };
+
+// tag: "name.class1.class2#id" (the id, if any, last).
 export function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split('.');
+  const [head, id] = tag.split('#');
+  const [name, ...classes] = head.split('.');
   const node = document.createElement(name || 'div');
   if (classes.length) node.className = classes.join(' ');
+  if (id) node.id = id;
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'class') node.className = [node.className, value].filter(Boolean).join(' ');
@@ -32,16 +38,6 @@ export function clear(node) {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 
-const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-export function formatBytes(bytes) {
-  if (!Number.isFinite(bytes)) return '—';
-  let value = bytes, unit = 0;
-  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
-}
-
-export const formatCount = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : String(n));
-
 export function formatDuration(seconds) {
   if (!Number.isFinite(seconds) || seconds < 0) return '—';
   if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
@@ -52,12 +48,6 @@ export function formatDuration(seconds) {
 }
 
 export const hexOffset = (offset, width = 8) => `0x${offset.toString(16).padStart(width, '0')}`;
-
-// A human label for a fact key such as "start_time" -> "Start time".
-export function humanize(key) {
-  const text = String(key).replace(/_/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 // Renders a JSON-ish value as compact text.
 export function valueText(value) {

@@ -1,7 +1,7 @@
 // Deep links: the view state lives in the page's query string, next to ?url=, so a copied link
 // opens the same place. Keys:
 //   url   the remote file (http/https)             file  the name of a local file (a hint only)
-//   tab   overview | problems | explore            node  the selected structure node (tree id)
+//   tab   overview | problems | data | explore            node  the selected structure node (tree id)
 //   row   the selected table row, "<table>:<first cell>" (a series, topic, actor or frame)
 //   at    the hex cursor (hex offset)              sel   the hex selection, "<start>-<end>" (hex)
 // Other parameters (nodemo...) are kept as they are.
@@ -19,7 +19,7 @@ export function parseView(search) {
   const params = new URLSearchParams(search);
   const view = {};
   const tab = params.get('tab');
-  if (['overview', 'problems', 'explore'].includes(tab)) view.tab = tab;
+  if (['overview', 'problems', 'data', 'explore'].includes(tab)) view.tab = tab;
   if (params.get('node')) view.node = params.get('node');
   const row = /^([^:]+):(.*)$/s.exec(params.get('row') || '');
   if (row) view.row = { table: row[1], key: row[2] };

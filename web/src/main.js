@@ -3,7 +3,8 @@
 import { $, h, clear, formatBytes, formatCount, formatDuration, hexOffset } from './dom.js';
 import { WorkerClient, CancelledError, CrashError } from './worker-client.js';
 import { ProgressBar } from './progress.js';
-import { renderFacts, renderTables, renderChecksum } from './summary.js';
+import { renderFacts, renderTables, renderChecksum, factItem, tableCard } from './summary.js';
+import { DataPanel } from './data-panel.js';
 import { renderProblems, problemCounts } from './problems.js';
 import { TreeView } from './tree.js';
 import { HexView } from './hexview.js';
@@ -38,8 +39,18 @@ function makeClients() {
   const onChanged = (message) => changedUnderneath(message);
   state.client = new WorkerClient({ onCrash, onChanged });
   state.jobs = new WorkerClient({ onCrash, onChanged });
+  state.jobsOpen = null;
 }
 makeClients();
+
+ui.data = new DataPanel($('#panel-data'), {
+  jobs: () => state.jobs,
+  view: () => state.client,
+  ensureJobs: () => ensureJobsOpen(),
+  progress: ui.progress,
+  cancel: () => cancelJobs(),
+  jump: (offset) => jumpTo(offset),
+});
 
 ui.hex = new HexView($('#hex-slot'), {
   client: state.client,
@@ -150,7 +161,9 @@ export async function openFile(file, { fromDemo = false, generationTaken = null,
   makeClients();
   ui.hex.setClient(state.client);
   ui.tree.setClient(state.client);
-  Object.assign(state, { file, downloadedFrom, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' } });
+  Object.assign(state, { file, downloadedFrom, detection: null, summary: null, report: null, checked: false, checksum: { status: 'idle' }, compression: null });
+  ui.data.reset();
+  delete document.body.dataset.compression;
   hideBanner(ui.banner);
   ui.progress.finish();
   document.body.dataset.state = 'opening';
@@ -220,6 +233,13 @@ export async function openFile(file, { fromDemo = false, generationTaken = null,
   // the top level can read a little from every chunk, which a remote file would pay on open.
   if (links.hasView) ensureTree().then(() => restoreView(generation)).catch(() => {});
   else if (!$('#panel-explore').hidden) ensureTree().catch(() => {});
+  ui.data.setFile({ format: document.body.dataset.format, summary, size: file.size });
+  // Facts that cost a read of every chunk header (a bag's compression) come from info_report in
+  // the job worker, after the summary is shown; a big remote file waits until the user asks.
+  if (needsInfoReport()) {
+    if (file.remote && file.size > AUTO_REMOTE_BYTES) setCompression({ status: 'ask' });
+    else readCompression(generation);
+  }
   renderInfoText(generation);
   const autoChecksum = file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECKSUM_BYTES;
   const autoCheck = file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECK_BYTES;
@@ -283,8 +303,9 @@ function openFailed(file, error) {
 function renderOverview() {
   const report = state.report;
   $('#overview-grid').hidden = false;
-  renderFacts($('#facts-slot'), report, state.file);
+  renderFacts($('#facts-slot'), report, state.file, compressionFacts());
   renderTables($('#tables-slot'), state.summary);
+  renderCompressionTable();
   renderChecksumCard();
   renderProblemsCard();
   renderHealth({});
@@ -302,7 +323,11 @@ async function renderInfoText(generation, { asked = false } = {}) {
         h('button.button.small', { type: 'button', id: 'load-info-text', onclick: () => renderInfoText(state.generation, { asked: true }) }, 'Load the info text'))));
     return;
   }
-  const text = await state.client.call('infoText', { options: { path: state.file.name } }).catch(() => '');
+  // Local files: in the job worker, which has just read the chunk headers for info_report (the
+  // view worker stays free for the tree and the hex view).
+  const local = !state.file.remote;
+  if (local) await ensureJobsOpen().catch(() => {});
+  const text = await (local ? state.jobs : state.client).call('infoText', { options: { path: state.file.name } }).catch(() => '');
   if (generation !== state.generation || !text) return;
   const pre = h('pre.info-text', { id: 'info-text' }, text);
   const copy = h('button.button.small', { type: 'button', onclick: async () => { await navigator.clipboard?.writeText(text).catch(() => {}); copy.textContent = 'Copied'; } }, 'Copy');
@@ -349,14 +374,22 @@ async function cancelJobs() {
   await state.jobs.cancel().catch(() => {});
 }
 
-async function ensureJobsOpen() {
-  if (!state.jobs.source) await state.jobs.open(sourceFor(state.file));
+// One shared promise, so requests queue in the order they were made (the first caller's open
+// reply would otherwise let later callers post before it).
+function ensureJobsOpen() {
+  if (!state.jobsOpen) {
+    state.jobsOpen = state.jobs.source ? Promise.resolve() : state.jobs.open(sourceFor(state.file));
+    const jobs = state.jobs;
+    state.jobsOpen.catch(() => { if (state.jobs === jobs) { state.jobsOpen = null; jobs.source = null; } }); // a later call tries again
+  }
+  return state.jobsOpen;
 }
 
 async function verifyChecksum(generation) {
   if (generation !== state.generation) return;
   state.checksum = { status: 'running' };
   renderChecksumCard();
+  document.body.dataset.job = 'checksum'; // before the job worker is ready, so waiting for idle waits
   try {
     await ensureJobsOpen();
     const result = await longJob('Verifying checksum', 'checksum', generation);
@@ -365,6 +398,7 @@ async function verifyChecksum(generation) {
     ui.progress.finish(result.status === 'valid' ? 'Checksum verified.' : '');
   } catch (error) {
     if (generation !== state.generation) return;
+    delete document.body.dataset.job;
     state.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(error.message || error) };
     if (!(error instanceof CancelledError)) ui.progress.finish();
   }
@@ -376,6 +410,7 @@ async function runCheck(generation) {
   if (generation !== state.generation) return;
   state.checking = true;
   renderProblemsCard();
+  document.body.dataset.job = 'check';
   try {
     await ensureJobsOpen();
     const report = await longJob('Checking every record', 'check', generation);
@@ -387,14 +422,96 @@ async function runCheck(generation) {
     ui.progress.finish();
   } catch (error) {
     if (generation !== state.generation) return;
+    delete document.body.dataset.job;
     if (!(error instanceof CancelledError)) ui.progress.finish();
   } finally {
     state.checking = false;
   }
-  renderFacts($('#facts-slot'), state.report, state.file);
+  renderFacts($('#facts-slot'), state.report, state.file, compressionFacts());
   renderProblemsCard();
   renderHealth({});
   document.body.dataset.checked = String(state.checked);
+}
+
+// ---- compression facts (info_report in the job worker) -------------------------------------------
+const needsInfoReport = () => state.summary?.details?.compression_read === false;
+
+async function readCompression(generation) {
+  if (generation !== state.generation) return;
+  setCompression({ status: 'running', done: 0, total: 0 });
+  document.body.dataset.compression = 'running';
+  try {
+    await ensureJobsOpen();
+    const report = await state.jobs.call('infoReport', {}, {
+      onProgress: (done, total) => {
+        if (generation !== state.generation || state.compression?.status !== 'running') return;
+        state.compression.done = done;
+        state.compression.total = total;
+        const note = document.querySelector('#facts [data-key="compression"] .pending-note');
+        if (note && total > 0 && done > 0) note.textContent = `reading chunk headers… ${Math.floor((100 * done) / total)} %`;
+      },
+    });
+    if (generation !== state.generation) return;
+    if (report?.error) setCompression({ status: 'error', error: report.error });
+    else setCompression({ status: 'done', facts: report.facts || {}, details: report.details || {} });
+  } catch (error) {
+    if (generation !== state.generation) return;
+    setCompression(error instanceof CancelledError ? { status: 'cancelled' } : { status: 'error', error: String(error.message || error) });
+  }
+}
+
+function setCompression(value) {
+  state.compression = value;
+  document.body.dataset.compression = value.status;
+  // Replaced in place: the rest of the overview (scroll, selected rows, open cards) is untouched.
+  const list = $('#facts');
+  if (!list) return;
+  const old = [...list.querySelectorAll('.fact[data-compression]')];
+  const fresh = compressionFacts().map((e) => e.node);
+  if (old.length) {
+    old[0].replaceWith(...fresh);
+    for (const node of old.slice(1)) node.remove();
+  } else list.append(...fresh);
+  renderCompressionTable();
+}
+
+const COMPRESSION_KEYS = ['compression', 'compression_ratio', 'uncompressed', 'compressed'];
+// The compression facts as [{key, node}] for renderFacts, from state.compression.
+function compressionFacts() {
+  const c = state.compression;
+  if (!c) return [];
+  const mark = (node) => { node.dataset.compression = c.status; return node; };
+  const pending = (content) => [{ key: 'compression', node: mark(h('div.fact.pending', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'), h('dd', {}, content))) }];
+  const readButton = (label) => h('button.link.small', { type: 'button', id: 'load-compression', onclick: () => readCompression(state.generation) }, label);
+  if (c.status === 'running') return pending([h('span.dot.pulse', { 'aria-hidden': 'true' }), h('span.muted.small.pending-note', {}, 'reading chunk headers…')]);
+  if (c.status === 'ask') return pending([h('span.muted.small', {}, 'needs a read of every chunk header · '), readButton('Read them')]);
+  if (c.status === 'cancelled') return pending([h('span.muted.small', {}, 'not read (cancelled) · '), readButton('Read chunk headers')]);
+  if (c.status === 'error') return pending([h('span.muted.small', { title: c.error }, 'could not be read · '), readButton('Try again')]);
+  const d = c.details || {};
+  const codecs = Array.isArray(d.compression_by_codec) ? d.compression_by_codec : [];
+  const chunks = d.chunks ?? codecs.reduce((n, x) => n + (x.chunks || 0), 0);
+  const name = c.facts.compression ?? d.compression ?? '—';
+  const byCodec = codecs.length > 1 ? codecs.map((x) => `${x.compression} ${formatCount(x.chunks)}`).join(', ') : `${formatCount(codecs[0]?.chunks ?? chunks)} of ${formatCount(chunks)} chunks`;
+  const out = [{ key: 'compression', node: mark(h('div.fact', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'), h('dd', {}, h('span.mono', {}, String(name)), h('span.muted', {}, ` · ${byCodec}`)))) }];
+  for (const key of COMPRESSION_KEYS.slice(1)) {
+    const value = d[key] ?? c.facts[key];
+    if (typeof value !== 'number') continue;
+    const node = factItem(key === 'compression_ratio' ? 'Compression ratio' : key === 'compressed' ? 'Compressed size' : 'Uncompressed size', key, value);
+    if (key === 'compression_ratio') node.querySelector('dd').append(h('span.muted', {}, ' of the uncompressed size'));
+    out.push({ key, node: mark(node) });
+  }
+  return out;
+}
+
+function renderCompressionTable() {
+  $('#tables-slot [data-table="compression"]')?.remove();
+  const codecs = state.compression?.status === 'done' ? state.compression.details?.compression_by_codec : null;
+  if (!Array.isArray(codecs) || codecs.length < 2) return;
+  $('#tables-slot').append(tableCard({
+    name: 'compression',
+    columns: ['compression', 'chunks', 'uncompressed', 'compressed', 'ratio'],
+    rows: codecs.map((x) => [x.compression, x.chunks, x.uncompressed, x.compressed, x.uncompressed ? x.compressed / x.uncompressed : null]),
+  }));
 }
 
 const RECOVERY = /recover|truncat|unindexed|no_index|missing_index|ends_inside|cut_off/i;
@@ -558,6 +675,7 @@ function selectTab(name) {
     tab.tabIndex = on ? 0 : -1;
     $(`#panel-${tab.dataset.tab}`).hidden = !on;
   }
+  if (name === 'data') ui.data.show(); else ui.data.hide();
   if (name === 'explore') {
     ui.hex.layout();
     ensureTree().catch(() => {});

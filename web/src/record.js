@@ -1,12 +1,21 @@
 // The record view: the decoded content of the selected tree node (a ROS message, BDDF POD values
 // or protobuf fields, CARLA packet fields) as a collapsible tree. Values are inserted as text.
 import { h, clear, valueText } from './dom.js';
+import { isIdKey, isNsTimeKey, nsToUtc } from './format.js';
 
 const MAX_ITEMS = 200;
 
+// Numbers named like ids, offsets or raw clocks stay plain digits; ns timestamps get a UTC tooltip.
+function numberText(key, value) {
+  if (typeof key !== 'string' || !Number.isInteger(value)) return { text: valueText(value) };
+  if (isNsTimeKey(key) && value > 9.46e17) return { text: String(value), title: nsToUtc(value) };
+  return isIdKey(key) || isNsTimeKey(key) ? { text: String(value) } : { text: valueText(value) };
+}
+
 function leaf(key, value) {
   const type = value === null ? 'null' : typeof value;
-  return h('div.rv-leaf', {}, key !== null ? h('span.rv-key', {}, String(key)) : null, h(`span.rv-val.rv-${type}`, {}, type === 'string' ? JSON.stringify(value).slice(0, 2000) : valueText(value)));
+  const { text, title } = type === 'number' ? numberText(key, value) : { text: type === 'string' ? JSON.stringify(value).slice(0, 2000) : valueText(value) };
+  return h('div.rv-leaf', {}, key !== null ? h('span.rv-key', {}, String(key)) : null, h(`span.rv-val.rv-${type}`, { title }, text));
 }
 
 function node(key, value, depth) {
@@ -28,6 +37,9 @@ function node(key, value, depth) {
   else box.addEventListener('toggle', () => { if (box.open && !rendered) more(); }, { once: false });
   return box;
 }
+
+// A decoded value as a collapsible tree (also used by the Data tab).
+export const recordTree = (value, openDepth = 2) => node(null, value, 2 - openDepth);
 
 export class RecordView {
   constructor(root) { this.root = root; this.showEmpty(); }

@@ -1,60 +1,68 @@
 // The summary: key facts, the checksum card and the index tables (series, topics, actors...).
-import { h, clear, formatBytes, formatCount, formatDuration, humanize, valueText } from './dom.js';
+import { h, clear, formatBytes, formatCount, humanize, valueText } from './dom.js';
+import { formatValue } from './format.js';
 
 const TABLE_ROWS = 200;
 
-const isoTime = (seconds) => new Date(seconds * 1000).toISOString().replace('T', ' ').replace('Z', ' UTC');
-
 export function factText(key, value) {
-  if (typeof value === 'number') {
-    if (/^(start|end|begin|first|last)(_time)?$/.test(key) && value > 1e8 && value < 1e10) return `${isoTime(value)} (${value})`;
-    if (/(^|_)(bytes|size)$|_bytes_|^size/.test(key)) return `${formatBytes(value)}${value >= 1024 ? ` (${formatCount(value)} bytes)` : ''}`;
-    if (/duration|_s$|seconds/.test(key)) return `${formatDuration(value)}${value >= 1 ? ` (${+value.toFixed(6)} s)` : ''}`;
-  }
-  if (Array.isArray(value)) return value.map(valueText).join(', ');
-  return valueText(value);
+  return formatValue(key, value, 'fact').text;
 }
 
-export function renderFacts(root, report, file) {
+// One fact: label, formatted text, the raw value in data-value (numbers) and title (tooltip).
+export function factItem(label, key, value) {
+  const { text, title, sub } = formatValue(key, value, 'fact');
+  // "Duration (s)" is redundant beside "12.53 s": the text carries the unit.
+  if (typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(text)) label = label.replace(/ \((s|ms|ns)\)$/, '');
+  return h('div.fact', { dataset: { key } }, h('dt', {}, label),
+    h('dd', { title: title || null, dataset: typeof value === 'number' ? { value } : null }, text, sub ? h('span.fact-sub', {}, sub) : null));
+}
+
+// extra: facts computed elsewhere (compression from info_report), as [label, key, value|Node] items.
+export function renderFacts(root, report, file, extra = []) {
   const facts = report?.facts || {};
   const ownSize = Object.values(facts).includes(file.size);
-  const items = ownSize ? [] : [['File size', `${formatBytes(file.size)} (${formatCount(file.size)} bytes)`, 'size']];
+  const items = ownSize ? [] : [factItem('File size', 'size', file.size)];
   for (const [key, value] of Object.entries(facts)) {
+    if (extra.some((e) => e.key === key)) continue;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [k2, v2] of Object.entries(value)) items.push([`${humanize(key)}: ${humanize(k2)}`, factText(k2, v2), `${key}.${k2}`]);
-    } else items.push([humanize(key), factText(key, value), key]);
+      for (const [k2, v2] of Object.entries(value)) items.push(factItem(`${humanize(key)}: ${humanize(k2)}`, `${key}.${k2}`, v2));
+    } else items.push(factItem(humanize(key), key, value));
   }
-  clear(root).append(h('dl.facts', { id: 'facts' }, items.map(([label, text, key]) =>
-    h('div.fact', { dataset: { key } }, h('dt', {}, label), h('dd', {}, text)))));
+  for (const e of extra) items.push(e.node);
+  clear(root).append(h('dl.facts', { id: 'facts' }, items));
 }
 
-function cell(column, value) {
+export function cell(column, value) {
   const numeric = typeof value === 'number';
-  let text = valueText(value);
-  if (numeric && /bytes|size/i.test(column)) text = formatBytes(value);
-  return h(numeric ? 'td.num' : 'td', { title: typeof value === 'string' && value.length > 40 ? value : null, dataset: numeric ? { value } : null }, text);
+  const { text, title } = formatValue(column, value, 'cell');
+  const long = typeof value === 'string' && value.length > 40;
+  const raw = numeric || text !== valueText(value);
+  return h(numeric ? 'td.num' : 'td', { title: title || (long ? value : null), dataset: raw && value !== null && typeof value !== 'object' ? { value } : null }, text);
+}
+
+export function tableCard(table) {
+  const tbody = h('tbody');
+  let shown = 0;
+  const more = h('button.link', { type: 'button' });
+  const addRows = () => {
+    const end = Math.min(table.rows.length, shown + TABLE_ROWS);
+    for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(table.columns[i] || '', v))));
+    shown = end;
+    more.hidden = shown >= table.rows.length;
+    more.textContent = `Show ${Math.min(TABLE_ROWS, table.rows.length - shown)} more of ${formatCount(table.rows.length - shown)}`;
+  };
+  more.addEventListener('click', addRows);
+  addRows();
+  const numericColumn = (i) => table.rows.some((r) => typeof r[i] === 'number');
+  return h('section.card.table-card', { dataset: { table: table.name } },
+    h('div.card-head', {}, h('h3', {}, humanize(table.name)), h('span.muted.small', {}, `${formatCount(table.rows.length)} ${table.rows.length === 1 ? 'row' : 'rows'}`)),
+    h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c, i) => h(numericColumn(i) ? 'th.num' : 'th', {}, humanize(c))))), tbody)),
+    more);
 }
 
 export function renderTables(root, report) {
   clear(root);
-  for (const table of report?.tables || []) {
-    const tbody = h('tbody');
-    let shown = 0;
-    const more = h('button.link', { type: 'button' });
-    const addRows = () => {
-      const end = Math.min(table.rows.length, shown + TABLE_ROWS);
-      for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(table.columns[i] || '', v))));
-      shown = end;
-      more.hidden = shown >= table.rows.length;
-      more.textContent = `Show ${Math.min(TABLE_ROWS, table.rows.length - shown)} more of ${formatCount(table.rows.length - shown)}`;
-    };
-    more.addEventListener('click', addRows);
-    addRows();
-    root.append(h('section.card.table-card', { dataset: { table: table.name } },
-      h('div.card-head', {}, h('h3', {}, humanize(table.name)), h('span.muted.small', {}, `${formatCount(table.rows.length)} ${table.rows.length === 1 ? 'row' : 'rows'}`)),
-      h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c) => h('th', {}, humanize(c))))), tbody)),
-      more));
-  }
+  for (const table of report?.tables || []) root.append(tableCard(table));
 }
 
 const CHECKSUM_TEXT = {
