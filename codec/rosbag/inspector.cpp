@@ -116,6 +116,14 @@ Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) 
         }
         Json m = decoder_.to_json(view);
         m["index"] = index++;
+        // Where the message lives, so a viewer can jump to its bytes: V2.0 messages sit inside a
+        // (maybe compressed) chunk, V1.x messages are records in the file itself.
+        if (bag_.version == 200) {
+          m["chunk_pos"] = view.chunk_pos;
+          m["offset_in_chunk"] = view.record_offset;
+        } else {
+          m["offset"] = view.record_offset;
+        }
         messages.push_back(std::move(m));
         return true;
       },

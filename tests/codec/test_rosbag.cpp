@@ -162,6 +162,11 @@ TEST_CASE("messages decode with nested types, arrays, constants, bytes and durat
   CHECK(msg.find("blob")->dump() == "{\"length\":3,\"hex\":\"0102ff\"}");
   CHECK(msg.find("age")->dump() == "{\"secs\":-1,\"nsecs\":500}");
   CHECK(page.find("more")->as_bool());
+  // Each message says where it lives: its chunk's record, and its place in the decompressed data.
+  const auto& chunks = dynamic_cast<BagInspector&>(*inspector).bag().chunks;
+  uint64_t chunk_pos = m.find("chunk_pos")->as_uint();
+  CHECK(std::any_of(chunks.begin(), chunks.end(), [&](const Chunk& c) { return c.pos == chunk_pos; }));
+  CHECK(m.find("offset_in_chunk")->as_uint() < 1024 * 1024);
 
   std::string error;
   auto schema = MessageSchema::parse("demo_msgs/Pose", kPoseDef, &error);
