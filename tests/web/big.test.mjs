@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, screenshot, cli, haveWasm, haveCli } from './helpers.mjs';
+import { start, openFile, waitOpened, screenshot, cli, haveWasm, haveCli, skipUnless } from './helpers.mjs';
 
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
 let env, dir;
@@ -28,11 +28,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const skip = (t) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
-  if (!haveCli) { t.skip('SKIPPED: build/native/logscope is not built'); return true; }
-  return false;
-};
+const skip = (t) => skipUnless(t, { cli: true });
 
 function fileBytes(path, offset, length) {
   const fd = openSync(path, 'r');

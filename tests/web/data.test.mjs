@@ -4,24 +4,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { basename, join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, cliJson, screenshot, sample, cli, root, haveSamples, haveWasm, haveCli } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, cliJson, screenshot, sample, cli, root, haveSamples, haveWasm, haveCli, openSettled, skipUnless } from './helpers.mjs';
 
 let env;
 before(async () => { if (haveWasm) env = await start(); });
 after(async () => { await env?.close(); });
 
-const skip = (t, { samples = true } = {}) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built (bash scripts/build.sh)'); return true; }
-  if (samples && !haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
-  if (!haveCli) { t.skip('SKIPPED: build/native/logscope is not built'); return true; }
-  return false;
-};
+const skip = (t, { samples = true } = {}) => skipUnless(t, { samples, cli: true });
 const demo = (name) => join(root, 'web', 'gen', 'demo', name);
 
 async function openData(page, path) {
-  await openFile(page, path);
-  assert.equal(await waitOpened(page, basename(path)), 'summary');
-  await waitIdle(page);
+  await openSettled(page, path);
   await page.click('#tab-data');
 }
 

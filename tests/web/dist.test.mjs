@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, openFile, waitOpened, screenshot, sample, haveWasm, haveSamples } from './helpers.mjs';
+import { root, openFile, waitOpened, screenshot, sample, haveWasm, haveSamples, skipUnless } from './helpers.mjs';
 import { subPathServer } from './servers.mjs';
 
 const PREFIX = '/tools/logscope/';
@@ -35,11 +35,7 @@ after(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-const skip = (t) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
-  if (!haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
-  return false;
-};
+const skip = (t) => skipUnless(t, { samples: true });
 
 async function newPage(context) {
   const page = await context.newPage();

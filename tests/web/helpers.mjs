@@ -1,8 +1,9 @@
 // Shared setup for the browser tests: the static server, headless Chromium, the CLI, samples.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../../scripts/serve.mjs';
 
@@ -62,6 +63,22 @@ export async function waitOpened(page, name, { timeout = 60_000 } = {}) {
 // Waits until no long job (checksum, check) runs any more.
 export async function waitIdle(page, { timeout = 120_000 } = {}) {
   await page.waitForFunction(() => !document.body.dataset.job, null, { timeout });
+}
+
+// Gives the page a file, expects its summary, and waits until no job runs any more.
+export async function openSettled(page, path) {
+  await openFile(page, path);
+  assert.equal(await waitOpened(page, basename(path)), 'summary');
+  await waitIdle(page);
+}
+
+// Skips a test, saying why, unless what it needs is there: always the wasm build; on request the
+// shared samples and the native CLI. Returns true when it skipped.
+export function skipUnless(t, { samples = false, cli = false } = {}) {
+  if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built (bash scripts/build.sh)'), true;
+  if (samples && !haveSamples) return t.skip('SKIPPED: ../shared/samples is absent'), true;
+  if (cli && !haveCli) return t.skip('SKIPPED: build/native/logscope is not built'), true;
+  return false;
 }
 
 // The CLI's JSON output; the exit status says "problems" or "unknown" too, so stdout is used either way.

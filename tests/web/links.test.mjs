@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, haveWasm, haveSamples } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, haveWasm, haveSamples, skipUnless } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 const BAG = sample('rosbag', 'rosbagjs__example-lz4.bag');
@@ -22,11 +22,7 @@ after(async () => {
   await env?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-const skip = (t) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
-  if (!haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
-  return false;
-};
+const skip = (t) => skipUnless(t, { samples: true });
 
 // Puts the page somewhere particular: a topic row, the Structure & bytes tab, a node found from
 // an offset in the middle of the file, and a 4-byte hex selection made with Shift+→.

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, cli, haveWasm, haveCli, haveSamples } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, cli, haveWasm, haveCli, haveSamples, skipUnless } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
@@ -31,11 +31,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const skip = (t) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built'); return true; }
-  if (!haveCli) { t.skip('SKIPPED: build/native/logscope is not built'); return true; }
-  return false;
-};
+const skip = (t) => skipUnless(t, { cli: true });
 
 const remoteQuery = (url) => `?nodemo&url=${encodeURIComponent(url)}`;
 const waitRemote = (page, timeout = 180_000) => page.waitForFunction(() => ['summary', 'remote-problem', 'error', 'crashed', 'unknown'].includes(document.body.dataset.state), null, { timeout }).then(() => page.evaluate(() => document.body.dataset.state));

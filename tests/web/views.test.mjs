@@ -4,17 +4,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, samples, haveSamples, haveWasm } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, samples, haveSamples, haveWasm, skipUnless, openSettled } from './helpers.mjs';
 
 let env;
 before(async () => { if (haveWasm) env = await start(); });
 after(async () => { await env?.close(); });
 
-const skip = (t) => {
-  if (!haveWasm) { t.skip('SKIPPED: web/gen/logscope.mjs is not built (bash scripts/build.sh)'); return true; }
-  if (!haveSamples) { t.skip('SKIPPED: ../shared/samples is absent'); return true; }
-  return false;
-};
+const skip = (t) => skipUnless(t, { samples: true });
 
 async function cursorOffset(page) {
   return Number(await page.getAttribute('#cursor-offset', 'data-offset'));
@@ -24,9 +20,7 @@ test('a problem links to its byte offset in the hex view', async (t) => {
   if (skip(t)) return;
   const path = sample('bddf', 'truncated_no_trailer.bddf');
   const page = await env.newPage();
-  await openFile(page, path);
-  assert.equal(await waitOpened(page, basename(path)), 'summary');
-  await waitIdle(page);
+  await openSettled(page, path);
   await page.click('#tab-problems');
   const items = page.locator('#problem-list .problem');
   assert.ok(await items.count() > 0, 'a file cut before its index has problems');
@@ -51,9 +45,7 @@ test('tree and hex selection are linked both ways; inspector and record view fol
   const path = sample('rosbag', 'rosbagjs__example.bag');
   const bytes = readFileSync(path);
   const page = await env.newPage();
-  await openFile(page, path);
-  assert.equal(await waitOpened(page, basename(path)), 'summary');
-  await waitIdle(page);
+  await openSettled(page, path);
   await page.click('#tab-explore');
   await page.waitForSelector('.tree-row');
   // Tree -> hex: selecting a node selects its bytes and moves the cursor to its start.
@@ -100,9 +92,7 @@ test('search for a byte pattern and for text runs in the worker', async (t) => {
   const path = sample('carla', 'scenario_runner_0.9.13_DistanceToLaneCenter.log');
   const bytes = readFileSync(path);
   const page = await env.newPage();
-  await openFile(page, path);
-  assert.equal(await waitOpened(page, basename(path)), 'summary');
-  await waitIdle(page);
+  await openSettled(page, path);
   await page.click('#tab-explore');
   // A pattern taken from the middle of the file; its first occurrence is computed here.
   const middle = Math.floor(bytes.length / 2);
@@ -131,9 +121,7 @@ test('a worker crash leaves the page alive and offers to reload the file', async
   if (skip(t)) return;
   const path = sample('bddf', 'robot_state_small.bddf');
   const page = await env.newPage();
-  await openFile(page, path);
-  assert.equal(await waitOpened(page, basename(path)), 'summary');
-  await waitIdle(page);
+  await openSettled(page, path);
   await page.evaluate(() => window.logscope.crashWorkerForTest());
   await page.waitForSelector('#crash-banner');
   await screenshot(page, 'worker-crash');
