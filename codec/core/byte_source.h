@@ -22,6 +22,9 @@ class ByteSource {
 
   // Convenience: reads [offset, offset+length) clipped to the file into a new buffer.
   std::vector<uint8_t> read_vector(uint64_t offset, size_t length);
+  // The whole source as one pointer when it is already in memory (memory, mmap): passes then
+  // read it without copying. Null for sources that must be read (files, the browser, caches).
+  virtual const uint8_t* mapped_data() const { return nullptr; }
 };
 
 // Reads a native file with pread.
@@ -47,6 +50,7 @@ class MemoryByteSource : public ByteSource {
       : owned_(std::move(owned)), data_(owned_.data()), size_(owned_.size()) {}
   uint64_t size() const override { return size_; }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  const uint8_t* mapped_data() const override { return data_; }
 
  private:
   std::vector<uint8_t> owned_;
