@@ -21,8 +21,17 @@ export const mimeTypes = {
   '.webmanifest': 'application/manifest+json',
 };
 
-// Serves `root`; returns the http.Server (already listening).
-export function serveStatic({ root, port = 8080, host = '127.0.0.1', log = true }) {
+// Cross-origin isolation: lets the codec worker share memory with its read-ahead worker
+// (SharedArrayBuffer), so whole-file passes read the next window while working on this one.
+// Remote logs (?url=) are still readable: their requests are CORS requests, which COEP allows.
+export const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+// Serves `root`; returns the http.Server (already listening). `isolate: false` leaves out the
+// isolation headers, as a plain static host would (the page then reads without read-ahead).
+export function serveStatic({ root, port = 8080, host = '127.0.0.1', log = true, isolate = true }) {
   const base = resolve(root);
   const server = createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
@@ -43,6 +52,7 @@ export function serveStatic({ root, port = 8080, host = '127.0.0.1', log = true 
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'no-cache',
       'Last-Modified': info.mtime.toUTCString(),
+      ...(isolate ? isolationHeaders : {}),
     };
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range || '');
     if (range && info.size > 0) {

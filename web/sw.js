@@ -26,6 +26,17 @@ self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
 });
 
+// The app's own responses get the cross-origin isolation headers, as a static host that cannot
+// send them would not: the codec worker can then share memory with its read-ahead worker
+// (web/src/read-ahead.js). It takes effect from the first load this worker controls.
+function isolated(response) {
+  if (response.type === 'opaque' || response.headers.get('Cross-Origin-Embedder-Policy')) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || request.headers.has('range')) return; // remote logs: straight to the network
@@ -35,7 +46,6 @@ self.addEventListener('fetch', (event) => {
     const cache = await caches.open(CACHE);
     // The page itself under any query (?url=..., view state): the cached index.html.
     const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
-    if (hit) return hit;
-    return fetch(request);
+    return isolated(hit || await fetch(request));
   })());
 });

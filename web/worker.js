@@ -1,7 +1,7 @@
 // The codec worker: owns the wasm module, one Inspector and the reader of the open file.
 // Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
-import { makeReader } from './src/readers.js';
+import { makeReader, prepareReadAhead } from './src/readers.js';
 
 let modulePromise = null;
 let Module = null;
@@ -27,6 +27,10 @@ function loadModule() {
   }
   return modulePromise;
 }
+
+// Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
+loadModule().catch(() => { modulePromise = null; });
+prepareReadAhead();
 
 const parse = (text) => (text ? JSON.parse(text) : null);
 
@@ -60,9 +64,15 @@ const ops = {
     await loadModule();
     if (inspector) inspector.delete();
     inspector = null;
-    reader = makeReader(source);
+    reader?.close?.();
+    reader = await makeReader(source);
     const started = performance.now();
-    inspector = new Module.Inspector(reader.size, (offset, length) => reader.read(offset, length));
+    // Readers that can write into the codec's memory do (no intermediate copy); HEAPU8 is looked
+    // up on every call because growing the memory replaces it.
+    const read = reader.readInto
+      ? (offset, length, pointer) => reader.readInto(offset, length, Module.HEAPU8, pointer)
+      : (offset, length) => reader.read(offset, length);
+    inspector = new Module.Inspector(reader.size, read);
     const detection = parse(inspector.detection());
     return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
   },
@@ -98,7 +108,14 @@ const ops = {
   // The answer as JSON text, for callers that need 64-bit integers exactly.
   queryText: ({ name, args, argsJson }, progress) => inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress),
   search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
-  readStats: () => ({ ...parse(inspector.readStats()), reader_bytes: reader ? reader.bytesRead : 0, reader_requests: reader ? reader.requests || 0 : 0 }),
+  readStats: () => ({
+    ...parse(inspector.readStats()),
+    reader_bytes: reader ? reader.bytesRead : 0,
+    reader_requests: reader ? reader.requests || 0 : 0,
+    read_ahead: Boolean(reader?.readAhead),
+    read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
+    wasm_memory: Module?.HEAPU8?.length ?? 0,
+  }),
 };
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.

@@ -1,67 +1,81 @@
-// Streaming SHA1 over [0, size-24), the bytes the SDK writer hashes.
+// SHA1 over [0, size-24), the bytes the SDK writer hashes, computed as an observer of one
+// sequential pass, so the doctor's block walk and the hash share every read.
 #include <algorithm>
-#include <vector>
 
+#include "bddf/checksum.h"
 #include "bddf/format.h"
 #include "bddf/inspector_impl.h"
-#include "core/sha1.h"
 
 namespace logscope::bddf {
 
-Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
-  Json j = Json::object();
-  j["algorithm"] = "SHA1";
+ChecksumPass::ChecksumPass(const FileModel& model) : model_(model) {
+  result_["algorithm"] = "SHA1";
   const Trailer& t = model.trailer;
   if (!t.present) {
-    j["status"] = "absent";
-    j["stored"] = Json();
-    j["computed"] = Json();
-    j["covered_bytes"] = 0;
-    j["message"] = "no trailer, so no stored checksum (the file was not closed)";
-    return j;
+    result_["status"] = "absent";
+    result_["stored"] = Json();
+    result_["computed"] = Json();
+    result_["covered_bytes"] = 0;
+    result_["message"] = "no trailer, so no stored checksum (the file was not closed)";
+    return;
   }
-  uint64_t covered = model.size - kDigestSize - 4;
-  std::string stored = hex_string(t.digest, kDigestSize);
-  j["stored"] = stored;
-  j["covered_bytes"] = covered;
+  covered_ = model.size - kDigestSize - 4;
+  result_["stored"] = hex_string(t.digest, kDigestSize);
+  result_["covered_bytes"] = covered_;
   if (model.checksum_type == kChecksumNone) {
-    j["status"] = "none";
+    result_["status"] = "none";
+    result_["computed"] = Json();
+    result_["message"] = "the file declares CHECKSUM_TYPE_NONE";
+    return;
+  }
+  hashing_ = true;
+}
+
+void ChecksumPass::attach(SequentialReader& reader) {
+  if (!hashing_) return;
+  reader.set_observer([this](const uint8_t* data, size_t size) {
+    if (hashed_ >= covered_) return;
+    size_t n = static_cast<size_t>(std::min<uint64_t>(size, covered_ - hashed_));
+    sha_.update(data, n);
+    hashed_ += n;
+  });
+}
+
+Json ChecksumPass::finish(const SequentialReader& reader, bool cancelled) {
+  if (!hashing_) return result_;
+  Json j = result_;
+  const std::string stored = j.find("stored")->as_string();  // a copy: adding keys below may move it
+  if (cancelled) {
+    j["status"] = "cancelled";
     j["computed"] = Json();
-    j["message"] = "the file declares CHECKSUM_TYPE_NONE";
-    return j;
-  }
-  Sha1 sha;
-  ProgressTicker ticker(progress, covered);
-  std::vector<uint8_t> buffer(static_cast<size_t>(std::min<uint64_t>(covered, 8u << 20)) + 1);
-  for (uint64_t at = 0; at < covered;) {
-    if (!ticker.update(at)) {
-      j["status"] = "cancelled";
-      j["computed"] = Json();
-      j["message"] = "cancelled after " + std::to_string(at) + " of " + std::to_string(covered) + " bytes";
-      return j;
-    }
-    size_t want = static_cast<size_t>(std::min<uint64_t>(buffer.size(), covered - at));
-    size_t got = source.read(at, buffer.data(), want);
-    if (got == 0) {
-      j["status"] = "mismatch";
-      j["computed"] = Json();
-      j["message"] = "could not read byte " + std::to_string(at);
-      return j;
-    }
-    sha.update(buffer.data(), got);
-    at += got;
-  }
-  ticker.update(covered);
-  std::string computed = Sha1::hex(sha.finish());
-  j["computed"] = computed;
-  if (computed == stored) {
-    j["status"] = "valid";
-    j["message"] = "SHA1 of bytes [0, " + std::to_string(covered) + ") matches the stored digest";
-  } else {
+    j["message"] = "cancelled after " + std::to_string(hashed_) + " of " + std::to_string(covered_) + " bytes";
+  } else if (hashed_ < covered_) {
     j["status"] = "mismatch";
-    j["message"] = "stored " + stored + ", computed " + computed + ": the file changed after it was written";
+    j["computed"] = Json();
+    j["message"] = reader.error().empty() ? "could not read byte " + std::to_string(hashed_) : reader.error();
+  } else {
+    std::string computed = Sha1::hex(sha_.finish());
+    j["computed"] = computed;
+    if (computed == stored) {
+      j["status"] = "valid";
+      j["message"] = "SHA1 of bytes [0, " + std::to_string(covered_) + ") matches the stored digest";
+    } else {
+      j["status"] = "mismatch";
+      j["message"] = "stored " + stored + ", computed " + computed + ": the file changed after it was written";
+    }
   }
   return j;
+}
+
+Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
+  ChecksumPass pass(model);
+  if (!pass.hashing()) return pass.finish(SequentialReader(source, 0, 0), false);
+  SequentialReader reader(source, 0, pass.covered());
+  pass.attach(reader);
+  ProgressTicker ticker(progress, pass.covered());
+  bool completed = reader.drain([&](uint64_t done) { return ticker.update(done); });
+  if (completed) ticker.update(pass.covered());
+  return pass.finish(reader, !completed && ticker.cancelled());
 }
 
 }  // namespace logscope::bddf

@@ -1,9 +1,10 @@
-// The doctor: checksum, then a walk over every block that checks framing and descriptors and
+// The doctor: checksum and a walk over every block in one sequential pass that checks framing and descriptors and
 // holds the index against what is really in the file.
 #include <vector>
 
 #include "bddf.pb.h"
 #include "bddf/blocks.h"
+#include "bddf/checksum.h"
 #include "bddf/format.h"
 #include "bddf/inspector_impl.h"
 
@@ -102,25 +103,34 @@ void check_against_index(ByteSource& source, const FileModel& model, Report& rep
 }  // namespace
 
 void run_doctor(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress) {
-  // Two phases (checksum, block walk) share one progress scale of 2 x size.
+  // One pass: the block walk reads through a SequentialReader whose observer hashes every byte,
+  // so the checksum costs no read of its own (the walk skips payloads; the hash reads them).
   uint64_t size = model.size;
+  ChecksumPass checksum(model);
+  SequentialReader reader(source, 0, size);
+  checksum.attach(reader);
+  SequentialByteSource pass(reader, source);
   bool cancelled = false;
-  ProgressFn first_half = [&](uint64_t done, uint64_t) {
-    if (progress && !progress(done, 2 * size)) cancelled = true;
+  ProgressFn pass_progress = [&](uint64_t done, uint64_t) {
+    if (progress && !progress(done, size)) cancelled = true;
     return !cancelled;
   };
-  Json checksum = compute_checksum(source, model, first_half);
-  const std::string& status = checksum.find("status")->as_string();
+  Report walk;
+  if (model.indexed) check_against_index(pass, model, walk, pass_progress);
+  if (!cancelled && checksum.hashing()) {
+    ProgressTicker ticker(pass_progress, size);
+    reader.drain([&](uint64_t done) { return ticker.update(done); });
+  }
+  Json result = checksum.finish(reader, cancelled);
+  const std::string& status = result.find("status")->as_string();
   if (status == "mismatch")
-    report.add_problem(Severity::Error, size - kDigestSize - 4, "bddf.checksum.mismatch", checksum.find("message")->as_string());
+    report.add_problem(Severity::Error, size - kDigestSize - 4, "bddf.checksum.mismatch", result.find("message")->as_string());
   else if (status == "cancelled")
     report.add_problem(Severity::Info, 0, "bddf.check.cancelled", "checksum cancelled");
-  report.details["checksum"] = std::move(checksum);
-  if (cancelled) return;
-  if (model.indexed) {
-    ProgressFn second_half = [&](uint64_t done, uint64_t) { return !progress || progress(size + done, 2 * size); };
-    check_against_index(source, model, report, second_half);
-  }
+  bool checksum_cancelled = status == "cancelled";
+  report.details["checksum"] = std::move(result);
+  if (checksum_cancelled) return;
+  for (Problem& p : walk.problems) report.problems.push_back(std::move(p));
   if (model.recovery.performed) report.details["recovery"] = recovery_json(model.recovery);
 }
 

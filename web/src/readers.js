@@ -1,22 +1,47 @@
+import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
+
+export { prepareReadAhead };
+
 // Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array}.
 // Reads are synchronous because the C++ ByteSource calls them synchronously; that is allowed
 // in a worker (FileReaderSync for local files, synchronous XHR Range requests for remote ones).
-// The codec keeps its own block cache with read-ahead (256 KB blocks, sequential fetches grown
+// Local files also get a read-ahead stream for whole-file passes where the page is cross-origin
+// isolated (web/src/read-ahead.js). The codec keeps its own block cache with read-ahead (256 KB blocks, sequential fetches grown
 // to 8 MB), so every read that reaches a reader is already a large, block-aligned request.
 
-export function fileReader(file) {
+export function fileReader(file, readAhead = null) {
   const sync = new FileReaderSync();
   return {
     kind: 'file',
     name: file.name,
     size: file.size,
     bytesRead: 0,
+    readAhead,
     read(offset, length) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
       this.bytesRead += buffer.byteLength;
       return new Uint8Array(buffer);
+    },
+    // Writes straight into the codec's memory: from the read-ahead stream when this read continues
+    // a pass (web/src/read-ahead.js), otherwise with one FileReaderSync call.
+    readInto(offset, length, heap, pointer) {
+      const end = Math.min(this.size, offset + length);
+      if (end <= offset) return 0;
+      if (readAhead) {
+        const n = readAhead.readInto(offset, end - offset, heap, pointer);
+        if (n >= 0) {
+          this.bytesRead += n;
+          return n;
+        }
+      }
+      const bytes = this.read(offset, end - offset);
+      heap.set(bytes, pointer);
+      return bytes.length;
+    },
+    close() {
+      readAhead?.stop();
     },
   };
 }
@@ -78,8 +103,15 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
 }
 
 // Builds the reader for an `open` request's source description.
-export function makeReader(source) {
-  if (source.kind === 'file') return fileReader(source.file);
+export async function makeReader(source) {
+  if (source.kind === 'file') {
+    let readAhead = null;
+    if (readAheadAvailable() && source.file.size > STREAM_MIN_READ) {
+      // Without it the reader still works, only without overlap: never fail an open for it.
+      readAhead = await new ReadAhead(source.file).start().catch(() => null);
+    }
+    return fileReader(source.file, readAhead);
+  }
   if (source.kind === 'url') return httpReader(source);
   throw new Error(`unsupported source kind: ${source.kind}`);
 }

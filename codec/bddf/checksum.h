@@ -1,0 +1,33 @@
+// The file's SHA1, fed by a SequentialReader's observer: the checksum alone drains the reader;
+// the doctor walks blocks through the same reader and gets the hash from the same reads.
+#pragma once
+
+#include <cstdint>
+
+#include "bddf/model.h"
+#include "core/json.h"
+#include "core/sequential.h"
+#include "core/sha1.h"
+
+namespace logscope::bddf {
+
+class ChecksumPass {
+ public:
+  explicit ChecksumPass(const FileModel& model);
+  bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
+  uint64_t covered() const { return covered_; }
+  uint64_t hashed() const { return hashed_; }
+  void attach(SequentialReader& reader);
+  // The checksum JSON ({"status": "valid"|"mismatch"|"none"|"absent"|"cancelled", ...}).
+  Json finish(const SequentialReader& reader, bool cancelled);
+
+ private:
+  const FileModel& model_;
+  Json result_ = Json::object();
+  bool hashing_ = false;
+  uint64_t covered_ = 0;
+  uint64_t hashed_ = 0;
+  Sha1 sha_;
+};
+
+}  // namespace logscope::bddf

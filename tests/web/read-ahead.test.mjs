@@ -1,0 +1,77 @@
+// Whole-file passes in the page: with cross-origin isolation the codec worker reads through the
+// read-ahead worker (web/src/read-ahead.js); without it, by itself. Both give the same results,
+// and the same as the CLI.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serveStatic } from '../../scripts/serve.mjs';
+import { root, cli, cliJson, haveCli, skipUnless, openFile, waitOpened, waitIdle } from './helpers.mjs';
+
+let dir, browser;
+const servers = {};
+const files = {};
+
+before(async () => {
+  if (!haveCli) return;
+  dir = mkdtempSync(join(tmpdir(), 'logscope-readahead-'));
+  files.bddf = join(dir, 'pass.bddf');
+  execFileSync(cli, ['make-demo-bddf', files.bddf, '--size-mb', '40'], { stdio: 'ignore' });
+  files.bag = join(dir, 'pass.bag');
+  execFileSync(cli, ['make-demo-rosbag', files.bag, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
+  for (const isolate of [true, false]) {
+    const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate });
+    await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
+    servers[isolate] = server;
+  }
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  for (const server of Object.values(servers)) await new Promise((ok) => server.close(ok));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function runPasses(isolate, path, name) {
+  const page = await (await browser.newContext()).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`http://127.0.0.1:${servers[isolate].address().port}/?nodemo`);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), isolate);
+  await openFile(page, path);
+  assert.equal(await waitOpened(page, name), 'summary');
+  await waitIdle(page);
+  const jobs = () => page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+  const checksum = await page.evaluate(() => window.logscope.jobsClient().call('checksum'));
+  const check = await page.evaluate(() => window.logscope.jobsClient().call('check'));
+  const stats = await jobs();
+  await page.context().close();
+  assert.deepEqual(errors, []);
+  return { checksum, check, stats };
+}
+
+for (const kind of ['bddf', 'bag']) {
+  test(`${kind}: checksum and full check read ahead when isolated, alone when not, with the CLI's results`, async (t) => {
+    if (skipUnless(t, { cli: true })) return;
+    const name = kind === 'bddf' ? 'pass.bddf' : 'pass.bag';
+    const isolated = await runPasses(true, files[kind], name);
+    const alone = await runPasses(false, files[kind], name);
+    assert.equal(isolated.stats.read_ahead, true, 'the isolated page uses the read-ahead worker');
+    assert.ok(isolated.stats.read_ahead_bytes >= 30e6, `most bytes came through the stream (${isolated.stats.read_ahead_bytes})`);
+    assert.equal(alone.stats.read_ahead, false);
+    assert.deepEqual(isolated.checksum, alone.checksum);
+    assert.deepEqual(isolated.check.problems, alone.check.problems);
+    assert.deepEqual(isolated.check.facts, alone.check.facts);
+    const native = cliJson('check', files[kind], '--json');
+    assert.deepEqual(isolated.check.problems, native.report.problems);
+    if (kind === 'bddf') assert.equal(isolated.checksum.status, 'valid');
+    // Reads stay few and large: no pass makes one read per record.
+    assert.ok(isolated.stats.read_calls < 200, `${isolated.stats.read_calls} reads for a 40 MB file`);
+  });
+}

@@ -1,0 +1,25 @@
+// The shared memory of the read-ahead ring (web/src/read-ahead.js and web/src/pump-worker.js):
+// one state word per slot, (offset, length, bytes read) per slot, an error text, then the slots.
+export const SLOT = { free: 0, requested: 1, filled: 2, failed: 3 };
+
+const ERROR_BYTES = 1024;
+
+export function byteLength(slots, slotSize) {
+  return dataStart(slots) + slots * slotSize;
+}
+
+function dataStart(slots) {
+  const rangesAt = Math.ceil((4 * slots) / 8) * 8;
+  return Math.ceil((rangesAt + 24 * slots + ERROR_BYTES) / 64) * 64;
+}
+
+export function layout(buffer, slots, slotSize) {
+  const rangesAt = Math.ceil((4 * slots) / 8) * 8;
+  const start = dataStart(slots);
+  return {
+    state: new Int32Array(buffer, 0, slots),
+    ranges: new Float64Array(buffer, rangesAt, 3 * slots),
+    error: new Uint8Array(buffer, rangesAt + 24 * slots, ERROR_BYTES),
+    slotBytes: (k) => new Uint8Array(buffer, start + k * slotSize, slotSize),
+  };
+}

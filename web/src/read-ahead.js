@@ -1,0 +1,137 @@
+// Read-ahead for whole-file passes in the codec worker. A pass reads forward in windows of 8 MB
+// or more; the codec runs synchronously, so it cannot overlap its own reads with its work. Where
+// the page is cross-origin isolated (SharedArrayBuffer), a pump worker (pump-worker.js) reads the
+// next windows into a ring of shared slots while the codec works on this one, and a read that
+// continues the stream is a copy out of a filled slot. Small and scattered reads (headers, hex
+// pages) never touch the stream: they go straight to the file, as before.
+import { SLOT, byteLength, layout } from './read-ahead-layout.js';
+
+export const STREAM_MIN_READ = 1 << 20; // a read this large starts (or continues) a stream
+
+export function readAheadAvailable() {
+  return typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true && typeof Worker === 'function';
+}
+
+let sparePump = null;
+
+function bootPump() {
+  return new Promise((resolve, reject) => {
+    const pump = new Worker(new URL('./pump-worker.js', import.meta.url), { type: 'module' });
+    pump.onmessage = () => resolve(pump);
+    pump.onerror = (event) => reject(new Error(`the read-ahead worker failed to start: ${event.message || 'unknown error'}`));
+  });
+}
+
+// Starts a pump ahead of need (the codec worker calls this when it starts).
+export function prepareReadAhead() {
+  if (readAheadAvailable() && !sparePump) sparePump = bootPump().catch(() => null);
+}
+
+async function takePump() {
+  prepareReadAhead();
+  const pump = await sparePump;
+  sparePump = null;
+  if (!pump) throw new Error('the read-ahead worker could not be started');
+  setTimeout(prepareReadAhead, 0); // the next file's pump boots in the background
+  return pump;
+}
+
+export class ReadAhead {
+  constructor(file, { slots = 4, slotSize = 8 << 20 } = {}) {
+    this.file = file;
+    this.size = file.size;
+    this.slots = slots;
+    this.slotSize = slotSize;
+    this.queue = []; // {k, offset, length} in ring order, oldest first
+    this.nextSlot = 0; // the ring slot the pump looks at next
+    this.streamEnd = 0; // offset after the last requested range
+    this.streamed = 0; // bytes handed out of slots (for the benchmarks)
+  }
+
+  // Hands the file to a pump that has already started (one is kept spare, so opening a file
+  // does not wait for a worker to boot).
+  async start() {
+    const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
+    Object.assign(this, layout(buffer, this.slots, this.slotSize));
+    this.pump = await takePump();
+    this.pump.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
+    return this;
+  }
+
+  stop() {
+    this.pump?.terminate();
+    this.pump = null;
+  }
+
+  // Copies [offset, offset + length) into `into` (a Uint8Array of at least `length`) from the
+  // stream and returns the count, or returns -1 when this read is not for the stream.
+  readInto(offset, length, into, at = 0) {
+    const inStream = this.queue.length > 0 && offset >= this.queue[0].offset && offset < this.streamEnd;
+    if (!inStream) {
+      if (length < STREAM_MIN_READ) return -1;
+      this.restart(offset);
+    }
+    let done = 0;
+    while (done < length && this.queue.length) {
+      const front = this.queue[0];
+      const got = this.wait(front);
+      const position = offset + done;
+      if (position >= front.offset + got) {
+        if (got < front.length) break; // the end of the file
+        this.advance();
+        continue;
+      }
+      const from = position - front.offset;
+      const n = Math.min(length - done, got - from);
+      into.set(this.slotBytes(front.k).subarray(from, from + n), at + done);
+      done += n;
+    }
+    this.streamed += done;
+    // Hand fully consumed slots back to the pump at once, so it reads ahead during our caller's work.
+    while (this.queue.length && this.queue[0].length > 0 && offset + done >= this.queue[0].offset + this.queue[0].length) this.advance();
+    return done;
+  }
+
+  wait(entry) {
+    while (Atomics.load(this.state, entry.k) === SLOT.requested) Atomics.wait(this.state, entry.k, SLOT.requested);
+    if (Atomics.load(this.state, entry.k) === SLOT.failed) {
+      const n = new DataView(this.error.buffer, this.error.byteOffset).getUint32(0, true);
+      const text = new TextDecoder().decode(this.error.slice(4, 4 + n));
+      const error = new Error(text.replace(/^\w+: /, ''));
+      error.name = text.split(':')[0];
+      throw error;
+    }
+    return this.ranges[3 * entry.k + 2];
+  }
+
+  // Releases the oldest slot and asks for the next window in it.
+  advance() {
+    const done = this.queue.shift();
+    Atomics.store(this.state, done.k, SLOT.free);
+    this.request(this.streamEnd);
+  }
+
+  request(offset) {
+    if (offset >= this.size) return;
+    const k = this.nextSlot;
+    const length = Math.min(this.slotSize, this.size - offset);
+    this.ranges[3 * k] = offset;
+    this.ranges[3 * k + 1] = length;
+    Atomics.store(this.state, k, SLOT.requested);
+    Atomics.notify(this.state, k);
+    this.queue.push({ k, offset, length });
+    this.nextSlot = (k + 1) % this.slots;
+    this.streamEnd = offset + length;
+  }
+
+  // A new stream at `offset`: what the pump is still reading is waited for and dropped (rare: a
+  // pass that jumps back, or a second pass).
+  restart(offset) {
+    for (const entry of this.queue) {
+      while (Atomics.load(this.state, entry.k) === SLOT.requested) Atomics.wait(this.state, entry.k, SLOT.requested);
+      Atomics.store(this.state, entry.k, SLOT.free);
+    }
+    this.queue = [];
+    for (let i = 0; i < this.slots; i++) this.request(offset + i * this.slotSize);
+  }
+}
