@@ -87,3 +87,20 @@ bool SequentialReader::drain(const std::function<bool(uint64_t done)>& keep_goin
 }
 
 }  // namespace logscope
+
+namespace logscope {
+
+size_t SequentialByteSource::read(uint64_t offset, void* destination, size_t length) {
+  if (length == 0) return 0;
+  if (offset >= reader_.consumed() && offset < reader_.end()) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(length, reader_.end() - offset));
+    if (const uint8_t* p = reader_.view(offset, n)) {
+      std::memcpy(destination, p, n);
+      if (n == length || offset + n >= size()) return n;
+      return n + fallback_.read(offset + n, static_cast<uint8_t*>(destination) + n, length - n);
+    }
+  }
+  return fallback_.read(offset, destination, length);
+}
+
+}  // namespace logscope

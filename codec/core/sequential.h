@@ -62,3 +62,20 @@ class SequentialReader {
 };
 
 }  // namespace logscope
+
+namespace logscope {
+
+// A pass seen as a ByteSource, for readers written against random access (block walks): forward
+// reads come from the SequentialReader's windows; anything behind them goes to `fallback`.
+class SequentialByteSource : public ByteSource {
+ public:
+  SequentialByteSource(SequentialReader& reader, ByteSource& fallback) : reader_(reader), fallback_(fallback) {}
+  uint64_t size() const override { return fallback_.size(); }
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+
+ private:
+  SequentialReader& reader_;
+  ByteSource& fallback_;
+};
+
+}  // namespace logscope
