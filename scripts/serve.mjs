@@ -23,10 +23,11 @@ export const mimeTypes = {
 
 // Cross-origin isolation: lets the codec worker share memory with its read-ahead worker
 // (SharedArrayBuffer), so whole-file passes read the next window while working on this one.
-// Remote logs (?url=) are still readable: their requests are CORS requests, which COEP allows.
+// `credentialless`, not `require-corp`: remote logs (?url=) and the no-cors reachability probe
+// of web/src/remote.js keep working (cross-origin requests just go out without cookies).
 export const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Embedder-Policy': 'credentialless',
 };
 
 // Serves `root`; returns the http.Server (already listening). `isolate: false` leaves out the

@@ -33,7 +33,7 @@ function isolated(response) {
   if (response.type === 'opaque' || response.headers.get('Cross-Origin-Embedder-Policy')) return response;
   const headers = new Headers(response.headers);
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  headers.set('Cross-Origin-Embedder-Policy', 'credentialless');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

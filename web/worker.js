@@ -1,7 +1,8 @@
 // The codec worker: owns the wasm module, one Inspector and the reader of the open file.
 // Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
-import { makeReader, prepareReadAhead } from './src/readers.js';
+import { makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
+import { DecompressOffload } from './src/decompress-offload.js';
 
 let modulePromise = null;
 let Module = null;
@@ -31,6 +32,17 @@ function loadModule() {
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
 loadModule().catch(() => { modulePromise = null; });
 prepareReadAhead();
+
+// Whole-file passes over bags decompress chunks on every core: helper workers are started the
+// first time such a pass runs (they must be running before the codec blocks waiting for them).
+let offload = null;
+async function ensureOffload() {
+  if (offload || !readAheadAvailable() || (navigator.hardwareConcurrency || 1) < 2) return;
+  offload = DecompressOffload.start(Math.max(1, (navigator.hardwareConcurrency || 2) - 1))
+    .then((started) => { Module.setDecompressOffload(started); return started; })
+    .catch(() => null);
+  await offload;
+}
 
 const parse = (text) => (text ? JSON.parse(text) : null);
 
@@ -78,8 +90,14 @@ const ops = {
   },
   summary: () => parse(inspector.summary()),
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
-  check: (_, progress) => parse(inspector.check(progress)),
-  checksum: (_, progress) => parse(inspector.checksum(progress)),
+  async check(_, progress) {
+    await ensureOffload();
+    return parse(inspector.check(progress));
+  },
+  async checksum(_, progress) {
+    await ensureOffload();
+    return parse(inspector.checksum(progress));
+  },
   infoText: ({ options }) => inspector.infoText(JSON.stringify(options || {})),
   childCount: ({ id }) => inspector.childCount(id),
   children: ({ id, first, count }) => parse(inspector.children(id, first, count)),
@@ -108,12 +126,13 @@ const ops = {
   // The answer as JSON text, for callers that need 64-bit integers exactly.
   queryText: ({ name, args, argsJson }, progress) => inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress),
   search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
-  readStats: () => ({
+  readStats: async () => ({
     ...parse(inspector.readStats()),
     reader_bytes: reader ? reader.bytesRead : 0,
     reader_requests: reader ? reader.requests || 0 : 0,
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
+    chunks_offloaded: (await offload)?.offloaded ?? 0,
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
 };

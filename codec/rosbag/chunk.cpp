@@ -175,7 +175,7 @@ struct ChunkDecompressor::Impl {
 };
 
 ChunkDecompressor::ChunkDecompressor() : impl_(std::make_unique<Impl>()) {}
-ChunkDecompressor::~ChunkDecompressor() = default;
+ChunkDecompressor::~ChunkDecompressor() { forget_prefetched(); }
 
 DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, uint32_t uncompressed_size) {
   if (compression == "none") {
@@ -196,10 +196,48 @@ DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, ui
   return success();
 }
 
+namespace {
+DecompressOffload* g_offload = nullptr;
+uint64_t g_next_ticket = 1;
+}  // namespace
+
+void set_decompress_offload(DecompressOffload* offload) { g_offload = offload; }
+DecompressOffload* decompress_offload() { return g_offload; }
+
+bool ChunkDecompressor::prefetch(std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,
+                                 bool verify_checksum) {
+  if (!g_offload || (compression != "lz4" && compression != "bz2")) return false;
+  if (!check_chunk_sizes(compression, size, uncompressed_size).ok || g_offload->free_slots() == 0) return false;
+  for (const Prefetched& p : prefetched_)
+    if (p.data == data && p.size == size) return true;
+  uint64_t ticket = g_next_ticket++;
+  if (!g_offload->submit(ticket, compression, data, size, uncompressed_size, verify_checksum)) return false;
+  prefetched_.push_back({ticket, data, size, uncompressed_size, verify_checksum});
+  return true;
+}
+
+void ChunkDecompressor::forget_prefetched() {
+  if (g_offload)
+    for (const Prefetched& p : prefetched_) g_offload->forget(p.ticket);
+  prefetched_.clear();
+}
+
 DecompressStatus ChunkDecompressor::decompress(std::string_view compression, const uint8_t* data, size_t size,
                                                uint32_t uncompressed_size, ByteBuffer* out, bool verify_checksum) {
   DecompressStatus sizes = check_chunk_sizes(compression, size, uncompressed_size);
   if (!sizes.ok) return sizes;
+  for (size_t i = 0; i < prefetched_.size(); ++i) {
+    const Prefetched p = prefetched_[i];
+    if (p.data != data || p.size != size) continue;
+    prefetched_.erase(prefetched_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (p.uncompressed_size == uncompressed_size && p.verify == verify_checksum) {
+      DecompressStatus status = g_offload->collect(p.ticket, out);
+      if (status.code != "offload.unavailable") return status;  // else: decode it here after all
+    } else {
+      g_offload->forget(p.ticket);
+    }
+    break;
+  }
   if (compression == "lz4") return impl_->lz4_frame(data, size, uncompressed_size, out, verify_checksum);
   if (compression == "bz2") return impl_->bz2(data, size, uncompressed_size, out);
   out->resize(size);

@@ -67,12 +67,45 @@ class ChunkDecompressor {
   // incompressible chunk); every length is still bounds-checked by the decoder.
   DecompressStatus decompress(std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,
                               ByteBuffer* out, bool verify_checksum = true);
+  // With an offload installed and a free slot: starts decompressing this chunk elsewhere, so a
+  // later decompress() of the same bytes only collects. Returns whether it was handed on.
+  bool prefetch(std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,
+                bool verify_checksum = true);
+  // Results handed on but not collected are dropped (the pipeline stopped early).
+  void forget_prefetched();
 
   struct Impl;
 
  private:
+  struct Prefetched {
+    uint64_t ticket;
+    const uint8_t* data;
+    size_t size;
+    uint32_t uncompressed_size;
+    bool verify;
+  };
   std::unique_ptr<Impl> impl_;
+  std::vector<Prefetched> prefetched_;
 };
+
+// Decompression that runs elsewhere while this thread parses: in the browser, helper workers
+// (web/src/decompress-offload.js), since a wasm build has no threads. The chunk pipeline hints
+// the chunks it will need next (ChunkDecompressor::prefetch); decompress() then collects the
+// result instead of doing the work. Results are identical: the helpers run the same code.
+class DecompressOffload {
+ public:
+  virtual ~DecompressOffload() = default;
+  virtual size_t free_slots() = 0;  // how many more may be submitted now
+  // Starts decompressing a copy of `data`; `ticket` names it for collect().
+  virtual bool submit(uint64_t ticket, std::string_view compression, const uint8_t* data, size_t size,
+                      uint32_t uncompressed_size, bool verify_checksum) = 0;
+  // Waits for the result and writes it into `out` (resized to the uncompressed size).
+  virtual DecompressStatus collect(uint64_t ticket, ByteBuffer* out) = 0;
+  virtual void forget(uint64_t ticket) = 0;  // the result is not wanted any more
+};
+// One per process (a wasm instance): null natively, where the pipeline has threads.
+void set_decompress_offload(DecompressOffload* offload);
+DecompressOffload* decompress_offload();
 
 // Checks a declared uncompressed size against the compressed size before anything is allocated.
 DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, uint32_t uncompressed_size);

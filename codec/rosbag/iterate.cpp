@@ -87,6 +87,24 @@ void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool tra
   if (sort && !std::is_sorted(messages.begin(), messages.end(), by_time)) std::stable_sort(messages.begin(), messages.end(), by_time);
 }
 
+// Hands the compressed bytes of a chunk record in [base, base+len) to the decompressor's offload
+// (browser helper workers), so they are decompressed while this thread works on earlier chunks.
+void prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompressor, bool verify) {
+  RecordFrame frame;
+  std::string_view header;
+  std::string why;
+  if (parse_record(base, len, 0, &frame, &header, &why) != FrameStatus::Ok) return;
+  int op = -1;
+  uint32_t size = 0;
+  std::string_view compression;
+  bool fields_ok = for_each_field(header, [&](std::string_view name, std::string_view value) {
+    if (name == "op" && value.size() == 1) op = static_cast<uint8_t>(value[0]);
+    else if (name == "compression") compression = value;
+    else if (name == "size" && value.size() == 4) size = load_u32(value.data());
+  });
+  if (fields_ok && op == kOpChunk) decompressor.prefetch(compression, base + frame.data_offset(), frame.data_len, size, verify);
+}
+
 void reset(LoadedChunk* c) {
   c->data = nullptr;
   c->size = 0;
@@ -168,6 +186,13 @@ class ChunkPipeline {
       lock.lock();
       if (jobs_.empty()) return nullptr;
       if (jobs_.front()->done) break;
+      if (decompress_offload()) {
+        // No threads here (wasm): the chunks after the next one go to the offload's helpers.
+        for (size_t k = next_claim_ - taken_ + 1; k < jobs_.size(); ++k) {
+          const Job& ahead = *jobs_[k];
+          if (ahead.read_ok && ahead.raw) prefetch_span(ahead.raw->data() + ahead.begin, ahead.end - ahead.begin, main_decompressor_, verify_);
+        }
+      }
       if (next_claim_ < taken_ + jobs_.size()) {
         // Decode here rather than wait: the front job if nobody has started it, else the next one.
         Job* job = jobs_[next_claim_ - taken_].get();

@@ -22,6 +22,8 @@ before(async () => {
   execFileSync(cli, ['make-demo-bddf', files.bddf, '--size-mb', '40'], { stdio: 'ignore' });
   files.bag = join(dir, 'pass.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bag, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
+  files.bz2 = join(dir, 'pass-bz2.bag');
+  execFileSync(cli, ['make-demo-rosbag', files.bz2, '--size-mb', '12', '--compression', 'bz2'], { stdio: 'ignore' });
   for (const isolate of [true, false]) {
     const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate });
     await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
@@ -56,15 +58,20 @@ async function runPasses(isolate, path, name) {
   return { checksum, check, stats };
 }
 
-for (const kind of ['bddf', 'bag']) {
-  test(`${kind}: checksum and full check read ahead when isolated, alone when not, with the CLI's results`, async (t) => {
+const names = { bddf: 'pass.bddf', bag: 'pass.bag', bz2: 'pass-bz2.bag' };
+for (const kind of ['bddf', 'bag', 'bz2']) {
+  test(`${kind}: checksum and full check read ahead${kind === 'bddf' ? '' : ' and decompress on helper workers'} when isolated, alone when not, with the CLI's results`, async (t) => {
     if (skipUnless(t, { cli: true })) return;
-    const name = kind === 'bddf' ? 'pass.bddf' : 'pass.bag';
+    const name = names[kind];
     const isolated = await runPasses(true, files[kind], name);
     const alone = await runPasses(false, files[kind], name);
     assert.equal(isolated.stats.read_ahead, true, 'the isolated page uses the read-ahead worker');
-    assert.ok(isolated.stats.read_ahead_bytes >= 30e6, `most bytes came through the stream (${isolated.stats.read_ahead_bytes})`);
+    assert.ok(isolated.stats.read_ahead_bytes >= (kind === 'bz2' ? 8e6 : 30e6), `most bytes came through the stream (${isolated.stats.read_ahead_bytes})`);
     assert.equal(alone.stats.read_ahead, false);
+    if (kind !== 'bddf') {
+      assert.ok(isolated.stats.chunks_offloaded > 0, `chunks were decompressed by helpers (${isolated.stats.chunks_offloaded})`);
+      assert.equal(alone.stats.chunks_offloaded, 0);
+    }
     assert.deepEqual(isolated.checksum, alone.checksum);
     assert.deepEqual(isolated.check.problems, alone.check.problems);
     assert.deepEqual(isolated.check.facts, alone.check.facts);

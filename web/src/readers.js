@@ -1,6 +1,6 @@
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
 
-export { prepareReadAhead };
+export { prepareReadAhead, readAheadAvailable };
 
 // Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array}.
 // Reads are synchronous because the C++ ByteSource calls them synchronously; that is allowed

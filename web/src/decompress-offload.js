@@ -1,0 +1,109 @@
+// Chunk decompression on every core. The codec runs synchronously in its worker and a wasm build
+// has no threads, so bz2 and lz4 chunks the codec will need soon go to helper workers
+// (decompress-worker.js, each with its own instance of the module). A worker that blocks cannot
+// post messages to its own workers (they are delivered only once it yields), so all traffic goes
+// through a shared mailbox per helper: a ring of slots, each with a state word, the chunk's
+// compressed bytes and room for its result. The codec waits for a result only when it gets to
+// that chunk. Needs cross-origin isolation; without it the codec decompresses by itself.
+export const MAILBOX = {
+  slots: 2, // per helper: one being decoded, one waiting
+  inputBytes: 4 << 20, // larger chunks are decoded by the codec itself
+  outputBytes: 12 << 20,
+  header: 64 + 1024, // state, compression, sizes, verify, then the status as JSON text
+};
+export const STATE = { free: 0, submitted: 1, done: 2 };
+const CODES = { lz4: 1, bz2: 2 };
+const HELPER_TIMEOUT_MS = 60_000;
+
+export function slotView(buffer, k) {
+  const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
+  const base = k * slotBytes;
+  return {
+    words: new Int32Array(buffer, base, 16), // [state, compression, input size, uncompressed size, verify, json length, result size]
+    json: new Uint8Array(buffer, base + 64, 1024),
+    input: new Uint8Array(buffer, base + MAILBOX.header, MAILBOX.inputBytes),
+    output: new Uint8Array(buffer, base + MAILBOX.header + MAILBOX.inputBytes, MAILBOX.outputBytes),
+  };
+}
+export const CODE_NAMES = Object.fromEntries(Object.entries(CODES).map(([k, v]) => [v, k]));
+
+export class DecompressOffload {
+  // Starts `count` helpers and waits until each has loaded the module and listens on its mailbox.
+  static async start(count) {
+    const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
+    const helpers = await Promise.all(Array.from({ length: count }, () => new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./decompress-worker.js', import.meta.url), { type: 'module' });
+      const buffer = new SharedArrayBuffer(MAILBOX.slots * slotBytes);
+      worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve({ worker, buffer, slots: Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k)), next: 0, tickets: [] }) : reject(new Error(String(data))));
+      worker.onerror = (event) => reject(new Error(`a decompression worker failed to start: ${event.message || 'unknown error'}`));
+      worker.postMessage({ buffer });
+    })));
+    return new DecompressOffload(helpers);
+  }
+
+  constructor(helpers) {
+    this.helpers = helpers;
+    this.entries = new Map(); // ticket -> {helper, k}
+    this.offloaded = 0; // chunks decoded by helpers (for the benchmarks)
+  }
+
+  // A helper's next slot in ring order, if it can take a chunk now.
+  nextSlot(helper) {
+    const k = helper.next;
+    const words = helper.slots[k].words;
+    if (helper.tickets[k] !== undefined) return -1; // still wanted by the codec
+    if (Atomics.load(words, 0) === STATE.submitted) return -1; // a forgotten chunk still being decoded
+    return k;
+  }
+
+  freeSlots() {
+    let n = 0;
+    for (const helper of this.helpers) if (this.nextSlot(helper) >= 0) n++;
+    return n;
+  }
+
+  submit(ticket, compression, bytes, uncompressedSize, verify) {
+    if (!CODES[compression] || bytes.length > MAILBOX.inputBytes || uncompressedSize > MAILBOX.outputBytes) return false;
+    const helper = this.helpers.find((h) => this.nextSlot(h) >= 0);
+    if (!helper) return false;
+    const k = helper.next;
+    const slot = helper.slots[k];
+    slot.input.set(bytes);
+    slot.words.set([STATE.free, CODES[compression], bytes.length, uncompressedSize, verify ? 1 : 0, 0, 0]);
+    Atomics.store(slot.words, 0, STATE.submitted);
+    Atomics.notify(slot.words, 0);
+    helper.tickets[k] = ticket;
+    helper.next = (k + 1) % MAILBOX.slots;
+    this.entries.set(ticket, { helper, k });
+    return true;
+  }
+
+  collect(ticket) {
+    const { helper, k } = this.entries.get(ticket);
+    this.entries.delete(ticket);
+    helper.tickets[k] = undefined;
+    const slot = helper.slots[k];
+    // A helper that does not answer must not hang the pass: the codec then decodes the chunk itself.
+    const deadline = performance.now() + HELPER_TIMEOUT_MS;
+    while (Atomics.load(slot.words, 0) === STATE.submitted && performance.now() < deadline) Atomics.wait(slot.words, 0, STATE.submitted, 1000);
+    if (Atomics.load(slot.words, 0) !== STATE.done) {
+      return { ok: false, code: 'offload.unavailable', message: 'a decompression worker did not answer', checksum_present: false, checksum_verified: false };
+    }
+    const status = JSON.parse(new TextDecoder().decode(slot.json.slice(0, slot.words[5])));
+    status.bytes = status.ok ? slot.output.subarray(0, slot.words[6]) : null;
+    this.offloaded++;
+    return status;
+  }
+
+  forget(ticket) {
+    const entry = this.entries.get(ticket);
+    if (!entry) return;
+    this.entries.delete(ticket);
+    entry.helper.tickets[entry.k] = undefined; // the helper finishes it; nobody reads the result
+  }
+
+  stop() {
+    for (const h of this.helpers) h.worker.terminate();
+    this.helpers = [];
+  }
+}

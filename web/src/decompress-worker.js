@@ -1,0 +1,44 @@
+// A decompression helper (see decompress-offload.js): its own instance of the codec module. Once
+// the module is loaded it serves its mailbox forever, slot after slot in ring order, blocking in
+// Atomics.wait in between; the codec worker stops it with terminate().
+import createLogscope from '../gen/logscope.mjs';
+import { CODE_NAMES, MAILBOX, STATE, slotView } from './decompress-offload.js';
+
+const encoder = new TextEncoder();
+
+self.onmessage = async ({ data: { buffer } }) => {
+  let Module;
+  try {
+    Module = await createLogscope();
+  } catch (error) {
+    self.postMessage(`the decompression worker could not load the codec: ${error.message || error}`);
+    return;
+  }
+  const slots = Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k));
+  self.postMessage('listening');
+  for (let k = 0; ; k = (k + 1) % MAILBOX.slots) {
+    const { words, json, input, output } = slots[k];
+    while (Atomics.load(words, 0) !== STATE.submitted) Atomics.wait(words, 0, Atomics.load(words, 0));
+    let status;
+    try {
+      Module.chunkInput(words[2]).set(input.subarray(0, words[2]));
+      const result = Module.decompressChunk(CODE_NAMES[words[1]], words[3], words[4] === 1);
+      status = { ok: result.ok, code: result.code, message: result.message, checksum_present: result.checksum_present, checksum_verified: result.checksum_verified };
+      if (result.ok && result.bytes.length <= output.length) {
+        output.set(result.bytes);
+        words[6] = result.bytes.length;
+      } else if (result.ok) {
+        status = { ok: false, code: 'offload.unavailable', message: 'the chunk is larger than the mailbox', checksum_present: false, checksum_verified: false };
+      }
+    } catch (error) {
+      status = { ok: false, code: 'offload.unavailable', message: `the decompression worker failed: ${error.message || error}`, checksum_present: false, checksum_verified: false };
+    }
+    const text = encoder.encode(JSON.stringify(status)).slice(0, json.length);
+    json.set(text);
+    words[5] = text.length;
+    Atomics.store(words, 0, STATE.done);
+    Atomics.notify(words, 0);
+  }
+};
+
+self.postMessage('booted');
