@@ -3,6 +3,7 @@
 #include "carla/inspector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -69,20 +70,34 @@ Report CarlaInspector::base_report(const ScanResult& s) {
   report.format = "carla";
   report.format_label = "CARLA recorder log";
   report.problems = s.problems;
-  Json& f = report.facts;
-  if (s.header_ok) {
-    f["version"] = s.header.version;
-    f["map"] = s.header.map;
-    f["date"] = format_date(s.header.date);
-    f["date_unix"] = s.header.date;
+  // The recording starts at the header's date (whole seconds); frames give the elapsed time.
+  report.file.size_bytes = source_.size();
+  double elapsed = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
+  // Bounds keep hostile headers from overflowing: dates before 2255, durations under 30 years.
+  if (s.header_ok && !s.frames.empty() && s.header.date >= 0 && s.header.date < 9000000000LL && elapsed >= 0 && elapsed < 1e9) {
+    int64_t start = static_cast<int64_t>(s.header.date) * 1000000000;
+    report.file.start_ns = start;
+    report.file.end_ns = start + static_cast<int64_t>(std::llround(elapsed * 1e9));
   }
-  f["frames"] = s.frames.size();
-  f["duration_s"] = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
-  f["variant"] = variant_label(s.variant.variant);
-  if (const Json* hint = s.variant.json.find("carla_version_hint")) f["carla_version"] = *hint;
-  f["file_size"] = source_.size();
-  if (s.recovery.damaged) f["damage"] = s.recovery.message;
-  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}};
+  report.file.counts = {{"frames", s.frames.size()}};
+  Facts& f = report.facts;
+  if (s.header_ok) {
+    f.set("version", s.header.version, Unit::Id);
+    f.set("map", s.header.map, Unit::Text);
+    f.set("date", format_date(s.header.date), Unit::Text);
+    f.set("date_unix", s.header.date, Unit::UnixSeconds);
+  }
+  f.set("variant", variant_label(s.variant.variant), Unit::Text);
+  if (const Json* hint = s.variant.json.find("carla_version_hint")) f.set("carla_version", *hint, Unit::Text);
+  if (s.recovery.damaged) {
+    logscope::Recovery& r = report.recovery;
+    r.performed = true;
+    r.reason = s.recovery.reason;
+    r.message = s.recovery.message;
+    r.ends_at = s.recovery.ends_at;
+    r.recovered = {{"frames", s.frames.size()}};
+  }
+  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}, {Unit::Id, Unit::Text, Unit::Count, Unit::Bytes}};
   for (int id = 0; id < 256; ++id)
     if (s.packet_counts[id])
       packets.rows.push_back({Json(id), Json(packet_name(static_cast<uint8_t>(id), s.variant.variant)), Json(s.packet_counts[id]),
