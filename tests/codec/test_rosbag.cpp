@@ -10,8 +10,11 @@
 #include "rosbag/bag.h"
 #include "rosbag/decode.h"
 #include "rosbag/inspector.h"
-#include "rosbag/inspector_impl.h"
+#include "rosbag/inspector.h"
 #include "rosbag/iterate.h"
+#include "rosbag/summary.h"
+#include "rosbag/iterate.h"
+#include "rosbag/summary.h"
 #include "rosbag/msgdef.h"
 #include "rosbag/writer.h"
 #include "test_support.h"
@@ -163,7 +166,7 @@ TEST_CASE("messages decode with nested types, arrays, constants, bytes and durat
   CHECK(msg.find("age")->dump() == "{\"secs\":-1,\"nsecs\":500}");
   CHECK(page.find("more")->as_bool());
   // Each message says where it lives: its chunk's record, and its place in the decompressed data.
-  const auto& chunks = dynamic_cast<BagInspector&>(*inspector).bag().chunks;
+  const auto& chunks = opened_bag(*inspector)->chunks;
   uint64_t chunk_pos = m.find("chunk_pos")->as_uint();
   CHECK(std::any_of(chunks.begin(), chunks.end(), [&](const Chunk& c) { return c.pos == chunk_pos; }));
   CHECK(m.find("offset_in_chunk")->as_uint() < 1024 * 1024);
@@ -223,7 +226,7 @@ TEST_CASE("summary() reads only the version line, the bag header and the index s
     CountingByteSource counting(memory);
     auto inspector = open_inspector(counting, Format::RosbagV20);
     Report summary = inspector->summary();
-    auto& bag = dynamic_cast<BagInspector&>(*inspector).bag();
+    auto& bag = *opened_bag(*inspector);
     REQUIRE(bag.indexed);
     REQUIRE(bag.chunks.size() > 20);
     uint64_t budget = 13 + 4104 + (bytes.size() - bag.index_pos) + 64;
@@ -568,7 +571,7 @@ TEST_CASE("the tree, hex spans and locate read only the chunks they show") {
   CountingByteSource counting(memory);
   auto inspector = open_inspector(counting, Format::RosbagV20);
   inspector->summary();
-  auto& bag = dynamic_cast<BagInspector&>(*inspector).bag();
+  auto& bag = *opened_bag(*inspector);
   REQUIRE(bag.chunks.size() > 40);  // reading every chunk header would cost more than 40 reads
   // A browser pays ~1 ms per read: a page of the tree must not read every chunk header.
   counting.reset();
