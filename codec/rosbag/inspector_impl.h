@@ -50,13 +50,16 @@ class BagInspector : public FormatInspector {
   Json messages_query(QueryArgs& args, const ProgressFn& progress);
   Json connections_query();
   const std::vector<size_t>& chunks_by_position();
+  const std::vector<uint64_t>& top_records();
 
   ByteSource& source_;
   Bag bag_;
   std::optional<BagStats> stats_;  // recomputed once every chunk header is known
   std::unique_ptr<LoadedChunk> chunk_cache_;
   MessageDecoder decoder_;
+  // Caches filled on first use; what they hold follows from the opened index alone.
   std::vector<size_t> chunk_order_;  // chunk indexes sorted by position, for offset lookups
+  std::optional<std::vector<uint64_t>> v1_records_;  // indexed V1.2: message record offsets, sorted
 };
 
 }  // namespace logscope::rosbag
