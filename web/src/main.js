@@ -14,6 +14,11 @@ import { showBanner, hideBanner, renderUnknown } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
 import { LinkState } from './links.js';
 import { startOffline } from './offline.js';
+import { startTheme } from './theme.js';
+import { startTableKeys } from './table-keys.js';
+
+startTheme(document.getElementById('theme-select'));
+startTableKeys();
 
 const AUTO_CHECKSUM_BYTES = 256 * 1024 * 1024;
 const AUTO_CHECK_BYTES = 64 * 1024 * 1024;
