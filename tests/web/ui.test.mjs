@@ -68,3 +68,25 @@ test('table rows are reached, moved through and opened from the keyboard', async
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a web app manifest with icons makes the app installable', async (t) => {
+  if (skipUnless(t)) return;
+  const page = await env.newPage();
+  const manifest = await page.evaluate(async () => {
+    const link = document.querySelector('link[rel="manifest"]');
+    const response = await fetch(link.href);
+    const json = await response.json();
+    const icons = await Promise.all(json.icons.map(async (icon) => {
+      const r = await fetch(new URL(icon.src, link.href));
+      return { ...icon, ok: r.ok, svg: (await r.text()).startsWith('<svg') };
+    }));
+    return { ...json, icons };
+  });
+  assert.equal(manifest.short_name, 'logscope');
+  assert.equal(manifest.display, 'standalone');
+  assert.equal(manifest.start_url, './', 'works under any sub-path');
+  assert.ok(manifest.icons.some((i) => i.purpose === 'any') && manifest.icons.some((i) => i.purpose === 'maskable'));
+  for (const icon of manifest.icons) assert.ok(icon.ok && icon.svg, `icon ${icon.src} is served`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
