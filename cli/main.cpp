@@ -86,9 +86,7 @@ int run_check(const std::vector<std::string>& raw) {
       std::printf("checksum: %s%s%s\n", status ? status->as_string().c_str() : "unknown",
                   message && !message->as_string().empty() ? " - " : "", message ? message->as_string().c_str() : "");
     }
-    if (const Json* recovery = report.details.find("recovery")) {
-      if (const Json* message = recovery->find("message")) std::printf("recovery: %s\n", message->as_string().c_str());
-    }
+    if (report.recovery.performed) std::printf("recovery: %s\n", report.recovery.message.c_str());
     std::printf("problems: %zu error%s, %zu warning%s, %zu note%s\n", errors, errors == 1 ? "" : "s", warnings,
                 warnings == 1 ? "" : "s", report.count(Severity::Info), report.count(Severity::Info) == 1 ? "" : "s");
     print_problems(report.problems);

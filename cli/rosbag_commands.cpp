@@ -1,15 +1,16 @@
 // ROS bag commands: `messages` (decoded messages as JSON lines) and `make-demo-rosbag`.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "command.h"
 #include "rosbag/demo.h"
-#include "rosbag/inspector_impl.h"
 
 namespace logscope::cli {
 namespace {
 
+// Through the inspector's "messages" query, a page at a time: the same path as the page's Data tab.
 int run_messages(const std::vector<std::string>& raw) {
   Arguments args(raw, {"--topic", "--limit", "--preview"});
   if (!args.ok()) return fail(args.error());
@@ -19,45 +20,43 @@ int run_messages(const std::vector<std::string>& raw) {
   if (args.has("--preview") && !parse_u64(args.value("--preview"), &preview)) return fail("--preview needs a number");
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
-  auto* bag_inspector = dynamic_cast<rosbag::BagInspector*>(file->inspector.get());
-  if (!bag_inspector) return fail(file->path + ": not a ROS bag (" + file->detection.diagnosis + ")");
-  rosbag::Bag& bag = bag_inspector->bag();
-  rosbag::IterateOptions options;
+  if (!file->inspector || file->detection.family != "rosbag") return fail(file->path + ": not a ROS bag (" + file->detection.diagnosis + ")");
   std::string topic = args.value("--topic");
-  if (!topic.empty()) {
-    for (const rosbag::Connection& c : bag.connections)
-      if (c.topic == topic) options.connections.push_back(c.id);
-    if (options.connections.empty()) return fail(file->path + ": no topic " + topic);
-  }
-  rosbag::DecodeOptions decode_options;
-  decode_options.array_preview = static_cast<size_t>(preview);
-  rosbag::MessageDecoder decoder(decode_options);
   bool json = args.has("--json");
-  uint64_t n = 0;
-  std::vector<Problem> problems;
-  rosbag::for_each_message(*file->cached, bag, options, [&](const rosbag::MessageView& view) {
-    if (n >= limit) return false;
-    ++n;
-    Json m = decoder.to_json(view);
-    if (json) {
-      std::string line = m.dump();
-      std::fwrite(line.data(), 1, line.size(), stdout);
-      std::fputc('\n', stdout);
-    } else {
-      const Json* message = m.find("message");
-      std::printf("%s %s [%s] %s\n", m.find("time")->as_string().c_str(), m.find("topic")->as_string().c_str(),
-                  m.find("type")->as_string().c_str(), message ? message->dump().c_str() : "null");
-      if (const Json* error = m.find("error")) std::printf("  ! %s\n", error->as_string().c_str());
+  ProgressFn progress = terminal_progress("reading");
+  std::vector<Json> problems;
+  for (uint64_t n = 0; n < limit;) {
+    Json query = Json::object();
+    if (!topic.empty()) query["topic"] = topic;
+    query["first"] = n;
+    query["count"] = std::min<uint64_t>(limit - n, 10000);
+    query["preview"] = preview;
+    Json page = file->inspector->query("messages", query, progress);
+    if (const Json* error = page.find("error")) return fail(file->path + ": " + error->as_string());
+    for (const Json& m : page.find("messages")->elements()) {
+      if (json) {
+        std::string line = m.dump();
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fputc('\n', stdout);
+      } else {
+        const Json* message = m.find("message");
+        std::printf("%s %s [%s] %s\n", m.find("time")->as_string().c_str(), m.find("topic")->as_string().c_str(),
+                    m.find("type")->as_string().c_str(), message ? message->dump().c_str() : "null");
+        if (const Json* error = m.find("error")) std::printf("  ! %s\n", error->as_string().c_str());
+      }
     }
-    return true;
-  }, &problems, terminal_progress("reading"));
-  for (const Problem& p : problems)
-    std::fprintf(stderr, "logscope: %s @%llu %s: %s\n", severity_name(p.severity), static_cast<unsigned long long>(p.offset),
-                 p.code.c_str(), p.message.c_str());
-  for (const Problem& p : bag.problems)
-    if (p.severity != Severity::Info)
-      std::fprintf(stderr, "logscope: %s @%llu %s: %s\n", severity_name(p.severity), static_cast<unsigned long long>(p.offset),
-                   p.code.c_str(), p.message.c_str());
+    for (const Json& p : page.find("problems")->elements()) problems.push_back(p);
+    n += page.find("count")->as_uint();
+    if (!page.find("more")->as_bool() || page.find("count")->as_uint() == 0) break;
+  }
+  auto print_problem = [](const Json& p) {
+    std::fprintf(stderr, "logscope: %s @%llu %s: %s\n", p.find("severity")->as_string().c_str(),
+                 static_cast<unsigned long long>(p.find("offset")->as_uint()), p.find("code")->as_string().c_str(),
+                 p.find("message")->as_string().c_str());
+  };
+  for (const Json& p : problems) print_problem(p);
+  for (const Problem& p : file->inspector->summary().problems)
+    if (p.severity != Severity::Info) print_problem(problem_to_json(p));
   return problems.empty() ? kExitClean : kExitProblems;
 }
 

@@ -29,7 +29,7 @@ for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm']) {
 
 // The app's files, relative to web/ (no demos, no tests: the user brings the logs).
 function appFiles() {
-  const files = ['index.html', 'app.css', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm'];
+  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm'];
   for (const name of readdirSync(join(web, 'src')).sort()) if (name.endsWith('.js')) files.push(`src/${name}`);
   return files;
 }
@@ -90,6 +90,8 @@ async function buildSingle() {
     if (!html.includes(from)) fail(`web/index.html no longer contains ${from}`);
     html = html.replace(from, () => to);
   };
+  // A file:// page cannot be installed: no manifest (it would be a failed fetch).
+  replaceOnce('<link rel="manifest" href="manifest.webmanifest">\n', '');
   replaceOnce('<link rel="stylesheet" href="app.css">', `<style>\n${css}</style>`);
   replaceOnce('<script type="module" src="src/main.js"></script>',
     `<script type="text/plain" id="logscope-worker">${worker}</script>\n` +

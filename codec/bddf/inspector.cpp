@@ -13,7 +13,6 @@
 namespace logscope::bddf {
 namespace {
 
-constexpr size_t kDecodeItems = 500;    // samples / protobuf fields shown by decode()
 constexpr size_t kMaxSpanBlocks = 4096;  // blocks per spans() answer
 constexpr size_t kMaxFieldSpans = 512;
 constexpr size_t kMaxDescriptorSpanBytes = 1u << 20;  // field spans only for descriptors up to 1 MB
@@ -245,25 +244,13 @@ Json BddfInspector::decode(const std::string& node_id) {
   return j;
 }
 
-Json BddfInspector::query(const std::string& name, const Json& args, const ProgressFn& progress) {
-  if (name == "blocks") return query_blocks(model_, args);
-  if (name == "extract") return query_extract(model_, args);
-  if (name == "block") {
-    const Json* offset = args.find("offset");
-    if (!offset || !offset->is_number()) {
-      Json j = Json::object();
-      j["error"] = "block needs {\"offset\": N}";
-      return j;
-    }
-    const Json* max = args.find("max_items");
-    size_t items = max && max->is_number() ? static_cast<size_t>(std::min<unsigned long long>(max->as_uint(), 100000)) : kDecodeItems;
-    return decode_block(source_, model_, offset->as_uint(), items);
-  }
-  return FormatInspector::query(name, args, progress);
-}
-
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) {
   return std::make_unique<BddfInspector>(source);
+}
+
+const FileModel* file_model(const FormatInspector& inspector) {
+  auto* bddf = dynamic_cast<const BddfInspector*>(&inspector);
+  return bddf ? &bddf->model() : nullptr;
 }
 
 }  // namespace logscope::bddf

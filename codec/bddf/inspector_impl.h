@@ -30,9 +30,9 @@ std::string render_info_text(const FileModel& model, const InfoOptions& options)
 Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
 Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_t payload_size, size_t max_items);
 
-// queries.cpp
-Json query_blocks(const FileModel& model, const Json& args);
-Json query_extract(const FileModel& model, const Json& args);
+// queries.cpp: the query table (blocks, extract, block).
+constexpr size_t kDecodeItems = 500;  // samples / protobuf fields shown by decode() and the block query
+std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model);
 
 class BddfInspector : public FormatInspector {
  public:
@@ -46,7 +46,7 @@ class BddfInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& node_id) override;
-  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+  std::vector<QuerySpec> queries() override { return query_table(source_, model_); }
 
   const FileModel& model() const { return model_; }
 

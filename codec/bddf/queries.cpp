@@ -17,18 +17,6 @@ Json error(const std::string& message) {
   return j;
 }
 
-uint64_t number(const Json& args, const char* key, uint64_t fallback) {
-  const Json* v = args.find(key);
-  return v && v->is_number() ? v->as_uint() : fallback;
-}
-
-int64_t signed_number(const Json& args, const char* key, int64_t fallback) {
-  const Json* v = args.find(key);
-  if (!v || !v->is_number()) return fallback;
-  if (v->type() == Json::Type::UInt) return v->as_uint() > static_cast<unsigned long long>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v->as_uint());
-  return v->as_int();
-}
-
 bool sorted_by_time(const Series& s) {
   for (size_t i = 1; i < s.entries.size(); ++i)
     if (s.entries[i].timestamp_ns < s.entries[i - 1].timestamp_ns) return false;
@@ -37,13 +25,14 @@ bool sorted_by_time(const Series& s) {
 
 }  // namespace
 
-Json query_blocks(const FileModel& model, const Json& args) {
-  uint64_t series = number(args, "series", UINT64_MAX);
+Json query_blocks(const FileModel& model, QueryArgs& args) {
+  if (!args.has("series")) return error("blocks needs {\"series\": index}");
+  uint64_t series = args.u64("series", 0);
   if (series >= model.series.size())
     return error("series must be an index in [0, " + std::to_string(model.series.size()) + ")");
   const Series& s = model.series[series];
-  uint64_t first = std::min<uint64_t>(number(args, "first", 0), s.entries.size());
-  uint64_t count = std::min<uint64_t>({number(args, "count", 1000), kMaxPage, s.entries.size() - first});
+  uint64_t first = std::min<uint64_t>(args.u64("first", 0), s.entries.size());
+  uint64_t count = std::min<uint64_t>({args.u64("count", 1000), kMaxPage, s.entries.size() - first});
   Json j = Json::object();
   j["series"] = series;
   j["total"] = s.entries.size();
@@ -54,22 +43,16 @@ Json query_blocks(const FileModel& model, const Json& args) {
   return j;
 }
 
-Json query_extract(const FileModel& model, const Json& args) {
-  int64_t t0 = signed_number(args, "t0_ns", INT64_MIN), t1 = signed_number(args, "t1_ns", INT64_MAX);
-  uint64_t limit = std::min<uint64_t>(number(args, "max", 10000), kMaxPage);
+Json query_extract(const FileModel& model, QueryArgs& args) {
+  int64_t t0 = args.i64("t0_ns", INT64_MIN), t1 = args.i64("t1_ns", INT64_MAX);
+  uint64_t limit = std::min<uint64_t>(args.u64("max", 10000), kMaxPage);
   std::vector<uint32_t> chosen;
-  const Json* series_arg = args.find("series");
-  if (series_arg && series_arg->is_array()) {
-    for (const Json& v : series_arg->elements()) {
-      if (!v.is_number() || v.as_uint() >= model.series.size()) return error("no series " + v.dump());
-      chosen.push_back(static_cast<uint32_t>(v.as_uint()));
-    }
-  } else if (series_arg && series_arg->is_number()) {
-    if (series_arg->as_uint() >= model.series.size()) return error("no series " + series_arg->dump());
-    chosen.push_back(static_cast<uint32_t>(series_arg->as_uint()));
-  } else {
-    for (uint32_t s = 0; s < model.series.size(); ++s) chosen.push_back(s);
+  for (uint64_t s : args.u64_list("series")) {
+    if (s >= model.series.size()) return error("no series " + std::to_string(s));
+    chosen.push_back(static_cast<uint32_t>(s));
   }
+  if (!args.has("series"))
+    for (uint32_t s = 0; s < model.series.size(); ++s) chosen.push_back(s);
   // Per series: the entry range within [t0, t1] by binary search (a linear pass over the
   // in-memory index when a damaged series is out of order); then merged by time.
   struct Hit {
@@ -117,6 +100,25 @@ Json query_extract(const FileModel& model, const Json& args) {
   }
   j["blocks"] = std::move(blocks);
   return j;
+}
+
+std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
+  return {
+      {"blocks", "a page of one series' block index entries (time, offset, additional indexes)",
+       {{"series", ArgType::U64, "series index"}, {"first", ArgType::U64, "first entry"}, {"count", ArgType::U64, "entries (at most 100000)"}},
+       [&model](QueryArgs& args, const ProgressFn&) { return query_blocks(model, args); }},
+      {"extract", "the blocks of some series within [t0_ns, t1_ns], merged by time, from the index",
+       {{"series", ArgType::U64List, "series index or list (default: all)"}, {"t0_ns", ArgType::I64, "from, ns since the epoch"},
+        {"t1_ns", ArgType::I64, "to, ns since the epoch (inclusive)"}, {"max", ArgType::U64, "at most this many blocks (100000)"}},
+       [&model](QueryArgs& args, const ProgressFn&) { return query_extract(model, args); }},
+      {"block", "one block decoded (descriptor and payload)",
+       {{"offset", ArgType::U64, "the block's file offset"}, {"max_items", ArgType::U64, "samples or fields shown (at most 100000)"}},
+       [&source, &model](QueryArgs& args, const ProgressFn&) {
+         if (!args.has("offset")) return error("block needs {\"offset\": N}");
+         size_t items = static_cast<size_t>(std::min<uint64_t>(args.u64("max_items", kDecodeItems), 100000));
+         return decode_block(source, model, args.u64("offset", 0), items);
+       }},
+  };
 }
 
 }  // namespace logscope::bddf

@@ -36,12 +36,6 @@ Json trailer_json(const FileModel& model) {
   return j;
 }
 
-std::string span_text(int64_t first, int64_t last) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3f s", span_seconds(first, last));
-  return text;
-}
-
 }  // namespace
 
 uint64_t pod_sample_count(const Series& series) {
@@ -145,7 +139,7 @@ Json series_json(const Series& s) {
   return j;
 }
 
-Json recovery_json(const Recovery& r) {
+Json recovery_json(const bddf::Recovery& r) {
   Json j = Json::object();
   j["message"] = r.message();
   j["recovered_blocks"] = r.recovered_blocks;
@@ -186,41 +180,48 @@ Report build_summary(const FileModel& model) {
   d["trailer_raw"] = trailer_json(model);
   if (model.recovery.performed) d["recovery"] = recovery_json(model.recovery);
 
-  // Facts for the UI.
+  // The common facts, then the format's own.
   int64_t first = INT64_MAX, last = INT64_MIN;
   for (const Series& s : model.series)
     for (const BlockEntry& e : s.entries) {
       first = std::min(first, e.timestamp_ns);
       last = std::max(last, e.timestamp_ns);
     }
-  Json& f = report.facts;
-  f["format"] = "BDDF";
-  f["version"] = model.have_file_descriptor ? model.version() : "unknown";
-  f["opened_from"] = model.indexed ? "index" : "forward scan (index missing or damaged)";
-  f["series"] = model.series.size();
-  f["data_blocks"] = model.data_block_count();
+  report.file.size_bytes = model.size;
   if (first <= last) {
-    f["start"] = iso_time(first);
-    f["end"] = iso_time(last);
-    f["duration"] = span_text(first, last);
+    report.file.start_ns = first;
+    report.file.end_ns = last;
   }
-  f["checksum_type"] = checksum_type_name(model.checksum_type);
+  report.file.counts = {{"data_blocks", model.data_block_count()}, {"series", model.series.size()}};
+  Facts& f = report.facts;
+  f.set("format", "BDDF", Unit::Text);
+  f.set("version", model.have_file_descriptor ? model.version() : "unknown", Unit::Text);
+  f.set("opened_from", model.indexed ? "index" : "forward scan (index missing or damaged)", Unit::Text);
+  f.set("checksum_type", checksum_type_name(model.checksum_type), Unit::Text);
   std::string annotations;
   for (const auto& [key, value] : model.annotations) annotations += (annotations.empty() ? "" : ", ") + key + "=" + value;
-  if (!annotations.empty()) f["annotations"] = annotations;
-  if (model.recovery.performed) f["recovery"] = model.recovery.message();
+  if (!annotations.empty()) f.set("annotations", annotations, Unit::Text);
+  if (model.recovery.performed) {
+    logscope::Recovery& r = report.recovery;
+    r.performed = true;
+    r.reason = model.recovery.end_code;
+    r.message = model.recovery.message();
+    r.ends_at = model.recovery.ends_at;
+    r.recovered = {{"data_blocks", model.recovery.recovered_blocks}};
+  }
 
   Table table;
   table.name = "series";
   table.columns = {"index", "channel", "type", "blocks", "first", "last", "rate_hz", "bytes"};
+  table.units = {Unit::Id, Unit::Text, Unit::Text, Unit::Count, Unit::TimeNs, Unit::TimeNs, Unit::Hz, Unit::Bytes};
   for (const Series& s : model.series) {
     std::vector<Json> row = {Json(s.index), Json(s.channel()), Json(s.type_label()), Json(s.entries.size())};
     if (s.entries.empty()) {
       row.push_back(Json());
       row.push_back(Json());
     } else {
-      row.push_back(Json(iso_time(s.entries.front().timestamp_ns)));
-      row.push_back(Json(iso_time(s.entries.back().timestamp_ns)));
+      row.push_back(Json(s.entries.front().timestamp_ns));
+      row.push_back(Json(s.entries.back().timestamp_ns));
     }
     double rate = series_rate_hz(s);
     row.push_back(rate > 0 ? Json(rate) : Json());

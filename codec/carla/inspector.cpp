@@ -3,6 +3,7 @@
 #include "carla/inspector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "carla/queries.h"
 #include "carla/scan.h"
 #include "carla/walker.h"
+#include "core/node_id.h"
 
 namespace logscope::carla {
 namespace {
@@ -46,7 +48,7 @@ class CarlaInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& id) override;
-  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+  std::vector<QuerySpec> queries() override;
 
  private:
   const ScanResult& scan(const ProgressFn& progress) {
@@ -69,20 +71,34 @@ Report CarlaInspector::base_report(const ScanResult& s) {
   report.format = "carla";
   report.format_label = "CARLA recorder log";
   report.problems = s.problems;
-  Json& f = report.facts;
-  if (s.header_ok) {
-    f["version"] = s.header.version;
-    f["map"] = s.header.map;
-    f["date"] = format_date(s.header.date);
-    f["date_unix"] = s.header.date;
+  // The recording starts at the header's date (whole seconds); frames give the elapsed time.
+  report.file.size_bytes = source_.size();
+  double elapsed = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
+  // Bounds keep hostile headers from overflowing: dates before 2255, durations under 30 years.
+  if (s.header_ok && !s.frames.empty() && s.header.date >= 0 && s.header.date < 9000000000LL && elapsed >= 0 && elapsed < 1e9) {
+    int64_t start = static_cast<int64_t>(s.header.date) * 1000000000;
+    report.file.start_ns = start;
+    report.file.end_ns = start + static_cast<int64_t>(std::llround(elapsed * 1e9));
   }
-  f["frames"] = s.frames.size();
-  f["duration_s"] = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
-  f["variant"] = variant_label(s.variant.variant);
-  if (const Json* hint = s.variant.json.find("carla_version_hint")) f["carla_version"] = *hint;
-  f["file_size"] = source_.size();
-  if (s.recovery.damaged) f["damage"] = s.recovery.message;
-  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}};
+  report.file.counts = {{"frames", s.frames.size()}};
+  Facts& f = report.facts;
+  if (s.header_ok) {
+    f.set("version", s.header.version, Unit::Id);
+    f.set("map", s.header.map, Unit::Text);
+    f.set("date", format_date(s.header.date), Unit::Text);
+    f.set("date_unix", s.header.date, Unit::UnixSeconds);
+  }
+  f.set("variant", variant_label(s.variant.variant), Unit::Text);
+  if (const Json* hint = s.variant.json.find("carla_version_hint")) f.set("carla_version", *hint, Unit::Text);
+  if (s.recovery.damaged) {
+    logscope::Recovery& r = report.recovery;
+    r.performed = true;
+    r.reason = s.recovery.reason;
+    r.message = s.recovery.message;
+    r.ends_at = s.recovery.ends_at;
+    r.recovered = {{"frames", s.frames.size()}};
+  }
+  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}, {Unit::Id, Unit::Text, Unit::Count, Unit::Bytes}};
   for (int id = 0; id < 256; ++id)
     if (s.packet_counts[id])
       packets.rows.push_back({Json(id), Json(packet_name(static_cast<uint8_t>(id), s.variant.variant)), Json(s.packet_counts[id]),
@@ -144,7 +160,7 @@ bool CarlaInspector::decode_at(const PacketRef& packet, DecodedPacket* out) {
 TreeNode CarlaInspector::packet_node(const PacketRef& packet) {
   const Variant& v = scan(nullptr).variant.variant;
   TreeNode node;
-  node.id = "p" + std::to_string(packet.offset);
+  node.id = NodeId::one('p', {packet.offset});
   node.label = packet_name(packet.id, v) + " (" + std::to_string(packet.size) + " B)";
   node.kind = packet.id == kFrameStart || packet.id == kFrameEnd ? "header" : "data";
   node.offset = packet.offset;
@@ -168,12 +184,9 @@ size_t CarlaInspector::frame_containing(uint64_t offset) const {
 uint64_t CarlaInspector::child_count(const std::string& id) {
   const ScanResult& s = scan(nullptr);
   if (id.empty()) return 1 + s.frames.size() + (source_.size() > s.data_end ? 1 : 0);
-  if (id[0] == 'f') {
-    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
-    return index < s.frames.size() ? s.frames[index].packets : 0;
-  }
-  if (id[0] == 'p') {
-    auto packet = packet_at(std::strtoull(id.c_str() + 1, nullptr, 10));
+  if (auto index = parse_node_number(id, 'f')) return *index < s.frames.size() ? s.frames[*index].packets : 0;
+  if (auto offset = parse_node_number(id, 'p')) {
+    auto packet = packet_at(*offset);
     return packet ? packet_node(*packet).child_count : 0;
   }
   return 0;
@@ -192,20 +205,19 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
         const FrameEntry& f = s.frames[i - 1];
         char elapsed[32];
         std::snprintf(elapsed, sizeof elapsed, "%g", f.elapsed);
-        node = TreeNode{"f" + std::to_string(i - 1), "Frame " + std::to_string(f.id) + " at " + elapsed + " s" + (f.has_events ? " (events)" : ""),
+        node = TreeNode{NodeId::one('f', {i - 1}), "Frame " + std::to_string(f.id) + " at " + elapsed + " s" + (f.has_events ? " (events)" : ""),
                         "frame", f.offset, f.end - f.offset, f.packets};
       } else {
         node = TreeNode{"tail", "Incomplete data: " + s.recovery.reason, "damaged", s.data_end, source_.size() - s.data_end, 0};
       }
       out.push_back(std::move(node));
     }
-  } else if (id[0] == 'f') {
-    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
-    if (index < s.frames.size())
-      for (const PacketRef& p : frame_packets(s.frames[index].offset, s.frames[index].end, first, std::min<uint64_t>(count, 100000)))
+  } else if (auto index = parse_node_number(id, 'f')) {
+    if (*index < s.frames.size())
+      for (const PacketRef& p : frame_packets(s.frames[*index].offset, s.frames[*index].end, first, std::min<uint64_t>(count, 100000)))
         out.push_back(packet_node(p));
-  } else if (id[0] == 'p') {
-    auto packet = packet_at(std::strtoull(id.c_str() + 1, nullptr, 10));
+  } else if (auto offset = parse_node_number(id, 'p')) {
+    auto packet = packet_at(*offset);
     DecodedPacket decoded;
     if (!packet || !decode_at(*packet, &decoded)) return out;
     size_t n = record_count(decoded);
@@ -216,7 +228,7 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
       std::string label = std::string(kind_name(decoded.kind)) + " record " + std::to_string(i);
       if (const Json* rid = record.find("id")) label += ": id " + rid->dump();
       if (const Json* bp = record.find("blueprint")) label += " " + bp->as_string();
-      out.push_back(TreeNode{"r" + std::to_string(packet->offset) + "." + std::to_string(i), label, "record", packet->payload() + begin, end - begin, 0});
+      out.push_back(TreeNode{NodeId::one('r', {packet->offset, i}), label, "record", packet->payload() + begin, end - begin, 0});
     }
   }
   return out;
@@ -228,18 +240,18 @@ std::vector<std::string> CarlaInspector::locate(uint64_t offset) {
   if (offset >= s.data_end) return offset < source_.size() ? std::vector<std::string>{"tail"} : std::vector<std::string>{};
   size_t index = frame_containing(offset);
   if (index >= s.frames.size()) return {};
-  std::vector<std::string> path{"f" + std::to_string(index)};
+  std::vector<std::string> path{NodeId::one('f', {index})};
   const FrameEntry& f = s.frames[index];
   for (const PacketRef& p : frame_packets(f.offset, f.end, 0, UINT64_MAX)) {
     if (offset < p.offset || offset >= p.end()) continue;
-    path.push_back("p" + std::to_string(p.offset));
+    path.push_back(NodeId::one('p', {p.offset}));
     DecodedPacket decoded;
     if (offset >= p.payload() && decode_at(p, &decoded)) {
       size_t n = record_count(decoded);
       for (size_t i = 0; i < n; ++i) {
         uint64_t begin = p.payload() + decoded.record_offsets[i];
         uint64_t end = i + 1 < n ? p.payload() + decoded.record_offsets[i + 1] : p.end();
-        if (offset >= begin && offset < end) path.push_back("r" + std::to_string(p.offset) + "." + std::to_string(i));
+        if (offset >= begin && offset < end) path.push_back(NodeId::one('r', {p.offset, static_cast<uint64_t>(i)}));
       }
     }
     break;
@@ -291,8 +303,9 @@ Json CarlaInspector::decode(const std::string& id) {
     j["recovery"] = s.recovery.message;
     return j;
   }
-  if (!id.empty() && id[0] == 'f') {
-    uint64_t index = std::strtoull(id.c_str() + 1, nullptr, 10);
+  auto node = NodeId::parse(id);
+  if (node && node->is('f')) {
+    uint64_t index = node->number();
     if (index >= s.frames.size()) return Json::object();
     const FrameEntry& f = s.frames[index];
     j["frame"] = f.id;
@@ -303,17 +316,17 @@ Json CarlaInspector::decode(const std::string& id) {
     j["packets"] = f.packets;
     return j;
   }
-  if (!id.empty() && (id[0] == 'p' || id[0] == 'r')) {
-    char* rest = nullptr;
-    auto packet = packet_at(std::strtoull(id.c_str() + 1, &rest, 10));
+  // "p<offset>" is a packet, "r<offset>.<index>" one record of it.
+  if (node && (node->is('p') || node->is('r', 2))) {
+    auto packet = packet_at(node->number());
     DecodedPacket decoded;
     if (!packet || !decode_at(*packet, &decoded)) {
       j["error"] = "no packet at this node";
       return j;
     }
-    if (id[0] == 'r') {
-      size_t index = rest && *rest == '.' ? std::strtoull(rest + 1, nullptr, 10) : 0;
-      return index < record_count(decoded) ? record_to_json(decoded, index) : Json::object();
+    if (node->is('r', 2)) {
+      uint64_t index = node->number(0, 1);
+      return index < record_count(decoded) ? record_to_json(decoded, static_cast<size_t>(index)) : Json::object();
     }
     j = packet_to_json(decoded, 0, 1000);
     j["offset"] = packet->offset;
@@ -338,76 +351,81 @@ Report CarlaInspector::check(const ProgressFn& progress) {
   return report;
 }
 
-Json CarlaInspector::query(const std::string& name, const Json& args, const ProgressFn& progress) {
-  const ScanResult& s = scan(progress);
-  auto number = [&](const char* key, double fallback) {
-    const Json* v = args.find(key);
-    return v && v->is_number() ? v->as_double() : fallback;
+// The query table. Every query needs the frame index (one scan, kept).
+std::vector<QuerySpec> CarlaInspector::queries() {
+  auto text_arg = [](QueryArgs& args, const char* name) {
+    std::string v = args.str(name, "a");
+    return v.empty() ? 'a' : v[0];
   };
-  auto text = [&](const char* key, const std::string& fallback) {
-    const Json* v = args.find(key);
-    return v && v->is_string() && !v->as_string().empty() ? v->as_string() : fallback;
+  return {
+      {"frames", "a page of the frame index (id, elapsed, duration, offset, packets)",
+       {{"first", ArgType::U64, "first frame index"}, {"count", ArgType::U64, "frames"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         uint64_t first = args.u64("first", 0), count = args.u64("count", 1000);
+         Json j = Json::object();
+         j["total"] = s.frames.size();
+         j["first"] = first;
+         Json frames = Json::array();
+         for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i) {
+           const FrameEntry& f = s.frames[i];
+           Json frame = Json::object();
+           frame["index"] = i;
+           frame["id"] = f.id;
+           frame["elapsed"] = f.elapsed;
+           frame["duration"] = f.duration;
+           frame["offset"] = f.offset;
+           frame["length"] = f.end - f.offset;
+           frame["packets"] = f.packets;
+           frame["has_events"] = f.has_events;
+           frames.push_back(std::move(frame));
+         }
+         j["frames"] = std::move(frames);
+         return j;
+       }},
+      {"file_info", "show_recorder_file_info as JSON (and as text with \"text\": true)",
+       {{"text", ArgType::Bool, "add the text"}, {"all", ArgType::Bool, "show_all: every frame"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         Json j = file_info_json(source_, s);
+         if (args.flag("text")) j["text"] = file_info_text(source_, s, args.flag("all"), progress);
+         return j;
+       }},
+      {"collisions", "show_recorder_collisions: collisions between actor types",
+       {{"type1", ArgType::String, "h, v, w, t, o or a (any)"}, {"type2", ArgType::String, "h, v, w, t, o or a (any)"}},
+       [this, text_arg](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         CollisionResult result = query_collisions(source_, s, text_arg(args, "type1"), text_arg(args, "type2"), progress);
+         Json j = collisions_json(s, result);
+         j["text"] = collisions_text(s, result);
+         return j;
+       }},
+      {"blocked", "show_recorder_actors_blocked: actors that moved less than min_distance for min_time",
+       {{"min_time", ArgType::Double, "seconds (default 30)"}, {"min_distance", ArgType::Double, "centimetres (default 10)"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         BlockedResult result = query_blocked(source_, s, args.f64("min_time", 30), args.f64("min_distance", 10), progress);
+         Json j = blocked_json(s, result);
+         j["text"] = blocked_text(s, result);
+         return j;
+       }},
+      {"actors", "every actor: type, blueprint, spawn and destroy frames, parent",
+       {{"text", ArgType::Bool, "add the text table"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         ActorsResult result = query_actors(source_, scan(progress), progress);
+         Json j = actors_json(result);
+         if (args.flag("text")) j["text"] = actors_text(result);
+         return j;
+       }},
+      {"trajectory", "one actor's positions over time",
+       {{"actor", ArgType::U64, "actor id"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         if (!args.has("actor")) return QueryArgs::error_json("trajectory needs {\"actor\": id}");
+         uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));
+         if (!args.ok()) return Json::object();
+         return query_trajectory(source_, scan(progress), actor, progress);
+       }},
   };
-  if (name == "frames") {
-    // Casting a negative or huge double to an integer is undefined: clamp first.
-    auto index = [&](const char* key, double fallback) -> uint64_t {
-      double v = number(key, fallback);
-      return !(v > 0) ? 0 : v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
-    };
-    uint64_t first = index("first", 0), count = index("count", 1000);
-    Json j = Json::object();
-    j["total"] = s.frames.size();
-    j["first"] = first;
-    Json frames = Json::array();
-    for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i) {
-      const FrameEntry& f = s.frames[i];
-      Json frame = Json::object();
-      frame["index"] = i;
-      frame["id"] = f.id;
-      frame["elapsed"] = f.elapsed;
-      frame["duration"] = f.duration;
-      frame["offset"] = f.offset;
-      frame["length"] = f.end - f.offset;
-      frame["packets"] = f.packets;
-      frame["has_events"] = f.has_events;
-      frames.push_back(std::move(frame));
-    }
-    j["frames"] = std::move(frames);
-    return j;
-  }
-  if (name == "file_info") {
-    Json j = file_info_json(source_, s);
-    if (args.find("text") && args.find("text")->as_bool()) j["text"] = file_info_text(source_, s, args.find("all") && args.find("all")->as_bool(), progress);
-    return j;
-  }
-  if (name == "collisions") {
-    CollisionResult result = query_collisions(source_, s, text("type1", "a")[0], text("type2", "a")[0], progress);
-    Json j = collisions_json(s, result);
-    j["text"] = collisions_text(s, result);
-    return j;
-  }
-  if (name == "blocked") {
-    BlockedResult result = query_blocked(source_, s, number("min_time", 30), number("min_distance", 10), progress);
-    Json j = blocked_json(s, result);
-    j["text"] = blocked_text(s, result);
-    return j;
-  }
-  if (name == "actors") {
-    ActorsResult result = query_actors(source_, s, progress);
-    Json j = actors_json(result);
-    if (args.find("text") && args.find("text")->as_bool()) j["text"] = actors_text(result);
-    return j;
-  }
-  if (name == "trajectory") {
-    const Json* actor = args.find("actor");
-    if (!actor || !actor->is_number()) {
-      Json error = Json::object();
-      error["error"] = "trajectory needs {\"actor\": id}";
-      return error;
-    }
-    return query_trajectory(source_, s, static_cast<uint32_t>(actor->as_uint()), progress);
-  }
-  return FormatInspector::query(name, args, progress);
 }
 
 }  // namespace

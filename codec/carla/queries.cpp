@@ -322,7 +322,8 @@ Json actors_json(const ActorsResult& result) {
 }
 
 Table actors_table(const ActorsResult& result) {
-  Table table{"actors", {"id", "type", "blueprint", "role_name", "spawn_frame", "destroy_frame", "parent", "positions"}, {}};
+  Table table{"actors", {"id", "type", "blueprint", "role_name", "spawn_frame", "destroy_frame", "parent", "positions"}, {},
+              {Unit::Id, Unit::Text, Unit::Text, Unit::Text, Unit::Id, Unit::Id, Unit::Id, Unit::Count}};
   for (const ActorInfo& a : result.actors)
     table.rows.push_back({Json(a.id), Json(actor_type_name(a.type)), Json(a.blueprint), Json(a.role_name), Json(a.spawn_frame),
                           a.destroy_frame ? Json(a.destroy_frame) : Json(), a.has_parent ? Json(a.parent) : Json(), Json(a.positions)});

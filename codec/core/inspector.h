@@ -9,6 +9,7 @@
 
 #include "core/byte_source.h"
 #include "core/json.h"
+#include "core/query.h"
 #include "core/report.h"
 
 namespace logscope {
@@ -62,14 +63,13 @@ class FormatInspector {
   // Decoded content of one node for the record view.
   virtual Json decode(const std::string& node_id) = 0;
 
-  // Format-specific questions (CARLA collisions, BDDF extraction by time span, bag messages...),
-  // named so that the wasm surface stays one function. Unknown names give {"error": ...}.
-  virtual Json query(const std::string& name, const Json& args, const ProgressFn& progress) {
-    (void)args;
-    (void)progress;
-    Json error = Json::object();
-    error["error"] = "unknown query: " + name;
-    return error;
+  // Format-specific questions (CARLA collisions, BDDF extraction by time span, bag messages...):
+  // one table per format, name -> argument schema + handler (core/query.h).
+  virtual std::vector<QuerySpec> queries() { return {}; }
+  // Runs a query of the table after checking its arguments: the one path for the CLI, the wasm
+  // module and the page. Unknown names and bad arguments give {"error": ...}.
+  Json query(const std::string& name, const Json& args, const ProgressFn& progress) {
+    return run_query(queries(), name, args, progress);
   }
 };
 

@@ -1,25 +1,38 @@
 #include "core/json.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
 namespace logscope {
 
+static long long clamped_to_int(double value) {
+  if (std::isnan(value)) return 0;
+  if (value >= 9223372036854775808.0) return INT64_MAX;
+  if (value < -9223372036854775808.0) return INT64_MIN;
+  return static_cast<long long>(value);
+}
+
 long long Json::as_int() const {
   switch (type_) {
     case Type::Int: return int_;
-    case Type::UInt: return static_cast<long long>(uint_);
-    case Type::Double: return static_cast<long long>(double_);
+    case Type::UInt: return uint_ > static_cast<unsigned long long>(INT64_MAX) ? INT64_MAX : static_cast<long long>(uint_);
+    case Type::Double: return clamped_to_int(double_);
     default: return 0;
   }
 }
 
+// Out-of-range values clamp instead of wrapping (casting a negative or too large double to an
+// integer is undefined behaviour): -1 -> 0, 1e30 -> max, NaN -> 0.
 unsigned long long Json::as_uint() const {
   switch (type_) {
-    case Type::Int: return static_cast<unsigned long long>(int_);
+    case Type::Int: return 0;  // int_ is only ever negative
     case Type::UInt: return uint_;
-    case Type::Double: return static_cast<unsigned long long>(double_);
+    case Type::Double:
+      if (!(double_ > 0)) return 0;
+      if (double_ >= 18446744073709551616.0) return ~0ULL;
+      return static_cast<unsigned long long>(double_);
     default: return 0;
   }
 }

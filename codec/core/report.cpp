@@ -13,6 +13,97 @@ const char* severity_name(Severity severity) {
   return "error";
 }
 
+const char* unit_name(Unit unit) {
+  switch (unit) {
+    case Unit::Text: return "text";
+    case Unit::Flag: return "flag";
+    case Unit::Count: return "count";
+    case Unit::Bytes: return "bytes";
+    case Unit::Offset: return "offset";
+    case Unit::Id: return "id";
+    case Unit::TimeNs: return "time_ns";
+    case Unit::DurationNs: return "duration_ns";
+    case Unit::Seconds: return "s";
+    case Unit::UnixSeconds: return "unix_s";
+    case Unit::Hz: return "hz";
+    case Unit::Ratio: return "ratio";
+  }
+  return "text";
+}
+
+const char* problem_category(const std::string& code) {
+  // Codes that mean data was lost, or found only by scanning because the index was unusable.
+  static const char* const recovery[] = {
+      "bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type",
+      "rosbag.index.missing", "rosbag.index.unusable", "rosbag.recovery.stopped", "rosbag.chunk.truncated",
+      "carla.file.truncated", "carla.header.truncated", "carla.frame.missing_end",
+  };
+  for (const char* c : recovery)
+    if (code == c) return "recovery";
+  // Otherwise the area, the middle part of `format.area.what`.
+  size_t a = code.find('.'), b = code.find('.', a == std::string::npos ? a : a + 1);
+  std::string area = a == std::string::npos || b == std::string::npos ? "" : code.substr(a + 1, b - a - 1);
+  if (area == "check") return "cancelled";
+  if (area == "checksum") return "checksum";
+  if (area == "index" || area == "index_data" || area == "chunk_info") return "index";
+  if (area == "header" || area == "trailer" || area == "block" || area == "chunk" || area == "chunks" || area == "record" ||
+      area == "packet" || area == "frame" || area == "file")
+    return "structure";
+  return "content";
+}
+
+void Facts::set(const std::string& key, Json value, Unit unit) {
+  for (Fact& f : items_)
+    if (f.key == key) {
+      f.value = std::move(value);
+      f.unit = unit;
+      return;
+    }
+  items_.push_back(Fact{key, std::move(value), unit});
+}
+
+const Json* Facts::find(const std::string& key) const {
+  for (const Fact& f : items_)
+    if (f.key == key) return &f.value;
+  return nullptr;
+}
+
+// ns values go out as strings (exact in JavaScript); everything else as it is.
+static Json value_in_unit(const Json& value, Unit unit) {
+  if ((unit == Unit::TimeNs || unit == Unit::DurationNs) && value.is_number())
+    return value.type() == Json::Type::Double ? Json(std::to_string(value.as_int())) :
+           value.type() == Json::Type::Int ? Json(std::to_string(value.as_int())) : Json(std::to_string(value.as_uint()));
+  return value;
+}
+
+static Json counts_json(const std::vector<Count>& counts) {
+  Json j = Json::object();
+  for (const Count& c : counts) j[c.name] = c.value;
+  return j;
+}
+
+Json file_facts_to_json(const FileFacts& file) {
+  Json j = Json::object();
+  j["size_bytes"] = file.size_bytes;
+  bool times = file.start_ns && file.end_ns;
+  j["start_ns"] = times ? Json(std::to_string(*file.start_ns)) : Json();
+  j["end_ns"] = times ? Json(std::to_string(*file.end_ns)) : Json();
+  // end - start cannot overflow as a difference of two int64 when computed unsigned.
+  j["duration_ns"] = times ? Json(std::to_string(static_cast<uint64_t>(*file.end_ns) - static_cast<uint64_t>(*file.start_ns))) : Json();
+  j["counts"] = counts_json(file.counts);
+  return j;
+}
+
+Json recovery_to_json(const Recovery& recovery) {
+  if (!recovery.performed) return Json();
+  Json j = Json::object();
+  j["reason"] = recovery.reason;
+  j["message"] = recovery.message;
+  j["ends_at"] = recovery.ends_at;
+  j["recovered"] = counts_json(recovery.recovered);
+  return j;
+}
+
 size_t Report::count(Severity severity) const {
   size_t n = 0;
   for (const Problem& p : problems) n += p.severity == severity;
@@ -22,6 +113,7 @@ size_t Report::count(Severity severity) const {
 Json problem_to_json(const Problem& problem) {
   Json j = Json::object();
   j["severity"] = severity_name(problem.severity);
+  j["category"] = problem_category(problem.code);
   j["offset"] = problem.offset;
   j["code"] = problem.code;
   j["message"] = problem.message;
@@ -48,10 +140,14 @@ Json table_to_json(const Table& table) {
   Json columns = Json::array();
   for (const auto& c : table.columns) columns.push_back(c);
   j["columns"] = std::move(columns);
+  auto unit = [&](size_t i) { return i < table.units.size() ? table.units[i] : Unit::Text; };
+  Json units = Json::array();
+  for (size_t i = 0; i < table.columns.size(); ++i) units.push_back(unit_name(unit(i)));
+  j["units"] = std::move(units);
   Json rows = Json::array();
   for (const auto& row : table.rows) {
     Json r = Json::array();
-    for (const auto& cell : row) r.push_back(cell);
+    for (size_t i = 0; i < row.size(); ++i) r.push_back(value_in_unit(row[i], unit(i)));
     rows.push_back(std::move(r));
   }
   j["rows"] = std::move(rows);
@@ -62,13 +158,26 @@ Json Report::to_json() const {
   Json j = Json::object();
   j["format"] = format;
   j["format_label"] = format_label;
-  j["facts"] = facts;
+  j["file"] = file_facts_to_json(file);
+  Json f = Json::array();
+  for (const Fact& fact : facts.items()) {
+    Json item = Json::object();
+    item["key"] = fact.key;
+    item["value"] = value_in_unit(fact.value, fact.unit);
+    item["unit"] = unit_name(fact.unit);
+    f.push_back(std::move(item));
+  }
+  j["facts"] = std::move(f);
+  Json l = Json::array();
+  for (const auto& key : later) l.push_back(key);
+  j["later"] = std::move(l);
   Json t = Json::array();
   for (const Table& table : tables) t.push_back(table_to_json(table));
   j["tables"] = std::move(t);
   Json p = Json::array();
   for (const Problem& problem : problems) p.push_back(problem_to_json(problem));
   j["problems"] = std::move(p);
+  j["recovery"] = recovery_to_json(recovery);
   j["details"] = details;
   return j;
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,30 @@ namespace logscope {
 
 enum class Severity { Info, Warning, Error };
 const char* severity_name(Severity severity);
+
+// What a value means, so that readers (the page, scripts) never guess it from a key's name.
+// docs/report.md lists them. Times and durations in ns are written to JSON as decimal strings:
+// they pass 2^53 and would lose digits in JavaScript numbers.
+enum class Unit {
+  Text,        // a string shown as it is
+  Flag,        // true / false
+  Count,       // how many of something
+  Bytes,       // a size in bytes
+  Offset,      // a byte position in the file
+  Id,          // an identifier or index: digits without separators
+  TimeNs,      // ns since the Unix epoch (UTC), as a decimal string
+  DurationNs,  // ns, as a decimal string
+  Seconds,     // a duration in seconds (double)
+  UnixSeconds, // seconds since the Unix epoch (number)
+  Hz,          // a rate
+  Ratio,       // a fraction (0.25 = 25 %)
+};
+const char* unit_name(Unit unit);
+
+// Where a problem belongs: "recovery" (data past this point is lost or was found without the
+// index), "index", "checksum", "structure" (framing and headers), "content" (values), "cancelled".
+// Derived in one place from the stable code (see problem_category in report.cpp).
+const char* problem_category(const std::string& code);
 
 // One finding of a reader or doctor. `code` is stable (tests and scripts match on it);
 // `offset` is the file byte the problem is about.
@@ -32,22 +57,72 @@ struct Span {
   std::vector<Span> children;
 };
 
-// A table in the summary (series, topics, actors...). Rows hold one value per column.
+// A table in the summary (series, topics, actors...). Rows hold one value per column; every
+// column has a unit.
 struct Table {
   std::string name;
   std::vector<std::string> columns;
   std::vector<std::vector<Json>> rows;
+  std::vector<Unit> units;  // one per column
 };
 
-// What a format reports about a file. `facts` is an ordered object of key facts
-// (format-specific keys; the UI shows them generically); `details` carries
-// format-specific data for scripts (`logscope info --json`).
+// One format-specific fact (version, map, compression...), with its unit.
+struct Fact {
+  std::string key;
+  Json value;
+  Unit unit = Unit::Text;
+};
+
+// The format-specific facts, in the order they are shown. find() gives the value by key.
+class Facts {
+ public:
+  void set(const std::string& key, Json value, Unit unit);
+  const Json* find(const std::string& key) const;
+  const std::vector<Fact>& items() const { return items_; }
+  bool empty() const { return items_.empty(); }
+
+ private:
+  std::vector<Fact> items_;
+};
+
+// How many of something the file holds ("messages", "frames", "data_blocks"...).
+struct Count {
+  std::string name;
+  uint64_t value = 0;
+};
+
+// What every format states with the same names and units (docs/report.md).
+struct FileFacts {
+  uint64_t size_bytes = 0;
+  std::optional<int64_t> start_ns, end_ns;  // ns since the epoch; both or neither
+  std::vector<Count> counts;                // the first one is the file's main unit
+  const Count* count(const std::string& name) const {
+    for (const Count& c : counts)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+};
+
+// What a reader did when the file was damaged or its index unusable.
+struct Recovery {
+  bool performed = false;
+  std::string reason;    // stable, format-specific ("cut_in_payload", "index_missing"...)
+  std::string message;   // one sentence for people
+  uint64_t ends_at = 0;  // the first byte not recovered (the file size when nothing was lost)
+  std::vector<Count> recovered;  // what was recovered ("chunks", "messages", "frames"...)
+};
+
+// What a format reports about a file: the common facts, format facts, tables, problems,
+// recovery; `details` carries format-specific data for scripts (`logscope info --json`).
 struct Report {
   std::string format;        // "bddf", "rosbag", "carla"
   std::string format_label;  // e.g. "BDDF 1.0.0", "ROS bag V2.0"
-  Json facts = Json::object();
+  FileFacts file;
+  Facts facts;
+  std::vector<std::string> later;  // fact keys that info_report() fills in (they cost many reads)
   std::vector<Table> tables;
   std::vector<Problem> problems;
+  Recovery recovery;
   Json details = Json::object();
 
   void add_problem(Severity severity, uint64_t offset, std::string code, std::string message) {
@@ -57,6 +132,9 @@ struct Report {
   Json to_json() const;
 };
 
+// The common facts as JSON, with the duration derived from start and end.
+Json file_facts_to_json(const FileFacts& file);
+Json recovery_to_json(const Recovery& recovery);
 Json problem_to_json(const Problem& problem);
 Json span_to_json(const Span& span);
 Json table_to_json(const Table& table);

@@ -82,23 +82,28 @@ Json BagInspector::connections_query() {
   return out;
 }
 
-// {"topic"?, "first", "count", "t0"?, "t1"?} -> {"messages": [...], "first", "count", "more"}.
-// Times are ns (integers). Pages are found by skipping: cheap next to decompression.
-Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) {
+// {"topic"?, "first", "count", "t0_ns"?, "t1_ns"?, "preview"?} -> {"messages": [...], "first", "count", "more"}.
+// Pages are found by skipping: cheap next to decompression.
+Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
   IterateOptions options;
-  uint64_t first = 0, count = 100;
-  if (const Json* v = args.find("first")) first = v->as_uint();
-  if (const Json* v = args.find("count")) count = std::min<uint64_t>(v->as_uint(), 10000);
-  if (const Json* v = args.find("t0")) options.start_ns = v->as_uint();
-  if (const Json* v = args.find("t1")) options.end_ns = v->as_uint();
+  uint64_t first = args.u64("first", 0), count = std::min<uint64_t>(args.u64("count", 100), 10000);
+  if (args.has("t0_ns")) options.start_ns = args.u64("t0_ns", 0);
+  if (args.has("t1_ns")) options.end_ns = args.u64("t1_ns", UINT64_MAX);
+  // Arrays longer than `preview` show their first elements and length (the default decoder's 16 otherwise).
+  std::optional<MessageDecoder> own_decoder;
+  if (args.has("preview")) {
+    DecodeOptions decode_options;
+    decode_options.array_preview = static_cast<size_t>(args.u64("preview", 16, 0, 1u << 20));
+    own_decoder.emplace(decode_options);
+  }
+  MessageDecoder& decoder = own_decoder ? *own_decoder : decoder_;
   Json out = Json::object();
-  if (const Json* topic = args.find("topic"); topic && !topic->as_string().empty()) {
+  if (!args.ok()) return out;
+  std::string topic = args.str("topic");
+  if (!topic.empty()) {
     for (const Connection& c : bag_.connections)
-      if (c.topic == topic->as_string()) options.connections.push_back(c.id);
-    if (options.connections.empty()) {
-      out["error"] = "no topic " + topic->as_string() + " in this bag";
-      return out;
-    }
+      if (c.topic == topic) options.connections.push_back(c.id);
+    if (options.connections.empty()) return QueryArgs::error_json("no topic " + topic + " in this bag");
   }
   Json messages = Json::array();
   uint64_t index = first;
@@ -114,7 +119,7 @@ Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) 
           more = true;
           return false;
         }
-        Json m = decoder_.to_json(view);
+        Json m = decoder.to_json(view);
         m["index"] = index++;
         // Where the message lives, so a viewer can jump to its bytes: V2.0 messages sit inside a
         // (maybe compressed) chunk, V1.x messages are records in the file itself.
@@ -140,29 +145,41 @@ Json BagInspector::messages_query(const Json& args, const ProgressFn& progress) 
   return out;
 }
 
-Json BagInspector::query(const std::string& name, const Json& args, const ProgressFn& progress) {
-  if (name == "messages") return messages_query(args, progress);
-  if (name == "connections") return connections_query();
-  if (name == "iterate_all") {
-    // Every message in time order, counted, none decoded: the iteration throughput (wasm bench).
-    IterateOptions options;
-    if (const Json* v = args.find("verify_checksums")) options.verify_checksums = v->as_bool();
-    uint64_t bytes = 0;
-    std::vector<Problem> problems;
-    IterateResult r = for_each_message(source_, bag_, options, [&](const MessageView& view) {
-      bytes += view.data.size();
-      return true;
-    }, &problems, progress);
-    Json out = Json::object();
-    out["messages"] = r.messages;
-    out["message_bytes"] = bytes;
-    out["chunks"] = r.chunks;
-    out["compressed_bytes"] = r.compressed_bytes;
-    out["cancelled"] = r.cancelled;
-    out["problems"] = problems.size();
-    return out;
-  }
-  return FormatInspector::query(name, args, progress);
+std::vector<QuerySpec> BagInspector::queries() {
+  return {
+      {"messages", "decoded messages in time order, a page at a time",
+       {{"topic", ArgType::String, "only this topic"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
+        {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from, ns since the epoch"},
+        {"t1_ns", ArgType::U64, "to, ns since the epoch"}, {"preview", ArgType::U64, "array elements shown (default 16)"}},
+       [this](QueryArgs& args, const ProgressFn& progress) { return messages_query(args, progress); }},
+      {"connections", "every connection: topic, type, md5, callerid, latching, definition", {},
+       [this](QueryArgs&, const ProgressFn&) { return connections_query(); }},
+      {"iterate_all", "every message in time order, counted, none decoded (the iteration benchmark)",
+       {{"verify_checksums", ArgType::Bool, "check lz4 frame checksums"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         IterateOptions options;
+         options.verify_checksums = args.flag("verify_checksums");
+         uint64_t bytes = 0;
+         std::vector<Problem> problems;
+         IterateResult r = for_each_message(source_, bag_, options, [&](const MessageView& view) {
+           bytes += view.data.size();
+           return true;
+         }, &problems, progress);
+         Json out = Json::object();
+         out["messages"] = r.messages;
+         out["message_bytes"] = bytes;
+         out["chunks"] = r.chunks;
+         out["compressed_bytes"] = r.compressed_bytes;
+         out["cancelled"] = r.cancelled;
+         out["problems"] = problems.size();
+         return out;
+       }},
+  };
+}
+
+Bag* opened_bag(FormatInspector& inspector) {
+  auto* bag = dynamic_cast<BagInspector*>(&inspector);
+  return bag ? &bag->bag() : nullptr;
 }
 
 }  // namespace logscope::rosbag

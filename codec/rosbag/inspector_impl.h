@@ -28,7 +28,7 @@ class BagInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& node_id) override;
-  Json query(const std::string& name, const Json& args, const ProgressFn& progress) override;
+  std::vector<QuerySpec> queries() override;
 
   Bag& bag() { return bag_; }
 
@@ -47,16 +47,19 @@ class BagInspector : public FormatInspector {
   TreeNode chunk_node(size_t index);
   TreeNode record_node(const std::string& id, uint64_t offset);
   Json record_json(uint64_t offset);
-  Json messages_query(const Json& args, const ProgressFn& progress);
+  Json messages_query(QueryArgs& args, const ProgressFn& progress);
   Json connections_query();
   const std::vector<size_t>& chunks_by_position();
+  const std::vector<uint64_t>& top_records();
 
   ByteSource& source_;
   Bag bag_;
   std::optional<BagStats> stats_;  // recomputed once every chunk header is known
   std::unique_ptr<LoadedChunk> chunk_cache_;
   MessageDecoder decoder_;
+  // Caches filled on first use; what they hold follows from the opened index alone.
   std::vector<size_t> chunk_order_;  // chunk indexes sorted by position, for offset lookups
+  std::optional<std::vector<uint64_t>> v1_records_;  // indexed V1.2: message record offsets, sorted
 };
 
 }  // namespace logscope::rosbag

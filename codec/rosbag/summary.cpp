@@ -262,28 +262,44 @@ Report summary_report(const BagStats& s, const Bag& bag) {
   r.format_label = "ROS bag V" + s.version;
   r.problems = bag.problems;
   double start = s.start.to_sec(), end = s.end.to_sec();
-  Json& f = r.facts;
-  f["version"] = s.version;
-  f["indexed"] = bag.indexed;
-  f["size"] = bag.file_size;
-  f["messages"] = s.messages;
+  r.file.size_bytes = bag.file_size;
   if (!s.empty) {
-    f["duration"] = end - start;
-    f["start"] = format_time(s.start);
-    f["end"] = format_time(s.end);
+    r.file.start_ns = static_cast<int64_t>(s.start.ns());
+    r.file.end_ns = static_cast<int64_t>(s.end.ns());
   }
-  f["chunks"] = s.chunk_count;
-  f["connections"] = bag.connections.size();
-  f["topics"] = s.topics.size();
-  // summary() reads no chunk header: the compression facts are then absent and marked not read
-  // (info_report() adds them).
+  r.file.counts = {{"messages", s.messages}, {"topics", s.topics.size()}, {"connections", bag.connections.size()},
+                   {"chunks", s.chunk_count}};
+  Facts& f = r.facts;
+  f.set("version", s.version, Unit::Text);
+  f.set("indexed", bag.indexed, Unit::Flag);
+  // summary() reads no chunk header: the compression facts come later, from info_report().
   std::string compression = s.compressions.empty() ? "none" : s.compressions.front().name;
-  if (s.compression_read) f["compression"] = compression;
-  if (!bag.encryptor.empty()) f["encryptor"] = bag.encryptor;
+  uint64_t total_u = 0, total_c = 0;
+  for (const CompressionStats& c : s.compressions) {
+    total_u += c.uncompressed;
+    total_c += c.compressed;
+  }
+  if (s.compression_read) {
+    f.set("compression", compression, Unit::Text);
+    f.set("uncompressed", total_u, Unit::Bytes);
+    f.set("compressed", total_c, Unit::Bytes);
+    f.set("compression_ratio", total_u > 0 ? Json(static_cast<double>(total_c) / static_cast<double>(total_u)) : Json(), Unit::Ratio);
+  } else {
+    r.later = {"compression", "uncompressed", "compressed", "compression_ratio"};
+  }
+  if (!bag.encryptor.empty()) f.set("encryptor", bag.encryptor, Unit::Text);
+  if (bag.recovery.performed) {
+    logscope::Recovery& rec = r.recovery;
+    rec.performed = true;
+    rec.reason = bag.recovery.reason;
+    rec.message = bag.recovery.message;
+    rec.ends_at = bag.recovery.ends_at;
+    rec.recovered = {{"chunks", bag.recovery.recovered_chunks}, {"messages", bag.recovery.recovered_messages}};
+  }
 
-  Table topics{"topics", {"topic", "type", "messages", "connections"}, {}};
+  Table topics{"topics", {"topic", "type", "messages", "connections"}, {}, {Unit::Text, Unit::Text, Unit::Count, Unit::Count}};
   for (const TopicStats& t : s.topics) topics.rows.push_back({t.topic, t.type, t.messages, t.connections});
-  Table types{"types", {"type", "md5"}, {}};
+  Table types{"types", {"type", "md5"}, {}, {Unit::Text, Unit::Id}};
   for (const auto& t : s.types) types.rows.push_back({t.first, t.second});
   r.tables.push_back(std::move(topics));
   r.tables.push_back(std::move(types));
@@ -303,7 +319,6 @@ Report summary_report(const BagStats& s, const Bag& bag) {
   d["indexed"] = bag.indexed;
   d["compression_read"] = s.compression_read;
   if (s.compression_read) d["compression"] = compression;
-  uint64_t total_u = 0, total_c = 0;
   Json codecs = Json::array();
   for (const CompressionStats& c : s.compressions) {
     Json j = Json::object();
@@ -312,8 +327,6 @@ Report summary_report(const BagStats& s, const Bag& bag) {
     j["uncompressed"] = c.uncompressed;
     j["compressed"] = c.compressed;
     codecs.push_back(std::move(j));
-    total_u += c.uncompressed;
-    total_c += c.compressed;
   }
   d["chunks"] = s.chunk_count;
   if (s.compression_read) {

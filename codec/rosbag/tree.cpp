@@ -11,11 +11,21 @@ namespace {
 
 constexpr size_t kMaxSpans = 2000;  // a hex view shows a few KB; never build spans for a whole file
 
+// Digits from `from` up to the end or a '/', strictly (no sign, no spaces, no overflow):
+// node ids are "h", "r<i>", "x<i>", "c<i>", "c<i>/r<k>", "c<i>/i<k>".
 bool parse_index(const std::string& text, size_t from, uint64_t* out) {
-  if (from >= text.size()) return false;
-  char* end = nullptr;
-  *out = std::strtoull(text.c_str() + from, &end, 10);
-  return end != text.c_str() + from;
+  size_t end = text.find('/', from);
+  if (end == std::string::npos) end = text.size();
+  if (from >= end) return false;
+  uint64_t value = 0;
+  for (size_t i = from; i < end; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    uint64_t digit = static_cast<uint64_t>(text[i] - '0');
+    if (value > (UINT64_MAX - digit) / 10) return false;
+    value = value * 10 + digit;
+  }
+  *out = value;
+  return true;
 }
 
 bool printable(std::string_view v) {
@@ -152,11 +162,25 @@ TreeNode BagInspector::record_node(const std::string& id, uint64_t offset) {
   return node;
 }
 
+// V1.x top-level records: those the scan found, or (indexed V1.2, opened from its index) the
+// message records the index lists, sorted once on first use. Every reader goes through here, so
+// the tree, locate and spans agree whatever is called first.
+const std::vector<uint64_t>& BagInspector::top_records() {
+  if (bag_.version == 200 || !bag_.records.empty()) return bag_.records;
+  if (!v1_records_) {
+    v1_records_.emplace();
+    v1_records_->reserve(bag_.messages.size());
+    for (const MessageRef& m : bag_.messages) v1_records_->push_back(m.offset);
+    std::sort(v1_records_->begin(), v1_records_->end());
+  }
+  return *v1_records_;
+}
+
 uint64_t BagInspector::child_count(const std::string& id) {
   if (id.empty()) {
     uint64_t n = bag_.has_header ? 1 : 0;
     if (bag_.version == 200) return n + bag_.chunks.size() + bag_.index_records.size();
-    return n + bag_.records.size() + bag_.index_records.size();
+    return n + top_records().size() + bag_.index_records.size();
   }
   uint64_t i;
   if (id[0] == 'c' && id.find('/') == std::string::npos && parse_index(id, 1, &i) && i < bag_.chunks.size()) {
@@ -168,10 +192,6 @@ uint64_t BagInspector::child_count(const std::string& id) {
 
 std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t first, uint64_t count) {
   std::vector<TreeNode> out;
-  if (bag_.version != 200 && bag_.records.empty()) {  // indexed V1.2: records known from the index
-    for (const MessageRef& m : bag_.messages) bag_.records.push_back(m.offset);
-    std::sort(bag_.records.begin(), bag_.records.end());
-  }
   uint64_t total = child_count(id);
   for (uint64_t k = first; k < total && k < first + count; ++k) {
     if (id.empty()) {
@@ -185,9 +205,9 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
         }
         --j;
       }
-      uint64_t body = bag_.version == 200 ? bag_.chunks.size() : bag_.records.size();
+      uint64_t body = bag_.version == 200 ? bag_.chunks.size() : top_records().size();
       if (j < body) {
-        out.push_back(bag_.version == 200 ? chunk_node(j) : record_node("r" + std::to_string(j), bag_.records[j]));
+        out.push_back(bag_.version == 200 ? chunk_node(j) : record_node("r" + std::to_string(j), top_records()[j]));
       } else {
         j -= body;
         out.push_back(record_node("x" + std::to_string(j), bag_.index_records[j]));
@@ -232,8 +252,8 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
 std::vector<std::string> BagInspector::locate(uint64_t offset) {
   if (bag_.has_header && offset < bag_.first_record_offset) return {"h"};
   if (bag_.version != 200) {
-    auto it = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
-    if (it != bag_.records.begin()) return {"r" + std::to_string(it - bag_.records.begin() - 1)};
+    auto it = std::upper_bound(top_records().begin(), top_records().end(), offset);
+    if (it != top_records().begin()) return {"r" + std::to_string(it - top_records().begin() - 1)};
     return {};
   }
   for (size_t k = 0; k < bag_.index_records.size(); ++k)
@@ -283,9 +303,9 @@ std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
   if (bag_.has_header && overlaps(bag_.header_offset, bag_.first_record_offset - bag_.header_offset))
     out.push_back(record_span(bag_.header_offset, bag_.version == 200 ? "bag header" : "file header", "header"));
   if (bag_.version != 200) {
-    auto it = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
-    if (it != bag_.records.begin()) --it;
-    for (; it != bag_.records.end() && *it < end && out.size() < kMaxSpans; ++it) {
+    auto it = std::upper_bound(top_records().begin(), top_records().end(), offset);
+    if (it != top_records().begin()) --it;
+    for (; it != top_records().end() && *it < end && out.size() < kMaxSpans; ++it) {
       if (bag_.version == 101) continue;
       Span s = record_span(*it, "record", "data");
       if (overlaps(s.offset, s.length)) out.push_back(std::move(s));
@@ -364,7 +384,7 @@ Json BagInspector::decode(const std::string& id) {
   uint64_t i = 0;
   if (id == "h") return record_json(bag_.header_offset);
   if (!id.empty() && id[0] == 'x' && parse_index(id, 1, &i) && i < bag_.index_records.size()) return record_json(bag_.index_records[i]);
-  if (!id.empty() && id[0] == 'r' && parse_index(id, 1, &i) && i < bag_.records.size()) return record_json(bag_.records[i]);
+  if (!id.empty() && id[0] == 'r' && parse_index(id, 1, &i) && i < top_records().size()) return record_json(top_records()[i]);
   if (!id.empty() && id[0] == 'c' && parse_index(id, 1, &i) && i < bag_.chunks.size()) {
     size_t slash = id.find('/');
     if (slash == std::string::npos) {

@@ -43,10 +43,10 @@ Fixture make_file(bool out_of_order = false) {
   }
   REQUIRE(writer.finish());
   auto opened = bddf_test::open_bytes(f.bytes);
-  for (uint32_t s = 0; s < opened.inspector->model().series.size(); ++s)
-    for (const BlockEntry& e : opened.inspector->model().series[s].entries) f.data_offsets.push_back(e.file_offset);
+  for (uint32_t s = 0; s < bddf_test::model_of(*opened.inspector).series.size(); ++s)
+    for (const BlockEntry& e : bddf_test::model_of(*opened.inspector).series[s].entries) f.data_offsets.push_back(e.file_offset);
   std::sort(f.data_offsets.begin(), f.data_offsets.end());
-  f.first_index_offset = opened.inspector->model().series[0].block_index_file_offset;
+  f.first_index_offset = bddf_test::model_of(*opened.inspector).series[0].block_index_file_offset;
   return f;
 }
 
@@ -63,7 +63,7 @@ uint64_t problem_offset(const Report& report, const std::string& code) {
 }
 
 // Exercises every view of the inspector, so junk gets to every reader path.
-void touch_everything(BddfInspector& inspector, uint64_t size) {
+void touch_everything(FormatInspector& inspector, uint64_t size) {
   inspector.summary();
   inspector.check(nullptr);
   inspector.info_text(InfoOptions{});
@@ -163,8 +163,8 @@ TEST_CASE("bddf damage: the doctor names framing, descriptor and index faults wi
     // Recreate with a corrupted index: point one RobotState entry 4 bytes later.
     std::vector<uint8_t> bytes = f.bytes;
     auto opened = bddf_test::open_bytes(bytes);
-    uint64_t sbi = opened.inspector->model().series[0].block_index_file_offset;
-    uint64_t target = opened.inspector->model().series[0].entries[3].file_offset;
+    uint64_t sbi = bddf_test::model_of(*opened.inspector).series[0].block_index_file_offset;
+    uint64_t target = bddf_test::model_of(*opened.inspector).series[0].entries[3].file_offset;
     // Find the varint of `target` inside the block index body and add 4 to its first byte.
     std::vector<uint8_t> varint;
     for (uint64_t v = target; ; v >>= 7) { varint.push_back(static_cast<uint8_t>((v & 0x7F) | (v >= 0x80 ? 0x80 : 0))); if (v < 0x80) break; }
@@ -180,8 +180,8 @@ TEST_CASE("bddf damage: the doctor names framing, descriptor and index faults wi
   SUBCASE("identifier hash that does not match the identifier") {
     std::vector<uint8_t> bytes = f.bytes;
     auto opened = bddf_test::open_bytes(bytes);
-    uint64_t descriptor = opened.inspector->model().series[1].descriptor_file_offset;
-    uint64_t hash = opened.inspector->model().series[1].identifier_hash;
+    uint64_t descriptor = bddf_test::model_of(*opened.inspector).series[1].descriptor_file_offset;
+    uint64_t hash = bddf_test::model_of(*opened.inspector).series[1].identifier_hash;
     // field 3 varint: tag 0x18 then the hash; flip the lowest bit of the first varint byte.
     std::vector<uint8_t> needle = {0x18, static_cast<uint8_t>((hash & 0x7F) | 0x80)};
     auto it = std::search(bytes.begin() + static_cast<long>(descriptor), bytes.end(), needle.begin(), needle.end());

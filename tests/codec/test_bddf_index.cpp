@@ -45,10 +45,11 @@ TEST_CASE("bddf index: opening reads only the index, extraction reads nothing") 
   std::vector<uint8_t> bytes = big_file();
   MemoryByteSource memory(bytes.data(), bytes.size());
   CountingByteSource counting(memory);
-  BddfInspector inspector(counting);
+  auto inspector_owner = bddf::open_inspector(counting);
+  FormatInspector& inspector = *inspector_owner;
   Report report = inspector.summary();
   CHECK(field(report.details, "opened_from").as_string() == "index");
-  uint64_t index_bytes = bytes.size() - inspector.model().series[0].block_index_file_offset;
+  uint64_t index_bytes = bytes.size() - bddf_test::model_of(inspector).series[0].block_index_file_offset;
   uint64_t opened = counting.bytes_read();
   INFO("read " << opened << " of " << bytes.size() << " bytes; index is " << index_bytes);
   CHECK(opened < index_bytes + 2048);  // the index, the descriptors at the start, the trailer

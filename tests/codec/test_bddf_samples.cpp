@@ -37,7 +37,7 @@ std::string our_series_key(const std::string& key) {
   return key;
 }
 
-void compare_series(bddf::BddfInspector& inspector, const Json& truth, const Json& ours, const std::string& name) {
+void compare_series(FormatInspector& inspector, const Json& truth, const Json& ours, const std::string& name) {
   for (const auto& [key, expected] : truth.items()) {
     if (key == "block_entries" || key == "read_back") continue;  // checked below through queries and decoding
     INFO(name << " series " << truth.find("index")->dump() << " key " << key);

@@ -4,7 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "bddf/inspector_impl.h"
+#include "bddf/inspector.h"
+#include "bddf/model.h"
 #include "core/byte_source.h"
 #include "core/json.h"
 #include "test_support.h"
@@ -14,7 +15,7 @@ namespace bddf_test {
 // An opened file: the source must outlive the inspector.
 struct Opened {
   std::unique_ptr<logscope::ByteSource> source;
-  std::unique_ptr<logscope::bddf::BddfInspector> inspector;
+  std::unique_ptr<logscope::FormatInspector> inspector;
 };
 
 inline Opened open_path(const std::string& path) {
@@ -22,15 +23,22 @@ inline Opened open_path(const std::string& path) {
   std::string error;
   o.source = logscope::FileByteSource::open(path, &error);
   REQUIRE_MESSAGE(o.source, path << ": " << error);
-  o.inspector = std::make_unique<logscope::bddf::BddfInspector>(*o.source);
+  o.inspector = logscope::bddf::open_inspector(*o.source);
   return o;
 }
 
 inline Opened open_bytes(std::vector<uint8_t> bytes) {
   Opened o;
   o.source = std::make_unique<logscope::MemoryByteSource>(std::move(bytes));
-  o.inspector = std::make_unique<logscope::bddf::BddfInspector>(*o.source);
+  o.inspector = logscope::bddf::open_inspector(*o.source);
   return o;
+}
+
+// The index behind a BDDF inspector (white-box checks).
+inline const logscope::bddf::FileModel& model_of(const logscope::FormatInspector& inspector) {
+  const logscope::bddf::FileModel* model = logscope::bddf::file_model(inspector);
+  REQUIRE(model);
+  return *model;
 }
 
 inline logscope::Json load_json(const std::string& path) {

@@ -28,7 +28,7 @@ const Json& field(const Json& object, const std::string& key) {
   return *value;
 }
 
-std::vector<std::string> collapsed_kinds(BddfInspector& inspector) {
+std::vector<std::string> collapsed_kinds(FormatInspector& inspector) {
   std::vector<std::string> kinds;
   for (const TreeNode& node : inspector.children("", 0, inspector.child_count(""))) {
     std::string kind = field(inspector.decode(node.id), "kind").as_string();

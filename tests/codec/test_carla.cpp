@@ -568,3 +568,30 @@ TEST_CASE("carla blocked query measures distance in float, as FVector::Distance 
         "       0      5 vehicle.mini.cooper_s                        4\n"
         "\nFrames: 40\nDuration: 3.9 seconds\n");
 }
+
+TEST_CASE("carla node ids are parsed strictly and query arguments are checked by the query table") {
+  std::string path = test_support::scratch_dir("carla") + "/ids.log";
+  std::string error;
+  REQUIRE(write_demo_file(path, 1 << 20, &error));
+  std::vector<uint8_t> bytes = test_support::read_file(path);
+  MemoryByteSource source(bytes.data(), bytes.size());
+  auto inspector = open_inspector(source);
+  REQUIRE(inspector->child_count("f0") > 0);
+  // "fx" used to be read as frame 0 (strtoull without a check).
+  for (const char* bad : {"fx", "f", "f-1", "f 0", "p", "px", "r12"}) {
+    CAPTURE(bad);
+    CHECK(inspector->child_count(bad) == 0);
+    CHECK(inspector->children(bad, 0, 10).empty());
+  }
+  CHECK(inspector->decode("fx").find("frame") == nullptr);
+  auto error_of = [&](const char* name, const char* args) {
+    Json out = inspector->query(name, *Json::parse(args), nullptr);
+    const Json* e = out.find("error");
+    return e ? e->as_string() : std::string();
+  };
+  CHECK(error_of("frames", R"({"first": 0, "count": 2})").empty());
+  CHECK(error_of("frames", R"({"first": -1})") == R"(frames: argument "first" must be a whole number from 0 to 2^64-1, got -1)");
+  CHECK(error_of("blocked", R"({"min_time": "long"})") == R"(blocked: argument "min_time" must be a number, got "long")");
+  CHECK(error_of("trajectory", R"({"actor": 4294967296})") == R"(trajectory: argument "actor" must be from 0 to 4294967295, got 4294967296)");
+  CHECK(error_of("collision", "{}").rfind("unknown query: collision (this format answers: frames, file_info, collisions", 0) == 0);
+}

@@ -157,7 +157,7 @@ TEST_CASE("carla damaged packets: lying sizes and counts, unknown ids, packets o
     auto inspector = open_inspector(source);
     Report report = inspector->check(nullptr);
     CHECK(has_code(report.problems, "carla.packet.size_mismatch"));
-    CHECK(inspector->summary().facts.find("frames")->as_uint() == 4);
+    CHECK(inspector->summary().file.count("frames")->value == 4);
     Json decoded = inspector->decode("p" + std::to_string(position));
     CHECK_FALSE(decoded.find("layout_ok")->as_bool());
     CHECK(decoded.find("records")->size() == 1);  // the one whole record that is there

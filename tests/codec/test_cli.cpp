@@ -28,8 +28,9 @@ std::vector<std::string> list_samples() {
     if (!d) continue;
     while (dirent* entry = ::readdir(d)) {
       std::string name = entry->d_name;
-      if (name == "." || name == ".." || name.size() < 4) continue;
-      if (name.substr(name.size() - 3) == ".md" || name.substr(name.size() - 5) == ".json") continue;
+      auto ends_with = [&](const std::string& end) { return name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0; };
+      // Files only: rosbag/real/ is a folder of big recordings (other tests read them).
+      if (entry->d_type == DT_DIR || name.size() < 4 || ends_with(".md") || ends_with(".json")) continue;
       files.push_back(dir + "/" + name);
     }
     ::closedir(d);

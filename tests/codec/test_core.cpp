@@ -1,4 +1,6 @@
 // Core: JSON, byte sources and the cache, the cursor, detection, search.
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -6,6 +8,9 @@
 #include "core/cursor.h"
 #include "core/detect.h"
 #include "core/json.h"
+#include "core/report.h"
+#include "core/node_id.h"
+#include "core/query.h"
 #include "core/search.h"
 #include "core/sha1.h"
 #include "test_support.h"
@@ -157,4 +162,90 @@ TEST_CASE("byte search forward and backward, across window edges") {
 
 TEST_CASE("sha1 matches the known digest of 'abc'") {
   CHECK(Sha1::hex(Sha1::of("abc", 3)) == "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
+TEST_CASE("report contract: common facts, units, exact ns as strings, one recovery, problem categories") {
+  logscope::Report report;
+  report.format = "bddf";
+  report.file.size_bytes = 123;
+  report.file.start_ns = 1767225600123456789LL;  // beyond 2^53: a double would end in ...456768
+  report.file.end_ns = 1767225620103456789LL;
+  report.file.counts = {{"data_blocks", 7}};
+  report.facts.set("version", "1.0.0", logscope::Unit::Text);
+  report.facts.set("first_block_ns", 1767225600123456789LL, logscope::Unit::TimeNs);
+  report.tables.push_back({"series", {"index", "first"}, {{Json(0), Json(1767225600123456789LL)}}, {logscope::Unit::Id, logscope::Unit::TimeNs}});
+  report.add_problem(logscope::Severity::Error, 9, "bddf.trailer.missing", "no trailer");
+  report.add_problem(logscope::Severity::Warning, 5, "rosbag.chunk_info.count_mismatch", "off by one");
+  report.recovery.performed = true;
+  report.recovery.recovered = {{"data_blocks", 7}};
+  std::string text = report.to_json().dump();
+  CHECK(text.find(R"("file":{"size_bytes":123,"start_ns":"1767225600123456789","end_ns":"1767225620103456789","duration_ns":"19980000000","counts":{"data_blocks":7}})") != std::string::npos);
+  CHECK(text.find(R"({"key":"first_block_ns","value":"1767225600123456789","unit":"time_ns"})") != std::string::npos);
+  CHECK(text.find(R"("units":["id","time_ns"],"rows":[[0,"1767225600123456789"]])") != std::string::npos);
+  CHECK(text.find(R"("category":"recovery","offset":9)") != std::string::npos);
+  CHECK(text.find(R"("category":"index","offset":5)") != std::string::npos);
+  CHECK(text.find(R"("recovered":{"data_blocks":7})") != std::string::npos);
+  CHECK(report.facts.find("version")->as_string() == "1.0.0");
+  CHECK(report.file.count("data_blocks")->value == 7);
+  CHECK(std::string(logscope::problem_category("carla.check")) == "content");  // no area: no crash
+  CHECK(std::string(logscope::problem_category("")) == "content");
+}
+
+TEST_CASE("Json::as_uint and as_int clamp instead of wrapping (no undefined behaviour)") {
+  CHECK(Json(-1.5).as_uint() == 0);
+  CHECK(Json(-3).as_uint() == 0);
+  CHECK(Json(1e30).as_uint() == ~0ULL);
+  CHECK(Json(std::nan("")).as_uint() == 0);
+  CHECK(Json(42.9).as_uint() == 42);
+  CHECK(Json(1e30).as_int() == INT64_MAX);
+  CHECK(Json(-1e30).as_int() == INT64_MIN);
+  CHECK(Json(~0ULL).as_int() == INT64_MAX);
+}
+
+TEST_CASE("node ids parse strictly and print back") {
+  auto id = NodeId::parse("c2/r17.3");
+  REQUIRE(id);
+  CHECK(id->segments.size() == 2);
+  CHECK(id->segments[1].tag == 'r');
+  CHECK(id->segments[1].numbers == std::vector<uint64_t>{17, 3});
+  CHECK(id->str() == "c2/r17.3");
+  CHECK(NodeId::parse("")->segments.empty());
+  CHECK(NodeId::one('f', {12}) == "f12");
+  CHECK(parse_node_number("f12", 'f') == 12u);
+  for (const char* bad : {"fx", "f", "f-1", "f 1", "f+1", "12", "f1/", "f1.", "f1..2", "f18446744073709551616", "f1x", "/f1"}) {
+    CAPTURE(bad);
+    CHECK(!NodeId::parse(bad));
+  }
+  CHECK(!parse_node_number("p12", 'f'));
+  CHECK(!parse_node_number("f1.2", 'f'));
+  CHECK(parse_node_number("f18446744073709551615", 'f') == UINT64_MAX);
+}
+
+TEST_CASE("query table: arguments checked against the schema, errors name the argument") {
+  std::vector<QuerySpec> table = {{"page", "a page of things", {{"first", ArgType::U64, ""}, {"t0_ns", ArgType::I64, ""}, {"rate", ArgType::Double, ""}, {"series", ArgType::U64List, ""}},
+                                   [](QueryArgs& a, const ProgressFn&) {
+                                     Json out = Json::object();
+                                     out["first"] = a.u64("first", 0, 0, 1000);
+                                     out["t0_ns"] = a.i64("t0_ns", -1);
+                                     out["series"] = a.u64_list("series").size();
+                                     return out;
+                                   }}};
+  auto run = [&](const std::string& args) { return run_query(table, "page", *Json::parse(args), nullptr); };
+  CHECK(run(R"({"first": 5, "t0_ns": 1767225600123456789})").dump() == R"({"first":5,"t0_ns":1767225600123456789,"series":0})");
+  CHECK(run(R"({"first": 5.0, "series": [1, 2]})").dump() == R"({"first":5,"t0_ns":-1,"series":2})");
+  CHECK(run(R"({"t0_ns": -5})").find("t0_ns")->as_int() == -5);
+  auto error = [&](const std::string& args) {
+    Json out = run(args);
+    const Json* e = out.find("error");
+    return e ? e->as_string() : std::string("no error: ") + out.dump();
+  };
+  CHECK(error(R"({"first": -1})") == R"(page: argument "first" must be a whole number from 0 to 2^64-1, got -1)");
+  CHECK(error(R"({"first": 1.5})") == R"(page: argument "first" must be a whole number, got 1.5)");
+  CHECK(error(R"({"first": "3"})") == R"(page: argument "first" must be a whole number, got "3")");
+  CHECK(error(R"({"first": 5000})") == R"(page: argument "first" must be from 0 to 1000, got 5000)");
+  CHECK(error(R"({"t0_ns": 9223372036854775808})") == R"(page: argument "t0_ns" must be a whole number from -2^63 to 2^63-1, got 9223372036854775808)");
+  CHECK(error(R"({"series": [1, -2]})") == R"(page: argument "series" must be a whole number >= 0 or a list of them, got [1,-2])");
+  CHECK(error(R"({"frist": 1})") == R"(page: unknown argument "frist" (this query takes: first, t0_ns, rate, series))");
+  CHECK(run_query(table, "nope", Json::object(), nullptr).find("error")->as_string() == "unknown query: nope (this format answers: page)");
+  CHECK(query_table_json(table).dump().find(R"({"name":"t0_ns","type":"i64","help":""})") != std::string::npos);
 }

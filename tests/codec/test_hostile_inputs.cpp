@@ -13,7 +13,7 @@
 #include "../fuzz/tiny_files.h"
 #include "bddf.pb.h"
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
+#include "bddf/inspector.h"
 #include "rosbag/msgdef.h"
 #include "test_support.h"
 
@@ -97,8 +97,7 @@ Bytes bddf_shared_block_index(int series, int entries) {
 TEST_CASE("BDDF: a FileIndex listing one block index for many series is refused, not multiplied") {
   Bytes small = bddf_shared_block_index(2, 3);
   logscope::MemoryByteSource source(small);
-  logscope::bddf::BddfInspector inspector(source);
-  logscope::Report report = inspector.summary();
+  logscope::Report report = logscope::bddf::open_inspector(source)->summary();
   CHECK(test_support::has_code(report.problems, "bddf.index.bad_series_index"));
   logscope_fuzz::exercise(small.data(), small.size());
 

@@ -10,7 +10,8 @@
 #include "rosbag/decode.h"
 #include "rosbag/demo.h"
 #include "rosbag/inspector.h"
-#include "rosbag/inspector_impl.h"
+#include "rosbag/inspector.h"
+#include "rosbag/iterate.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -57,7 +58,11 @@ const char* kUnindexed[] = {"derived__unindexed_index_pos0.bag", "derived__unind
 struct Opened {
   std::unique_ptr<FileByteSource> file;
   std::unique_ptr<FormatInspector> inspector;
-  BagInspector* bag() { return dynamic_cast<BagInspector*>(inspector.get()); }
+  Bag& bag() {
+    Bag* bag = opened_bag(*inspector);
+    REQUIRE(bag);
+    return *bag;
+  }
 };
 
 Opened open_sample(const std::string& path) {
@@ -141,7 +146,7 @@ TEST_CASE("every sample message decodes, and decoded values equal python3-rosbag
     std::string path = test_support::sample(std::string("rosbag/") + name);
     Json ref = reference("messages " + path + " 3");
     Opened o = open_sample(path);
-    Bag& bag = o.bag()->bag();
+    Bag& bag = o.bag();
     MessageDecoder decoder;
     // (topic, time) -> the first message decoded there, as JSON text. Keyed by time because
     // python3-rosbag plays unsorted chunks in file order while we play them in time order.
@@ -184,7 +189,7 @@ TEST_CASE("unindexed and truncated samples recover exactly what `rosbag reindex`
     Report summary = o.inspector->summary();
     REQUIRE(summary.details.find("recovery"));
     std::vector<std::pair<std::string, uint64_t>> ours, theirs;
-    for_each_message(*o.file, o.bag()->bag(), IterateOptions(), [&](const MessageView& view) {
+    for_each_message(*o.file, o.bag(), IterateOptions(), [&](const MessageView& view) {
       ours.emplace_back(view.connection->topic, view.time.ns());
       return true;
     }, nullptr);

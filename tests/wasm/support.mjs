@@ -49,7 +49,8 @@ export function sampleFiles() {
   for (const group of readdirSync(samplesDir)) {
     const dir = join(samplesDir, group);
     if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir)) if (!/\.(md|json)$/.test(name)) files.push(join(dir, name));
+    // Files only: rosbag/real/ is a folder of bigger recordings.
+    for (const name of readdirSync(dir)) if (!/\.(md|json)$/.test(name) && statSync(join(dir, name)).isFile()) files.push(join(dir, name));
   }
   return files.sort();
 }

@@ -38,17 +38,17 @@ for (const [family, path] of CASES) {
     const pill = await page.textContent('.format-pill');
     assert.equal(pill, expected.format_label || expected.detection?.label);
 
-    // Facts: every number in the CLI's facts is the raw value of the page's fact of the same key,
+    // Facts (the format's own; the common ones are checked in contract.test.mjs): every number in the CLI's facts is the raw value of the page's fact of the same key,
     // and the text shows it: exactly (counts, ids, sizes in bytes) or rounded to the shown precision
     // (durations, rates, floats: "12.53 s" for 12.528204976581037).
     const facts = await page.$$eval('#facts .fact', (nodes) => Object.fromEntries(nodes.map((n) => [n.dataset.key, { text: n.querySelector('dd').textContent, value: n.querySelector('dd').dataset.value }])));
     let compared = 0;
-    for (const [key, value] of Object.entries(expected.facts || {})) {
+    for (const { key, value, unit } of expected.facts || []) {
       if (typeof value !== 'number') continue;
       assert.ok(key in facts, `fact ${key} is shown`);
       assert.equal(Number(facts[key].value), value, `fact ${key}: raw value`);
       const shown = facts[key].text;
-      const rounded = [2, 1, 0].map((d) => value.toFixed(d));
+      const rounded = unit === 'ratio' ? [`${(value * 100).toFixed(1)} %`] : [2, 1, 0].map((d) => value.toFixed(d));
       assert.ok(numberTexts(value).some((text) => shown.includes(text)) || rounded.some((text) => shown.includes(text)), `fact ${key}: page shows "${shown}", CLI says ${value}`);
       compared++;
     }

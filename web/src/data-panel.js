@@ -99,7 +99,7 @@ export class DataPanel {
   messagesView() {
     const topics = (this.file.summary.tables || []).find((t) => t.name === 'topics');
     const counts = new Map((topics?.rows || []).map((r) => [r[0], r[2]]));
-    const total = this.file.summary.facts?.messages;
+    const total = this.file.summary.file?.counts?.messages;
     const select = h('select.select#data-topic', { 'aria-label': 'Topic' }, h('option', { value: '' }, `All topics${typeof total === 'number' ? ` (${formatCount(total)})` : ''}`),
       [...counts].map(([topic, n]) => h('option', { value: topic }, `${topic} (${formatCount(n)})`)));
     const range = h('span.small.muted#data-range');

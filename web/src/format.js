@@ -133,3 +133,54 @@ export function humanize(key) {
   const text = words.map(word).join(' ');
   return unit ? `${text} (${unit})` : text;
 }
+
+// ---- the report contract (docs/report.md): every value comes with its unit --------------------
+
+// ns since the epoch as a decimal string (exact beyond 2^53) -> "2026-01-01 00:00:00.123456789 UTC".
+export function nsTextToUtc(text) {
+  if (!/^-?\d+$/.test(String(text))) return null;
+  const ns = BigInt(text), billion = 1000000000n;
+  let whole = ns / billion, frac = ns % billion;
+  if (frac < 0n) { frac += billion; whole -= 1n; }
+  return utcText(Number(whole), String(frac).padStart(9, '0'));
+}
+
+// A duration in ns (decimal string or number) -> seconds as a number (for display only).
+export const nsToSeconds = (ns) => Number(BigInt(ns)) / 1e9;
+
+// The formatted text of a value in its unit: {text, title?, sub?}. context: 'fact' shows exact
+// bytes beside sizes and the raw Unix time under dates; 'cell' keeps cells short.
+export function formatUnit(unit, value, context = 'cell') {
+  if (value === null || value === undefined) return { text: '—' };
+  switch (unit) {
+    case 'flag': return { text: value ? 'yes' : 'no' };
+    case 'count': return { text: formatCount(value) };
+    case 'id': case 'offset': return { text: String(value) };
+    case 'bytes': return { text: context === 'fact' && value >= 1024 ? `${formatBytes(value)} (${formatCount(value)} bytes)` : formatBytes(value), title: value >= 1024 ? `${formatCount(value)} bytes` : null };
+    case 'time_ns': return { text: nsTextToUtc(value) ?? String(value), title: `${value} ns since the epoch` };
+    case 'duration_ns': return { text: formatSeconds(nsToSeconds(value)), title: `${value} ns` };
+    case 's': return { text: formatSeconds(value), title: Number.isInteger(value) ? null : `${value} s` };
+    case 'unix_s': {
+      const whole = Math.floor(value);
+      const frac = Number.isInteger(value) ? '' : String(value.toFixed(6)).split('.')[1];
+      return { text: utcText(whole, frac) ?? String(value), sub: context === 'fact' ? String(value) : null, title: `${value} s since the epoch` };
+    }
+    case 'hz': return { text: Number(value).toFixed(2), title: Number.isInteger(value) ? null : String(value) };
+    case 'ratio': return { text: `${(value * 100).toFixed(1)} %`, title: String(value) };
+    default: return { text: typeof value === 'string' ? value : JSON.stringify(value) };
+  }
+}
+
+const NUMERIC_UNITS = new Set(['count', 'id', 'offset', 'bytes', 'hz', 'ratio', 's', 'duration_ns']);
+export const isNumericUnit = (unit) => NUMERIC_UNITS.has(unit);
+
+// The common facts of a report (size, start, end, duration, counts) as [key, label, value, unit].
+export function commonFacts(file) {
+  if (!file) return [];
+  const out = [['size_bytes', 'File size', file.size_bytes, 'bytes']];
+  if (file.start_ns != null) {
+    out.push(['start_ns', 'Start', file.start_ns, 'time_ns'], ['end_ns', 'End', file.end_ns, 'time_ns'], ['duration_ns', 'Duration', file.duration_ns, 'duration_ns']);
+  }
+  for (const [name, value] of Object.entries(file.counts || {})) out.push([`counts.${name}`, humanize(name), value, 'count']);
+  return out;
+}

@@ -3,7 +3,7 @@
 import { $, h, clear, formatBytes, formatCount, formatDuration, hexOffset } from './dom.js';
 import { WorkerClient, CancelledError, CrashError } from './worker-client.js';
 import { ProgressBar } from './progress.js';
-import { renderFacts, renderTables, renderChecksum, factItem, tableCard } from './summary.js';
+import { renderFacts, renderTables, renderChecksum, factItem, factValues, tableCard } from './summary.js';
 import { DataPanel } from './data-panel.js';
 import { renderProblems, problemCounts } from './problems.js';
 import { TreeView } from './tree.js';
@@ -14,6 +14,11 @@ import { showBanner, hideBanner, renderUnknown } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
 import { LinkState } from './links.js';
 import { startOffline } from './offline.js';
+import { startTheme } from './theme.js';
+import { startTableKeys } from './table-keys.js';
+
+startTheme(document.getElementById('theme-select'));
+startTableKeys();
 
 const AUTO_CHECKSUM_BYTES = 256 * 1024 * 1024;
 const AUTO_CHECK_BYTES = 64 * 1024 * 1024;
@@ -434,7 +439,8 @@ async function runCheck(generation) {
 }
 
 // ---- compression facts (info_report in the job worker) -------------------------------------------
-const needsInfoReport = () => state.summary?.details?.compression_read === false;
+// Facts the summary leaves for info_report (they cost a read of every chunk header).
+const needsInfoReport = () => (state.summary?.later || []).some((key) => !(key in factValues(state.summary)));
 
 async function readCompression(generation) {
   if (generation !== state.generation) return;
@@ -453,7 +459,7 @@ async function readCompression(generation) {
     });
     if (generation !== state.generation) return;
     if (report?.error) setCompression({ status: 'error', error: report.error });
-    else setCompression({ status: 'done', facts: report.facts || {}, details: report.details || {} });
+    else setCompression({ status: 'done', facts: factValues(report), units: Object.fromEntries((report.facts || []).map((f) => [f.key, f.unit])), details: report.details || {} });
   } catch (error) {
     if (generation !== state.generation) return;
     setCompression(error instanceof CancelledError ? { status: 'cancelled' } : { status: 'error', error: String(error.message || error) });
@@ -496,7 +502,7 @@ function compressionFacts() {
   for (const key of COMPRESSION_KEYS.slice(1)) {
     const value = d[key] ?? c.facts[key];
     if (typeof value !== 'number') continue;
-    const node = factItem(key === 'compression_ratio' ? 'Compression ratio' : key === 'compressed' ? 'Compressed size' : 'Uncompressed size', key, value);
+    const node = factItem(key === 'compression_ratio' ? 'Compression ratio' : key === 'compressed' ? 'Compressed size' : 'Uncompressed size', key, value, c.units?.[key]);
     if (key === 'compression_ratio') node.querySelector('dd').append(h('span.muted', {}, ' of the uncompressed size'));
     out.push({ key, node: mark(node) });
   }
@@ -514,13 +520,12 @@ function renderCompressionTable() {
   }));
 }
 
-const RECOVERY = /recover|truncat|unindexed|no_index|missing_index|ends_inside|cut_off/i;
-// What the reader recovered from a damaged file, stated plainly (facts.recovery / details.recovery
-// from the codec, else the problems that are about recovery).
+// What the reader recovered from a damaged file, stated plainly (the report's recovery, and the
+// problems of category "recovery").
 function recoveryCallout() {
   const report = state.report || {};
-  const text = report.facts?.recovery || report.details?.recovery?.message;
-  const related = (report.problems || []).filter((p) => RECOVERY.test(p.code));
+  const text = report.recovery?.message;
+  const related = (report.problems || []).filter((p) => p.category === 'recovery');
   if (!text && !related.length) return null;
   return h('div.callout.tone-warn.recovery', {},
     h('strong', {}, 'This file is damaged or incomplete; logscope recovered what it could.'),

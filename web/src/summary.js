@@ -1,40 +1,40 @@
 // The summary: key facts, the checksum card and the index tables (series, topics, actors...).
 import { h, clear, formatBytes, formatCount, humanize, valueText } from './dom.js';
-import { formatValue } from './format.js';
+import { formatValue, formatUnit, commonFacts } from './format.js';
 
 const TABLE_ROWS = 200;
 
-export function factText(key, value) {
-  return formatValue(key, value, 'fact').text;
-}
-
-// One fact: label, formatted text, the raw value in data-value (numbers) and title (tooltip).
-export function factItem(label, key, value) {
-  const { text, title, sub } = formatValue(key, value, 'fact');
+// One fact: label, formatted text, the raw value in data-value and title (tooltip). unit: the
+// contract's unit (docs/report.md); without one the key's name decides (query results).
+export function factItem(label, key, value, unit = null) {
+  const { text, title, sub } = unit ? formatUnit(unit, value, 'fact') : formatValue(key, value, 'fact');
   // "Duration (s)" is redundant beside "12.53 s": the text carries the unit.
-  if (typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(text)) label = label.replace(/ \((s|ms|ns)\)$/, '');
-  return h('div.fact', { dataset: { key } }, h('dt', {}, label),
-    h('dd', { title: title || null, dataset: typeof value === 'number' ? { value } : null }, text, sub ? h('span.fact-sub', {}, sub) : null));
+  if (!unit && typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(text)) label = label.replace(/ \((s|ms|ns)\)$/, '');
+  const raw = typeof value === 'number' || (unit && /_ns$/.test(unit) && value != null) ? { value: String(value) } : null;
+  return h('div.fact', { dataset: { key, ...(unit ? { unit } : {}) } }, h('dt', {}, label),
+    h('dd', { title: title || null, dataset: raw }, text, sub ? h('span.fact-sub', {}, sub) : null));
 }
 
-// extra: facts computed elsewhere (compression from info_report), as [label, key, value|Node] items.
+// The facts as an object key -> value (the contract sends them as a list with units).
+export const factValues = (report) => Object.fromEntries((report?.facts || []).map((f) => [f.key, f.value]));
+
+// The common facts (size, start, end, duration, counts), then the format's own, each in its unit.
+// extra: facts computed elsewhere and filled in later, as [{key, node}].
 export function renderFacts(root, report, file, extra = []) {
-  const facts = report?.facts || {};
-  const ownSize = Object.values(facts).includes(file.size);
-  const items = ownSize ? [] : [factItem('File size', 'size', file.size)];
-  for (const [key, value] of Object.entries(facts)) {
+  const common = commonFacts(report?.file || { size_bytes: file.size });
+  const items = common.map(([key, label, value, unit]) => factItem(label, key, value, unit));
+  for (const { key, value, unit } of report?.facts || []) {
     if (extra.some((e) => e.key === key)) continue;
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [k2, v2] of Object.entries(value)) items.push(factItem(`${humanize(key)}: ${humanize(k2)}`, `${key}.${k2}`, v2));
-    } else items.push(factItem(humanize(key), key, value));
+    items.push(factItem(humanize(key), key, value, unit));
   }
   for (const e of extra) items.push(e.node);
   clear(root).append(h('dl.facts', { id: 'facts' }, items));
 }
 
-export function cell(column, value) {
-  const numeric = typeof value === 'number';
-  const { text, title } = formatValue(column, value, 'cell');
+// A table cell in its column's unit.
+export function cell(column, value, unit = null) {
+  const numeric = typeof value === 'number' || (unit === 'duration_ns' && value != null);
+  const { text, title } = unit ? formatUnit(unit, value, 'cell') : formatValue(column, value, 'cell');
   const long = typeof value === 'string' && value.length > 40;
   const raw = numeric || text !== valueText(value);
   return h(numeric ? 'td.num' : 'td', { title: title || (long ? value : null), dataset: raw && value !== null && typeof value !== 'object' ? { value } : null }, text);
@@ -46,7 +46,7 @@ export function tableCard(table) {
   const more = h('button.link', { type: 'button' });
   const addRows = () => {
     const end = Math.min(table.rows.length, shown + TABLE_ROWS);
-    for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(table.columns[i] || '', v))));
+    for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(table.columns[i] || '', v, table.units?.[i]))));
     shown = end;
     more.hidden = shown >= table.rows.length;
     more.textContent = `Show ${Math.min(TABLE_ROWS, table.rows.length - shown)} more of ${formatCount(table.rows.length - shown)}`;
