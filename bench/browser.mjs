@@ -5,7 +5,9 @@
 // "Run full check") and prints each as a fraction of that limit, with the codec worker's memory.
 // Writes docs/benchmarks-browser.md. Inputs come from `npm run bench:inputs` (outside the repo).
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { homedir, cpus } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -123,8 +125,37 @@ function describe(row) {
   return lines;
 }
 
+// What a first visit downloads: every file of dist/ (the service worker caches them all at once),
+// gzip-compressed as a static host would serve them.
+function firstLoad() {
+  const out = mkdtempSync(join(tmpdir(), 'logscope-firstload-'));
+  try {
+    execFileSync('node', [join(root, 'scripts', 'build-dist.mjs'), '--out', out], { cwd: root, stdio: 'ignore' });
+    return firstLoadOf(out);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+function firstLoadOf(dir) {
+  const parts = { 'wasm (logscope.wasm)': 0, 'wasm glue (logscope.mjs)': 0, 'page and worker scripts': 0, 'HTML, CSS, manifest, icons, service worker': 0 };
+  const walk = (d) => {
+    for (const name of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, name.name);
+      if (name.isDirectory()) { walk(path); continue; }
+      if (name.name === 'logscope-single.html' || name.name === '.htaccess') continue;
+      const gz = gzipSync(readFileSync(path), { level: 9 }).length;
+      const key = name.name.endsWith('.wasm') ? 'wasm (logscope.wasm)' : name.name === 'logscope.mjs' ? 'wasm glue (logscope.mjs)' : name.name.endsWith('.js') ? 'page and worker scripts' : 'HTML, CSS, manifest, icons, service worker';
+      parts[key] += gz;
+    }
+  };
+  walk(dir);
+  return parts;
+}
+
 async function main() {
   ensureInputs();
+  const load = firstLoad();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -158,6 +189,10 @@ async function main() {
     '"Verify checksum" and "Run full check" buttons. Memory is the codec worker\'s WebAssembly memory at the end (it never shrinks, so it is the peak).',
     '',
   ];
+  const loadTotal = Object.values(load).reduce((a, b) => a + b, 0);
+  doc.push('## First load', '', `What a first visit downloads (every file of \`dist/\`, which the service worker caches at once), gzip -9: **${(loadTotal / 1024).toFixed(0)} KB**.`, '', '| part | gzip |', '|---|---|');
+  for (const [part, bytes] of Object.entries(load)) doc.push(`| ${part} | ${(bytes / 1024).toFixed(0)} KB |`);
+  doc.push('');
   for (const { mode, rows } of sections) {
     doc.push(`## ${mode.name}`, '', '| file | work | time | against the read limit | memory |', '|---|---|---|---|---|');
     for (const row of rows) doc.push(...describe(row));
