@@ -38,7 +38,9 @@ if (!argv.includes('--no-build')) {
   if (!existsSync('build/native/CMakeCache.txt')) sh('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
   sh('cmake', ['--build', 'build/native', '-j2', '--target', 'logscope', 'bench_rosbag', 'bench_carla', 'bench_bddf'], { stdio: 'inherit' });
   log('building the wasm module for node');
-  if (existsSync('build/wasm/CMakeCache.txt')) sh('cmake', ['--build', 'build/wasm', '-j2', '--target', 'logscope_node'], { stdio: 'inherit' });
+  // Debian's emscripten optimizer imports acorn from Debian's node modules (as scripts/build.sh says).
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+  if (existsSync('build/wasm/CMakeCache.txt')) sh('cmake', ['--build', 'build/wasm', '-j2', '--target', 'logscope_node'], { stdio: 'inherit', env });
   else sh('bash', ['scripts/build.sh'], { stdio: 'inherit' });
 }
 
@@ -66,7 +68,14 @@ function measure(label, cmd, args, { repeat = reps } = {}) {
       log(`${label}: ${why}`);
       return best ?? { error: why };
     }
-    const result = JSON.parse(lastLine(run.stdout));
+    let result;
+    try {
+      result = JSON.parse(lastLine(run.stdout));
+    } catch {
+      const why = `printed no result: ${lastLine(run.stdout || '(nothing)').slice(0, 200)}`;
+      log(`${label}: ${why}`);
+      return best ?? { error: why };
+    }
     if (!best || result.seconds < best.seconds) best = result;
     if (result.seconds > 20) break;  // slow: once is enough, and the run stays bounded
   }
