@@ -1,5 +1,5 @@
 // BDDF speed on one file, one operation per run (bench/run.mjs runs each in a fresh process):
-//   bench_bddf FILE [--op open|checksum|check|sha1] [--source mapped|pread]
+//   bench_bddf FILE [--op open|checksum|check|sha1] [--source pread|mapped]
 // open:     open + summary(), index first
 // checksum: the file's SHA1 checked against its stored one (Verify checksum)
 // check:    the doctor: checksum plus the walk over every block
@@ -17,14 +17,14 @@ using namespace logscope;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_bddf FILE [--op open|checksum|check|sha1] [--source mapped|pread]\n");
+    std::fprintf(stderr, "usage: bench_bddf FILE [--op open|checksum|check|sha1] [--source pread|mapped]\n");
     return 2;
   }
   auto options = bench::flags(argc, argv, 2);
   std::string op = options.count("--op") ? options["--op"] : "checksum";
   bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "pread");
   CountingByteSource counting(*file.source);
-  double t0 = bench::now();
+  double t0 = bench::now(), cpu0 = bench::cpu_seconds();
   std::string result;
   if (op == "sha1") {
     Sha1 sha1;
@@ -53,6 +53,6 @@ int main(int argc, char** argv) {
     }
   }
   double seconds = bench::now() - t0;
-  bench::report(seconds, bench::field("bytes", counting.size()) + ", " + bench::field("reads", counting.read_calls()) + ", " + result);
+  bench::report(seconds, cpu0, bench::field("bytes", counting.size()) + ", " + bench::field("reads", counting.read_calls()) + ", " + result);
   return 0;
 }

@@ -1,6 +1,6 @@
 // CARLA speed on one log, one operation per run (bench/run.mjs runs each in a fresh process, so
 // the peak RSS is that operation's):
-//   bench_carla FILE [--op scan|file-info|collisions|blocked|actors] [--source mapped|pread]
+//   bench_carla FILE [--op scan|file-info|collisions|blocked|actors] [--source pread|mapped]
 // scan is the forward pass every CARLA view starts with (frame index, statistics, variant, doctor
 // framing); the others are the official queries, each a scan plus a pass of its own.
 // Prints one JSON line: seconds (the operation, the scan included), frames, rows.
@@ -16,14 +16,14 @@ using namespace logscope::carla;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_carla FILE [--op scan|file-info|collisions|blocked|actors] [--source mapped|pread]\n");
+    std::fprintf(stderr, "usage: bench_carla FILE [--op scan|file-info|collisions|blocked|actors] [--source pread|mapped]\n");
     return 2;
   }
   auto options = bench::flags(argc, argv, 2);
   std::string op = options.count("--op") ? options["--op"] : "scan";
-  bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "mapped");
+  bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "pread");
   ByteSource& source = *file.source;
-  double t0 = bench::now();
+  double t0 = bench::now(), cpu0 = bench::cpu_seconds();
   ScanResult scan = scan_log(source, nullptr);
   size_t rows = 0;
   if (op == "file-info") rows = file_info_text(source, scan, false).size();
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   double seconds = bench::now() - t0;
-  bench::report(seconds, bench::field("bytes", source.size()) + ", " + bench::field("frames", scan.frames.size()) + ", " +
+  bench::report(seconds, cpu0, bench::field("bytes", source.size()) + ", " + bench::field("frames", scan.frames.size()) + ", " +
                              bench::field("problems", scan.problems.size()) + ", " + bench::field("rows", rows));
   return 0;
 }

@@ -1,7 +1,7 @@
 // ROS bag speed on one bag, one operation per run (bench/run.mjs runs each in a fresh process, so
 // the peak RSS is that operation's; its peers run the same operations on the same file):
 //   bench_rosbag FILE [--op open|info|iterate|iterate-touch] [--threads N (0 = every core)]
-//                     [--source mapped|pread] [--verify 1]
+//                     [--source pread|mapped] [--verify 1]
 // open:          open + summary(), what the page shows first (index only)
 // info:          open + info_report(), the rows of `rosbag info` (adds every chunk header)
 // iterate:       open, then every message in time order as a view of its bytes (nothing decoded)
@@ -23,14 +23,14 @@ using namespace logscope::rosbag;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_rosbag FILE [--op open|info|iterate|iterate-touch] [--threads N] [--source mapped|pread] [--verify 1]\n");
+    std::fprintf(stderr, "usage: bench_rosbag FILE [--op open|info|iterate|iterate-touch] [--threads N] [--source pread|mapped] [--verify 1]\n");
     return 2;
   }
   auto options = bench::flags(argc, argv, 2);
   std::string op = options.count("--op") ? options["--op"] : "iterate";
-  bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "mapped");
+  bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "pread");
   CountingByteSource counting(*file.source);
-  double t0 = bench::now();
+  double t0 = bench::now(), cpu0 = bench::cpu_seconds();
   auto inspector = open_inspector(counting, detect(counting).format);
   auto* bag = dynamic_cast<BagInspector*>(inspector.get());
   if (!bag) {
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   double seconds = bench::now() - t0;
-  bench::report(seconds, bench::field("messages", messages) + ", " + bench::field("bytes", bytes) + ", " +
+  bench::report(seconds, cpu0, bench::field("messages", messages) + ", " + bench::field("bytes", bytes) + ", " +
                              bench::field("reads", counting.read_calls()) + ", " + bench::field("checksum", checksum));
   return 0;
 }

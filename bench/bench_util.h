@@ -18,6 +18,13 @@ namespace bench {
 
 inline double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
+// CPU time of the process so far (every thread, user + system), in seconds.
+inline double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 inline long peak_rss_kb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -60,10 +67,11 @@ inline std::map<std::string, std::string> flags(int argc, char** argv, int first
   return out;
 }
 
-// One line of JSON: {"seconds": .., <extra fields>, "peak_rss_kb": ..}. `extra` is already JSON
-// text without braces ("" for none).
-inline void report(double seconds, const std::string& extra) {
-  std::printf("{\"seconds\": %.6f%s%s, \"peak_rss_kb\": %ld}\n", seconds, extra.empty() ? "" : ", ", extra.c_str(), peak_rss_kb());
+// One line of JSON: {"seconds": .., "cpu_seconds": .., <extra fields>, "peak_rss_kb": ..}. `extra`
+// is already JSON text without braces ("" for none); `cpu_start` is cpu_seconds() at the start.
+inline void report(double seconds, double cpu_start, const std::string& extra) {
+  std::printf("{\"seconds\": %.6f, \"cpu_seconds\": %.6f%s%s, \"peak_rss_kb\": %ld}\n", seconds, cpu_seconds() - cpu_start,
+              extra.empty() ? "" : ", ", extra.c_str(), peak_rss_kb());
 }
 
 inline std::string field(const char* name, unsigned long long value) {

@@ -6,6 +6,7 @@ const ok = (r) => r && !r.error;
 const rate = (r, bytes) => (ok(r) ? `${(bytes / 1e6 / r.seconds).toFixed(0)} MB/s` : '');
 const gbps = (r, bytes) => (ok(r) ? `${(bytes / 1e9 / r.seconds).toFixed(2)} GB/s` : '');
 const mps = (r) => (ok(r) && r.messages ? `${(r.messages / 1e6 / r.seconds).toFixed(2)} M/s` : '');
+const cpu = (r) => (ok(r) && r.cpu_seconds != null ? `${r.cpu_seconds.toFixed(2)} s` : '');
 const rss = (r) => (ok(r) && r.peak_rss_kb ? `${Math.round(r.peak_rss_kb / 1024)} MB` : '');
 const ratio = (peer, ours) => (ok(peer) && ok(ours) ? `${(peer.seconds / ours.seconds).toFixed(1)}×` : '');
 const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
@@ -22,10 +23,10 @@ function bagSection(key, r) {
   const op = r.open;
   const rows = [
     ['**logscope** native, every core', op.logscope, it.logscope, it.logscope],
-    ['logscope native, 1 thread', null, it.logscope_1, it.logscope],
-    ['logscope native, reading every byte of every message', null, it.logscope_touch, it.logscope],
+    ...(it.logscope_1 ? [['logscope native, 1 thread', null, it.logscope_1, it.logscope]] : []),
+    ...(it.logscope_touch ? [['logscope native, reading every byte of every message', null, it.logscope_touch, it.logscope]] : []),
     ...(it.logscope_verify ? [['logscope native, lz4 checksums verified', null, it.logscope_verify, it.logscope]] : []),
-    ['logscope native, memory-mapped file', null, it.logscope_mapped, it.logscope],
+    ...(it.logscope_mapped ? [['logscope native, memory-mapped file', null, it.logscope_mapped, it.logscope]] : []),
     ['logscope wasm under node, 1 thread', op.wasm, it.wasm, it.logscope],
     ['C++ rosbag_storage (View, bytes copied out)', op.rosbag_storage, it.rosbag_storage, it.logscope],
     ['python3-rosbag (`Bag()`, `read_messages(raw=True)`)', op.python, it.python, it.logscope],
@@ -35,10 +36,10 @@ function bagSection(key, r) {
   const messages = it.logscope?.messages ?? it.python?.messages;
   let out = `### ${key}: ${r.file}, ${mb(r.size)}${messages ? `, ${messages.toLocaleString('en-US')} messages` : ''}\n\n`;
   out += `${BAGS[key]}.\n\n`;
-  out += '| reader | open to summary | iterate every message | | | peak RSS (iterate) | iterate: time ÷ logscope native |\n';
-  out += '|---|---|---|---|---|---|---|\n';
+  out += '| reader | open to summary | iterate every message | | | CPU (iterate) | peak RSS (iterate) | iterate: time ÷ logscope native |\n';
+  out += '|---|---|---|---|---|---|---|---|\n';
   for (const [name, open, iterate, base] of rows) {
-    out += `| ${name} | ${open ? s(open) : ''} | ${s(iterate)} | ${rate(iterate, r.size)} | ${mps(iterate)} | ${rss(iterate)} | ${iterate === base ? '1×' : ratio(iterate, base)} |\n`;
+    out += `| ${name} | ${open ? s(open) : ''} | ${s(iterate)} | ${rate(iterate, r.size)} | ${mps(iterate)} | ${cpu(iterate)} | ${rss(iterate)} | ${iterate === base ? '1×' : ratio(iterate, base)} |\n`;
   }
   out += `\nAlso measured: logscope's \`info_report()\` (the rows of \`rosbag info\`, every chunk header read) ${s(op.logscope_info)}; `;
   out += `\`rosbag info\` (python3-rosbag, a new process as a user runs it) ${s(op.python_info)}.\n\n`;
@@ -50,13 +51,18 @@ function doneWhen(results) {
   const none = results.bags.none;
   if (none) {
     const x = ok(none.iterate.rosbag_storage) && ok(none.iterate.logscope) ? none.iterate.rosbag_storage.seconds / none.iterate.logscope.seconds : null;
-    lines.push(`- Uncompressed iteration (${none.file}): logscope ${s(none.iterate.logscope)}, C++ rosbag_storage ${s(none.iterate.rosbag_storage)}: ` +
-      (x ? `**${x.toFixed(2)}×** (goal: at least 1.5×)${x >= 1.5 ? '' : ' — not reached in this run'}` : 'not compared'));
+    const a = none.iterate.logscope, b = none.iterate.rosbag_storage;
+    const c = ok(a) && ok(b) && a.cpu_seconds && b.cpu_seconds ? b.cpu_seconds / a.cpu_seconds : null;
+    lines.push(`- Uncompressed iteration (${none.file}): logscope ${s(a)}, C++ rosbag_storage ${s(b)}: ` +
+      (x ? `**${x.toFixed(2)}×** (goal: at least 1.5×)${x >= 1.5 ? '' : ' — not reached in this run'}` : 'not compared') +
+      (c ? `; CPU time ${cpu(a)} against ${cpu(b)}: ${c.toFixed(2)}× less work` : ''));
   }
   const carla = results.carla;
   if (carla && ok(carla.scan)) {
     const g = carla.size / 1e9 / carla.scan.seconds;
-    lines.push(`- CARLA full scan (${carla.file}): ${s(carla.scan)}, **${g.toFixed(2)} GB/s** (goal: at least 1.5 GB/s)${g >= 1.5 ? '' : ' — not reached in this run'}`);
+    const gc = carla.scan.cpu_seconds ? carla.size / 1e9 / carla.scan.cpu_seconds : null;
+    lines.push(`- CARLA full scan (${carla.file}): ${s(carla.scan)}, **${g.toFixed(2)} GB/s** (goal: at least 1.5 GB/s)${g >= 1.5 ? '' : ' — not reached in this run'}` +
+      (gc ? `; ${cpu(carla.scan)} of CPU, ${gc.toFixed(2)} GB per CPU second` : ''));
   }
   return lines.join('\n') + '\n';
 }
@@ -70,7 +76,8 @@ export function renderReport({ machine, versions, results }) {
   out += `${machine.memory_gib} GiB, Linux ${machine.kernel}; files in the page cache. The machine is shared with other sessions `;
   out += `(load average ${machine.load_before[0].toFixed(1)} at the start, ${machine.load_after[0].toFixed(1)} at the end), so only ratios within the run `;
   out += `mean anything. Each figure is the best of ${machine.reps} runs, each a fresh process (one run for anything over 20 s); `;
-  out += 'times start once the program is loaded (the wasm module compiled, python and node started) and end with the last message.\n\n';
+  out += 'times start once the program is loaded (the wasm module compiled, python and node started) and end with the last message. ';
+  out += '"CPU" is the CPU time of the same span, every thread, user and system: it moves much less than the wall time when other work shares the cores.\n\n';
   out += '## Goals (issue 10, native)\n\n' + doneWhen(results) + '\n';
 
   out += '## Inputs\n\n';
@@ -87,8 +94,8 @@ export function renderReport({ machine, versions, results }) {
   const b = results.bddf;
   if (b) {
     out += `## BDDF: ${b.file}, ${mb(b.size)}\n\n`;
-    out += '| operation | time | throughput | peak RSS |\n|---|---|---|---|\n';
-    const row = (name, r, whole = true) => `| ${name} | ${s(r)} | ${whole ? rate(r, b.size) : ''} | ${rss(r)} |\n`;
+    out += '| operation | time | throughput | CPU | peak RSS |\n|---|---|---|---|---|\n';
+    const row = (name, r, whole = true) => `| ${name} | ${s(r)} | ${whole ? rate(r, b.size) : ''} | ${cpu(r)} | ${rss(r)} |\n`;
     out += row('logscope native: open + summary (index first)', b.open, false);
     out += row('logscope native: checksum (SHA1 of the file, "Verify checksum")', b.checksum);
     out += row('logscope native: check (checksum + every block)', b.check);
@@ -105,8 +112,8 @@ export function renderReport({ machine, versions, results }) {
     out += `## CARLA: ${c.file}, ${mb(c.size)}${ok(c.scan) ? `, ${c.scan.frames.toLocaleString('en-US')} frames` : ''}\n\n`;
     out += 'No peer reads a recorder log without the simulator (CARLA answers its queries inside the server), so logscope is timed alone. ';
     out += 'Every query starts with the scan; the times include it.\n\n';
-    out += '| operation | time | throughput | peak RSS |\n|---|---|---|---|\n';
-    const row = (name, r) => `| ${name} | ${s(r)} | ${gbps(r, c.size)} | ${rss(r)} |\n`;
+    out += '| operation | time | throughput | CPU | peak RSS |\n|---|---|---|---|---|\n';
+    const row = (name, r) => `| ${name} | ${s(r)} | ${gbps(r, c.size)} | ${cpu(r)} | ${rss(r)} |\n`;
     out += row('scan: frame index, statistics, layout variant, framing checks (native)', c.scan);
     out += row('scan, memory-mapped file (native)', c.scan_mapped);
     out += row('show_recorder_file_info (native)', c['file-info']);

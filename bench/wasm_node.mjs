@@ -18,6 +18,7 @@ const fd = openSync(path, 'r');
 const size = fstatSync(fd).size;
 let reads = 0;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const inspector = new Module.Inspector(size, (offset, length, pointer) => {
   ++reads;
   return readSync(fd, Module.HEAPU8, pointer, length, offset);
@@ -38,4 +39,5 @@ if (op === 'open') {
 const seconds = (performance.now() - t0) / 1000;
 inspector.delete();
 closeSync(fd);
-console.log(JSON.stringify({ seconds, reads, ...out, peak_rss_kb: process.resourceUsage().maxRSS }));
+const cpu = process.cpuUsage(cpu0);
+console.log(JSON.stringify({ seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, reads, ...out, peak_rss_kb: process.resourceUsage().maxRSS }));

@@ -24,6 +24,7 @@ const decompress = {
 let messages = 0;
 let bytes = 0;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 if (peer === 'rosbagjs') {
   const { open } = require('rosbag');
   const bag = await open(file);
@@ -52,4 +53,5 @@ if (peer === 'rosbagjs') {
   throw new Error(`unknown peer ${peer}`);
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(JSON.stringify({ seconds, messages, bytes, peak_rss_kb: process.resourceUsage().maxRSS }));
+const cpu = process.cpuUsage(cpu0);
+console.log(JSON.stringify({ seconds, cpu_seconds: (cpu.user + cpu.system) / 1e6, messages, bytes, peak_rss_kb: process.resourceUsage().maxRSS }));

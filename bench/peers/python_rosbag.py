@@ -13,10 +13,12 @@ import rosbag
 
 op, path = sys.argv[1], sys.argv[2]
 messages = size = 0
-t0 = time.perf_counter()
+t0, cpu0 = time.perf_counter(), time.process_time()
 if op == 'info':
     subprocess.run(['rosbag', 'info', path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 -= child.ru_utime + child.ru_stime  # count the child's CPU: `rosbag info` runs there
 else:
     bag = rosbag.Bag(path)
     if op == 'iterate':
@@ -27,5 +29,5 @@ else:
         messages = bag.get_message_count()
     bag.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-seconds = time.perf_counter() - t0
-print(json.dumps({'seconds': seconds, 'messages': messages, 'bytes': size, 'peak_rss_kb': rss}), flush=True)
+seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+print(json.dumps({'seconds': seconds, 'cpu_seconds': cpu, 'messages': messages, 'bytes': size, 'peak_rss_kb': rss}), flush=True)

@@ -17,6 +17,11 @@
 
 namespace {
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 long peak_rss_kb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -31,7 +36,7 @@ int main(int argc, char** argv) {
   }
   bool iterate = std::strcmp(argv[1], "iterate") == 0;
   try {
-    double t0 = now();
+    double t0 = now(), cpu0 = cpu_seconds();
     rosbag::Bag bag;
     bag.open(argv[2], rosbag::bagmode::Read);
     rosbag::View view(bag);
@@ -56,8 +61,8 @@ int main(int argc, char** argv) {
         bytes += size;
       }
     }
-    double seconds = now() - t0;
-    std::printf("{\"seconds\": %.6f, \"messages\": %llu, \"bytes\": %llu, \"peak_rss_kb\": %ld}\n", seconds,
+    double seconds = now() - t0, cpu = cpu_seconds() - cpu0;
+    std::printf("{\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"messages\": %llu, \"bytes\": %llu, \"peak_rss_kb\": %ld}\n", seconds, cpu,
                 static_cast<unsigned long long>(messages), static_cast<unsigned long long>(bytes), peak_rss_kb());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rosbag_storage: %s\n", e.what());
