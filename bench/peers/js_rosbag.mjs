@@ -16,9 +16,11 @@ await lz4.isLoaded;
 const bz2Module = require('@foxglove/wasm-bz2');
 const Bzip2 = bz2Module.default ?? bz2Module;
 const bzip2 = await Bzip2.init();
+// rosbag.js reads the result with Buffer methods: hand back a Buffer view (no copy).
+const asBuffer = (bytes) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 const decompress = {
-  lz4: (buffer, size) => lz4(buffer, size),
-  bz2: (buffer, size) => bzip2.decompress(buffer, size, { small: false }),
+  lz4: (buffer, size) => asBuffer(lz4(buffer, size)),
+  bz2: (buffer, size) => asBuffer(bzip2.decompress(buffer, size, { small: false })),
 };
 
 let messages = 0;
