@@ -77,7 +77,7 @@ export function renderReport({ machine, versions, results }) {
   out += `(load average ${machine.load_before[0].toFixed(1)} at the start, ${machine.load_after[0].toFixed(1)} at the end), so only ratios within the run `;
   out += `mean anything. Each figure is the best of ${machine.reps} runs, each a fresh process (one run for anything over 20 s); `;
   out += 'times start once the program is loaded (the wasm module compiled, python and node started) and end with the last message. ';
-  out += '"CPU" is the CPU time of the same span, every thread, user and system: it moves much less than the wall time when other work shares the cores.\n\n';
+  out += '"CPU" is the CPU time of the same span, every thread, user and system: on these shared VMs it grows under load too, but less than the wall time.\n\n';
   out += '## Goals (issue 10, native)\n\n' + doneWhen(results) + '\n';
 
   out += '## Inputs\n\n';
