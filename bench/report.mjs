@@ -55,7 +55,7 @@ function doneWhen(results) {
     const c = ok(a) && ok(b) && a.cpu_seconds && b.cpu_seconds ? b.cpu_seconds / a.cpu_seconds : null;
     lines.push(`- Uncompressed iteration (${none.file}): logscope ${s(a)}, C++ rosbag_storage ${s(b)}: ` +
       (x ? `**${x.toFixed(2)}×** (goal: at least 1.5×)${x >= 1.5 ? '' : ' — not reached in this run'}` : 'not compared') +
-      (c ? `; CPU time ${cpu(a)} against ${cpu(b)}: ${c.toFixed(2)}× less work` : ''));
+      (c ? `; CPU time ${cpu(a)} against ${cpu(b)} (rosbag_storage ÷ logscope: ${c.toFixed(2)})` : ''));
   }
   const carla = results.carla;
   if (carla && ok(carla.scan)) {
