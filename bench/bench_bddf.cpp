@@ -1,67 +1,58 @@
-// BDDF speed figures: writing the demo file, index-first open (bytes read), extraction,
-// checksum and the full doctor. Usage: bench_bddf [SIZE_MB] (default 200).
-#include <chrono>
+// BDDF speed on one file, one operation per run (bench/run.mjs runs each in a fresh process):
+//   bench_bddf FILE [--op open|checksum|check|sha1] [--source pread|mapped]
+// open:     open + summary(), index first
+// checksum: the file's SHA1 checked against its stored one (Verify checksum)
+// check:    the doctor: checksum plus the walk over every block
+// sha1:     Crypto++ SHA1 of the whole file in 8 MB reads and nothing else: the floor for checksum
+// Prints one JSON line: seconds, bytes, reads, and status or problems.
 #include <cstdio>
-#include <cstdlib>
 #include <string>
+#include <vector>
 
-#include "bddf/demo.h"
 #include "bddf/inspector_impl.h"
-#include "core/byte_source.h"
+#include "bench_util.h"
+#include "core/sha1.h"
 
 using namespace logscope;
 
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
-
 int main(int argc, char** argv) {
-  uint64_t size_mb = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200;
-  std::string path = "/tmp/logscope_bench_bddf.bddf";
-  auto t0 = std::chrono::steady_clock::now();
-  std::string error;
-  if (!bddf::write_demo_file(path, size_mb << 20, &error)) {
-    std::fprintf(stderr, "bench_bddf: %s\n", error.c_str());
-    return 1;
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_bddf FILE [--op open|checksum|check|sha1] [--source pread|mapped]\n");
+    return 2;
   }
-  double write_s = seconds_since(t0);
-  auto file = FileByteSource::open(path, &error);
-  if (!file) return 1;
-  double mb = static_cast<double>(file->size()) / (1 << 20);
-  std::printf("write demo:   %.1f MiB in %.2f s = %.0f MiB/s (writer + SHA1 + payload generation)\n", mb, write_s, mb / write_s);
-
-  CountingByteSource counting(*file);
-  t0 = std::chrono::steady_clock::now();
-  bddf::BddfInspector inspector(counting);
-  Report report = inspector.summary();
-  double open_s = seconds_since(t0);
-  std::printf("open+summary: %.1f ms, %llu bytes read in %llu calls = %.4f%% of the file, %llu data blocks\n", open_s * 1e3,
-              static_cast<unsigned long long>(counting.bytes_read()), static_cast<unsigned long long>(counting.read_calls()),
-              100.0 * static_cast<double>(counting.bytes_read()) / static_cast<double>(file->size()),
-              static_cast<unsigned long long>(inspector.model().data_block_count()));
-
-  counting.reset();
-  t0 = std::chrono::steady_clock::now();
-  Json args = Json::object();
-  args["t0_ns"] = inspector.model().series[0].entries.front().timestamp_ns + 60000000000ll;
-  args["t1_ns"] = inspector.model().series[0].entries.front().timestamp_ns + 120000000000ll;
-  Json hits = inspector.query("extract", args, nullptr);
-  std::printf("extract 60 s: %.2f ms, %llu blocks, %llu bytes read\n", seconds_since(t0) * 1e3,
-              hits.find("total")->as_uint(), static_cast<unsigned long long>(counting.bytes_read()));
-
-  CachedByteSource cached(*file);
-  bddf::BddfInspector cached_inspector(cached);
-  t0 = std::chrono::steady_clock::now();
-  Json checksum = cached_inspector.checksum(nullptr);
-  double sha_s = seconds_since(t0);
-  std::printf("checksum:     %s in %.2f s = %.0f MiB/s\n", checksum.find("status")->as_string().c_str(), sha_s, mb / sha_s);
-  t0 = std::chrono::steady_clock::now();
-  Report checked = cached_inspector.check(nullptr);
-  double check_s = seconds_since(t0);
-  std::printf("check:        %zu problems in %.2f s = %.0f MiB/s (checksum + block walk)\n", checked.problems.size(), check_s,
-              mb / check_s);
-  std::remove(path.c_str());
+  auto options = bench::flags(argc, argv, 2);
+  std::string op = options.count("--op") ? options["--op"] : "checksum";
+  bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "pread");
+  CountingByteSource counting(*file.source);
+  double t0 = bench::now(), cpu0 = bench::cpu_seconds();
+  std::string result;
+  if (op == "sha1") {
+    Sha1 sha1;
+    std::vector<uint8_t> buffer(8u << 20);
+    for (uint64_t at = 0; at < counting.size();) {
+      size_t n = counting.read(at, buffer.data(), buffer.size());
+      if (n == 0) break;
+      sha1.update(buffer.data(), n);
+      at += n;
+    }
+    result = bench::field("sha1", Sha1::hex(sha1.finish()));
+  } else {
+    bddf::BddfInspector inspector(counting);
+    if (op == "open") {
+      Report summary = inspector.summary();
+      result = bench::field("blocks", inspector.model().data_block_count());
+    } else if (op == "checksum") {
+      Json checksum = inspector.checksum(nullptr);
+      result = bench::field("status", checksum.find("status")->as_string());
+    } else if (op == "check") {
+      Report report = inspector.check(nullptr);
+      result = bench::field("problems", report.problems.size());
+    } else {
+      std::fprintf(stderr, "bench_bddf: unknown --op %s\n", op.c_str());
+      return 2;
+    }
+  }
+  double seconds = bench::now() - t0;
+  bench::report(seconds, cpu0, bench::field("bytes", counting.size()) + ", " + bench::field("reads", counting.read_calls()) + ", " + result);
   return 0;
 }

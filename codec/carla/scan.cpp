@@ -78,36 +78,23 @@ class VariantJudge {
   void add(const PacketRef& packet, const uint8_t* payload) {
     uint8_t id = packet.id;
     if ((id > 23 && id < 100) || id >= 100) return;
-    std::string why[kCandidates];
     bool fit[kCandidates];
-    if (vector_dependent(id)) {
-      bool f = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
-      bool d = layout_fits(id, payload, packet.size, candidate(6), &why[6]);
-      for (int c = 0; c < kCandidates; ++c) fit[c] = c < 6 ? f : d, why[c] = why[c < 6 ? 0 : 6];
-    } else if (id == kPhysicsControl) {
-      bool w48 = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
-      bool w36 = layout_fits(id, payload, packet.size, candidate(3), &why[3]);
-      for (int c = 0; c < kCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48), why[c] = why[(c / 3) % 2 ? 3 : 0];
-    } else if (id >= 21) {
-      for (int o = 0; o < 3; ++o) {
-        // An id the candidate numbering does not use counts against it.
-        fit[o] = packet_kind(id, candidate(o)) != Kind::Unknown && layout_fits(id, payload, packet.size, candidate(o), &why[o]);
-        if (packet_kind(id, candidate(o)) == Kind::Unknown) why[o] = "the " + std::string(id_order_name(candidate(o).order)) + " numbering has no id " + std::to_string(id);
-      }
-      for (int c = 3; c < kCandidates; ++c) fit[c] = fit[c % 3], why[c] = why[c % 3];
-    } else {
-      bool f = layout_fits(id, payload, packet.size, candidate(0), &why[0]);
-      for (int c = 0; c < kCandidates; ++c) fit[c] = f, why[c] = why[0];
-    }
+    judge(id, payload, packet.size, fit, nullptr);  // no reasons: most packets fit every candidate
     ++seen_[id];
+    bool want_reasons = false;
     for (int c = 0; c < kCandidates; ++c) {
       if (fit[c]) {
         ++fits_[id][c];
         continue;
       }
       ++misfits_[c];
-      if (first_misfits_[c].size() < 20) first_misfits_[c].push_back({packet.offset, id, why[c]});
+      want_reasons |= first_misfits_[c].size() < 20;
     }
+    if (!want_reasons) return;
+    std::string why[kCandidates];
+    judge(id, payload, packet.size, fit, why);
+    for (int c = 0; c < kCandidates; ++c)
+      if (!fit[c] && first_misfits_[c].size() < 20) first_misfits_[c].push_back({packet.offset, id, why[c]});
   }
 
   VariantDetection decide(ProblemLog& problems) const {
@@ -178,6 +165,39 @@ class VariantJudge {
     uint8_t id;
     std::string why;
   };
+
+  // Which candidate layouts a packet of id <= 23 fits; with `why`, also the reason for each misfit.
+  static void judge(uint8_t id, const uint8_t* payload, uint32_t size, bool* fit, std::string* why) {
+    auto reason = [&](int c) { return why ? &why[c] : nullptr; };
+    if (vector_dependent(id)) {
+      bool f = layout_fits(id, payload, size, candidate(0), reason(0));
+      bool d = layout_fits(id, payload, size, candidate(6), reason(6));
+      for (int c = 0; c < kCandidates; ++c) fit[c] = c < 6 ? f : d;
+      if (why)
+        for (int c = 0; c < kCandidates; ++c) why[c] = why[c < 6 ? 0 : 6];
+    } else if (id == kPhysicsControl) {
+      bool w48 = layout_fits(id, payload, size, candidate(0), reason(0));
+      bool w36 = layout_fits(id, payload, size, candidate(3), reason(3));
+      for (int c = 0; c < kCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48);
+      if (why)
+        for (int c = 0; c < kCandidates; ++c) why[c] = why[(c / 3) % 2 ? 3 : 0];
+    } else if (id >= 21) {
+      for (int o = 0; o < 3; ++o) {
+        // An id the candidate numbering does not use counts against it.
+        bool known = packet_kind(id, candidate(o)) != Kind::Unknown;
+        fit[o] = known && layout_fits(id, payload, size, candidate(o), reason(o));
+        if (!known && why) why[o] = "the " + std::string(id_order_name(candidate(o).order)) + " numbering has no id " + std::to_string(id);
+      }
+      for (int c = 3; c < kCandidates; ++c) fit[c] = fit[c % 3];
+      if (why)
+        for (int c = 3; c < kCandidates; ++c) why[c] = why[c % 3];
+    } else {
+      bool f = layout_fits(id, payload, size, candidate(0), reason(0));
+      for (int c = 0; c < kCandidates; ++c) fit[c] = f;
+      if (why)
+        for (int c = 1; c < kCandidates; ++c) why[c] = why[0];
+    }
+  }
   std::array<uint64_t, 24> seen_{};
   std::array<std::array<uint64_t, kCandidates>, 24> fits_{};
   std::array<uint64_t, kCandidates> misfits_{};
@@ -219,8 +239,7 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
     return r;
   }
   r.data_end = r.header.size;
-  ChunkReader reader(source);
-  PacketWalker walker(reader, r.header.size, file_size);
+  PacketStream walker(source, r.header.size, file_size);
   ProgressTicker ticker(progress, file_size);
   VariantJudge judge;
   bool in_frame = false;
@@ -247,6 +266,14 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
                      "frame " + std::to_string(frame.id) + " starts at " + std::to_string(frame.elapsed) + " s, but the previous frame started at " +
                          std::to_string(previous->elapsed) + " s and lasted " + std::to_string(previous->duration) + " s");
     }
+    if (r.frames.size() == r.frames.capacity() && r.frames.size() >= 1024) {
+      // Grow the index in large steps guided by the bytes left (each regrowth copies it into fresh
+      // pages, and page faults are what a scan pays most for), but never beyond 8x the frames
+      // actually seen: a count guessed from the file is not trusted with an allocation.
+      uint64_t per_frame = std::max<uint64_t>(1, (end - r.header.size) / r.frames.size());
+      uint64_t expected = r.frames.size() + (file_size - std::min(end, file_size)) / per_frame * 11 / 10 + 64;
+      r.frames.reserve(static_cast<size_t>(std::min<uint64_t>(expected, uint64_t{8} * r.frames.size())));
+    }
     r.frames.push_back(frame);
     previous = &r.frames.back();
     r.data_end = end;
@@ -262,7 +289,7 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
     ++r.packet_counts[id];
     r.packet_bytes[id] += 5 + uint64_t{packet.size};
     size_t need = needs_whole_payload(id) ? packet.size : std::min<uint32_t>(packet.size, 24);
-    const uint8_t* payload = reader.get(packet.payload(), need);
+    const uint8_t* payload = walker.payload(packet, need);
     if (!payload) {
       problems.add(Severity::Error, packet.offset, "carla.packet.too_large",
                    packet_name(id, Variant()) + " packet declares " + std::to_string(packet.size) + " payload bytes: too large to check; skipped");

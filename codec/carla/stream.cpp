@@ -9,15 +9,14 @@ bool stream_packets(ByteSource& source, const ScanResult& scan, const ProgressFn
   if (!scan.header_ok) return true;
   if (!begin) begin = scan.header.size;
   if (!end) end = scan.data_end;
-  ChunkReader reader(source);
-  PacketWalker walker(reader, begin, end);
+  PacketStream walker(source, begin, end);
   ProgressTicker ticker(progress, end);
   FrameStartRecord frame;
   PacketRef packet;
   while (walker.next(&packet) == PacketWalker::Step::Packet) {
     if (!ticker.update(packet.offset)) return false;
     if (packet.id == kFrameStart && packet.size == 24) {
-      const uint8_t* payload = reader.get(packet.payload(), 24);
+      const uint8_t* payload = walker.payload(packet, 24);
       if (!payload) continue;
       Cursor c(payload, 24);
       frame.id = c.u64();
@@ -25,7 +24,7 @@ bool stream_packets(ByteSource& source, const ScanResult& scan, const ProgressFn
       frame.elapsed = c.f64();
     }
     if (!wanted(packet.id)) continue;
-    const uint8_t* payload = reader.get(packet.payload(), packet.size);
+    const uint8_t* payload = walker.payload(packet, packet.size);
     if (payload) visit(frame, packet, payload);
   }
   return true;

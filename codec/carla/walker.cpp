@@ -35,4 +35,32 @@ PacketWalker::Step PacketWalker::next(PacketRef* packet) {
   return Step::Packet;
 }
 
+bool PacketStream::reach(uint64_t offset, size_t length) {
+  span_begin_ = span_end_ = 0;
+  span_ = nullptr;
+  if (offset > end_ || length > end_ - offset) return false;
+  size_t want = static_cast<size_t>(std::min<uint64_t>(std::max<uint64_t>(length, kSpan), end_ - offset));
+  const uint8_t* bytes = reader_.view(offset, want);
+  if (!bytes && want > length) bytes = reader_.view(offset, want = length);  // a span larger than the reader allows
+  if (!bytes) return false;
+  span_ = bytes;
+  span_begin_ = prefetched_ = offset;
+  span_end_ = offset + want;
+  return true;
+}
+
+PacketWalker::Step PacketStream::next_slow(PacketRef* packet) {
+  if (position_ >= end_) return PacketWalker::Step::End;
+  if (end_ - position_ < 5) {
+    if (reach(position_, 1)) packet->id = span_[0];
+    return PacketWalker::Step::CutInHeader;
+  }
+  if (!reach(position_, 5)) return PacketWalker::Step::CutInHeader;
+  packet->id = span_[0];
+  std::memcpy(&packet->size, span_ + 1, 4);
+  if (packet->size > end_ - position_ - 5) return PacketWalker::Step::CutInPayload;
+  position_ = packet->end();
+  return PacketWalker::Step::Packet;
+}
+
 }  // namespace logscope::carla

@@ -7,8 +7,31 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
+
+#ifndef __EMSCRIPTEN__
+#include <sys/mman.h>
+#endif
 
 namespace logscope::rosbag {
+
+uint8_t* ByteBuffer::allocate(size_t capacity) {
+#ifndef __EMSCRIPTEN__
+  constexpr size_t kHugePage = 2u << 20;
+  if (capacity >= kHugePage) {
+    size_t rounded = (capacity + kHugePage - 1) / kHugePage * kHugePage;
+    if (void* bytes = std::aligned_alloc(kHugePage, rounded)) {
+      madvise(bytes, rounded, MADV_HUGEPAGE);  // a hint: without it (or THP off) the buffer still works
+      return static_cast<uint8_t*>(bytes);
+    }
+  }
+#endif
+  void* bytes = std::malloc(std::max<size_t>(capacity, 1));
+  if (!bytes) throw std::bad_alloc();
+  return static_cast<uint8_t*>(bytes);
+}
+
+void ByteBuffer::Free::operator()(uint8_t* bytes) const { std::free(bytes); }
 namespace {
 
 DecompressStatus failure(std::string code, std::string message) {

@@ -40,14 +40,20 @@ class ByteBuffer {
       // A quarter more than asked: the next chunk is rarely larger by that much, so a reused
       // buffer keeps its (already faulted-in) memory.
       capacity += capacity / 4;
-      data_.reset(new uint8_t[capacity]);
+      data_.reset(allocate(capacity));
       capacity_ = capacity;
     }
     size_ = n;
   }
 
  private:
-  std::unique_ptr<uint8_t[]> data_;
+  // Natively, buffers of 2 MB or more are 2 MB-aligned and asked to be backed by huge pages:
+  // faulting an 8 MB read buffer in 4 KB at a time took ~10% of an uncompressed iteration here.
+  static uint8_t* allocate(size_t capacity);
+  struct Free {
+    void operator()(uint8_t* bytes) const;
+  };
+  std::unique_ptr<uint8_t[], Free> data_;
   size_t size_ = 0;
   size_t capacity_ = 0;
 };

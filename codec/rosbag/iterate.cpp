@@ -154,8 +154,8 @@ class ChunkPipeline {
  public:
   ChunkPipeline(ByteSource& source, const Bag& bag, std::vector<size_t> order, const std::vector<bool>* keep, uint64_t start_ns,
                 uint64_t end_ns, bool sort, bool verify, unsigned threads)
-      : source_(source), bag_(bag), order_(std::move(order)), keep_(keep), start_ns_(start_ns), end_ns_(end_ns), sort_(sort),
-        verify_(verify) {
+      : source_(source), mapped_(source.mapped_data()), bag_(bag), order_(std::move(order)), keep_(keep), start_ns_(start_ns),
+        end_ns_(end_ns), sort_(sort), verify_(verify) {
     positions_.reserve(bag.chunks.size());
     for (const Chunk& c : bag.chunks) positions_.push_back(c.pos);
     std::sort(positions_.begin(), positions_.end());
@@ -240,8 +240,9 @@ class ChunkPipeline {
  private:
   struct Job {
     size_t chunk_index = 0;
-    std::shared_ptr<const ByteBuffer> raw;
-    size_t begin = 0, end = 0;
+    std::shared_ptr<const ByteBuffer> raw;  // the read holding the bytes; null when they are mapped
+    const uint8_t* base = nullptr;          // the bytes: raw's data, or the mapping at the group
+    size_t begin = 0, end = 0;              // this chunk's span within `base`
     uint64_t offset = 0;
     uint64_t bytes = 0;
     bool grouped = false;
@@ -311,6 +312,7 @@ class ChunkPipeline {
         } else {
           job->end = raw->size();
           job->bytes = raw->size();
+          job->base = raw->data();
           job->raw = std::move(raw);
         }
         push(std::move(job));
@@ -328,9 +330,20 @@ class ChunkPipeline {
         end = n_end;
         ++next_;
       }
-      auto raw = buffer_for(static_cast<size_t>(end - c.pos));
-      size_t got = source_.read(c.pos, raw->data(), raw->size());
-      std::shared_ptr<const ByteBuffer> shared = raw;
+      // A mapped file is read in place; otherwise one large read for the group.
+      std::shared_ptr<const ByteBuffer> shared;
+      const uint8_t* base;
+      size_t got;
+      if (mapped_) {
+        uint64_t from = std::min(c.pos, source_.size()), to = std::min(end, source_.size());
+        base = mapped_ + from;
+        got = static_cast<size_t>(to - from);  // short, like a read, where the file ends early
+      } else {
+        auto raw = buffer_for(static_cast<size_t>(end - c.pos));
+        got = source_.read(c.pos, raw->data(), raw->size());
+        base = raw->data();
+        shared = std::move(raw);
+      }
       uint64_t begin = c.pos;
       for (size_t k = 0; k < members.size(); ++k) {
         auto member = k == 0 ? std::move(job) : std::make_unique<Job>();
@@ -339,6 +352,7 @@ class ChunkPipeline {
         member->offset = m.pos;
         member->grouped = true;
         member->raw = shared;
+        member->base = base;
         member->begin = static_cast<size_t>(std::min<uint64_t>(m.pos - begin, got));
         member->end = static_cast<size_t>(std::min<uint64_t>(members[k].second - begin, got));
         member->trailer_complete = member->end == members[k].second - begin;
@@ -370,7 +384,7 @@ class ChunkPipeline {
     out->read_error = job.read_error;
     if (job.read_ok) {
       out->raw = job.raw;
-      decode_span(job.raw->data() + job.begin, job.end - job.begin, job.offset, job.trailer_complete, decompressor, out.get(), keep_,
+      decode_span(job.base + job.begin, job.end - job.begin, job.offset, job.trailer_complete, decompressor, out.get(), keep_,
                   start_ns_, end_ns_, sort_, verify_);
     }
     std::lock_guard<std::mutex> lock(mutex_);
@@ -399,6 +413,7 @@ class ChunkPipeline {
 #endif
 
   ByteSource& source_;
+  const uint8_t* mapped_;  // the whole file in memory (mmap): groups are not read, only pointed at
   const Bag& bag_;
   std::vector<size_t> order_;
   const std::vector<bool>* keep_;
