@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bddf/inspector_impl.h"
+#include "bddf/inspector.h"
+#include "bddf/model.h"
 #include "bench_util.h"
 #include "core/sha1.h"
 
@@ -37,15 +38,15 @@ int main(int argc, char** argv) {
     }
     result = bench::field("sha1", Sha1::hex(sha1.finish()));
   } else {
-    bddf::BddfInspector inspector(counting);
+    auto inspector = bddf::open_inspector(counting);
     if (op == "open") {
-      Report summary = inspector.summary();
-      result = bench::field("blocks", inspector.model().data_block_count());
+      Report summary = inspector->summary();
+      result = bench::field("blocks", bddf::file_model(*inspector)->data_block_count());
     } else if (op == "checksum") {
-      Json checksum = inspector.checksum(nullptr);
+      Json checksum = inspector->checksum(nullptr);
       result = bench::field("status", checksum.find("status")->as_string());
     } else if (op == "check") {
-      Report report = inspector.check(nullptr);
+      Report report = inspector->check(nullptr);
       result = bench::field("problems", report.problems.size());
     } else {
       std::fprintf(stderr, "bench_bddf: unknown --op %s\n", op.c_str());

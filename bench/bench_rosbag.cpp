@@ -15,7 +15,6 @@
 #include "bench_util.h"
 #include "core/detect.h"
 #include "rosbag/inspector.h"
-#include "rosbag/inspector_impl.h"
 #include "rosbag/iterate.h"
 
 using namespace logscope;
@@ -32,7 +31,7 @@ int main(int argc, char** argv) {
   CountingByteSource counting(*file.source);
   double t0 = bench::now(), cpu0 = bench::cpu_seconds();
   auto inspector = open_inspector(counting, detect(counting).format);
-  auto* bag = dynamic_cast<BagInspector*>(inspector.get());
+  Bag* bag = inspector ? opened_bag(*inspector) : nullptr;
   if (!bag) {
     std::fprintf(stderr, "bench_rosbag: %s is not a ROS bag\n", argv[1]);
     return 2;
@@ -40,16 +39,16 @@ int main(int argc, char** argv) {
   uint64_t messages = 0, bytes = 0, checksum = 0;
   if (op == "open") {
     Report summary = inspector->summary();
-    messages = bag->bag().message_count();
+    messages = bag->message_count();
   } else if (op == "info") {
     Report info = inspector->info_report(nullptr);
-    messages = bag->bag().message_count();
+    messages = bag->message_count();
   } else if (op == "iterate" || op == "iterate-touch") {
     bool touch = op == "iterate-touch";
     IterateOptions iterate;
     iterate.threads = options.count("--threads") ? static_cast<unsigned>(std::stoul(options["--threads"])) : 0;
     iterate.verify_checksums = options.count("--verify") > 0;
-    for_each_message(counting, bag->bag(), iterate, [&](const MessageView& m) {
+    for_each_message(counting, *bag, iterate, [&](const MessageView& m) {
       ++messages;
       bytes += m.data.size();
       if (touch) {
