@@ -66,6 +66,15 @@ const char* kind_for(int op) {
   return "record";
 }
 
+// Indexed V1.2: the record list is known from the index. Filled on first use by every entry point
+// (children, child_count, locate, spans), not only by children(): called in another order they
+// saw an empty list.
+void fill_v1_records(Bag& bag) {
+  if (bag.version == 200 || !bag.records.empty() || bag.messages.empty()) return;
+  for (const MessageRef& m : bag.messages) bag.records.push_back(m.offset);
+  std::sort(bag.records.begin(), bag.records.end());
+}
+
 }  // namespace
 
 const std::vector<size_t>& BagInspector::chunks_by_position() {
@@ -121,7 +130,15 @@ TreeNode BagInspector::chunk_node(size_t i) {
   node.id = "c" + std::to_string(i);
   node.kind = "chunk";
   node.offset = c.pos;
-  node.length = c.header_ok ? c.record_end() - c.pos : 0;
+  // The node groups the chunk record and the index data records after it: it reaches the next
+  // chunk (or the index section, or the end of the file), so its children lie inside it.
+  const std::vector<size_t>& order = chunks_by_position();
+  auto next = std::upper_bound(order.begin(), order.end(), c.pos, [&](uint64_t o, size_t k) { return o < bag_.chunks[k].pos; });
+  uint64_t extent_end = bag_.file_size;
+  if (next != order.end()) extent_end = std::min(extent_end, bag_.chunks[*next].pos);
+  if (bag_.index_pos > c.pos) extent_end = std::min(extent_end, bag_.index_pos);
+  uint64_t record_end = c.header_ok ? std::min(c.record_end(), bag_.file_size) : c.pos;
+  node.length = std::max(extent_end, record_end) - c.pos;
   node.label = "chunk " + std::to_string(i) + " (" + (c.compression.empty() ? "?" : c.compression) + ", " +
                std::to_string(c.message_count()) + " messages, " + format_time(c.start) + " - " + format_time(c.end) + ")";
   // An estimate until the chunk is expanded: messages plus their index records.
@@ -139,6 +156,10 @@ TreeNode BagInspector::record_node(const std::string& id, uint64_t offset) {
   if (bag_.version == 101) {
     node.kind = "data";
     node.label = "message";
+    // V1.1 messages are not header_len framed: one reaches the next (or the end of the file).
+    auto next = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
+    uint64_t end = next == bag_.records.end() ? bag_.file_size : *next;
+    node.length = end > offset ? end - offset : 0;
     return node;
   }
   if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) {
@@ -153,6 +174,7 @@ TreeNode BagInspector::record_node(const std::string& id, uint64_t offset) {
 }
 
 uint64_t BagInspector::child_count(const std::string& id) {
+  fill_v1_records(bag_);
   if (id.empty()) {
     uint64_t n = bag_.has_header ? 1 : 0;
     if (bag_.version == 200) return n + bag_.chunks.size() + bag_.index_records.size();
@@ -168,10 +190,7 @@ uint64_t BagInspector::child_count(const std::string& id) {
 
 std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t first, uint64_t count) {
   std::vector<TreeNode> out;
-  if (bag_.version != 200 && bag_.records.empty()) {  // indexed V1.2: records known from the index
-    for (const MessageRef& m : bag_.messages) bag_.records.push_back(m.offset);
-    std::sort(bag_.records.begin(), bag_.records.end());
-  }
+  fill_v1_records(bag_);
   uint64_t total = child_count(id);
   for (uint64_t k = first; k < total && k < first + count; ++k) {
     if (id.empty()) {
@@ -222,6 +241,14 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
       uint64_t j = k - inner.size();
       if (j < index.size()) {
         TreeNode node = record_node(id + "/i" + std::to_string(j), index[j].first);
+        // Some early V2.0 writers declared index data longer than written (20-byte entries for
+        // 12-byte ones), overlapping the next chunk: the node stops where the next one starts.
+        TreeNode group = chunk_node(i);
+        uint64_t group_end = group.offset + group.length;
+        if (node.offset + node.length > group_end && node.offset < group_end) {
+          node.label += " (declares " + std::to_string(node.offset + node.length - group_end) + " bytes more, overlapping the next record)";
+          node.length = group_end - node.offset;
+        }
         out.push_back(node);
       }
     }
@@ -230,28 +257,43 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
 }
 
 std::vector<std::string> BagInspector::locate(uint64_t offset) {
-  if (bag_.has_header && offset < bag_.first_record_offset) return {"h"};
+  fill_v1_records(bag_);
+  if (offset >= bag_.file_size) return {};
+  // The version line is no node (spans() shows it): only the header record from its offset on.
+  if (bag_.has_header && offset < bag_.first_record_offset) return offset >= bag_.header_offset ? std::vector<std::string>{"h"} : std::vector<std::string>{};
+  for (size_t k = 0; k < bag_.index_records.size(); ++k)
+    if (offset >= bag_.index_records[k] && offset - bag_.index_records[k] < record_length(bag_.index_records[k]))
+      return {"x" + std::to_string(k)};
   if (bag_.version != 200) {
     auto it = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
-    if (it != bag_.records.begin()) return {"r" + std::to_string(it - bag_.records.begin() - 1)};
+    if (it == bag_.records.begin()) return {};
+    size_t k = static_cast<size_t>(it - bag_.records.begin() - 1);
+    TreeNode node = record_node("r" + std::to_string(k), bag_.records[k]);
+    if (offset - node.offset < node.length) return {node.id};
     return {};
   }
-  for (size_t k = 0; k < bag_.index_records.size(); ++k)
-    if (offset >= bag_.index_records[k] && (k + 1 == bag_.index_records.size() || offset < bag_.index_records[k + 1]))
-      return {"x" + std::to_string(k)};
   const std::vector<size_t>& order = chunks_by_position();
   auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
   if (it == order.begin()) return {};
   size_t i = *(it - 1);
-  read_chunk_header(source_, &bag_, i);
+  TreeNode group = chunk_node(i);  // reads the chunk header
+  if (offset - group.offset >= group.length) return {};
   const Chunk& c = bag_.chunks[i];
-  std::string id = "c" + std::to_string(i);
+  std::string id = group.id;
   if (c.header_ok && c.compression == "none" && offset >= c.data_offset() && offset < c.record_end()) {
     const LoadedChunk* chunk = cached_chunk(i);
     if (chunk) {
       auto inner = chunk_record_offsets(*chunk);
-      auto r = std::upper_bound(inner.begin(), inner.end(), static_cast<uint32_t>(offset - c.data_offset()));
-      if (r != inner.begin()) return {id, id + "/r" + std::to_string(r - inner.begin() - 1)};
+      uint64_t in_chunk = offset - c.data_offset();
+      auto r = std::upper_bound(inner.begin(), inner.end(), static_cast<uint32_t>(in_chunk));
+      if (r != inner.begin()) {
+        // Only if that record reaches the offset: after a damaged record the rest belongs to the chunk.
+        RecordFrame frame;
+        std::string_view header;
+        std::string why;
+        parse_record(chunk->data, chunk->size, *(r - 1), &frame, &header, &why);
+        if (in_chunk < frame.end()) return {id, id + "/r" + std::to_string(r - inner.begin() - 1)};
+      }
     }
   }
   if (c.header_ok && offset >= c.record_end()) {
@@ -263,6 +305,7 @@ std::vector<std::string> BagInspector::locate(uint64_t offset) {
 }
 
 std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
+  fill_v1_records(bag_);
   std::vector<Span> out;
   uint64_t end = offset + length;
   auto overlaps = [&](uint64_t o, uint64_t l) { return o < end && o + l > offset; };
