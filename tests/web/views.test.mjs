@@ -2,7 +2,7 @@
 // inspector, search, the record view, a worker crash, and every sample through every view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { start, openFile, waitOpened, waitIdle, screenshot, sample, samples, haveSamples, haveWasm, skipUnless, openSettled } from './helpers.mjs';
 
@@ -136,7 +136,8 @@ test('every sample opens and every view works on it', async (t) => {
   const page = await env.newPage();
   const results = [];
   for (const family of readdirSync(samples).filter((d) => !d.includes('.'))) {
-    for (const name of readdirSync(`${samples}/${family}`).filter((f) => !f.endsWith('.json') && !f.endsWith('.md'))) {
+    // Files only (rosbag/real is a folder of its own), and not the recorded `rosbag info` texts.
+    for (const name of readdirSync(`${samples}/${family}`).filter((f) => !/\.(json|md|txt)$/.test(f) && statSync(`${samples}/${family}/${f}`).isFile())) {
       const path = `${samples}/${family}/${name}`;
       const size = readFileSync(path).length;
       await openFile(page, path);
