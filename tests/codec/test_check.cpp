@@ -84,9 +84,11 @@ TEST_CASE("check: a clean BDDF file exits 0 and prints the valid SHA1 digest") {
 
 TEST_CASE("check: a clean bag and a clean CARLA log exit 0") {
   std::string dir = test_support::scratch_dir("check_clean");
-  for (auto [name, bytes] : {std::pair<const char*, Bytes>{"clean.bag", logscope_fuzz::tiny_bag(200, "lz4")},
+  for (auto entry : {std::pair<const char*, Bytes>{"clean.bag", logscope_fuzz::tiny_bag(200, "lz4")},
                              {"clean_v12.bag", logscope_fuzz::tiny_bag(102)},
                              {"clean.log", logscope_fuzz::tiny_carla()}}) {
+    std::string name = entry.first;  // not structured bindings: CAPTURE takes them by reference
+    const Bytes& bytes = entry.second;
     CAPTURE(name);
     std::string path = dir + "/" + name;
     test_support::write_file(path, bytes);

@@ -197,7 +197,9 @@ TEST_CASE("sweep: writer-made CARLA logs keep the invariants under cuts, flips a
 TEST_CASE("sweep: `logscope check` exits 0, 1 or 2 on intact, cut, flipped and stamped files") {
   std::string dir = test_support::scratch_dir("sweep_check");
   int files = 0;
-  for (auto& [name, bytes] : writer_files()) {
+  for (auto& file : writer_files()) {
+    const std::string& name = file.first;  // not structured bindings: CAPTURE takes them by reference
+    const Bytes& bytes = file.second;
     Lcg rng{static_cast<uint64_t>(name.size())};
     std::vector<Bytes> variants = {bytes, Bytes(bytes.begin(), bytes.begin() + bytes.size() / 2), Bytes(bytes.begin(), bytes.begin() + 3)};
     for (int i = 0; i < 3; ++i) {
