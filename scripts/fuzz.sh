@@ -69,7 +69,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run_one() {
   local h=$1 log=build/fuzz-artifacts/$1.log
   local status=0
-  "$dir/$h" "build/fuzz-corpus/$h" -max_total_time="$seconds" -max_len="$(max_len_of "$h")" -timeout=10 \
+  "$dir/tests/fuzz/$h" "build/fuzz-corpus/$h" -max_total_time="$seconds" -max_len="$(max_len_of "$h")" -timeout=10 \
     -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 -artifact_prefix="build/fuzz-artifacts/$h-" >"$log" 2>&1 || status=$?
   local runs rate
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
