@@ -85,6 +85,11 @@ int run_check(const std::vector<std::string>& raw) {
       const Json* message = checksum->find("message");
       std::printf("checksum: %s%s%s\n", status ? status->as_string().c_str() : "unknown",
                   message && !message->as_string().empty() ? " - " : "", message ? message->as_string().c_str() : "");
+      // The digest itself, valid or not, so it can be compared with another copy of the file.
+      const Json* algorithm = checksum->find("algorithm");
+      const Json* computed = checksum->find("computed");
+      if (algorithm && computed && computed->is_string())
+        std::printf("%s: %s\n", algorithm->as_string().c_str(), computed->as_string().c_str());
     }
     if (report.recovery.performed) std::printf("recovery: %s\n", report.recovery.message.c_str());
     std::printf("problems: %zu error%s, %zu warning%s, %zu note%s\n", errors, errors == 1 ? "" : "s", warnings,

@@ -99,6 +99,16 @@ async function buildSingle() {
     `  <script>${boot}</script>\n` +
     `  <script type="module">${main}</script>`);
   replaceOnce('<title>logscope — robot log inspector</title>', '<title>logscope — robot log inspector (single file)</title>');
+  // The page's policy names 'self', which a file:// page cannot use: here exactly the two inlined
+  // scripts and the stylesheet are allowed by their hashes, so no other inline script can run.
+  const sha = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  const policy = [
+    "default-src 'none'", `script-src ${sha(boot)} ${sha(main)} 'wasm-unsafe-eval'`, 'worker-src blob:',
+    'connect-src http: https: blob: data:', 'img-src data: blob:', `style-src ${sha(`\n${css}`)}`,
+    "object-src 'none'", "base-uri 'none'", "form-action 'none'",
+  ].join('; ');
+  html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
+  if (!html.includes(policy)) fail('web/index.html has no Content-Security-Policy meta to replace');
   mkdirSync(out, { recursive: true });
   const path = join(out, SINGLE_NAME);
   writeFileSync(path, html);

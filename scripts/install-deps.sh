@@ -9,6 +9,7 @@ pkgs=(
   chromium         # browser tests
   python3-rosbag python3-roslz4  # reference reader
   dpkg-dev         # apt-get source, for the wasm builds of the libraries
+  clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
 )
 
 # dpkg -s also succeeds for removed packages that left config files; ask for the real state.

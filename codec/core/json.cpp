@@ -374,39 +374,54 @@ class Parser {
     return std::nullopt;
   }
 
+  // RFC 8259 number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. Anything else after a valid
+  // number (`0-0`) is left for the caller, which then fails on it.
   std::optional<Json> parse_number() {
     size_t start = pos_;
+    auto digits = [&] {
+      size_t from = pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+      return pos_ - from;
+    };
     bool negative = pos_ < text_.size() && text_[pos_] == '-';
     if (negative) ++pos_;
+    bool leading_zero = pos_ < text_.size() && text_[pos_] == '0';
+    size_t int_digits = digits();
+    if (int_digits == 0 || (leading_zero && int_digits > 1)) {
+      fail(int_digits == 0 ? "unexpected character" : "leading zero in a number");
+      return std::nullopt;
+    }
     bool is_integer = true;
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (c >= '0' && c <= '9') {
-        ++pos_;
-      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-        is_integer = false;
-        ++pos_;
-      } else {
-        break;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      is_integer = false;
+      if (digits() == 0) {
+        fail("expected a digit after '.'");
+        return std::nullopt;
+      }
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      ++pos_;
+      is_integer = false;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (digits() == 0) {
+        fail("expected a digit in the exponent");
+        return std::nullopt;
       }
     }
     std::string token(text_.substr(start, pos_ - start));
-    if (token.empty() || token == "-") {
-      fail("unexpected character");
-      return std::nullopt;
-    }
-    char* end = nullptr;
     if (is_integer) {
-      // Integers keep all 64 bits (timestamps in ns exceed 2^53).
+      // Integers keep all 64 bits (timestamps in ns exceed 2^53). "-0" stays a negative zero
+      // double, as -0.0 prints as "-0" and must read back the same.
       if (negative) {
-        long long v = std::strtoll(token.c_str(), &end, 10);
+        long long v = std::strtoll(token.c_str(), nullptr, 10);
+        if (v == 0) return Json(-0.0);
         return Json(v);
       }
-      unsigned long long v = std::strtoull(token.c_str(), &end, 10);
+      unsigned long long v = std::strtoull(token.c_str(), nullptr, 10);
       return Json(v);
     }
-    double v = std::strtod(token.c_str(), &end);
-    return Json(v);
+    return Json(std::strtod(token.c_str(), nullptr));
   }
 
   std::string_view text_;

@@ -175,13 +175,22 @@ void open_v12(ByteSource& source, Bag* bag, const ProgressFn& progress) {
     c.type = fields.str("type");
     c.has_connection_header = true;
     const uint8_t* entries = index.data() + frame.data_offset();
+    // Problems are placed where the bad entry lies, not where it points (possibly past the end).
+    auto entry_at = [&](const uint8_t* e) { return bag->index_pos + static_cast<uint64_t>(e - index.data()); };
     if (count > 0 && !read_definition_at(source, load_u64(entries + 8), &c))
-      bag->problem(Severity::Error, load_u64(entries + 8), "rosbag.index.bad_offset",
+      bag->problem(Severity::Error, entry_at(entries), "rosbag.index.bad_offset",
                    "the first index entry of topic " + topic + " points at byte " + std::to_string(load_u64(entries + 8)) + ", which holds no message record");
     if (c.definition.empty())
       bag->problem(Severity::Warning, c.record_offset, "rosbag.connection.no_definition", "topic " + topic + " has no message definition record");
     for (uint32_t i = 0; i < count; ++i) {
       const uint8_t* e = entries + i * 16;
+      uint64_t target = load_u64(e + 8);
+      if (target < bag->first_record_offset || target >= bag->index_pos) {
+        bag->problem(Severity::Error, entry_at(e), "rosbag.index.bad_offset",
+                     "index entry " + at(entry_at(e)) + " of topic " + topic + " points at byte " + std::to_string(target) +
+                         ", outside the message records; the entry is dropped");
+        continue;
+      }
       bag->messages.push_back(MessageRef{Time{load_u32(e), load_u32(e + 4)}.ns(), load_u64(e + 8), c.id});
     }
     bag->add_connection(std::move(c));

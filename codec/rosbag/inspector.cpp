@@ -45,7 +45,9 @@ Report BagInspector::info_report(const ProgressFn& progress) {
 }
 
 std::string BagInspector::info_text(const InfoOptions& options) {
-  if (options.freq) {
+  // rosbag info prints rates whenever it has read the connection indexes: with --freq, and always
+  // for an indexed V1.2 bag (its reader loads every index at open).
+  if (options.freq || (bag_.version == 102 && bag_.indexed)) {
     BagStats with_rates = compute_stats(source_, bag_, true);
     return rosbag::info_text(with_rates, bag_, options.path);
   }

@@ -131,7 +131,15 @@ TreeNode BagInspector::chunk_node(size_t i) {
   node.id = "c" + std::to_string(i);
   node.kind = "chunk";
   node.offset = c.pos;
-  node.length = c.header_ok ? c.record_end() - c.pos : 0;
+  // The node groups the chunk record and the index data records after it: it reaches the next
+  // chunk (or the index section, or the end of the file), so its children lie inside it.
+  const std::vector<size_t>& order = chunks_by_position();
+  auto next = std::upper_bound(order.begin(), order.end(), c.pos, [&](uint64_t o, size_t k) { return o < bag_.chunks[k].pos; });
+  uint64_t extent_end = bag_.file_size;
+  if (next != order.end()) extent_end = std::min(extent_end, bag_.chunks[*next].pos);
+  if (bag_.index_pos > c.pos) extent_end = std::min(extent_end, bag_.index_pos);
+  uint64_t record_end = c.header_ok ? std::min(c.record_end(), bag_.file_size) : c.pos;
+  node.length = std::max(extent_end, record_end) - c.pos;
   node.label = "chunk " + std::to_string(i) + " (" + (c.compression.empty() ? "?" : c.compression) + ", " +
                std::to_string(c.message_count()) + " messages, " + format_time(c.start) + " - " + format_time(c.end) + ")";
   // An estimate until the chunk is expanded: messages plus their index records.
@@ -149,6 +157,10 @@ TreeNode BagInspector::record_node(const std::string& id, uint64_t offset) {
   if (bag_.version == 101) {
     node.kind = "data";
     node.label = "message";
+    // V1.1 messages are not header_len framed: one reaches the next (or the end of the file).
+    auto next = std::upper_bound(bag_.records.begin(), bag_.records.end(), offset);
+    uint64_t end = next == bag_.records.end() ? bag_.file_size : *next;
+    node.length = end > offset ? end - offset : 0;
     return node;
   }
   if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) {
@@ -242,6 +254,14 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
       uint64_t j = k - inner.size();
       if (j < index.size()) {
         TreeNode node = record_node(id + "/i" + std::to_string(j), index[j].first);
+        // Some early V2.0 writers declared index data longer than written (20-byte entries for
+        // 12-byte ones), overlapping the next chunk: the node stops where the next one starts.
+        TreeNode group = chunk_node(i);
+        uint64_t group_end = group.offset + group.length;
+        if (node.offset + node.length > group_end && node.offset < group_end) {
+          node.label += " (declares " + std::to_string(node.offset + node.length - group_end) + " bytes more, overlapping the next record)";
+          node.length = group_end - node.offset;
+        }
         out.push_back(node);
       }
     }
@@ -250,28 +270,43 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
 }
 
 std::vector<std::string> BagInspector::locate(uint64_t offset) {
-  if (bag_.has_header && offset < bag_.first_record_offset) return {"h"};
+  if (offset >= bag_.file_size) return {};
+  // The version line is no node (spans() shows it): only the header record from its offset on.
+  if (bag_.has_header && offset < bag_.first_record_offset) return offset >= bag_.header_offset ? std::vector<std::string>{"h"} : std::vector<std::string>{};
+  for (size_t k = 0; k < bag_.index_records.size(); ++k)
+    if (offset >= bag_.index_records[k] && offset - bag_.index_records[k] < record_length(bag_.index_records[k]))
+      return {"x" + std::to_string(k)};
   if (bag_.version != 200) {
-    auto it = std::upper_bound(top_records().begin(), top_records().end(), offset);
-    if (it != top_records().begin()) return {"r" + std::to_string(it - top_records().begin() - 1)};
+    const std::vector<uint64_t>& records = top_records();
+    auto it = std::upper_bound(records.begin(), records.end(), offset);
+    if (it == records.begin()) return {};
+    size_t k = static_cast<size_t>(it - records.begin() - 1);
+    TreeNode node = record_node("r" + std::to_string(k), records[k]);
+    if (offset - node.offset < node.length) return {node.id};
     return {};
   }
-  for (size_t k = 0; k < bag_.index_records.size(); ++k)
-    if (offset >= bag_.index_records[k] && (k + 1 == bag_.index_records.size() || offset < bag_.index_records[k + 1]))
-      return {"x" + std::to_string(k)};
   const std::vector<size_t>& order = chunks_by_position();
   auto it = std::upper_bound(order.begin(), order.end(), offset, [&](uint64_t o, size_t c) { return o < bag_.chunks[c].pos; });
   if (it == order.begin()) return {};
   size_t i = *(it - 1);
-  read_chunk_header(source_, &bag_, i);
+  TreeNode group = chunk_node(i);  // reads the chunk header
+  if (offset - group.offset >= group.length) return {};
   const Chunk& c = bag_.chunks[i];
-  std::string id = "c" + std::to_string(i);
+  std::string id = group.id;
   if (c.header_ok && c.compression == "none" && offset >= c.data_offset() && offset < c.record_end()) {
     const LoadedChunk* chunk = cached_chunk(i);
     if (chunk) {
       auto inner = chunk_record_offsets(*chunk);
-      auto r = std::upper_bound(inner.begin(), inner.end(), static_cast<uint32_t>(offset - c.data_offset()));
-      if (r != inner.begin()) return {id, id + "/r" + std::to_string(r - inner.begin() - 1)};
+      uint64_t in_chunk = offset - c.data_offset();
+      auto r = std::upper_bound(inner.begin(), inner.end(), static_cast<uint32_t>(in_chunk));
+      if (r != inner.begin()) {
+        // Only if that record reaches the offset: after a damaged record the rest belongs to the chunk.
+        RecordFrame frame;
+        std::string_view header;
+        std::string why;
+        parse_record(chunk->data, chunk->size, *(r - 1), &frame, &header, &why);
+        if (in_chunk < frame.end()) return {id, id + "/r" + std::to_string(r - inner.begin() - 1)};
+      }
     }
   }
   if (c.header_ok && offset >= c.record_end()) {

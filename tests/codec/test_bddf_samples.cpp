@@ -38,7 +38,9 @@ std::string our_series_key(const std::string& key) {
 }
 
 void compare_series(FormatInspector& inspector, const Json& truth, const Json& ours, const std::string& name) {
-  for (const auto& [key, expected] : truth.items()) {
+  for (const auto& item : truth.items()) {
+    const auto& key = item.first;  // not a structured binding: lambdas capture it (clang, C++17)
+    const auto& expected = item.second;
     if (key == "block_entries" || key == "read_back") continue;  // checked below through queries and decoding
     INFO(name << " series " << truth.find("index")->dump() << " key " << key);
     const Json* actual = ours.find(our_series_key(key));
@@ -92,7 +94,9 @@ TEST_CASE("bddf samples: summary agrees with the official readers' truth") {
     const Json& reader = field(truth, "official_DataReader");
     if (reader.contains("constructed")) {
       CHECK(field(details, "opened_from").as_string() == "index");
-      for (const auto& [key, expected] : reader.items()) {
+      for (const auto& item : reader.items()) {
+    const auto& key = item.first;  // not a structured binding: lambdas capture it (clang, C++17)
+    const auto& expected = item.second;
         if (key == "series" || key == "constructed" || key == "all_ok" || key.rfind("DataReader.", 0) == 0) continue;
         std::string ours = key == "index_offset(_index_offset)" ? "index_offset" : key;
         INFO("key " << key);
@@ -109,7 +113,9 @@ TEST_CASE("bddf samples: summary agrees with the official readers' truth") {
     CHECK(field(details, "version").as_string() == field(stream, "version").as_string());
     CHECK(json_diff(field(stream, "annotations"), field(details, "annotations"), "annotations") == "");
     CHECK(field(details, "data_blocks").as_uint() == field(stream, "data_blocks").as_uint());
-    for (const auto& [series_index, count] : field(stream, "data_blocks_per_series").items()) {
+    for (const auto& item : field(stream, "data_blocks_per_series").items()) {
+    const auto& series_index = item.first;  // not a structured binding: lambdas capture it (clang, C++17)
+    const auto& count = item.second;
       size_t s = std::stoul(series_index);
       REQUIRE(s < field(details, "series").size());
       CHECK(field(field(details, "series")[s], "num_blocks").as_uint() == count.as_uint());
@@ -118,7 +124,9 @@ TEST_CASE("bddf samples: summary agrees with the official readers' truth") {
     // Trailer fields, as read raw.
     const Json& trailer = field(truth, "trailer_raw");
     const Json& our_trailer = field(details, "trailer_raw");
-    for (const auto& [key, expected] : trailer.items()) {
+    for (const auto& item : trailer.items()) {
+    const auto& key = item.first;  // not a structured binding: lambdas capture it (clang, C++17)
+    const auto& expected = item.second;
       if (key == "layout" || key == "computed_sha1_of_0_to_size_minus_24" || key == "sha1_matches") continue;
       INFO("trailer key " << key);
       REQUIRE(our_trailer.contains(key));
@@ -183,7 +191,9 @@ TEST_CASE("bddf samples: POD samples decode as the official PodSeriesReader read
     Json truth = bddf_test::load_json(test_support::sample(std::string("bddf/") + name + ".truth.json"));
     const Json& pods = field(field(truth, "official_high_level_readers"), "PodSeriesReader");
     Report report = opened.inspector->summary();
-    for (const auto& [spec_text, expected] : pods.items()) {
+    for (const auto& item : pods.items()) {
+    const auto& spec_text = item.first;  // not a structured binding: lambdas capture it (clang, C++17)
+    const auto& expected = item.second;
       auto spec = Json::parse(spec_text);
       REQUIRE(spec);
       const Json* found = nullptr;

@@ -28,9 +28,8 @@ std::vector<std::string> list_samples() {
     if (!d) continue;
     while (dirent* entry = ::readdir(d)) {
       std::string name = entry->d_name;
-      auto ends_with = [&](const std::string& end) { return name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0; };
-      // Files only: rosbag/real/ is a folder of big recordings (other tests read them).
-      if (entry->d_type == DT_DIR || name.size() < 4 || ends_with(".md") || ends_with(".json")) continue;
+      if (name == "." || name == ".." || name.size() < 6 || entry->d_type == DT_DIR) continue;  // rosbag/real: a folder
+      if (name.substr(name.size() - 3) == ".md" || name.substr(name.size() - 5) == ".json") continue;
       files.push_back(dir + "/" + name);
     }
     ::closedir(d);
@@ -70,7 +69,7 @@ TEST_CASE("info diagnoses files that are not logs, and exits 2") {
   }
 }
 
-TEST_CASE("errors name the file and the cause; usage errors exit 2") {
+TEST_CASE("errors name the file and the cause, usage errors exit 2") {
   int status = -1;
   std::string out = run_cli("info /nonexistent/file.bag", &status);
   CHECK(status == 2);

@@ -82,7 +82,7 @@ TEST_CASE("cached source serves small reads from few large ones and stays correc
   CHECK(cached.read(data.size() + 10, out.data(), 10) == 0);
 }
 
-TEST_CASE("cached source: a large read is one call; scattered small reads stay small") {
+TEST_CASE("cached source: a large read is one call, scattered small reads stay small") {
   std::vector<uint8_t> data(64 * 1024 * 1024);
   for (size_t i = 0; i < data.size(); i += 4096) data[i] = static_cast<uint8_t>(i >> 12);
   MemoryByteSource memory(data.data(), data.size());

@@ -218,7 +218,7 @@ TEST_CASE("opening reads the version line, the bag header and the index section,
   CHECK(counting.bytes_read() < 300 * bag.chunks.size());
 }
 
-TEST_CASE("summary() reads only the version line, the bag header and the index section; info_report() adds compression") {
+TEST_CASE("summary() reads only the version line, the bag header and the index section, info_report() adds compression") {
   for (const char* compression : {"lz4", "bz2", "none"}) {
     CAPTURE(compression);
     std::string bytes = make_bag(200, compression, 3000, 4 * 1024);

@@ -1,6 +1,8 @@
 // Conformance with Debian's python3-rosbag (the reference reader) on every sample bag and on V1.2
 // bags from our writer. Skips, saying so, when the samples or python3-rosbag are absent.
+#include <algorithm>
 #include <cstdio>
+#include <dirent.h>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -33,10 +35,8 @@ std::string run(const std::string& command) {
 
 bool have_rosbag() {
   static int present = -1;
-  if (present < 0) {
-    present = std::system((std::string(kPython) + " -c 'import rosbag' 2>/dev/null").c_str()) == 0;
-    if (!present) std::printf("SKIPPED: python3-rosbag is not installed; reference comparisons did not run\n");
-  }
+  if (present < 0) present = std::system((std::string(kPython) + " -c 'import rosbag' 2>/dev/null").c_str()) == 0;
+  if (!present) test_support::skip("python3-rosbag is not installed: reference comparisons did not run");
   return present == 1;
 }
 
@@ -74,6 +74,22 @@ Opened open_sample(const std::string& path) {
   REQUIRE(d.format == Format::RosbagV20);
   o.inspector = open_inspector(*o.file, d.format);
   return o;
+}
+
+// Every bag of a folder (names ending in .bag or .bag.active), sorted.
+std::vector<std::string> bag_names(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      bool bag = name.size() > 4 && name.compare(name.size() - 4, 4, ".bag") == 0;
+      bool active = name.size() > 11 && name.compare(name.size() - 11, 11, ".bag.active") == 0;
+      if (bag || active) names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace
@@ -116,27 +132,114 @@ TEST_CASE("indexed samples: counts, topics, types, md5s, start, end, compression
   }
 }
 
-TEST_CASE("`logscope info` matches `rosbag info` line by line, with and without --freq") {
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t from = 0;
+  while (from < text.size()) {
+    size_t nl = text.find('\n', from);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(from, nl - from));
+    from = nl + 1;
+  }
+  return lines;
+}
+
+// The true first and last message times, from every message.
+std::pair<uint64_t, uint64_t> message_time_range(const std::string& path) {
+  Opened o = open_sample(path);
+  uint64_t first = UINT64_MAX, last = 0;
+  for_each_message(*o.file, o.bag()->bag(), IterateOptions(), [&](const MessageView& view) {
+    first = std::min(first, view.time.ns());
+    last = std::max(last, view.time.ns());
+    return true;
+  }, nullptr);
+  return {first, last};
+}
+
+// A topic row without its " @ rate" and with single spaces.
+std::string without_rate(const std::string& row) {
+  std::string text = row;
+  size_t at = text.find(" @ ");
+  if (at != std::string::npos) text.erase(at, text.find(" : ", at) - at);
+  std::string out;
+  for (char c : text)
+    if (c != ' ' || out.empty() || out.back() != ' ') out += c;
+  return out;
+}
+
+std::string seconds_2dp(uint64_t ns) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "(%.2f)", static_cast<double>(ns) / 1e9);
+  return buffer;
+}
+
+// `logscope info` against rosbag's text for one bag, line for line apart from `path:`. Where
+// chunks are out of time order rosbag prints the first chunk's start and the last chunk's end (no
+// message has them); there ours must be the true first and last message times (docs/rosbag.md).
+void compare_info(const std::string& dir, const std::string& name, const std::string& theirs, const std::string& flag) {
+  CAPTURE(name);
+  CAPTURE(flag);
+  std::string ours = run("cd '" + dir + "' && TZ=UTC " + LOGSCOPE_CLI + " info " + flag + " '" + name + "' 2>/dev/null");
+  std::vector<std::string> a = split_lines(theirs), b = split_lines(ours);
+  REQUIRE(a.size() == b.size());
+  bool out_of_order = false, in_topics = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].rfind("path:", 0) == 0 && b[i].rfind("path:", 0) == 0) continue;
+    bool time_row = a[i].rfind("duration:", 0) == 0 || a[i].rfind("start:", 0) == 0 || a[i].rfind("end:", 0) == 0;
+    if (time_row && a[i] != b[i]) {
+      out_of_order = true;
+      continue;
+    }
+    in_topics = in_topics || a[i].rfind("topics:", 0) == 0;
+    // With --freq rosbag takes periods between chunks in file order: out of time order they are
+    // negative and it prints no rate (or a wrong one); ours are from sorted times.
+    if (out_of_order && in_topics && !flag.empty()) CHECK(without_rate(b[i]) == without_rate(a[i]));
+    else CHECK(b[i] == a[i]);
+  }
+  if (out_of_order) {
+    auto [first, last] = message_time_range(dir + "/" + name);
+    MESSAGE(name << ": rosbag's start/end come from out-of-order chunks; ours are the message times");
+    CHECK(ours.find(seconds_2dp(first) + "\n") != std::string::npos);
+    CHECK(ours.find(seconds_2dp(last) + "\n") != std::string::npos);
+    CHECK(first >= 1);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("`logscope info` matches `rosbag info` line by line on every bag rosbag can read, with and without --freq") {
   if (!test_support::have_samples() || !have_rosbag()) return;
-  ::setenv("TZ", "UTC", 1);  // both print local time
-  for (const char* name : kIndexed) {
+  std::string dir = test_support::samples_dir() + "/rosbag";
+  int compared = 0;
+  for (const std::string& name : bag_names(dir)) {
     for (const char* flag : {"", "--freq"}) {
-      CAPTURE(name);
-      CAPTURE(flag);
-      std::string dir = test_support::samples_dir() + "/rosbag";
-      std::string theirs = run("cd '" + dir + "' && TZ=UTC /usr/bin/rosbag info " + flag + " " + name + " 2>&1");
-      std::string ours = run("cd '" + dir + "' && TZ=UTC " + LOGSCOPE_CLI + " info " + flag + " " + name + " 2>/dev/null");
-      if (std::string(name) == "rosbagjs__example-unsorted-chunks.bag") {
-        // rosbag takes start/end from the first/last chunk (-1.0s); we print the true range.
-        CHECK(ours.find("duration:    2.0s\n") != std::string::npos);
-        CHECK(ours.find("start:       Jan 01 1970 00:00:01.00 (1.00)\n") != std::string::npos);
-        CHECK(ours.find("end:         Jan 01 1970 00:00:03.00 (3.00)\n") != std::string::npos);
-        CHECK(theirs.find("duration:    -1.0s") != std::string::npos);
-        continue;
-      }
-      CHECK(ours == theirs);
+      std::string theirs = run("cd '" + dir + "' && TZ=UTC /usr/bin/rosbag info " + flag + " '" + name + "' 2>&1");
+      if (theirs.rfind("path:", 0) != 0) continue;  // "ERROR bag unindexed", "empty file": nothing to compare
+      compare_info(dir, name, theirs, flag);
+      ++compared;
     }
   }
+  CHECK(compared >= 24);
+}
+
+TEST_CASE("`logscope info` matches the recorded `rosbag info` of every real bag (rosbag/real), V1.2 rates included") {
+  if (!test_support::have_samples()) return;
+  std::string dir = test_support::samples_dir() + "/rosbag/real";
+  int compared = 0, v12 = 0;
+  for (const std::string& name : bag_names(dir)) {
+    std::string theirs = test_support::read_text(dir + "/" + name + ".info.txt");
+    if (theirs.rfind("path:", 0) != 0) continue;  // the unindexed .bag.active: rosbag info refuses it
+    compare_info(dir, name, theirs, "");
+    ++compared;
+    if (theirs.find("version:     1.2") != std::string::npos) {
+      ++v12;
+      CHECK(theirs.find(" Hz : ") != std::string::npos);
+    }
+  }
+  CHECK(compared >= 14);
+  CHECK(v12 == 3);
 }
 
 TEST_CASE("every sample message decodes, and decoded values equal python3-rosbag's") {

@@ -12,15 +12,17 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "skip.h"
+
 namespace test_support {
 
-// ../shared/samples beside the checkout; tests that need it skip (and say so) when it is absent.
+// ../shared/samples beside the checkout; tests that need it are skipped (skip.h) when it is absent.
 inline std::string samples_dir() { return LOGSCOPE_SAMPLES; }
 
 inline bool have_samples() {
   struct stat info;
   bool present = ::stat(LOGSCOPE_SAMPLES, &info) == 0 && S_ISDIR(info.st_mode);
-  if (!present) std::printf("SKIPPED: %s is absent; sample conformance tests did not run\n", LOGSCOPE_SAMPLES);
+  if (!present) skip(std::string(LOGSCOPE_SAMPLES) + " is absent: this comparison with real files did not run");
   return present;
 }
 

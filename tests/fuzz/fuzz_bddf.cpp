@@ -1,12 +1,15 @@
 // libFuzzer harness: an arbitrary file opened as bddf through detect + open_inspector, every
-// FormatInspector entry point exercised (tests/fuzz/exercise.h). Inputs of another format stop
+// FormatInspector entry point exercised (tests/fuzz/exercise.h) and the invariants of
+// tests/fuzz/invariants.h checked. Inputs of another format stop
 // after detection. Build with -DLOGSCOPE_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
 #include <cstddef>
 #include <cstdint>
 
 #include "exercise.h"
+#include "invariants.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   logscope_fuzz::exercise(data, size, "bddf");
+  logscope_fuzz::require_invariants(data, size, "bddf");
   return 0;
 }

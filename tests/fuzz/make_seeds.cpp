@@ -22,6 +22,12 @@ void write(const std::string& path, const std::vector<uint8_t>& bytes) {
 
 void write_text(const std::string& path, const std::string& text) { write(path, std::vector<uint8_t>(text.begin(), text.end())); }
 
+// A string literal with its embedded NULs, sized by the compiler (a hand count overran, ASan).
+template <size_t N>
+std::string raw(const char (&literal)[N]) {
+  return std::string(literal, N - 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,9 +63,9 @@ int main(int argc, char** argv) {
   write_text(out + "/msgdef/pose", std::string("demo_msgs/Pose\nHeader header\nfloat64[3] position\nstring frame\nint32[] ids\n"
                                                "================================================================================\n"
                                                "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n") +
-                                       std::string("\0\1\0\0\0\2\0\0\0\3\0\0\0\3\0\0\0map", 19) + std::string(24, '\0') +
-                                       std::string("\4\0\0\0base\2\0\0\0\7\0\0\0\11\0\0\0", 20));
+                                       raw("\0\1\0\0\0\2\0\0\0\3\0\0\0\3\0\0\0map") + std::string(24, '\0') +
+                                       raw("\4\0\0\0base\2\0\0\0\7\0\0\0\11\0\0\0"));
   write_text(out + "/msgdef/consts", std::string("a/B\nuint8 X=1\nstring S=hello # c\nbool[] flags\nduration d\nchar[4] c\nuint8[] raw\n") +
-                                         std::string("\0\2\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0abcd\3\0\0\0xyz", 30));
+                                         raw("\0\2\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0abcd\3\0\0\0xyz"));
   return 0;
 }

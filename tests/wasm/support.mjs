@@ -49,8 +49,12 @@ export function sampleFiles() {
   for (const group of readdirSync(samplesDir)) {
     const dir = join(samplesDir, group);
     if (!statSync(dir).isDirectory()) continue;
-    // Files only: rosbag/real/ is a folder of bigger recordings.
-    for (const name of readdirSync(dir)) if (!/\.(md|json)$/.test(name) && statSync(join(dir, name)).isFile()) files.push(join(dir, name));
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      // rosbag/real is a folder of real bags beside their recorded `rosbag info` texts.
+      const inner = statSync(path).isDirectory() ? readdirSync(path).map((n) => join(path, n)) : [path];
+      for (const file of inner) if (!/\.(md|json|txt)$/.test(file) && statSync(file).isFile()) files.push(file);
+    }
   }
   return files.sort();
 }

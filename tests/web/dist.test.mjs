@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, openFile, waitOpened, screenshot, sample, haveWasm, haveSamples, skipUnless } from './helpers.mjs';
+import { root, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
 import { subPathServer } from './servers.mjs';
 
 const PREFIX = '/tools/logscope/';
-const BAG = sample('rosbag', 'rosbagjs__example-lz4.bag');
+const BAG = demo('husky_outdoor.bag');  // made by our writer: no real file needed
 let browser, out, haveEsbuild = true;
 
 before(async () => {
@@ -35,7 +35,7 @@ after(async () => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-const skip = (t) => skipUnless(t, { samples: true });
+const skip = (t) => skipUnless(t, { demos: true });
 
 async function newPage(context) {
   const page = await context.newPage();
@@ -170,4 +170,29 @@ test('the single-file build works from file:// and checks a file', async (t) => 
   } finally {
     await context.close();
   }
+});
+
+// The Content-Security-Policy both builds carry: scripts only from the page itself (dist/) or the
+// exact inlined ones by hash (the single file), wasm compilation allowed, no eval, no other inline
+// script or style. The tests above run the pages under it, so a violation would break them.
+test('dist/ and the single file carry a strict Content-Security-Policy', (t) => {
+  if (skip(t)) return;
+  const policyOf = (file) => {
+    const match = readFileSync(file, 'utf8').match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/);
+    assert.ok(match, `${file} has a CSP meta`);
+    return Object.fromEntries(match[1].split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  };
+  const dist = policyOf(join(out, 'index.html'));
+  assert.deepEqual(dist['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
+  assert.deepEqual(dist['style-src'], ["'self'"]);
+  assert.deepEqual(dist['object-src'], ["'none'"]);
+  assert.deepEqual(dist['base-uri'], ["'none'"]);
+  assert.ok(!JSON.stringify(dist).includes('unsafe-inline') && !JSON.stringify(dist).includes("'unsafe-eval'"));
+  if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install): the single file was not built');
+  const single = policyOf(join(out, 'logscope-single.html'));
+  assert.equal(single['default-src'][0], "'none'");
+  assert.deepEqual(single['script-src'].filter((v) => !v.startsWith("'sha256-")), ["'wasm-unsafe-eval'"]);
+  assert.equal(single['script-src'].length, 3, 'two inlined scripts, by hash');
+  assert.ok(single['style-src'].every((v) => v.startsWith("'sha256-")));
+  assert.ok(!JSON.stringify(single).includes('unsafe-inline') && !JSON.stringify(single).includes("'unsafe-eval'"));
 });

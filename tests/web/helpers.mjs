@@ -19,6 +19,12 @@ export const haveCli = existsSync(cli);
 
 export function sample(...parts) { return join(samples, ...parts); }
 
+// Files made by the project's own writers at build time (scripts/make-demos.sh): tests that need a
+// realistic file but compare nothing against a real one use these, so they run on a fresh clone.
+export const demoDir = join(root, 'web', 'gen', 'demo');
+export function demo(name) { return join(demoDir, name); }
+export const haveDemos = ['husky_outdoor.bag', 'spot_walk.bddf', 'town03_intersection.log'].every((n) => existsSync(demo(n)));
+
 // Starts the server and the browser; returns {url, browser, newPage(options), close()}.
 export async function start() {
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false });
@@ -73,9 +79,10 @@ export async function openSettled(page, path) {
 }
 
 // Skips a test, saying why, unless what it needs is there: always the wasm build; on request the
-// shared samples and the native CLI. Returns true when it skipped.
-export function skipUnless(t, { samples = false, cli = false } = {}) {
+// writer-made demo files, the shared samples (only for comparisons with real files) and the CLI. Returns true when it skipped.
+export function skipUnless(t, { samples = false, cli = false, demos = false } = {}) {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built (bash scripts/build.sh)'), true;
+  if (demos && !haveDemos) return t.skip('SKIPPED: no writer-made files in web/gen/demo (scripts/make-demos.sh)'), true;
   if (samples && !haveSamples) return t.skip('SKIPPED: ../shared/samples is absent'), true;
   if (cli && !haveCli) return t.skip('SKIPPED: build/native/logscope is not built'), true;
   return false;

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, haveWasm, haveSamples, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
-const BAG = sample('rosbag', 'rosbagjs__example-lz4.bag');
+const BAG = demo('husky_outdoor.bag');  // made by our writer: no real file needed
 let env, dir;
 before(async () => {
-  if (!haveWasm || !haveSamples) return;
+  if (!haveWasm || !haveDemos) return;
   dir = mkdtempSync(join(tmpdir(), 'logscope-links-'));
   copyFileSync(BAG, join(dir, 'example.bag'));
   env = await start();
@@ -22,7 +22,7 @@ after(async () => {
   await env?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-const skip = (t) => skipUnless(t, { samples: true });
+const skip = (t) => skipUnless(t, { demos: true });
 
 // Puts the page somewhere particular: a topic row, the Structure & bytes tab, a node found from
 // an offset in the middle of the file, and a 4-byte hex selection made with Shift+→.
@@ -89,7 +89,7 @@ test('a link made for a local file says the file cannot travel, and restores the
   if (skip(t)) return;
   const page = await env.newPage();
   await openFile(page, BAG);
-  assert.equal(await waitOpened(page, 'rosbagjs__example-lz4.bag'), 'summary');
+  assert.equal(await waitOpened(page, 'husky_outdoor.bag'), 'summary');
   await waitIdle(page);
   const view = await goSomewhere(page);
   const { href, explain } = await copyLink(page);
@@ -97,16 +97,16 @@ test('a link made for a local file says the file cannot travel, and restores the
   assert.match(explain, /view .* can/);
   const link = new URL(href);
   assert.equal(link.searchParams.get('url'), null);
-  assert.equal(link.searchParams.get('file'), 'rosbagjs__example-lz4.bag');
+  assert.equal(link.searchParams.get('file'), 'husky_outdoor.bag');
   await page.context().close();
 
   const again = await env.newPage({ query: link.search });
   await again.waitForSelector('#link-hint');
   assert.match(await again.textContent('#link-hint'), /cannot travel in a link/);
-  assert.match(await again.textContent('#link-hint'), /rosbagjs__example-lz4\.bag/);
+  assert.match(await again.textContent('#link-hint'), /husky_outdoor\.bag/);
   await screenshot(again, 'link-local-hint');
   await openFile(again, BAG);
-  assert.equal(await waitOpened(again, 'rosbagjs__example-lz4.bag'), 'summary');
+  assert.equal(await waitOpened(again, 'husky_outdoor.bag'), 'summary');
   await again.waitForFunction(() => document.body.dataset.viewRestored === 'true', null, { timeout: 30_000 });
   assert.deepEqual(await again.evaluate(() => window.logscope.view()), view);
   assert.equal(await again.locator('#link-hint').count(), 0);
@@ -118,13 +118,13 @@ test('opening another file starts with a fresh view in the address', async (t) =
   if (skip(t)) return;
   const page = await env.newPage();
   await openFile(page, BAG);
-  assert.equal(await waitOpened(page, 'rosbagjs__example-lz4.bag'), 'summary');
+  assert.equal(await waitOpened(page, 'husky_outdoor.bag'), 'summary');
   await waitIdle(page);
   await goSomewhere(page);
   await page.waitForFunction(() => new URLSearchParams(location.search).has('sel'));
-  await openFile(page, sample('bddf', 'robot_state_small.bddf'));
-  assert.equal(await waitOpened(page, 'robot_state_small.bddf'), 'summary');
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('file') === 'robot_state_small.bddf');
+  await openFile(page, demo('spot_walk.bddf'));
+  assert.equal(await waitOpened(page, 'spot_walk.bddf'), 'summary');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('file') === 'spot_walk.bddf');
   const params = new URL(page.url()).searchParams;
   for (const key of ['tab', 'node', 'row', 'sel']) assert.equal(params.get(key), null, `${key} is cleared`);
   await page.context().close();

@@ -6,16 +6,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { start, openFile, waitOpened, waitIdle, cliJson, screenshot, sample, haveSamples, haveWasm, haveCli, formatCount } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, cliJson, screenshot, sample, demo, haveDemos, haveSamples, haveWasm, haveCli, formatCount } from './helpers.mjs';
 
 let env;
 before(async () => { if (haveWasm) env = await start(); });
 after(async () => { await env?.close(); });
 
+// Real files (skipped without ../shared) and the writers' demo files (always).
 const CASES = [
-  ['bddf', sample('bddf', 'robot_state_small.bddf')],
-  ['rosbag', sample('rosbag', 'rosbagjs__example-lz4.bag')],
-  ['carla', sample('carla', 'scenario_runner_0.9.13_DistanceToLaneCenter.log')],
+  ['bddf', sample('bddf', 'robot_state_small.bddf'), true],
+  ['rosbag', sample('rosbag', 'rosbagjs__example-lz4.bag'), true],
+  ['carla', sample('carla', 'scenario_runner_0.9.13_DistanceToLaneCenter.log'), true],
+  ['bddf', demo('spot_walk.bddf'), false],
+  ['rosbag', demo('husky_outdoor.bag'), false],
+  ['carla', demo('town03_intersection.log'), false],
 ];
 
 // Texts the page may show for a number from the CLI's JSON (counts, exact bytes, seconds).
@@ -23,10 +27,11 @@ function numberTexts(value) {
   return [formatCount(value), String(value), String(+value.toFixed(6)), String(+value.toPrecision(10))];
 }
 
-for (const [family, path] of CASES) {
-  test(`opens ${family} and shows the CLI's summary numbers`, async (t) => {
+for (const [family, path, real] of CASES) {
+  test(`opens ${family} (${real ? 'real sample' : 'writer-made'} ${basename(path)}) and shows the CLI's summary numbers`, async (t) => {
     if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built (bash scripts/build.sh)');
-    if (!haveSamples) return t.skip('SKIPPED: ../shared/samples is absent');
+    if (real && !haveSamples) return t.skip('SKIPPED: ../shared/samples is absent');
+    if (!real && !haveDemos) return t.skip('SKIPPED: no demo files in web/gen/demo (scripts/make-demos.sh)');
     if (!haveCli) return t.skip('SKIPPED: build/native/logscope is not built');
     const expected = cliJson('info', '--json', path).summary;
     const page = await env.newPage();
@@ -67,7 +72,7 @@ for (const [family, path] of CASES) {
     console.log(`# ${family}: compared ${compared} numbers with the CLI; summary in ${await page.evaluate(() => document.body.dataset.summaryMs)} ms`);
     assert.ok(compared > 0, 'at least one number was compared');
     assert.deepEqual(page.errors, []);
-    await screenshot(page, `overview-${family}`);
+    await screenshot(page, `overview-${family}${real ? "" : "-demo"}`);
     await page.context().close();
   });
 }

@@ -1,16 +1,29 @@
-// The views on real samples: problems linked to the hex view, tree <-> hex selection, the data
-// inspector, search, the record view, a worker crash, and every sample through every view.
+// The views: problems linked to the hex view, tree <-> hex selection, the data inspector, search,
+// the record view and a worker crash on the writers' demo files (no real file needed), then every
+// real sample through every view (skipped without ../shared).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, samples, haveSamples, haveWasm, skipUnless, openSettled } from './helpers.mjs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { start, openFile, waitOpened, waitIdle, screenshot, demo, haveDemos, sample, samples, haveSamples, haveWasm, skipUnless, openSettled } from './helpers.mjs';
 
-let env;
-before(async () => { if (haveWasm) env = await start(); });
-after(async () => { await env?.close(); });
+let env, dir;
+before(async () => {
+  if (!haveWasm) return;
+  env = await start();
+  if (!haveDemos) return;
+  // A BDDF cut before its index, as a crash at close leaves it: made from the writer's demo file.
+  dir = mkdtempSync(join(tmpdir(), 'logscope-views-'));
+  const whole = readFileSync(demo('spot_walk.bddf'));
+  writeFileSync(join(dir, 'spot_walk_cut.bddf'), whole.subarray(0, Math.floor(whole.length * 0.6)));
+});
+after(async () => {
+  await env?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
-const skip = (t) => skipUnless(t, { samples: true });
+const skip = (t) => skipUnless(t, { demos: true });
 
 async function cursorOffset(page) {
   return Number(await page.getAttribute('#cursor-offset', 'data-offset'));
@@ -18,7 +31,7 @@ async function cursorOffset(page) {
 
 test('a problem links to its byte offset in the hex view', async (t) => {
   if (skip(t)) return;
-  const path = sample('bddf', 'truncated_no_trailer.bddf');
+  const path = join(dir, 'spot_walk_cut.bddf');
   const page = await env.newPage();
   await openSettled(page, path);
   await page.click('#tab-problems');
@@ -42,7 +55,7 @@ test('a problem links to its byte offset in the hex view', async (t) => {
 
 test('tree and hex selection are linked both ways; inspector and record view follow', async (t) => {
   if (skip(t)) return;
-  const path = sample('rosbag', 'rosbagjs__example.bag');
+  const path = demo('husky_outdoor.bag');
   const bytes = readFileSync(path);
   const page = await env.newPage();
   await openSettled(page, path);
@@ -89,7 +102,7 @@ test('tree and hex selection are linked both ways; inspector and record view fol
 
 test('search for a byte pattern and for text runs in the worker', async (t) => {
   if (skip(t)) return;
-  const path = sample('carla', 'scenario_runner_0.9.13_DistanceToLaneCenter.log');
+  const path = demo('town03_intersection.log');
   const bytes = readFileSync(path);
   const page = await env.newPage();
   await openSettled(page, path);
@@ -119,7 +132,7 @@ test('search for a byte pattern and for text runs in the worker', async (t) => {
 
 test('a worker crash leaves the page alive and offers to reload the file', async (t) => {
   if (skip(t)) return;
-  const path = sample('bddf', 'robot_state_small.bddf');
+  const path = demo('spot_walk.bddf');
   const page = await env.newPage();
   await openSettled(page, path);
   await page.evaluate(() => window.logscope.crashWorkerForTest());
@@ -132,12 +145,12 @@ test('a worker crash leaves the page alive and offers to reload the file', async
 });
 
 test('every sample opens and every view works on it', async (t) => {
-  if (skip(t)) return;
+  if (skipUnless(t, { samples: true })) return;
   const page = await env.newPage();
   const results = [];
   for (const family of readdirSync(samples).filter((d) => !d.includes('.'))) {
-    // Files only: rosbag/real/ is a folder of bigger recordings.
-    for (const name of readdirSync(`${samples}/${family}`).filter((f) => !f.endsWith('.json') && !f.endsWith('.md') && statSync(`${samples}/${family}/${f}`).isFile())) {
+    // Files only (rosbag/real is a folder of its own), and not the recorded `rosbag info` texts.
+    for (const name of readdirSync(`${samples}/${family}`).filter((f) => !/\.(json|md|txt)$/.test(f) && statSync(`${samples}/${family}/${f}`).isFile())) {
       const path = `${samples}/${family}/${name}`;
       const size = readFileSync(path).length;
       await openFile(page, path);

@@ -16,6 +16,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === 'dataset') Object.assign(node.dataset, value);
     else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
     else if (key === 'text') node.textContent = value;
+    // Through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes.
+    else if (key === 'style') node.style.cssText = String(value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   append(node, children);

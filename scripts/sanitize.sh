@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang 14), in its own
+# build directory, build/sanitize. The same directory holds the libFuzzer harnesses
+# (LOGSCOPE_FUZZ), so scripts/fuzz.sh reuses it. Any sanitizer report stops the test that made it.
+#   scripts/sanitize.sh [ctest arguments...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=build/sanitize
+jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
+mkdir -p build
+
+echo "== sanitizer build ($dir: clang++-14, ASan + UBSan)" >&2
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DLOGSCOPE_SANITIZE=ON -DLOGSCOPE_FUZZ=ON >build/cmake-sanitize.log 2>&1 || { cat build/cmake-sanitize.log; exit 1; }
+cmake --build "$dir" -j"$jobs"
+
+echo "== codec tests under ASan + UBSan (ctest)" >&2
+export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+cd "$dir"
+ctest --output-on-failure -j"$jobs" "$@"

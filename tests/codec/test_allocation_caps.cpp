@@ -1,0 +1,154 @@
+// No allocation trusts a length from the file: lengths of 2^56 and 2^32 stamped over every writer
+// file, chunks that claim 4 GB, and bz2 and lz4 bombs (a few KB that decompress to 32 MB while
+// the chunk declares 4 KB). This executable replaces operator new to record the largest single
+// allocation, and each case asserts it stays under a fixed cap. Under ASan (build/sanitize) the
+// sanitizer owns operator new: the inputs still run, the sizes are not measured.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "../fuzz/exercise.h"
+#include "../fuzz/tiny_files.h"
+#include "test_support.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOGSCOPE_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define LOGSCOPE_ASAN 1
+#endif
+
+namespace {
+std::atomic<size_t> g_largest{0};
+}
+
+#ifndef LOGSCOPE_ASAN
+void* operator new(size_t size) {
+  size_t seen = g_largest.load(std::memory_order_relaxed);
+  while (size > seen && !g_largest.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
+  }
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+#endif
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+constexpr bool kMeasured =
+#ifdef LOGSCOPE_ASAN
+    false;
+#else
+    true;
+#endif
+
+// The largest single allocation made while `run` ran.
+template <typename Run>
+size_t largest_during(Run&& run) {
+  g_largest = 0;
+  run();
+  return g_largest.load();
+}
+
+// A V2.0 bag with one chunk holding one message of `zeros` zero bytes, its chunk header's `size`
+// (the declared uncompressed size) then overwritten with `declared`.
+Bytes bomb_bag(const std::string& compression, size_t zeros, uint32_t declared) {
+  logscope::rosbag::MemorySink sink;
+  logscope::rosbag::WriterOptions options;
+  options.compression = compression;
+  options.chunk_threshold = zeros + 4096;
+  logscope::rosbag::BagWriter writer(sink, options);
+  uint32_t c = writer.add_connection("/zeros", "std_msgs/UInt8MultiArray", "82373f1612381bb6ee473b5cd6f5d89c", "uint8[] data\n");
+  std::string message(4 + zeros, '\0');
+  uint32_t n = static_cast<uint32_t>(zeros);
+  for (int k = 0; k < 4; ++k) message[k] = static_cast<char>(n >> (8 * k));
+  writer.write(c, logscope::rosbag::Time{1700000000, 0}, message);
+  writer.close();
+  Bytes bag(sink.bytes.begin(), sink.bytes.end());
+  std::string text(bag.begin(), bag.end());
+  size_t at = text.find("compression=");
+  at = text.find("size=", at);
+  REQUIRE(at != std::string::npos);
+  for (int k = 0; k < 4; ++k) bag[at + 5 + k] = static_cast<uint8_t>(declared >> (8 * k));
+  return bag;
+}
+
+logscope::Report check_of(const Bytes& bytes) {
+  logscope::MemoryByteSource source(bytes);
+  auto inspector = logscope::open_inspector(source, logscope::detect(source));
+  REQUIRE(inspector);
+  return inspector->check(nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("allocation caps: 2^56, 2^63 and 2^32 lengths stamped over every writer file allocate at most 32 MB") {
+  using logscope::carla::Variant;
+  Variant ue5;
+  ue5.doubles = true;
+  const std::vector<std::pair<std::string, Bytes>> files = {
+      {"bddf", logscope_fuzz::tiny_bddf()},          {"bag none", logscope_fuzz::tiny_bag(200, "none")},
+      {"bag lz4", logscope_fuzz::tiny_bag(200, "lz4")}, {"bag bz2", logscope_fuzz::tiny_bag(200, "bz2")},
+      {"bag v1.2", logscope_fuzz::tiny_bag(102)},     {"carla", logscope_fuzz::tiny_carla()},
+      {"carla ue5", logscope_fuzz::tiny_carla(ue5)}};
+  const uint64_t values[] = {1ull << 56, 1ull << 63, 0x100000000ull, 0xFFFFFFFFull};
+  constexpr size_t kCap = 32u << 20;
+  for (const auto& file : files) {
+    const std::string& name = file.first;  // not structured bindings: the message macros capture them
+    const Bytes& original = file.second;
+    size_t worst = 0, worst_at = 0, variants = 0;
+    // Every offset of the first 128 bytes (headers), then every 7th: lengths live everywhere.
+    for (size_t at = 0; at + 8 <= original.size(); at += at < 128 ? 1 : 7) {
+      for (uint64_t value : {values[at % 4]}) {  // the four in turn
+        Bytes b = original;
+        int width = value > 0xFFFFFFFFull || at % 2 ? 8 : 4;
+        if (at + width > b.size()) continue;
+        for (int k = 0; k < width; ++k) b[at + k] = static_cast<uint8_t>(value >> (8 * k));
+        size_t largest = largest_during([&] { logscope_fuzz::exercise(b.data(), b.size()); });
+        ++variants;
+        if (largest > worst) worst = largest, worst_at = at;
+      }
+    }
+    MESSAGE(name << ": " << variants << " variants, largest allocation " << worst << " bytes (stamp at " << worst_at << ")");
+    if (kMeasured) CHECK_MESSAGE(worst <= kCap, name << ": " << worst << " bytes allocated for a stamp at " << worst_at);
+  }
+}
+
+TEST_CASE("allocation caps: a chunk claiming 4 GB is refused without allocating it") {
+  for (const char* compression : {"bz2", "lz4", "none"}) {
+    CAPTURE(compression);
+    Bytes bag = bomb_bag(compression, 1000, 0xFFFFFFFFu);
+    logscope::Report report;
+    size_t largest = largest_during([&] { report = check_of(bag); });
+    MESSAGE(std::string(compression) << ": largest allocation " << largest << " bytes");
+    CHECK(report.count(logscope::Severity::Error) > 0);
+    if (kMeasured) CHECK(largest <= (16u << 20));
+    logscope_fuzz::exercise(bag.data(), bag.size());
+  }
+}
+
+TEST_CASE("allocation caps: bz2 and lz4 bombs stop at the declared size") {
+  for (const char* compression : {"bz2", "lz4"}) {
+    CAPTURE(compression);
+    // 32 MB of zeros compress to a few KB; the chunk declares 4 KB.
+    Bytes bag = bomb_bag(compression, 32u << 20, 4096);
+    CHECK(bag.size() < (1u << 20));
+    logscope::Report report;
+    size_t largest = largest_during([&] { report = check_of(bag); });
+    MESSAGE(std::string(compression) << " bomb of " << bag.size() << " bytes: largest allocation " << largest << " bytes");
+    CHECK(report.count(logscope::Severity::Error) > 0);
+    // bz2 output grows only up to the declared size + 1; lz4 gets one maximum block (4 MB) of slack.
+    if (kMeasured) CHECK(largest <= (16u << 20));
+  }
+}
