@@ -150,7 +150,7 @@ std::vector<std::string> split_lines(const std::string& text) {
 std::pair<uint64_t, uint64_t> message_time_range(const std::string& path) {
   Opened o = open_sample(path);
   uint64_t first = UINT64_MAX, last = 0;
-  for_each_message(*o.file, o.bag()->bag(), IterateOptions(), [&](const MessageView& view) {
+  for_each_message(*o.file, o.bag(), IterateOptions(), [&](const MessageView& view) {
     first = std::min(first, view.time.ns());
     last = std::max(last, view.time.ns());
     return true;
