@@ -9,6 +9,7 @@ self.onmessage = ({ data: { file, buffer, slots, slotSize } }) => {
   const { state, ranges, error, slotBytes } = layout(buffer, slots, slotSize);
   const sync = new FileReaderSync();
   const encoder = new TextEncoder();
+  self.postMessage('running');
   for (let k = 0; ; k = (k + 1) % slots) {
     while (Atomics.load(state, k) !== SLOT.requested) Atomics.wait(state, k, Atomics.load(state, k));
     const offset = ranges[3 * k], length = ranges[3 * k + 1];

@@ -54,7 +54,12 @@ export class ReadAhead {
     const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
     Object.assign(this, layout(buffer, this.slots, this.slotSize));
     this.pump = await takePump();
-    this.pump.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
+    // Wait until the pump has the file: a message to a worker we created is delivered only when
+    // this worker yields, and the codec may block on the stream before it does.
+    await new Promise((resolve) => {
+      this.pump.onmessage = () => resolve();
+      this.pump.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
+    });
     return this;
   }
 
