@@ -69,7 +69,7 @@ Json ChecksumPass::finish(const SequentialReader& reader, bool cancelled) {
 
 Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
   ChecksumPass pass(model);
-  if (!pass.hashing()) return pass.finish(SequentialReader(source, 0, 0), false);
+  if (!pass.hashing()) return pass.unhashed();
   SequentialReader reader(source, 0, pass.covered());
   pass.attach(reader);
   ProgressTicker ticker(progress, pass.covered());

@@ -17,6 +17,8 @@ class ChecksumPass {
   bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
   uint64_t covered() const { return covered_; }
   uint64_t hashed() const { return hashed_; }
+  // The checksum JSON when nothing is hashed (absent trailer, CHECKSUM_TYPE_NONE).
+  const Json& unhashed() const { return result_; }
   void attach(SequentialReader& reader);
   // The checksum JSON ({"status": "valid"|"mismatch"|"none"|"absent"|"cancelled", ...}).
   Json finish(const SequentialReader& reader, bool cancelled);
