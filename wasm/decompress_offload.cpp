@@ -26,6 +26,7 @@ class JsDecompressOffload : public rosbag::DecompressOffload {
     return js_.call<bool>("submit", static_cast<double>(ticket), std::string(compression),
                           val(emscripten::typed_memory_view(size, data)), uncompressed_size, verify);
   }
+  bool ready(uint64_t ticket) override { return js_.call<bool>("ready", static_cast<double>(ticket)); }
   rosbag::DecompressStatus collect(uint64_t ticket, rosbag::ByteBuffer* out) override {
     val result = js_.call<val>("collect", static_cast<double>(ticket));
     rosbag::DecompressStatus status = status_from(result);

@@ -36,9 +36,10 @@ prepareReadAhead();
 // Whole-file passes over bags decompress chunks on every core: helper workers are started the
 // first time such a pass runs (they must be running before the codec blocks waiting for them).
 let offload = null;
+let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 async function ensureOffload() {
-  if (offload || !readAheadAvailable() || (navigator.hardwareConcurrency || 1) < 2) return;
-  offload = DecompressOffload.start(Math.max(1, (navigator.hardwareConcurrency || 2) - 1))
+  if (offload || !readAheadAvailable() || cores < 2) return;
+  offload = DecompressOffload.start(cores - 1)
     .then((started) => { Module.setDecompressOffload(started); return started; })
     .catch(() => null);
   await offload;
@@ -133,6 +134,8 @@ const ops = {
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     chunks_offloaded: (await offload)?.offloaded ?? 0,
+    offload_helpers: (await offload)?.helpers.length ?? 0,
+    offload_memory: (await offload)?.memory() ?? 0,
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
 };
@@ -144,6 +147,10 @@ self.onmessage = (event) => {
 };
 
 async function handle({ id, op, args }) {
+  if (op === 'configure') {
+    cores = Math.max(1, Math.min(args.cores || cores, navigator.hardwareConcurrency || 1));
+    return;
+  }
   if (op === '__crash__') {
     // Test hook: an uncaught error outside any request, like a bug in the worker would cause.
     setTimeout(() => { throw new Error('simulated worker crash'); });

@@ -239,6 +239,12 @@ bool ChunkDecompressor::prefetch(std::string_view compression, const uint8_t* da
   return true;
 }
 
+bool ChunkDecompressor::prefetched_ready(const uint8_t* data, size_t size) const {
+  for (const Prefetched& p : prefetched_)
+    if (p.data == data && p.size == size) return g_offload->ready(p.ticket);
+  return true;
+}
+
 void ChunkDecompressor::forget_prefetched() {
   if (g_offload)
     for (const Prefetched& p : prefetched_) g_offload->forget(p.ticket);

@@ -77,6 +77,9 @@ class ChunkDecompressor {
   // later decompress() of the same bytes only collects. Returns whether it was handed on.
   bool prefetch(std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,
                 bool verify_checksum = true);
+  // Whether decompress() of these bytes would return without waiting: true unless they were
+  // handed on and the helper has not finished them yet.
+  bool prefetched_ready(const uint8_t* data, size_t size) const;
   // Results handed on but not collected are dropped (the pipeline stopped early).
   void forget_prefetched();
 
@@ -105,6 +108,8 @@ class DecompressOffload {
   // Starts decompressing a copy of `data`; `ticket` names it for collect().
   virtual bool submit(uint64_t ticket, std::string_view compression, const uint8_t* data, size_t size,
                       uint32_t uncompressed_size, bool verify_checksum) = 0;
+  // Whether collect() would return at once (the helper has finished).
+  virtual bool ready(uint64_t ticket) = 0;
   // Waits for the result and writes it into `out` (resized to the uncompressed size).
   virtual DecompressStatus collect(uint64_t ticket, ByteBuffer* out) = 0;
   virtual void forget(uint64_t ticket) = 0;  // the result is not wanted any more

@@ -88,12 +88,17 @@ void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool tra
 }
 
 // Hands the compressed bytes of a chunk record in [base, base+len) to the decompressor's offload
-// (browser helper workers), so they are decompressed while this thread works on earlier chunks.
-void prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompressor, bool verify) {
+// (browser helper workers), so they are decompressed while this thread works on other chunks.
+// Returns the bytes handed on (what decompress() will be asked for), or nothing.
+struct Prefetch {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+Prefetch prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompressor, bool verify) {
   RecordFrame frame;
   std::string_view header;
   std::string why;
-  if (parse_record(base, len, 0, &frame, &header, &why) != FrameStatus::Ok) return;
+  if (parse_record(base, len, 0, &frame, &header, &why) != FrameStatus::Ok) return {};
   int op = -1;
   uint32_t size = 0;
   std::string_view compression;
@@ -102,7 +107,10 @@ void prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompres
     else if (name == "compression") compression = value;
     else if (name == "size" && value.size() == 4) size = load_u32(value.data());
   });
-  if (fields_ok && op == kOpChunk) decompressor.prefetch(compression, base + frame.data_offset(), frame.data_len, size, verify);
+  const uint8_t* data = base + frame.data_offset();
+  if (fields_ok && op == kOpChunk && decompressor.prefetch(compression, data, frame.data_len, size, verify))
+    return {data, static_cast<size_t>(frame.data_len)};
+  return {};
 }
 
 void reset(LoadedChunk* c) {
@@ -161,7 +169,7 @@ class ChunkPipeline {
     std::sort(positions_.begin(), positions_.end());
     unsigned n = threads ? threads : worker_count();
 #if LOGSCOPE_ROSBAG_THREADS
-    if (n > 1 && order_.size() > 1)
+    if (n > 1 && order_.size() > 1 && !decompress_offload())  // an offload's helpers stand in for threads
       for (unsigned i = 0; i + 1 < n; ++i) workers_.emplace_back([this] { work(); });  // the caller is the n-th
 #endif
     window_ = kGroupBytes * 2;
@@ -187,11 +195,10 @@ class ChunkPipeline {
       if (jobs_.empty()) return nullptr;
       if (jobs_.front()->done) break;
       if (decompress_offload()) {
-        // No threads here (wasm): the chunks after the next one go to the offload's helpers.
-        for (size_t k = next_claim_ - taken_ + 1; k < jobs_.size(); ++k) {
-          const Job& ahead = *jobs_[k];
-          if (ahead.read_ok && ahead.raw) prefetch_span(ahead.raw->data() + ahead.begin, ahead.end - ahead.begin, main_decompressor_, verify_);
-        }
+        Job* job = claim_with_offload();
+        lock.unlock();
+        run(*job, main_decompressor_);
+        continue;
       }
       if (next_claim_ < taken_ + jobs_.size()) {
         // Decode here rather than wait: the front job if nobody has started it, else the next one.
@@ -251,7 +258,43 @@ class ChunkPipeline {
     std::string read_error;
     std::unique_ptr<LoadedChunk> result;
     bool done = false;
+    // With an offload (claim_with_offload): started on this thread, or handed to a helper.
+    bool claimed = false;
+    const uint8_t* offload_data = nullptr;
+    size_t offload_size = 0;
   };
+
+  // No threads (wasm), but helper workers behind the offload: this thread keeps the first chunk
+  // nobody has started for itself and hands the ones after it to the helpers while they have
+  // room. It collects the front chunk once its helper is done and meanwhile decodes its own, so
+  // helpers and this thread share the work whatever each chunk costs. Called with the lock held;
+  // the front job is not done.
+  Job* claim_with_offload() {
+    // The first chunk neither started here nor handed on, near the front: decoding further ahead
+    // would only hold more decoded chunks in memory while the helpers catch up.
+    constexpr size_t kOwnAhead = 4;
+    Job* own = nullptr;
+    for (size_t k = 0; k < jobs_.size() && k < kOwnAhead; ++k)
+      if (!jobs_[k]->claimed && !jobs_[k]->offload_data) {
+        own = jobs_[k].get();
+        break;
+      }
+    for (auto& job : jobs_) {
+      if (job.get() == own || job->claimed || job->offload_data || !job->read_ok || !job->base) continue;
+      Prefetch handed = prefetch_span(job->base + job->begin, job->end - job->begin, main_decompressor_, verify_);
+      if (!handed.data) {
+        if (decompress_offload()->free_slots() == 0) break;  // the helpers are full
+        continue;                                             // not for a helper (none, damaged)
+      }
+      job->offload_data = handed.data;
+      job->offload_size = handed.size;
+    }
+    Job* front = jobs_.front().get();
+    bool front_waits = front->offload_data && !main_decompressor_.prefetched_ready(front->offload_data, front->offload_size);
+    Job* job = front_waits && own ? own : front;
+    job->claimed = true;
+    return job;
+  }
 
   // Where chunk `i`'s bytes end: at the next chunk in the file (so its IndexData records come
   // along in the same read), or at index_pos / the end of the file for the last one.

@@ -19,7 +19,7 @@ export function slotView(buffer, k) {
   const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
   const base = k * slotBytes;
   return {
-    words: new Int32Array(buffer, base, 16), // [state, compression, input size, uncompressed size, verify, json length, result size]
+    words: new Int32Array(buffer, base, 16), // [state, compression, input size, uncompressed size, verify, json length, result size, helper memory MB]
     json: new Uint8Array(buffer, base + 64, 1024),
     input: new Uint8Array(buffer, base + MAILBOX.header, MAILBOX.inputBytes),
     output: new Uint8Array(buffer, base + MAILBOX.header + MAILBOX.inputBytes, MAILBOX.outputBytes),
@@ -78,6 +78,12 @@ export class DecompressOffload {
     return true;
   }
 
+  // Whether the helper has finished this chunk (collect would not wait).
+  ready(ticket) {
+    const { helper, k } = this.entries.get(ticket);
+    return Atomics.load(helper.slots[k].words, 0) !== STATE.submitted;
+  }
+
   collect(ticket) {
     const { helper, k } = this.entries.get(ticket);
     this.entries.delete(ticket);
@@ -93,6 +99,16 @@ export class DecompressOffload {
     status.bytes = status.ok ? slot.output.subarray(0, slot.words[6]) : null;
     this.offloaded++;
     return status;
+  }
+
+  // Bytes the helpers hold: their mailboxes and their modules' memory (as they last reported it).
+  memory() {
+    let bytes = 0;
+    for (const helper of this.helpers) {
+      bytes += helper.buffer.byteLength;
+      bytes += Math.max(...helper.slots.map((slot) => slot.words[7])) * (1 << 20);
+    }
+    return bytes;
   }
 
   forget(ticket) {

@@ -36,6 +36,7 @@ self.onmessage = async ({ data: { buffer } }) => {
     const text = encoder.encode(JSON.stringify(status)).slice(0, json.length);
     json.set(text);
     words[5] = text.length;
+    words[7] = Math.ceil(Module.HEAPU8.length / (1 << 20)); // this helper's memory in MB, for readStats
     Atomics.store(words, 0, STATE.done);
     Atomics.notify(words, 0);
   }

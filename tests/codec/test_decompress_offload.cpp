@@ -1,0 +1,101 @@
+// The chunk pipeline with a decompression offload, as the browser runs it (no threads; helper
+// workers behind rosbag::DecompressOffload). A stand-in offload decodes on submit and says a
+// result is ready only every other time it is asked, so the pipeline has to both collect from
+// the helpers and decode chunks of its own out of order. Results must not change at all.
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "inspector.h"
+#include "rosbag/chunk.h"
+#include "rosbag/demo.h"
+#include "test_support.h"
+
+namespace {
+
+using namespace logscope;
+
+class StandInOffload : public rosbag::DecompressOffload {
+ public:
+  explicit StandInOffload(size_t slots) : slots_(slots) {}
+  size_t free_slots() override { return slots_ - pending_.size(); }
+  bool submit(uint64_t ticket, std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,
+              bool verify) override {
+    if (pending_.size() >= slots_) return false;
+    Result& r = pending_[ticket];
+    r.status = decompressor_.decompress(compression, data, size, uncompressed_size, &r.bytes, verify);
+    ++submitted;
+    return true;
+  }
+  bool ready(uint64_t) override { return (++asked_ % 2) == 0; }
+  rosbag::DecompressStatus collect(uint64_t ticket, rosbag::ByteBuffer* out) override {
+    auto it = pending_.find(ticket);
+    REQUIRE(it != pending_.end());
+    rosbag::DecompressStatus status = it->second.status;
+    out->resize(it->second.bytes.size());
+    if (out->size()) std::memcpy(out->data(), it->second.bytes.data(), out->size());
+    pending_.erase(it);
+    ++collected;
+    return status;
+  }
+  void forget(uint64_t ticket) override { pending_.erase(ticket); }
+
+  size_t submitted = 0;
+  size_t collected = 0;
+
+ private:
+  struct Result {
+    rosbag::DecompressStatus status;
+    rosbag::ByteBuffer bytes;
+  };
+  size_t slots_;
+  uint64_t asked_ = 0;
+  std::map<uint64_t, Result> pending_;
+  rosbag::ChunkDecompressor decompressor_;
+};
+
+struct Outputs {
+  std::string check, iterate, checksum;
+};
+
+Outputs run_passes(const std::string& path) {
+  std::string error;
+  auto source = FileByteSource::open(path, &error);
+  REQUIRE(source);
+  auto inspector = open_inspector(*source, detect(*source));
+  REQUIRE(inspector);
+  Outputs out;
+  out.check = inspector->check(nullptr).to_json().dump();
+  out.iterate = inspector->query("iterate_all", Json::object(), nullptr).dump();
+  out.checksum = inspector->checksum(nullptr).dump();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("decompression offload: check and iteration give the same results with helpers as without") {
+  std::string dir = test_support::scratch_dir("decompress_offload");
+  for (const char* compression : {"lz4", "bz2"}) {
+    CAPTURE(compression);
+    std::string path = dir + "/" + compression + ".bag";
+    rosbag::DemoOptions options;
+    options.compression = compression;
+    std::string error;
+    REQUIRE(rosbag::write_demo_file(path, 6u << 20, options, &error));
+    Outputs alone = run_passes(path);
+    for (size_t slots : {1u, 2u, 6u}) {
+      CAPTURE(slots);
+      StandInOffload offload(slots);
+      rosbag::set_decompress_offload(&offload);
+      Outputs shared = run_passes(path);
+      rosbag::set_decompress_offload(nullptr);
+      CHECK(shared.check == alone.check);
+      CHECK(shared.iterate == alone.iterate);
+      CHECK(shared.checksum == alone.checksum);
+      CHECK(offload.submitted > 0);
+      CHECK(offload.collected > 0);
+    }
+  }
+}
