@@ -25,6 +25,10 @@ class ByteSource {
   // The whole source as one pointer when it is already in memory (memory, mmap): passes then
   // read it without copying. Null for sources that must be read (files, the browser, caches).
   virtual const uint8_t* mapped_data() const { return nullptr; }
+  // A source of the same bytes whose read() may run on another thread while this one is used
+  // (pread on the same file), or null. Lets a pass read its next window in the background
+  // (SequentialReader). Wrappers that keep state (caches, counters) hand on their inner file's.
+  virtual ByteSource* concurrent_source() { return nullptr; }
 };
 
 // Reads a native file with pread.
@@ -35,6 +39,7 @@ class FileByteSource : public ByteSource {
   ~FileByteSource() override;
   uint64_t size() const override { return size_; }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  ByteSource* concurrent_source() override { return this; }
 
  private:
   FileByteSource(int fd, uint64_t size) : fd_(fd), size_(size) {}
@@ -103,6 +108,7 @@ class CachedByteSource : public ByteSource {
   explicit CachedByteSource(ByteSource& inner) : CachedByteSource(inner, Options()) {}
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  ByteSource* concurrent_source() override { return inner_.concurrent_source(); }
   void clear();
 
  private:

@@ -15,12 +15,49 @@ SequentialReader::SequentialReader(ByteSource& source, uint64_t begin, uint64_t 
       window_end_(begin_),
       consumed_(begin_) {
   options_.window = std::max<size_t>(options_.window, 4096);
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+  if (options_.read_ahead && !mapped_ && end_ - begin_ > options_.window) ahead_source_ = source.concurrent_source();
+#endif
+}
+
+SequentialReader::~SequentialReader() {
+  if (ahead_.valid()) ahead_.wait();
+}
+
+// Reads the window after the resident one on another thread (only what fill_to will ask next).
+void SequentialReader::start_ahead() {
+  if (!ahead_source_ || ahead_.valid() || window_end_ >= end_) return;
+  ahead_offset_ = window_end_;
+  ahead_length_ = static_cast<size_t>(std::min<uint64_t>(options_.window, end_ - window_end_));
+  if (ahead_buffer_.size() < kAheadHead + ahead_length_) ahead_buffer_.resize(kAheadHead + ahead_length_);
+  uint8_t* into = ahead_buffer_.data() + kAheadHead;
+  ByteSource* source = ahead_source_;
+  uint64_t offset = ahead_offset_;
+  size_t length = ahead_length_;
+  ahead_ = std::async(std::launch::async, [source, offset, into, length] { return source->read(offset, into, length); });
+}
+
+// Makes the background window resident if it is the one wanted: the unconsumed tail goes in
+// front of it and the buffers swap. False (nothing changed) when it does not fit.
+bool SequentialReader::take_ahead(uint64_t read_from, uint64_t want_end) {
+  if (!ahead_.valid()) return false;
+  size_t got = ahead_.get();  // also when it is not used: its buffer is ours again
+  size_t keep = static_cast<size_t>(window_end_ - consumed_);
+  if (ahead_offset_ != read_from || want_end > read_from + ahead_length_ || keep > kAheadHead) return false;
+  size_t base = kAheadHead - keep;
+  if (keep) std::memcpy(ahead_buffer_.data() + base, at(consumed_), keep);
+  buffer_.swap(ahead_buffer_);
+  base_ = base;
+  window_begin_ = consumed_;
+  window_end_ = read_from + got;
+  ++reads_;
+  return true;
 }
 
 void SequentialReader::observe_to(uint64_t offset) {
   if (offset <= consumed_) return;
   if (observer_) {
-    const uint8_t* base = mapped_ ? mapped_ + consumed_ : buffer_.data() + (consumed_ - window_begin_);
+    const uint8_t* base = mapped_ ? mapped_ + consumed_ : at(consumed_);
     observer_(base, static_cast<size_t>(offset - consumed_));
   }
   consumed_ = offset;
@@ -32,18 +69,21 @@ bool SequentialReader::fill_to(uint64_t until) {
     return true;
   }
   if (until <= window_end_) return true;
-  // Drop what was consumed, keep the rest at the front, then read whole windows behind it.
-  size_t keep = static_cast<size_t>(window_end_ - consumed_);
   uint64_t read_from = window_end_;
   uint64_t want_end = std::min(end_, std::max(until, read_from + options_.window));
-  size_t needed = keep + static_cast<size_t>(want_end - read_from);
-  if (keep && consumed_ > window_begin_)
-    std::memmove(buffer_.data(), buffer_.data() + (consumed_ - window_begin_), keep);
-  window_begin_ = consumed_;
-  if (buffer_.size() < needed) buffer_.resize(needed);
-  size_t got = source_.read(read_from, buffer_.data() + keep, static_cast<size_t>(want_end - read_from));
-  ++reads_;
-  window_end_ = read_from + got;
+  if (!take_ahead(read_from, want_end)) {
+    // Drop what was consumed, keep the rest at the front, then read whole windows behind it.
+    size_t keep = static_cast<size_t>(window_end_ - consumed_);
+    size_t needed = keep + static_cast<size_t>(want_end - read_from);
+    if (keep && (consumed_ > window_begin_ || base_)) std::memmove(buffer_.data(), at(consumed_), keep);
+    base_ = 0;
+    window_begin_ = consumed_;
+    if (buffer_.size() < needed) buffer_.resize(needed);
+    size_t got = source_.read(read_from, buffer_.data() + keep, static_cast<size_t>(want_end - read_from));
+    ++reads_;
+    window_end_ = read_from + got;
+  }
+  start_ahead();
   if (window_end_ < until) {
     error_ = "could not read byte " + std::to_string(window_end_) + " of the file";
     return false;
@@ -59,7 +99,7 @@ const uint8_t* SequentialReader::view(uint64_t offset, size_t length) {
   }
   if (!skip_to(offset)) return nullptr;
   if (!fill_to(offset + length)) return nullptr;
-  return mapped_ ? mapped_ + offset : buffer_.data() + (offset - window_begin_);
+  return mapped_ ? mapped_ + offset : at(offset);
 }
 
 bool SequentialReader::skip_to(uint64_t offset) {
@@ -68,7 +108,7 @@ bool SequentialReader::skip_to(uint64_t offset) {
     if (window_end_ <= consumed_) {
       // Nothing resident at consumed_: without an observer the skipped bytes need not be read.
       if (!observer_ && !mapped_) {
-        consumed_ = window_begin_ = window_end_ = offset;
+        consumed_ = window_begin_ = window_end_ = offset;  // (a background window no longer fits)
         return true;
       }
       if (!fill_to(std::min(offset, consumed_ + options_.window))) return false;

@@ -92,3 +92,46 @@ TEST_CASE("sequential reader: hostile lengths are refused, short files say where
   CHECK(lying.view(4000, 2000) == nullptr);
   CHECK(lying.error() == "could not read byte 5000 of the file");
 }
+
+TEST_CASE("sequential reader: reading ahead on another thread changes nothing the pass sees") {
+  // A real file (pread may run on another thread), windows of 64 KB, records of many sizes that
+  // straddle windows, one larger than the room kept in front of a background window, and jumps.
+  std::vector<uint8_t> bytes = counting_bytes(3u << 20);
+  std::string path = test_support::scratch_dir("sequential") + "/ahead.bin";
+  test_support::write_file(path, bytes);
+  std::string error;
+  auto file = FileByteSource::open(path, &error);
+  REQUIRE(file);
+  CachedByteSource cached(*file);
+  REQUIRE(cached.concurrent_source() == file.get());
+  for (bool observe : {true, false}) {
+    for (bool ahead : {true, false}) {
+      CAPTURE(observe);
+      CAPTURE(ahead);
+      SequentialReader::Options options;
+      options.window = 64u << 10;
+      options.read_ahead = ahead;
+      SequentialReader reader(cached, 0, bytes.size(), options);
+      uint64_t observed = 0;
+      bool in_order = true;
+      if (observe)
+        reader.set_observer([&](const uint8_t* data, size_t size) {
+          in_order = in_order && std::memcmp(data, bytes.data() + observed, size) == 0;
+          observed += size;
+        });
+      uint64_t at = 0;
+      size_t sizes[] = {1, 700, 65535, 65536, 65537, 3000, (1u << 20) + 5000, 12, 200000};
+      for (size_t k = 0; at < bytes.size(); ++k) {
+        size_t length = std::min<uint64_t>(sizes[k % 9], bytes.size() - at);
+        const uint8_t* view = reader.view(at, length);
+        REQUIRE(view);
+        CHECK(std::memcmp(view, bytes.data() + at, length) == 0);
+        at += length;
+        if (k % 7 == 6) at = std::min<uint64_t>(bytes.size(), at + 150000);  // a forward jump
+      }
+      CHECK(reader.drain());
+      CHECK(in_order);
+      if (observe) CHECK(observed == bytes.size());
+    }
+  }
+}
