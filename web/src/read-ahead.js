@@ -97,8 +97,13 @@ export class ReadAhead {
     return done;
   }
 
+  // Blocks until the pump is done with slot k (filled or failed).
+  settle(k) {
+    while (Atomics.load(this.state, k) === SLOT.requested) Atomics.wait(this.state, k, SLOT.requested);
+  }
+
   wait(entry) {
-    while (Atomics.load(this.state, entry.k) === SLOT.requested) Atomics.wait(this.state, entry.k, SLOT.requested);
+    this.settle(entry.k);
     if (Atomics.load(this.state, entry.k) === SLOT.failed) {
       const n = new DataView(this.error.buffer, this.error.byteOffset).getUint32(0, true);
       const text = new TextDecoder().decode(this.error.slice(4, 4 + n));
@@ -133,7 +138,7 @@ export class ReadAhead {
   // pass that jumps back, or a second pass).
   restart(offset) {
     for (const entry of this.queue) {
-      while (Atomics.load(this.state, entry.k) === SLOT.requested) Atomics.wait(this.state, entry.k, SLOT.requested);
+      this.settle(entry.k);
       Atomics.store(this.state, entry.k, SLOT.free);
     }
     this.queue = [];
