@@ -25,8 +25,8 @@ const withFallback = !process.argv.includes('--no-fallback');
 const plan = [
   { file: 'bddf-1g.bddf', passes: ['summary', 'checksum', 'check'] },
   { file: 'none-1g.bag', passes: ['summary', 'check'] },
-  { file: 'lz4-1g.bag', passes: ['summary', 'check'] },
-  { file: 'bz2-200m.bag', passes: ['summary', 'check'] },
+  { file: 'lz4-1g.bag', passes: ['summary', 'check'], oneCore: true },
+  { file: 'bz2-200m.bag', passes: ['summary', 'check'], oneCore: true },
   { file: 'carla-1g.log', passes: ['summary'] },
 ].filter((p) => !only.length || only.some((o) => p.file.includes(o)));
 
@@ -37,10 +37,19 @@ function ensureInputs() {
   execFileSync('npm', ['run', '--silent', 'bench:inputs'], { cwd: root, stdio: 'inherit' });
 }
 
-// Reads the chosen File in a fresh worker of the page: the browser's own limit for this file.
-async function readLimit(page) {
+// The browser's own read limit for this file: a fresh worker of the same page reads the whole
+// File, once with FileReaderSync in 32 MB reads and once with file.stream(). The file is set on a
+// hidden input of our own (the page empties its input after opening, so the same file can be
+// picked again).
+async function readLimit(page, path) {
+  await page.evaluate(() => {
+    if (document.querySelector('#bench-probe-input')) return;
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-probe-input', hidden: true });
+    document.body.append(input);
+  });
+  await page.setInputFiles('#bench-probe-input', path);
   return page.evaluate(async () => {
-    const file = document.querySelector('#file-input').files[0];
+    const file = document.querySelector('#bench-probe-input').files[0];
     const code = `onmessage = async ({ data: { file, how } }) => {
       const t0 = performance.now();
       let bytes = 0;
@@ -54,8 +63,9 @@ async function readLimit(page) {
       postMessage({ bytes, seconds: (performance.now() - t0) / 1000 });
     };`;
     const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-    const run = (how) => new Promise((resolve) => {
+    const run = (how) => new Promise((resolve, reject) => {
       const worker = new Worker(url);
+      worker.onerror = (event) => reject(new Error(`read-limit worker: ${event.message}`));
       worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
       worker.postMessage({ file, how });
     });
@@ -65,44 +75,128 @@ async function readLimit(page) {
   });
 }
 
+// The browser peer: @foxglove/rosbag in a worker of the same page, on the same File.
+async function foxglovePeer(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    const file = document.querySelector('#bench-probe-input').files[0];
+    const worker = new Worker('/bench-peer/foxglove_browser.js');
+    worker.onerror = (event) => resolve({ error: `peer worker: ${event.message}` });
+    worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
+    worker.postMessage({ file });
+  }));
+}
+
+// Bundles the browser peer (bench/peers/foxglove_browser.mjs) with the peers bench/deps.sh installs.
+function bundlePeer() {
+  let peers;
+  try {
+    peers = execFileSync('bash', [join(root, 'bench', 'deps.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+  } catch {
+    console.log('bench:browser: the npm peers could not be installed; the browser peer is left out');
+    return null;
+  }
+  const out = mkdtempSync(join(tmpdir(), 'logscope-peer-'));
+  execFileSync(join(root, 'node_modules', '.bin', 'esbuild'), [join(root, 'bench', 'peers', 'foxglove_browser.mjs'), '--bundle', '--format=iife', '--platform=browser',
+    '--external:fs', '--external:path', '--external:crypto', '--loader:.wasm=file', '--asset-names=[name]', `--outdir=${out}`, '--log-level=warning'],
+  { cwd: root, env: { ...process.env, NODE_PATH: join(peers, 'node_modules') }, stdio: 'inherit' });
+  const version = JSON.parse(readFileSync(join(peers, 'node_modules', '@foxglove', 'rosbag', 'package.json'), 'utf8')).version;
+  return { dir: out, version };
+}
+
+// Serves the bundled peer under /bench-peer/ on the page's own origin, with the page's isolation headers.
+async function routePeer(context, url, peer) {
+  if (!peer) return;
+  await context.route(`${url}bench-peer/**`, (route) => {
+    const name = basename(new URL(route.request().url()).pathname);
+    const path = join(peer.dir, name);
+    if (!existsSync(path)) return route.fulfill({ status: 404, body: 'not found' });
+    route.fulfill({
+      status: 200,
+      body: readFileSync(path),
+      headers: {
+        'Content-Type': name.endsWith('.wasm') ? 'application/wasm' : 'text/javascript',
+        'Cross-Origin-Embedder-Policy': 'credentialless',
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      },
+    });
+  });
+}
+
+const JOB_DONE = {
+  checksum: () => ['valid', 'mismatch', 'none', 'absent'].includes(document.querySelector('#checksum-status')?.dataset.status) && !document.body.dataset.job,
+  check: () => document.body.dataset.checked === 'true' && !document.body.dataset.job,
+};
+
 async function timePass(page, pass) {
   if (pass === 'checksum') {
     const t0 = Date.now();
     await page.click('#verify-checksum');
-    await page.waitForFunction(() => ['valid', 'mismatch', 'none', 'absent'].includes(document.querySelector('#checksum-status')?.dataset.status) && !document.body.dataset.job, null, { timeout: 600_000, polling: 50 });
+    await page.waitForFunction(JOB_DONE.checksum, null, { timeout: 600_000, polling: 50 });
     return { seconds: (Date.now() - t0) / 1000, status: await page.getAttribute('#checksum-status', 'data-status') };
   }
   await page.click('#tab-problems');
   const t0 = Date.now();
   await page.click('#run-check');
-  await page.waitForFunction(() => document.body.dataset.checked === 'true' && !document.body.dataset.job, null, { timeout: 900_000, polling: 50 });
+  await page.waitForFunction(JOB_DONE.check, null, { timeout: 900_000, polling: 50 });
   return { seconds: (Date.now() - t0) / 1000, problems: await page.locator('#problems-card li').count() };
 }
 
-async function benchFile(browser, url, spec) {
-  const path = join(inputs, spec.file);
-  const size = statSync(path).size;
-  const context = await browser.newContext();
+// Opens the page and the file as a user does and returns the summary timing.
+async function openPage(context, url, path, query = '') {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url + '?nodemo');
+  await page.goto(`${url}?nodemo${query}`);
   await page.waitForTimeout(1500); // the worker and the module warm up before a file is chosen, as for a user
-  const isolated = await page.evaluate(() => self.crossOriginIsolated);
   const t0 = Date.now();
   await page.setInputFiles('#file-input', path);
   await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), basename(path), { timeout: 600_000, polling: 20 });
   const summary = { seconds: (Date.now() - t0) / 1000, pageMs: Number(await page.evaluate(() => document.body.dataset.summaryMs)) };
   await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 600_000 });
-  const limit = await readLimit(page);
-  const best = Math.max(limit.sync.bytes / limit.sync.seconds, limit.stream.bytes / limit.stream.seconds);
-  const row = { file: spec.file, size, isolated, limit: { ...limit, best }, summary, passes: {} };
+  return { page, errors, summary };
+}
+
+// What the job worker holds once a pass is over: its wasm memory (which never shrinks, so the
+// peak), the read-ahead ring, and the decompression helpers' mailboxes and modules.
+async function jobMemory(page) {
+  const stats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+  const ring = stats.read_ahead ? 4 * (8 << 20) : 0;
+  return { ...stats, ring, total: stats.wasm_memory + ring + (stats.offload_memory || 0) };
+}
+
+async function benchFile(browser, url, spec, peer) {
+  const path = join(inputs, spec.file);
+  const size = statSync(path).size;
+  const context = await browser.newContext();
+  await routePeer(context, url, peer);
+  const { page, errors, summary } = await openPage(context, url, path);
+  const isolated = await page.evaluate(() => self.crossOriginIsolated);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const limits = [await readLimit(page, path)];
+  const row = { file: spec.file, size, isolated, cores, summary, passes: {} };
   for (const pass of spec.passes.filter((p) => p !== 'summary')) {
     row.passes[pass] = await timePass(page, pass);
-    row.passes[pass].memory = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    row.passes[pass].memory = await jobMemory(page);
   }
   row.viewMemory = await page.evaluate(() => window.logscope.readStats());
+  if (spec.file.endsWith('.bag') && peer) row.peer = await foxglovePeer(page);
   row.errors = errors;
+  await page.close();
+  if (spec.oneCore && isolated) {
+    // The same check with every pass on one core: no decompression helpers.
+    const one = await openPage(context, url, path, '&cores=1');
+    row.oneCore = await timePass(one.page, 'check');
+    row.oneCore.memory = await jobMemory(one.page);
+    row.errors.push(...one.errors);
+    await one.page.close();
+  }
+  const probePage = await context.newPage();
+  await probePage.goto(`${url}?nodemo`);
+  limits.push(await readLimit(probePage, path)); // once more after the passes: the better of the two counts
+  await probePage.close();
+  const rate = (r) => r.bytes / r.seconds;
+  row.limit = { runs: limits, best: Math.max(...limits.flatMap((l) => [rate(l.sync), rate(l.stream)])) };
   await context.close();
   return row;
 }
@@ -110,17 +204,36 @@ async function benchFile(browser, url, spec) {
 const mb = (bytes) => bytes / 1e6;
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
 
+const seconds = (x) => `${x.toFixed(x < 1 ? 3 : 2)} s`;
+
+function memoryText(m) {
+  const parts = [`${mb(m.wasm_memory).toFixed(0)} MB codec`];
+  if (m.ring) parts.push(`${mb(m.ring).toFixed(0)} MB read-ahead ring`);
+  if (m.offload_helpers) parts.push(`${mb(m.offload_memory).toFixed(0)} MB in ${m.offload_helpers} decompression helper${m.offload_helpers > 1 ? 's' : ''}`);
+  return `${mb(m.total).toFixed(0)} MB (${parts.join(' + ')})`;
+}
+
 function describe(row) {
   const limitS = row.size / row.limit.best;
   const lines = [];
-  const sync = mb(row.limit.sync.bytes) / row.limit.sync.seconds, stream = mb(row.limit.stream.bytes) / row.limit.stream.seconds;
-  lines.push(`| ${row.file} (${(row.size / 1e9).toFixed(2)} GB) | read limit | ${limitS.toFixed(2)} s | FileReaderSync 32 MB: ${sync.toFixed(0)} MB/s, file.stream(): ${stream.toFixed(0)} MB/s | |`);
+  const rates = row.limit.runs.map((l) => `${(mb(l.sync.bytes) / l.sync.seconds).toFixed(0)} / ${(mb(l.stream.bytes) / l.stream.seconds).toFixed(0)}`).join(', then ');
+  lines.push(`| ${row.file} (${(row.size / 1e9).toFixed(2)} GB) | read limit | ${seconds(limitS)} (${mb(row.limit.best).toFixed(0)} MB/s) | FileReaderSync 32 MB / file.stream() in MB/s: ${rates} | |`);
   const needsWholeFile = row.file.startsWith('carla');
   const s = row.summary.seconds;
-  lines.push(`| | summary after setInputFiles | ${s.toFixed(3)} s (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? pct(limitS / s) + ' of the read limit' : 'index only'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB wasm |`);
+  lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit` : 'from the index'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
   for (const [name, r] of Object.entries(row.passes)) {
     const extra = r.status ? `status ${r.status}` : `${r.problems} problems listed`;
-    lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${r.seconds.toFixed(2)} s | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra} | ${mb(r.memory.wasm_memory).toFixed(0)} MB wasm${r.memory.read_ahead ? ' + 32 MB read-ahead ring' : ''} |`);
+    lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers` : ''} | ${memoryText(r.memory)} |`);
+  }
+  if (row.oneCore) {
+    const r = row.oneCore, all = row.passes.check;
+    lines.push(`| | Run full check on one core (\`?cores=1\`) | ${seconds(r.seconds)} | ${pct(limitS / r.seconds)} of the read limit; **all ${row.cores} cores are ${(r.seconds / all.seconds).toFixed(2)}× faster** | ${memoryText(r.memory)} |`);
+  }
+  if (row.peer) {
+    const p = row.peer;
+    lines.push(p.error
+      ? `| | @foxglove/rosbag (browser peer) | failed | ${p.error.split('\n')[0]} | |`
+      : `| | @foxglove/rosbag: open, then every message (parse: false) | ${seconds(p.seconds)} (open ${seconds(p.openSeconds)}) | ${pct(limitS / p.seconds)} of the read limit, ${p.messages} messages; logscope's full check is **${(p.seconds / row.passes.check.seconds).toFixed(2)}×** faster | |`);
   }
   return lines;
 }
@@ -156,6 +269,7 @@ function firstLoadOf(dir) {
 async function main() {
   ensureInputs();
   const load = firstLoad();
+  const peer = plan.some((p) => p.file.endsWith('.bag')) ? bundlePeer() : null;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -169,7 +283,7 @@ async function main() {
     const url = `http://127.0.0.1:${server.address().port}/`;
     const rows = [];
     for (const spec of plan) {
-      const row = await benchFile(browser, url, spec);
+      const row = await benchFile(browser, url, spec, mode.isolate ? peer : null);
       rows.push(row);
       for (const line of describe(row)) console.log(line);
       if (row.errors.length) console.log(`page errors: ${row.errors.join('; ')}`);
@@ -177,8 +291,10 @@ async function main() {
     sections.push({ mode, rows });
     await new Promise((ok) => server.close(ok));
   }
+  const browserVersion = browser.version();
   await browser.close();
-  const chromiumVersion = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  if (peer) rmSync(peer.dir, { recursive: true, force: true });
+  const chromiumVersion = `Chromium ${browserVersion}`;
   const doc = [
     '# Browser benchmarks',
     '',
@@ -186,7 +302,9 @@ async function main() {
     'Every figure below was measured in this one run. For each file the "read limit" is how fast a fresh worker of the same page reads',
     'the same File (the better of FileReaderSync in 32 MB reads and `file.stream()`); each pass is shown as a fraction of it.',
     'Passes are run as a user runs them: the summary after the file is set on the input (worker and module already warm),',
-    '"Verify checksum" and "Run full check" buttons. Memory is the codec worker\'s WebAssembly memory at the end (it never shrinks, so it is the peak).',
+    '"Verify checksum" and "Run full check" buttons. Memory is what the worker that ran the pass holds at its end: its WebAssembly memory',
+    '(which never shrinks, so it is the peak), the read-ahead ring, and the decompression helpers\' mailboxes and memory.',
+    'The browser peer, @foxglove/rosbag with @foxglove/wasm-lz4 and @foxglove/wasm-bz2, runs in a worker of the same page on the same File.',
     '',
   ];
   const loadTotal = Object.values(load).reduce((a, b) => a + b, 0);
