@@ -38,11 +38,13 @@ export const viewRestored = () => put('viewRestored', 'true');
 
 // body[data-data-query]: the Data tab's query while it runs
 export const dataQuery = (name) => put('dataQuery', name);
-// #panel-data[data-loaded]: the Data view that finished loading (messages, carla, blocks)
-export function dataLoaded(panel, name) {
-  if (name) panel.dataset.loaded = name;
-  else delete panel.dataset.loaded;
+// #panel-data[data-loaded]: the Data views that have loaded, in their order, space-separated
+// (messages, carla, blocks: one per format today); each view's element has data-loaded too
+export function dataLoaded(panel, view) {
+  view.dataset.loaded = 'true';
+  panel.dataset.loaded = [...panel.querySelectorAll('.data-view[data-loaded]')].map((v) => v.dataset.view).join(' ');
 }
+export const dataCleared = (panel) => { delete panel.dataset.loaded; };
 
 // body[data-build], body[data-offline-ready], body[data-sw]: the built copy's version, its service
 // worker ready for offline use, or why it could not be registered
