@@ -163,6 +163,9 @@ export function exploreTab(app) {
       tree.reset();
       treeLoad = null;
       record.showEmpty();
+      const searchStatus = $('#search-status'); // a search in the last file ended with its workers
+      searchStatus.textContent = '';
+      delete searchStatus.dataset.found;
       session.on('detected', () => hex.setFile(session.file.size));
       session.on('shown', () => { if (!$('#panel-explore').hidden) ensureTree().catch(() => {}); });
     },
