@@ -30,7 +30,8 @@ for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm']) {
 // The app's files, relative to web/ (no demos, no tests: the user brings the logs).
 function appFiles() {
   const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm'];
-  for (const name of readdirSync(join(web, 'src')).sort()) if (name.endsWith('.js')) files.push(`src/${name}`);
+  // The page's modules, in src/ and its folders (tabs/, data-views/).
+  for (const entry of readdirSync(join(web, 'src'), { recursive: true }).sort()) if (entry.endsWith('.js')) files.push(`src/${entry.split('\\').join('/')}`);
   return files;
 }
 

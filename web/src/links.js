@@ -1,7 +1,7 @@
 // Deep links: the view state lives in the page's query string, next to ?url=, so a copied link
 // opens the same place. Keys:
 //   url   the remote file (http/https)             file  the name of a local file (a hint only)
-//   tab   overview | problems | data | explore            node  the selected structure node (tree id)
+//   tab   a tab's name (overview, problems, data, explore)  node  the selected structure node (tree id)
 //   row   the selected table row, "<table>:<first cell>" (a series, topic, actor or frame)
 //   at    the hex cursor (hex offset)              sel   the hex selection, "<start>-<end>" (hex)
 // Other parameters (nodemo...) are kept as they are.
@@ -14,12 +14,12 @@ const parseNumber = (text) => {
   return Number.isFinite(n) && n >= 0 ? n : null;
 };
 
-// The view state a query string carries ({} when none).
-export function parseView(search) {
+// The view state a query string carries ({} when none); tabs: the names a tab may have.
+export function parseView(search, tabs) {
   const params = new URLSearchParams(search);
   const view = {};
   const tab = params.get('tab');
-  if (['overview', 'problems', 'data', 'explore'].includes(tab)) view.tab = tab;
+  if (tabs.includes(tab)) view.tab = tab;
   if (params.get('node')) view.node = params.get('node');
   const row = /^([^:]+):(.*)$/s.exec(params.get('row') || '');
   if (row) view.row = { table: row[1], key: row[2] };
@@ -35,11 +35,12 @@ export function parseView(search) {
 }
 
 export class LinkState {
-  constructor() {
+  // tabs: the page's tab names (a link to another tab carries no view).
+  constructor({ tabs }) {
     const params = new URLSearchParams(location.search);
     this.params = params;
     // The view the page was opened with, applied once to the first file that opens.
-    this.pending = parseView(location.search);
+    this.pending = parseView(location.search, tabs);
     this.remote = params.get('url');
     this.fileHint = params.get('file');
     this.timer = null;

@@ -2,11 +2,12 @@
 // <meta name="logscope-build">), and shows a quiet "new version available — reload" prompt when
 // a new version is waiting. The development tree (web/) and file:// pages do not register it.
 import { h } from './dom.js';
+import * as status from './status.js';
 
 export function startOffline() {
   const build = document.querySelector('meta[name="logscope-build"]')?.content;
   if (!build || !('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
-  document.body.dataset.build = build;
+  status.build(build);
   const sw = navigator.serviceWorker;
   let reloading = false;
   sw.addEventListener('controllerchange', () => {
@@ -27,6 +28,6 @@ export function startOffline() {
         if (worker.state === 'installed' && sw.controller) prompt(worker);
       });
     });
-  }).catch((error) => { document.body.dataset.sw = `failed: ${error.message || error}`; });
-  sw.ready.then(() => { document.body.dataset.offlineReady = 'true'; });
+  }).catch((error) => { status.serviceWorkerFailed(error.message || error); });
+  sw.ready.then(() => { status.offlineReady(); });
 }

@@ -12,6 +12,18 @@ export function problemCounts(problems) {
   return counts;
 }
 
+// What the reader recovered from a damaged file, stated plainly (the report's recovery, and the
+// problems of category "recovery"). Shown atop the Overview and in the Problems card.
+export function recoveryCallout(report = {}) {
+  const text = report.recovery?.message;
+  const related = (report.problems || []).filter((p) => p.category === 'recovery');
+  if (!text && !related.length) return null;
+  return h('div.callout.tone-warn.recovery', {},
+    h('strong', {}, 'This file is damaged or incomplete; logscope recovered what it could.'),
+    text ? h('p', {}, typeof text === 'string' ? text : JSON.stringify(text)) : null,
+    related.length ? h('ul', {}, related.slice(0, 6).map((p) => h('li', {}, p.message, ' ', h('span.mono.muted', {}, `(at ${hexOffset(p.offset)})`)))) : null);
+}
+
 export function renderProblems(root, { problems, checked, recovery, onJump, onCheck, checking }) {
   const list = [...(problems || [])].sort((a, b) => (ORDER[a.severity] ?? 3) - (ORDER[b.severity] ?? 3) || a.offset - b.offset);
   const counts = problemCounts(list);

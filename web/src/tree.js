@@ -53,13 +53,16 @@ export class TreeView {
   async toggle(id, open = !this.nodes.get(id)?.expanded) {
     const entry = this.nodes.get(id);
     if (!entry || !entry.node.child_count) return;
-    if (open && !entry.children.length) await this.loadWindow(id, 0);
+    // A window that cannot be read (the worker stopped: another file, a crash) leaves the tree as it is.
+    if (open && !entry.children.length) {
+      try { await this.loadWindow(id, 0); } catch { return; }
+    }
     entry.expanded = open;
     this.render();
   }
 
   async page(id, first) {
-    await this.loadWindow(id, first);
+    try { await this.loadWindow(id, first); } catch { return; }
     this.render();
   }
 

@@ -62,6 +62,7 @@ export class WorkerClient {
   }
 
   call(op, args = {}, { onProgress, transfer = [] } = {}) {
+    if (this.disposed) return Promise.reject(this.disposed);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, op });
@@ -77,6 +78,7 @@ export class WorkerClient {
 
   // Stops everything in flight; resolves when a fresh worker has the same file open again.
   async cancel() {
+    if (this.disposed) return;
     this.worker.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
@@ -103,8 +105,13 @@ export class WorkerClient {
     return null;
   }
 
-  dispose() {
+  // Stops the worker for good. What is pending is rejected with `reason` (the AbortError of the
+  // session that ended), so every await on this worker settles.
+  dispose(reason = new DOMException('the worker was stopped', 'AbortError')) {
+    this.disposed = reason;
     this.worker.terminate();
+    const pending = [...this.pending.values()];
     this.pending.clear();
+    for (const entry of pending) entry.reject(reason);
   }
 }

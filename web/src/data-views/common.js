@@ -1,0 +1,73 @@
+// What a Data view is given: the opened file, its queries with the progress bar, and the pieces
+// every view's table uses (a row that expands into its decoded record, a jump to the bytes).
+import { h, clear, formatCount, hexOffset } from '../dom.js';
+import { recordTree } from '../record.js';
+import { CancelledError } from '../worker-client.js';
+import { isAbort } from '../session.js';
+import * as status from '../status.js';
+
+// A table cell: text, optionally numeric (right-aligned), with a tooltip or a class.
+export const td = (text, { num = false, title = null, cls = '' } = {}) => h(`td${num ? '.num' : ''}${cls ? `.${cls}` : ''}`, { title }, text);
+
+export class DataViewContext {
+  // root: the view's element; session: the opened file; jump(offset, length): show bytes in the hex view.
+  constructor(root, session, { panel, progress, jump }) {
+    Object.assign(this, { root, session, panel, progress, jumpTo: jump });
+  }
+
+  get summary() { return this.session.summary; }
+  get size() { return this.session.file.size; }
+  // The worker that answers the views: quick questions that need no reading (frames, one block).
+  get viewClient() { return this.session.client; }
+
+  // Marks the view loaded (the tests wait on it).
+  loaded() { status.dataLoaded(this.panel, this.root); }
+
+  // A query in the job worker with the progress bar and its Cancel button. Rejects with an
+  // AbortError once another file was opened.
+  async run(label, name, args, { argsJson, op = 'query' } = {}) {
+    const session = this.session;
+    await session.result(session.ensureJobs());
+    const onProgress = this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
+    status.dataQuery(name);
+    try {
+      const result = await session.result(session.jobs.call(op, { name, args, argsJson }, { onProgress }));
+      this.progress.finish();
+      return result;
+    } catch (error) {
+      if (!(error instanceof CancelledError) && !isAbort(error)) this.progress.finish();
+      throw error;
+    } finally {
+      if (!session.aborted) status.dataQuery(null);
+    }
+  }
+
+  // Shows why a query gave nothing (cancelled, or its error), with a retry; nothing once the file is closed.
+  status(node, error, retry = null) {
+    if (isAbort(error)) return;
+    clear(node).append(error instanceof CancelledError ? h('span.muted', {}, 'Cancelled. ') : h('span.error-text', {}, `${String(error?.message || error)} `),
+      retry ? h('button.link.small', { type: 'button', onclick: retry }, 'Try again') : null);
+  }
+
+  jumpButton(offset, length, label = 'bytes') {
+    if (!Number.isFinite(offset)) return h('span.muted.small', { title: 'The codec does not report where this item lies in the file' }, '—');
+    return h('button.link.mono.jump', { type: 'button', title: `Show ${length ? `these ${formatCount(length)} bytes` : 'these bytes'} in the hex view`, dataset: { offset }, onclick: (e) => { e.stopPropagation(); this.jumpTo(offset, length || 0); } }, `${hexOffset(offset)} ›`);
+  }
+
+  // Rows that open a detail row below them with a record tree (loaded on first open).
+  expandable(tbody, row, colspan, load) {
+    row.classList.add('expandable');
+    row.setAttribute('aria-expanded', 'false');
+    let detail = null;
+    row.addEventListener('click', async () => {
+      const open = row.getAttribute('aria-expanded') !== 'true';
+      row.setAttribute('aria-expanded', String(open));
+      if (!open) { if (detail) detail.hidden = true; return; }
+      if (detail) { detail.hidden = false; return; }
+      const box = h('div.rv.data-record', {}, h('span.muted.small', {}, 'Decoding…'));
+      detail = h('tr.detail', {}, h('td', { colspan }, box));
+      row.after(detail);
+      try { clear(box).append(recordTree(await this.session.result(load()), 1)); } catch (error) { this.status(box, error); }
+    });
+  }
+}

@@ -1,0 +1,76 @@
+// ROS bags: decoded messages in time order, paged, filtered by topic, like `logscope messages`.
+import { h, clear, formatCount, formatBytes } from '../dom.js';
+import { secondsTextToUtc } from '../format.js';
+import { td } from './common.js';
+
+const PAGE = 50;
+
+export default {
+  name: 'messages',
+  formats: ['rosbag'],
+
+  render(view) {
+    const topics = (view.summary.tables || []).find((t) => t.name === 'topics');
+    const counts = new Map((topics?.rows || []).map((r) => [r[0], r[2]]));
+    const total = view.summary.file?.counts?.messages;
+    const select = h('select.select#data-topic', { 'aria-label': 'Topic' }, h('option', { value: '' }, `All topics${typeof total === 'number' ? ` (${formatCount(total)})` : ''}`),
+      [...counts].map(([topic, n]) => h('option', { value: topic }, `${topic} (${formatCount(n)})`)));
+    const range = h('span.small.muted#data-range');
+    const prev = h('button.button.small', { type: 'button', id: 'data-prev' }, '‹ Previous');
+    const next = h('button.button.small', { type: 'button', id: 'data-next' }, 'Next ›');
+    const note = h('div.small.data-note');
+    const tbody = h('tbody');
+    const table = h('table.data.data-table#data-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, '#'), h('th', {}, 'Time (UTC)'), h('th', {}, 'Topic'), h('th', {}, 'Type'), h('th.num', {}, 'Size'), h('th', {}, 'Bytes'))), tbody);
+    let first = 0;
+    let latest = null; // the newest page asked for: an older one that arrives late is not shown
+    const load = async () => {
+      const request = (latest = {});
+      const topic = select.value;
+      prev.disabled = next.disabled = true;
+      clear(note).append(h('span.muted', {}, 'Reading messages…'));
+      let result;
+      try {
+        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', { topic, first, count: PAGE });
+      } catch (error) {
+        if (request === latest) { view.status(note, error, load); prev.disabled = first === 0; next.disabled = false; }
+        return;
+      }
+      if (request !== latest) return;
+      clear(note);
+      if (result.error) return note.append(h('span.error-text', {}, result.error));
+      if (result.problems?.length) note.append(h('span.tone-warn', {}, `${formatCount(result.problems.length)} problems while reading; see the Problems tab after a check.`));
+      clear(tbody);
+      for (const m of result.messages || []) {
+        // Where the message lies, when the codec says: its record (V1.x) or its chunk (V2.0).
+        const offset = Number.isFinite(m.offset) ? m.offset : m.chunk_pos > 0 ? m.chunk_pos : undefined;
+        const row = h('tr', { dataset: { index: m.index, topic: m.topic, time: m.time } },
+          td(String(m.index), { num: true }),
+          td(secondsTextToUtc(m.time) || m.time, { title: `${m.time} s since the epoch`, cls: 'mono' }),
+          td(m.topic),
+          td(m.type, { cls: 'muted' }),
+          td(formatBytes(m.size), { num: true }),
+          h('td', {}, view.jumpButton(offset, Number.isFinite(m.offset) ? m.size : 0)));
+        tbody.append(row);
+        view.expandable(tbody, row, 6, async () => (m.error ? { error: m.error, message: m.message } : m.message));
+      }
+      // The codec reports where a message lies only when it can (offset, or its chunk's position).
+      const located = (result.messages || []).some((m) => Number.isFinite(m.offset) || m.chunk_pos > 0);
+      table.classList.toggle('no-bytes', !located);
+      const n = result.messages?.length || 0;
+      const of = topic ? counts.get(topic) : total;
+      range.textContent = n ? `${formatCount(first + 1)}–${formatCount(first + n)}${typeof of === 'number' ? ` of ${formatCount(of)}` : ''}` : 'no messages';
+      prev.disabled = first === 0;
+      next.disabled = !result.more;
+      view.loaded();
+    };
+    select.addEventListener('change', () => { first = 0; load(); });
+    prev.addEventListener('click', () => { first = Math.max(0, first - PAGE); load(); });
+    next.addEventListener('click', () => { first += PAGE; load(); });
+    clear(view.root).append(h('section.card.data-card', {},
+      h('div.card-head', {}, h('h3', {}, 'Messages'), h('span.muted.small', {}, 'decoded with the definitions stored in the bag, in time order; click a row to expand it')),
+      h('div.data-toolbar', {}, h('label.small.muted', { for: 'data-topic' }, 'Topic'), select, h('span.spacer'), range, prev, next),
+      note,
+      h('div.table-wrap.data-wrap', {}, table)));
+    load();
+  },
+};

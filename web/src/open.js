@@ -1,0 +1,235 @@
+// Opening files: a local file (chooser, drop, demo), or a remote one (?url=: probed, then read in
+// ranges, or downloaded whole when the server cannot serve ranges and the user agrees). Each file
+// gets a Session; opening another aborts the one before. A probe, download or demo fetch on its
+// way is dropped when the user opens something else first (its `attempt` signal is aborted).
+import { $, h, clear, formatBytes } from './dom.js';
+import { CrashError } from './worker-client.js';
+import { Session, isAbort, spareWorkers } from './session.js';
+import { showBanner, hideBanner } from './errors.js';
+import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
+import * as status from './status.js';
+
+const chooseFile = () => $('#file-input').click();
+
+// app: {links, progress, banner, header, opened(session)}; app.session is set here.
+export function openController(app) {
+  const { links, progress, banner } = app;
+  let attempt = null;
+  let spare = spareWorkers(); // the first file's workers, started with the page
+
+  // A new request to open something: the one before it, if still on its way, is dropped.
+  function begin() {
+    attempt?.abort();
+    attempt = new AbortController();
+    return attempt.signal;
+  }
+
+  function crashed(session, message) {
+    progress.finish();
+    status.state('crashed');
+    showBanner(banner, {
+      title: 'The inspector stopped unexpectedly',
+      message: `${message}. The page is fine and your file was not changed. Reloading the file starts a fresh inspector.`,
+      id: 'crash-banner',
+      actions: [{ label: 'Reload the file', primary: true, onClick: () => { hideBanner(banner); openFile(session.file); } }],
+    });
+  }
+
+  // The remote file is not the one that was opened any more (ETag, Last-Modified or size differ).
+  function changedUnderneath(session, message) {
+    if (!session.file.remote || session.changed) return;
+    session.changed = true;
+    progress.finish();
+    status.changed(true);
+    showBanner(banner, {
+      title: 'The file changed on the server',
+      message: `${message.replace(/^the file/, 'The file')}. What is shown was read from the earlier version; logscope stopped reading so the two versions are not mixed.`,
+      id: 'changed-banner',
+      actions: [{ label: 'Open the new version', primary: true, onClick: () => openUrl(session.file.url) }],
+    });
+  }
+
+  async function openFile(file, { downloadedFrom = null, signal = begin() } = {}) {
+    if (signal.aborted) return;
+    if (!file.remote && !downloadedFrom) {
+      links.setRemote(null);
+      links.setLocalName(file.name);
+    }
+    if (!links.hasView) links.clearView();
+    $('#link-hint')?.remove();
+    status.changed(false);
+    status.remoteProblem(null);
+    const started = performance.now();
+    app.session?.abort();
+    const session = new Session(file, { downloadedFrom, progress, workers: spare, onCrash: crashed, onChanged: changedUnderneath });
+    spare = null;
+    app.session = session;
+    status.job(null); // the last file's job stopped with its workers
+    status.laterFacts(null);
+    hideBanner(banner);
+    progress.finish();
+    status.state('opening');
+    status.fileName(file.name);
+    app.opened(session);
+
+    // Only the requests are guarded: a failure to open is shown, a bug in a view is not hidden.
+    const answer = async (request) => {
+      try {
+        return { value: await session.result(request()) };
+      } catch (error) {
+        if (!session.aborted) openFailed(session, error);
+        return null;
+      }
+    };
+    const opened = await answer(() => session.client.open(session.source));
+    if (!opened) return;
+    session.detection = opened.value.detection;
+    status.format(opened.value.known ? session.detection.family : 'unknown');
+    session.emit('detected');
+    if (!opened.value.known) {
+      session.emit('unknown');
+      status.state('unknown');
+      return;
+    }
+    const summary = await answer(() => session.client.call('summary').then((s) => {
+      if (s.error) throw new Error(s.error);
+      return s;
+    }));
+    if (!summary) return;
+    session.summary = session.report = summary.value;
+    const elapsed = performance.now() - started;
+    session.emit('summary');
+    let stats;
+    try { stats = await session.result(session.client.call('readStats').catch(() => null)); } catch { return; }
+    status.state('summary');
+    status.summaryShown(elapsed, stats?.bytes_read);
+    app.header.summaryShown(elapsed, stats);
+    session.emit('shown');
+    if (file.size <= session.autoChecksumBytes) await session.verifyChecksum();
+    if (!session.aborted && file.size <= session.autoCheckBytes) await session.runCheck();
+  }
+
+  function openFailed(session, error) {
+    status.state('error');
+    progress.finish();
+    session.emit('failed');
+    if (error instanceof CrashError) return;
+    const file = session.file;
+    const text = String(error?.message || error);
+    if (/dynamically imported module|logscope\.mjs|Failed to fetch|404/.test(text)) {
+      return showBanner(banner, { title: 'The codec is not available', message: `The WebAssembly codec (gen/logscope.mjs) could not be loaded: ${text}. If you run logscope from a checkout, build it with "bash scripts/build.sh".` });
+    }
+    if (file.remote) {
+      return showBanner(banner, {
+        title: error?.code === 'ChangedError' ? 'The file changed on the server' : 'The remote file could not be read',
+        message: `${text}.`,
+        actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(file.url) }, { label: 'Open a local file', onClick: chooseFile }],
+      });
+    }
+    const unreadable = /could not read|NotReadable|NotFound/i.test(text);
+    showBanner(banner, {
+      title: unreadable ? 'The file could not be read' : 'The file could not be opened',
+      message: unreadable ? `${text}. Choose the file again; if it lives on a network drive or removable disk, copy it locally first.` : `${text}.`,
+      actions: [{ label: 'Choose a file', primary: true, onClick: chooseFile }, { label: 'Try again', onClick: () => openFile(file) }],
+    });
+  }
+
+  // ?url=: probes the server, then reads the file in ranges; explains what is missing when the
+  // server cannot serve ranges to this page, and offers a full download only on request.
+  async function openUrl(url) {
+    const signal = begin();
+    links.setRemote(url);
+    hideBanner(banner);
+    status.state('probing');
+    status.fileName(nameOfUrl(url));
+    status.remoteProblem(null);
+    const probing = progress.start(`Asking ${new URL(url, location.href).host || 'the server'} for ${nameOfUrl(url)}`);
+    probing(0, 0);
+    const result = await probeRemote(url);
+    progress.finish();
+    if (signal.aborted) return;
+    if (result.ok && result.whole) return openFile(result.whole, { signal, downloadedFrom: result.url });
+    if (result.ok) return openFile({ remote: true, url: result.url, name: result.name, size: result.size, etag: result.etag, lastModified: result.lastModified, hidden: result.hidden }, { signal });
+    status.state('remote-problem');
+    status.remoteProblem(result.problem);
+    const { title, body, canDownload } = explainProbe(result);
+    const actions = [];
+    if (canDownload) actions.push(h('button.button.primary', { type: 'button', id: 'download-whole', onclick: () => downloadAndOpen(result, signal) }, result.size ? `Download the whole file (${formatBytes(result.size)})` : 'Download the whole file'));
+    actions.push(h('button.button', { type: 'button', onclick: chooseFile }, 'Open a local file instead'));
+    actions.push(h('button.button', { type: 'button', onclick: () => openUrl(url) }, 'Try again'));
+    clear(banner).append(h('div.banner.remote-problem', { class: canDownload ? 'tone-warn' : 'tone-bad', id: 'remote-problem', role: 'alert', dataset: { problem: result.problem } },
+      h('div.banner-text', {}, h('strong', {}, title), body, h('div.banner-actions.inline', {}, actions))));
+  }
+
+  async function downloadAndOpen(result, signal) {
+    if (signal.aborted) return;
+    const download = new AbortController(); // the progress bar's Cancel
+    $('#download-whole').disabled = true;
+    status.state('downloading');
+    const onProgress = progress.start(`Downloading ${result.name}`, { total: result.size || 0, onCancel: () => download.abort() });
+    try {
+      const file = await downloadWhole(result.url, result.name, { onProgress, signal: download.signal });
+      if (signal.aborted) return;
+      progress.finish();
+      openFile(file, { downloadedFrom: result.url });
+    } catch (error) {
+      if (signal.aborted) return;
+      progress.finish(download.signal.aborted ? 'Download cancelled.' : '');
+      status.state('remote-problem');
+      const button = $('#download-whole');
+      if (button) button.disabled = false;
+      if (!download.signal.aborted) showBanner(banner, { title: 'The download failed', message: `${String(error.message || error)}.`, actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(result.url) }] });
+    }
+  }
+
+  // The demo logs beside the page (gen/demo), listed on the start page and in the top bar.
+  async function openDemo(name) {
+    const signal = begin();
+    const response = await fetch(`gen/demo/${encodeURIComponent(name)}`);
+    if (!response.ok) throw new Error(`demo ${name}: HTTP ${response.status}`);
+    const blob = await response.blob();
+    openFile(new File([blob], name), { signal }); // not when the user opened something meanwhile
+  }
+
+  async function loadDemos({ autoOpen = true } = {}) {
+    let manifest;
+    try {
+      const response = await fetch('gen/demo/manifest.json');
+      if (!response.ok) return;
+      manifest = await response.json();
+    } catch { return; }
+    const list = $('#demo-list');
+    clear(list).append(h('span.muted.small', {}, 'Or try a demo log: '), manifest.files.map((name) => h('button.link.demo-link', { type: 'button', onclick: () => openDemo(name).catch(() => {}) }, name)));
+    const select = $('#demo-select');
+    select.append(...manifest.files.map((name) => h('option', { value: name }, name)));
+    select.hidden = false;
+    select.addEventListener('change', () => { if (select.value) openDemo(select.value).catch(() => {}); select.value = ''; });
+    if (autoOpen && manifest.default && !app.session) openDemo(manifest.default).catch(() => {});
+  }
+
+  // The ways in: the file chooser, drag and drop anywhere, the URL form.
+  $('#file-input').addEventListener('change', (event) => {
+    const file = event.target.files[0];
+    if (file) openFile(file);
+    event.target.value = '';
+  });
+  for (const button of document.querySelectorAll('[data-action=open]')) button.addEventListener('click', chooseFile);
+  let dragDepth = 0;
+  window.addEventListener('dragenter', (e) => { if (e.dataTransfer?.types.includes('Files')) { dragDepth++; document.body.classList.add('dragging'); e.preventDefault(); } });
+  window.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; document.body.classList.remove('dragging'); } });
+  window.addEventListener('dragover', (e) => e.preventDefault());
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    dragDepth = 0;
+    document.body.classList.remove('dragging');
+    const file = e.dataTransfer?.files?.[0];
+    if (file) openFile(file);
+  });
+  $('#url-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = $('#url-input').value.trim();
+    if (value) openUrl(value);
+  });
+
+  return { openFile, openUrl, loadDemos };
+}

@@ -1,0 +1,154 @@
+// One opened file: its two workers (one answers the views; one runs long jobs, so the views stay
+// live and a cancel stops only the job), what is known about the file so far, and an AbortSignal.
+// Opening another file aborts the session: its workers stop, and a result still on its way is
+// dropped (`result()` turns it into an AbortError), so no view ever shows an earlier file.
+// The session tells the views what changed with events (`on`); their listeners end with it.
+import { WorkerClient, CancelledError } from './worker-client.js';
+import * as status from './status.js';
+
+const MiB = 1024 * 1024;
+// Whole-file reads that start by themselves, up to these sizes; for remote files only when small.
+const AUTO_CHECKSUM_BYTES = 256 * MiB;
+const AUTO_CHECK_BYTES = 64 * MiB;
+const AUTO_REMOTE_BYTES = 8 * MiB;
+
+// What a worker opens: a local File, or a remote file found by the probe.
+const sourceFor = (file) => (file.remote
+  ? { kind: 'url', url: file.url, name: file.name, size: file.size, etag: file.etag, lastModified: file.lastModified }
+  : { kind: 'file', file });
+
+export const isAbort = (error) => error?.name === 'AbortError';
+
+// Two workers for the next session, started early so the codec compiles while the user chooses.
+export const spareWorkers = () => ({ client: new WorkerClient(), jobs: new WorkerClient() });
+
+// Events: detected (the format is known), unknown (not a log), summary (summary and report are
+// in), shown (the summary is on screen: background reads may start), checking (a full check
+// started), report (the check's report replaced the summary's), checksum, failed.
+export class Session extends EventTarget {
+  // file: a File or a remote file ({remote, url, name, size...}); progress: the page's ProgressBar;
+  // onCrash(session, message), onChanged(session, message): a worker crashed, the remote file changed.
+  constructor(file, { downloadedFrom = null, progress, onCrash, onChanged, workers = null }) {
+    super();
+    this.file = file;
+    this.downloadedFrom = downloadedFrom;
+    this.source = sourceFor(file);
+    this.progress = progress;
+    this.aborter = new AbortController();
+    this.signal = this.aborter.signal;
+    const reuse = (client) => (client && !client.crashed ? client : new WorkerClient());
+    this.client = reuse(workers?.client);
+    this.jobs = reuse(workers?.jobs);
+    for (const client of [this.client, this.jobs]) {
+      client.onCrash = (message) => { if (!this.aborted) onCrash(this, message); };
+      client.onChanged = (message) => { if (!this.aborted) onChanged(this, message); };
+    }
+    this.jobsOpen = null;
+    this.detection = null;
+    this.summary = null;
+    this.report = null; // the summary's report, then the full check's
+    this.checked = false;
+    this.checking = false;
+    this.checksum = { status: 'idle' };
+    this.changed = false;
+    this.signal.addEventListener('abort', () => {
+      this.client.dispose(this.signal.reason);
+      this.jobs.dispose(this.signal.reason);
+    });
+  }
+
+  abort() { this.aborter.abort(); }
+  get aborted() { return this.signal.aborted; }
+
+  on(type, listener) { this.addEventListener(type, listener, { signal: this.signal }); }
+  emit(type) { if (!this.aborted) this.dispatchEvent(new Event(type)); }
+
+  // The outcome of a request made for this file, or an AbortError once the session ended.
+  async result(promise) {
+    try {
+      const value = await promise;
+      this.signal.throwIfAborted();
+      return value;
+    } catch (error) {
+      this.signal.throwIfAborted();
+      throw error;
+    }
+  }
+
+  // Reads across the whole file start by themselves below these sizes.
+  get autoChecksumBytes() { return this.file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECKSUM_BYTES; }
+  get autoCheckBytes() { return this.file.remote ? AUTO_REMOTE_BYTES : AUTO_CHECK_BYTES; }
+  // Many small reads spread over the file (every chunk header) cost a big remote file many range
+  // requests: they wait until the user asks.
+  get manyReadsWait() { return Boolean(this.file.remote) && this.file.size > AUTO_REMOTE_BYTES; }
+
+  // The job worker opens the file on first use. One shared promise, so requests queue in the
+  // order they were made (the first caller's open reply would otherwise let later callers post first).
+  ensureJobs() {
+    if (!this.jobsOpen) {
+      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source);
+      this.jobsOpen.catch(() => { this.jobsOpen = null; this.jobs.source = null; }); // a later call tries again
+    }
+    return this.jobsOpen;
+  }
+
+  async cancelJobs() {
+    this.progress.finish('Cancelled.');
+    await this.jobs.cancel().catch(() => {});
+  }
+
+  // A whole-file job in the job worker, with the progress bar and its Cancel button.
+  async longJob(label, op) {
+    const onProgress = this.progress.start(label, { total: this.file.size, onCancel: () => this.cancelJobs() });
+    status.job(op);
+    try {
+      return await this.result(this.jobs.call(op, {}, { onProgress }));
+    } finally {
+      if (!this.aborted) status.job(null);
+    }
+  }
+
+  async verifyChecksum() {
+    if (this.aborted) return;
+    this.checksum = { status: 'running' };
+    this.emit('checksum');
+    status.job('checksum'); // before the job worker is ready, so waiting for idle waits
+    try {
+      await this.result(this.ensureJobs());
+      const result = await this.longJob('Verifying checksum', 'checksum');
+      this.checksum = result.error ? { status: 'error', error: result.error } : { status: 'done', result };
+      this.progress.finish(result.status === 'valid' ? 'Checksum verified.' : '');
+    } catch (error) {
+      if (this.aborted) return;
+      status.job(null);
+      this.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(error.message || error) };
+      if (!(error instanceof CancelledError)) this.progress.finish();
+    }
+    this.emit('checksum');
+  }
+
+  // The full check: every record read and validated; its report replaces the summary's.
+  async runCheck() {
+    if (this.aborted) return;
+    this.checking = true;
+    this.emit('checking');
+    status.job('check');
+    try {
+      await this.result(this.ensureJobs());
+      const report = await this.longJob('Checking every record', 'check');
+      if (!report.error) {
+        this.report = report;
+        this.checked = true;
+      }
+      this.progress.finish();
+    } catch (error) {
+      if (this.aborted) return;
+      status.job(null);
+      if (!(error instanceof CancelledError)) this.progress.finish();
+    } finally {
+      this.checking = false;
+    }
+    this.emit('report');
+    status.checked(this.checked);
+  }
+}

@@ -1,0 +1,9 @@
+// The tabs, in their order on the page (the first is shown by default). A tab is one module that
+// returns {name, label, open(session), show(), hide(), restore(view), view()}: see tab-bar.js.
+// A new tab: write its module like problems.js and add it here; index.html may hold its markup.
+import { overviewTab } from './overview.js';
+import { problemsTab } from './problems.js';
+import { dataTab } from './data.js';
+import { exploreTab } from './explore.js';
+
+export const TABS = [overviewTab, problemsTab, dataTab, exploreTab];
