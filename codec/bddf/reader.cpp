@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "bddf.pb.h"
+#include "bddf/block_index.h"
 #include "bddf/blocks.h"
 #include "bddf/format.h"
 #include "core/cursor.h"
@@ -136,6 +137,37 @@ bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, 
   return true;
 }
 
+// A series' block index at `offset`: framed like read_descriptor_block, decoded without protobuf
+// when its encoding is the plain one (block_index.h). False with an empty `why` when the block
+// parses but holds another descriptor type.
+bool read_block_index(ByteSource& source, uint64_t offset, uint64_t limit, PlainBlockIndex* sbi, BlockFrame* frame,
+                      std::string* why) {
+  if (offset < kFirstBlockOffset || offset >= limit) {
+    *why = "offset " + std::to_string(offset) + " is outside the blocks [4, " + std::to_string(limit) + ")";
+    return false;
+  }
+  std::string frame_why;
+  FrameStatus status = read_frame(source, offset, limit, frame, &frame_why);
+  if (status != FrameStatus::Ok) {
+    *why = "no complete block at " + std::to_string(offset) + ": " + frame_why;
+    return false;
+  }
+  if (frame->type != kDescriptorBlock) {
+    *why = "the block at " + std::to_string(offset) + " is a " + block_type_name(frame->type) + " block, not a descriptor block";
+    return false;
+  }
+  std::string bytes = read_descriptor_bytes(source, *frame);
+  if (decode_block_index_fast(bytes, sbi)) return true;
+  DescriptorBlock block;
+  if (!parse_message(block, bytes)) {
+    *why = "the descriptor block at " + std::to_string(offset) + " does not parse as a DescriptorBlock";
+    return false;
+  }
+  if (block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) return false;
+  block_index_from_message(block.series_block_index(), sbi);
+  return true;
+}
+
 // Tries the trailer's index. On failure returns false with the reason and the problem code; the
 // caller then scans. Problems that do not stop index use are added to the model directly.
 bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, std::string* code, uint64_t* at) {
@@ -181,7 +213,7 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
     Series& series = model.series[i];
     series.index = static_cast<uint32_t>(i);
     uint64_t sbi_offset = model.file_index_offsets[i];
-    DescriptorBlock sbi_block;
+    PlainBlockIndex sbi;
     if (!sbi_offsets_seen.insert(sbi_offset).second) {
       *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) +
                 " is unusable: an earlier series lists the same block index";
@@ -189,44 +221,42 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
       *at = sbi_offset;
       return false;
     }
-    if (!read_descriptor_block(source, sbi_offset, limit, &sbi_block, &frame, &why) ||
-        sbi_block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) {
+    if (!read_block_index(source, sbi_offset, limit, &sbi, &frame, &why)) {
       *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) + " is unusable: " +
                 (why.empty() ? "not a SeriesBlockIndex" : why);
       *code = "bddf.index.bad_series_index";
       *at = sbi_offset;
       return false;
     }
-    const auto& sbi = sbi_block.series_block_index();
     DescriptorBlock sd_block;
     why.clear();
-    if (!read_descriptor_block(source, sbi.descriptor_file_offset(), limit, &sd_block, &frame, &why) ||
+    if (!read_descriptor_block(source, sbi.descriptor_file_offset, limit, &sd_block, &frame, &why) ||
         sd_block.DescriptorType_case() != DescriptorBlock::kSeriesDescriptor) {
-      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset()) +
+      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset) +
                 " is unusable: " + (why.empty() ? "not a SeriesDescriptor" : why);
       *code = "bddf.index.bad_descriptor_offset";
       *at = sbi_offset;
       return false;
     }
-    if (!descriptor_offsets_seen.insert(sbi.descriptor_file_offset()).second) {
-      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset()) +
+    if (!descriptor_offsets_seen.insert(sbi.descriptor_file_offset).second) {
+      *reason = "the descriptor of series " + std::to_string(i) + " at " + std::to_string(sbi.descriptor_file_offset) +
                 " is unusable: an earlier series lists the same descriptor";
       *code = "bddf.index.bad_descriptor_offset";
       *at = sbi_offset;
       return false;
     }
-    take_series_descriptor(series, sd_block.series_descriptor(), sbi.descriptor_file_offset());
+    take_series_descriptor(series, sd_block.series_descriptor(), sbi.descriptor_file_offset);
     series.has_block_index = true;
     series.block_index_file_offset = sbi_offset;
-    series.total_bytes = sbi.total_bytes();
-    if (sbi.series_index() != i || series.descriptor_series_index != i)
+    series.total_bytes = sbi.total_bytes;
+    if (sbi.series_index != i || series.descriptor_series_index != i)
       add(model, Severity::Warning, sbi_offset, "bddf.index.series_index_mismatch",
-          "series " + std::to_string(i) + " of the FileIndex: its block index says series " + std::to_string(sbi.series_index()) +
+          "series " + std::to_string(i) + " of the FileIndex: its block index says series " + std::to_string(sbi.series_index) +
               ", its descriptor says " + std::to_string(series.descriptor_series_index));
     // Entries: bounded by what the parsed message holds, which the block size bounded.
-    series.entries.reserve(static_cast<size_t>(sbi.block_entries_size()));
-    for (const auto& e : sbi.block_entries()) {
-      uint64_t offset = e.file_offset();
+    series.entries.reserve(sbi.entries.size());
+    for (const BlockIndexEntry& e : sbi.entries) {
+      uint64_t offset = e.file_offset;
       if (offset < kFirstBlockOffset || offset >= index_offset || index_offset - offset < 12) {
         add(model, Severity::Error, sbi_offset, "bddf.index.entry_out_of_bounds",
             "series " + std::to_string(i) + " lists a block at " + std::to_string(offset) +
@@ -234,11 +264,11 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
         continue;
       }
       BlockEntry entry;
-      entry.timestamp_ns = to_ns(e.timestamp().seconds(), e.timestamp().nanos());
+      entry.timestamp_ns = to_ns(e.seconds, e.nanos);
       entry.file_offset = offset;
       entry.extra_first = static_cast<uint32_t>(series.extra.size());
-      entry.extra_count = static_cast<uint32_t>(e.additional_indexes_size());
-      series.extra.insert(series.extra.end(), e.additional_indexes().begin(), e.additional_indexes().end());
+      entry.extra_count = e.extra_count;
+      series.extra.insert(series.extra.end(), sbi.extra.begin() + e.extra_first, sbi.extra.begin() + e.extra_first + e.extra_count);
       series.entries.push_back(entry);
     }
     // File index vs descriptor: same identifier, and hashes that match it.
@@ -375,6 +405,9 @@ void read_trailer(ByteSource& source, FileModel& model) {
 // The table of blocks, from the index: magic, descriptors, data, block indexes, FileIndex, END.
 void build_block_table(FileModel& model) {
   std::vector<BlockRef>& blocks = model.blocks;
+  size_t count = 4;
+  for (const Series& series : model.series) count += 2 + series.entries.size();
+  blocks.reserve(count);
   blocks.push_back(BlockRef{0, BlockKind::Magic});
   if (model.have_file_descriptor) blocks.push_back(BlockRef{kFirstBlockOffset, BlockKind::FileDescriptor});
   for (uint32_t s = 0; s < model.series.size(); ++s) {

@@ -1,4 +1,5 @@
 // Index-first access: opening reads O(index) bytes, extraction and spans come from the index.
+#include "bddf/block_index.h"
 #include "bddf/demo.h"
 #include "bddf/writer.h"
 #include "test_bddf_support.h"
@@ -118,4 +119,52 @@ TEST_CASE("bddf demo: a realistic file that our reader reads cleanly") {
   std::string decoded = opened.inspector->query("block", request, nullptr).dump();
   CHECK(decoded.find("\"fl.hx\"") != std::string::npos);
   CHECK(decoded.find("protobuf_raw") != std::string::npos);
+}
+
+TEST_CASE("block index: the plain encoding decodes without protobuf to what protobuf reads, anything else is left to protobuf") {
+  using bosdyn::api::DescriptorBlock;
+  auto same = [](const PlainBlockIndex& a, const PlainBlockIndex& b) {
+    CHECK(a.series_index == b.series_index);
+    CHECK(a.descriptor_file_offset == b.descriptor_file_offset);
+    CHECK(a.total_bytes == b.total_bytes);
+    REQUIRE(a.entries.size() == b.entries.size());
+    for (size_t i = 0; i < a.entries.size(); ++i) {
+      CHECK(a.entries[i].seconds == b.entries[i].seconds);
+      CHECK(a.entries[i].nanos == b.entries[i].nanos);
+      CHECK(a.entries[i].file_offset == b.entries[i].file_offset);
+      CHECK(a.entries[i].extra_count == b.entries[i].extra_count);
+      for (uint32_t k = 0; k < a.entries[i].extra_count; ++k)
+        CHECK(a.extra[a.entries[i].extra_first + k] == b.extra[b.entries[i].extra_first + k]);
+    }
+  };
+  DescriptorBlock block;
+  auto* sbi = block.mutable_series_block_index();
+  sbi->set_series_index(7);
+  sbi->set_descriptor_file_offset(123456789012ull);
+  sbi->set_total_bytes(99);
+  for (int i = 0; i < 300; ++i) {
+    auto* e = sbi->add_block_entries();
+    e->mutable_timestamp()->set_seconds(i % 3 == 0 ? -5 : 1700000000 + i);
+    e->mutable_timestamp()->set_nanos(i % 5 == 0 ? -1 : i * 1000);
+    e->set_file_offset(4 + 1000ull * i);
+    for (int k = 0; k < i % 4; ++k) e->add_additional_indexes(k == 1 ? -k : k * 1000000000000ll);
+  }
+  sbi->add_block_entries();  // an entry with nothing set
+  std::string bytes = block.SerializeAsString();
+  PlainBlockIndex fast, parsed;
+  REQUIRE(decode_block_index_fast(bytes, &fast));
+  block_index_from_message(*sbi, &parsed);
+  same(fast, parsed);
+
+  // Not the plain encoding: the fast decoder declines, and protobuf decides.
+  std::string twice = bytes + bytes;  // repeated message fields merge in protobuf
+  CHECK_FALSE(decode_block_index_fast(twice, &fast));
+  DescriptorBlock other;
+  other.mutable_file_index()->add_series_block_index_offsets(5);
+  CHECK_FALSE(decode_block_index_fast(other.SerializeAsString(), &fast));
+  std::string with_unknown_field = bytes + std::string("\x28\x01", 2);  // field 5 of DescriptorBlock
+  CHECK_FALSE(decode_block_index_fast(with_unknown_field, &fast));
+  for (size_t cut : {size_t{1}, bytes.size() / 2, bytes.size() - 1})
+    CHECK_FALSE(decode_block_index_fast(bytes.substr(0, cut), &fast));
+  CHECK(decode_block_index_fast(std::string(), &fast) == false);
 }
