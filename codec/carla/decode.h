@@ -1,46 +1,37 @@
-// Packet payload decoding for every id, under a layout variant. Every count is checked against
-// the bytes of the payload, so a lying "total" can never allocate or read past the packet.
+// Packet payload decoding for every id, under a layout variant, driven by the packet table. Every
+// count is checked against the bytes of the payload, so a lying "total" can never allocate or read
+// past the packet.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "carla/format.h"
+#include "carla/packet_table.h"
+#include "carla/packets.h"
 #include "core/json.h"
 
 namespace logscope::carla {
 
-// One packet's payload, decoded. Only the vector for its kind is filled.
+// One packet's payload, decoded into the record struct of its table entry.
 struct DecodedPacket {
   uint8_t id = 0;
-  Kind kind = Kind::Unknown;
+  const PacketType* type = nullptr;  // null for user packets (>= 100) and ids the variant does not know
   bool ok = false;            // the payload parsed and its size matches the layout exactly
   std::string error;          // why not, when !ok
   uint32_t total = 0;         // the record count the packet declares (0 for packets without one)
   std::vector<uint32_t> record_offsets;  // payload-relative start of each record (for spans/paging)
+  std::unique_ptr<RecordList> list;      // the records read (one for a single payload); null when none were
 
-  FrameStartRecord frame;
-  double time = 0;            // PlatformTime / VisualTime
-  uint64_t counter = 0;       // FrameCounter
-  std::vector<EventAddRecord> adds;
-  std::vector<uint32_t> dels;
-  std::vector<std::pair<uint32_t, uint32_t>> parents;  // (child, parent)
-  std::vector<CollisionRecord> collisions;
-  std::vector<PositionRecord> positions;
-  std::vector<StateRecord> states;
-  std::vector<AnimVehicleRecord> vehicles;
-  std::vector<std::pair<uint32_t, double>> walkers;  // (id, speed)
-  std::vector<std::pair<uint32_t, uint32_t>> lights;  // (id, flags)
-  std::vector<SceneLightRecord> scene_lights;
-  std::vector<KinematicsRecord> kinematics;
-  std::vector<BoxRecord> boxes;  // BoundingBox and TriggerVolume
-  std::vector<PhysicsControlRecord> physics;
-  std::vector<TrafficLightTimeRecord> light_times;
-  std::vector<WalkerBonesRecord> bones;
-  std::vector<VehicleWheelsRecord> wheels;
-  std::vector<BikerRecord> bikers;
-  std::vector<DoorRecord> doors;
+  bool is(const PacketType& kind) const { return type == &kind; }
+  // The records when the packet is of that kind, else none: `for (auto& r : p.records(packets::Position))`.
+  template <typename R>
+  const std::vector<R>& records(const RecordPacket<R>& kind) const {
+    static const std::vector<R> kNone;
+    return is(kind) && list ? static_cast<const RecordsOf<R>&>(*list).items : kNone;
+  }
+  const char* kind_name() const;  // the entry's name, or "User" / "Unknown"
 };
 
 // Decodes a payload. Returns out->ok. User and unknown ids are "ok" with no content.
@@ -50,14 +41,10 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
 // the records (fast path for fixed-size records). `why` gets a sentence when it does not fit.
 bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, std::string* why);
 
-// How many leading payload bytes the forward scan needs to check a packet (the whole payload for
-// variable-size records, the 2-byte total for fixed-size ones, 24 for FrameStart).
-size_t bytes_needed_for_check(uint8_t id, uint32_t size, const Variant& variant);
-
 // JSON of a decoded packet, records [first, first+count) only (the UI pages big packets).
 Json packet_to_json(const DecodedPacket& packet, size_t first = 0, size_t count = SIZE_MAX);
 Json record_to_json(const DecodedPacket& packet, size_t index);
+// The records of a record-carrying packet (0 for single payloads, user and unknown packets).
 size_t record_count(const DecodedPacket& packet);
-Json vec3_json(const Vec3& v);
 
 }  // namespace logscope::carla

@@ -97,12 +97,12 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
   // Per-frame record lists, reused: cleared each frame, their memory kept.
   std::vector<EventAddRecord> adds;
   std::vector<uint32_t> dels;
-  std::vector<std::pair<uint32_t, uint32_t>> parents;
+  std::vector<ParentRecord> parents;
   std::vector<CollisionRecord> collisions;
   std::vector<PositionRecord> positions;
   std::vector<AnimVehicleRecord> vehicles;
-  std::vector<std::pair<uint32_t, double>> walkers;
-  std::vector<std::pair<uint32_t, uint32_t>> vehicle_lights;
+  std::vector<WalkerRecord> walkers;
+  std::vector<VehicleLightRecord> vehicle_lights;
   std::vector<KinematicsRecord> kinematics;
   std::vector<StateRecord> states;
   std::vector<BoxRecord> boxes;
@@ -137,10 +137,10 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
     double t_cycle = std::fmod(elapsed, 600.0);
     if (t_cycle >= 8 && t_cycle < 8.15) collisions.push_back({static_cast<uint32_t>(frame), kHero, 118, true, false});
     if (t_cycle >= 15 && t_cycle < 15.2) collisions.push_back({static_cast<uint32_t>(frame), kHero, kNoActor, true, false});
-    w.event_add(adds);
-    w.event_del(dels);
-    w.event_parent(parents);
-    w.collisions(collisions);
+    w.write(packets::EventAdd, adds);
+    w.write(packets::EventDel, dels);
+    w.write(packets::EventParent, parents);
+    w.write(packets::Collision, collisions);
 
     for (const Mover& m : movers) {
       if (m.id == kRespawned && cycle == 0 && frame > 1) continue;
@@ -160,28 +160,28 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
         walkers.push_back({m.id, m.speed / 100});
       }
     }
-    w.positions(positions);
+    w.write(packets::Position, positions);
     for (uint32_t id : lights) {
       double t = std::fmod(elapsed + id * 3.0, 25.0);
       uint8_t state = t < 10 ? 2 : t < 13 ? 1 : 0;
       states.push_back({id, false, std::fmod(t, 10.0), state});
     }
-    w.states(states);
-    w.anim_vehicles(vehicles);
-    w.anim_walkers(walkers);
-    w.vehicle_lights(vehicle_lights);
-    w.kinematics(kinematics);
+    w.write(packets::State, states);
+    w.write(packets::AnimVehicle, vehicles);
+    w.write(packets::AnimWalker, walkers);
+    w.write(packets::VehicleLight, vehicle_lights);
+    w.write(packets::Kinematics, kinematics);
     for (const EventAddRecord& a : adds)
       if (a.type == 1 || a.type == 2) boxes.push_back({a.id, Vec3{0, 0, a.type == 1 ? 70.0 : 90.0}, a.type == 1 ? Vec3{240, 105, 75} : Vec3{25, 25, 90}});
-    w.bounding_boxes(boxes);
-    w.platform_time(elapsed * 1.07 + 0.35);
+    w.write(packets::BoundingBox, boxes);
+    w.write(packets::PlatformTime, {elapsed * 1.07 + 0.35});
     for (const EventAddRecord& a : adds)
       if (a.type == 1) physics.push_back(physics_for(a.id));
-    if (!physics.empty()) w.physics_control(physics);
+    if (!physics.empty()) w.write(packets::PhysicsControl, physics);
     if (frame == 1) {
       std::vector<TrafficLightTimeRecord> times;
       for (uint32_t id : lights) times.push_back({id, 10, 3, 12});
-      w.traffic_light_times(times);
+      w.write(packets::TrafficLightTime, times);
     }
     w.frame_end();
     frame_bytes = w.bytes().size() - before;

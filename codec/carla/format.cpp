@@ -1,85 +1,25 @@
 #include "carla/format.h"
 
+#include "carla/packet_table.h"
+
 namespace logscope::carla {
 
-Kind21 kind_of_high_id(uint8_t id, IdOrder order) {
-  switch (order) {
-    case IdOrder::Release0915:
-      if (id == 21) return Kind21::AnimVehicleWheels;
-      if (id == 22) return Kind21::AnimBiker;
-      break;
-    case IdOrder::DevDoors:
-      if (id == 21) return Kind21::VehicleDoor;
-      if (id == 22) return Kind21::AnimVehicleWheels;
-      if (id == 23) return Kind21::AnimBiker;
-      break;
-    case IdOrder::Release0916:
-      if (id == 21) return Kind21::AnimVehicleWheels;
-      if (id == 22) return Kind21::AnimBiker;
-      if (id == 23) return Kind21::VehicleDoor;
-      break;
-  }
-  return Kind21::Unknown;
-}
-
-Kind packet_kind(uint8_t id, const Variant& variant) {
-  if (id <= kVisualTime) return static_cast<Kind>(id);  // Kind lists ids 0-20 in id order
-  if (id >= 100) return Kind::User;
-  switch (kind_of_high_id(id, variant.order)) {
-    case Kind21::AnimVehicleWheels: return Kind::AnimVehicleWheels;
-    case Kind21::AnimBiker: return Kind::AnimBiker;
-    case Kind21::VehicleDoor: return Kind::VehicleDoor;
-    case Kind21::Unknown: break;
-  }
-  return Kind::Unknown;
-}
-
-const char* kind_name(Kind kind) {
-  switch (kind) {
-    case Kind::FrameStart: return "FrameStart";
-    case Kind::FrameEnd: return "FrameEnd";
-    case Kind::EventAdd: return "EventAdd";
-    case Kind::EventDel: return "EventDel";
-    case Kind::EventParent: return "EventParent";
-    case Kind::Collision: return "Collision";
-    case Kind::Position: return "Position";
-    case Kind::State: return "State";
-    case Kind::AnimVehicle: return "AnimVehicle";
-    case Kind::AnimWalker: return "AnimWalker";
-    case Kind::VehicleLight: return "VehicleLight";
-    case Kind::SceneLight: return "SceneLight";
-    case Kind::Kinematics: return "Kinematics";
-    case Kind::BoundingBox: return "BoundingBox";
-    case Kind::PlatformTime: return "PlatformTime";
-    case Kind::PhysicsControl: return "PhysicsControl";
-    case Kind::TrafficLightTime: return "TrafficLightTime";
-    case Kind::TriggerVolume: return "TriggerVolume";
-    case Kind::FrameCounter: return "FrameCounter";
-    case Kind::WalkerBones: return "WalkerBones";
-    case Kind::VisualTime: return "VisualTime";
-    case Kind::AnimVehicleWheels: return "AnimVehicleWheels";
-    case Kind::AnimBiker: return "AnimBiker";
-    case Kind::VehicleDoor: return "VehicleDoor";
-    case Kind::User: return "User";
-    case Kind::Unknown: return "Unknown";
-  }
-  return "Unknown";
-}
-
 std::string packet_name(uint8_t id, const Variant& variant) {
-  Kind kind = packet_kind(id, variant);
-  if (kind == Kind::User) return "user packet " + std::to_string(id);
-  if (kind == Kind::Unknown) return "unknown packet " + std::to_string(id);
-  return kind_name(kind);
+  if (const PacketType* type = packet_type(id, variant)) return type->name();
+  return (id >= 100 ? "user packet " : "unknown packet ") + std::to_string(id);
 }
 
-const char* id_order_name(IdOrder order) {
-  switch (order) {
-    case IdOrder::Release0915: return "0.9.15 (21 AnimVehicleWheels, 22 AnimBiker)";
-    case IdOrder::DevDoors: return "dev 2023-2025 (21 VehicleDoor, 22 AnimVehicleWheels, 23 AnimBiker)";
-    case IdOrder::Release0916: return "0.9.16 (21 AnimVehicleWheels, 22 AnimBiker, 23 VehicleDoor)";
+std::string id_order_name(IdOrder order) {
+  static const char* kNames[] = {"0.9.15", "dev 2023-2025", "0.9.16"};
+  Variant variant;
+  variant.order = order;
+  std::string ids;
+  for (int id = 0; id < 256; ++id) {
+    if (!order_dependent(static_cast<uint8_t>(id))) continue;
+    if (const PacketType* type = packet_type(static_cast<uint8_t>(id), variant))
+      ids += (ids.empty() ? "" : ", ") + std::to_string(id) + " " + type->name();
   }
-  return "";
+  return std::string(kNames[static_cast<int>(order)]) + " (" + ids + ")";
 }
 
 std::string variant_label(const Variant& variant) {

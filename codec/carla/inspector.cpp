@@ -225,7 +225,7 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
       uint64_t begin = decoded.record_offsets[i];
       uint64_t end = i + 1 < n ? decoded.record_offsets[i + 1] : packet->size;
       Json record = record_to_json(decoded, i);
-      std::string label = std::string(kind_name(decoded.kind)) + " record " + std::to_string(i);
+      std::string label = std::string(decoded.kind_name()) + " record " + std::to_string(i);
       if (const Json* rid = record.find("id")) label += ": id " + rid->dump();
       if (const Json* bp = record.find("blueprint")) label += " " + bp->as_string();
       out.push_back(TreeNode{NodeId::one('r', {packet->offset, i}), label, "record", packet->payload() + begin, end - begin, 0});

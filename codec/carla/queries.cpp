@@ -66,12 +66,12 @@ CollisionResult query_collisions(ByteSource& source, const ScanResult& scan, cha
     }
     DecodedPacket p;
     decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.kind == Kind::EventAdd) {
-      for (const EventAddRecord& a : p.adds) actors[a.id] = NamedActor{a.type, a.blueprint};
-    } else if (p.kind == Kind::EventDel) {
-      for (uint32_t id : p.dels) actors.erase(id);
-    } else if (p.kind == Kind::Collision) {
-      for (const CollisionRecord& c : p.collisions) {
+    if (p.is(packets::EventAdd)) {
+      for (const EventAddRecord& a : p.records(packets::EventAdd)) actors[a.id] = NamedActor{a.type, a.blueprint};
+    } else if (p.is(packets::EventDel)) {
+      for (uint32_t id : p.records(packets::EventDel)) actors.erase(id);
+    } else if (p.is(packets::Collision)) {
+      for (const CollisionRecord& c : p.records(packets::Collision)) {
         auto lookup = [&](uint32_t id) {
           auto it = actors.find(id);
           return it == actors.end() ? NamedActor() : it->second;
@@ -171,18 +171,18 @@ BlockedResult query_blocked(ByteSource& source, const ScanResult& scan, double m
   auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
     DecodedPacket p;
     decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.kind == Kind::EventAdd) {
-      for (const EventAddRecord& a : p.adds) actors[a.id] = Tracked{a.blueprint, Vec3(), 0, 0};
-    } else if (p.kind == Kind::EventDel) {
-      for (uint32_t id : p.dels) {
+    if (p.is(packets::EventAdd)) {
+      for (const EventAddRecord& a : p.records(packets::EventAdd)) actors[a.id] = Tracked{a.blueprint, Vec3(), 0, 0};
+    } else if (p.is(packets::EventDel)) {
+      for (uint32_t id : p.records(packets::EventDel)) {
         auto it = actors.find(id);
         if (it == actors.end()) continue;
         report(id, it->second, true);
         actors.erase(it);
       }
-    } else if (p.kind == Kind::Position) {
+    } else if (p.is(packets::Position)) {
       double step = frame.duration > 0 ? frame.duration : 0;  // the last frame's -1 is "unknown"
-      for (const PositionRecord& r : p.positions) {
+      for (const PositionRecord& r : p.records(packets::Position)) {
         Tracked& t = actors[r.id];  // as CARLA: an actor never created is tracked without a name
         if (moved(t.last, r.location) < min_distance) {
           if (t.duration == 0) t.since = frame.elapsed;
@@ -258,8 +258,8 @@ ActorsResult query_actors(ByteSource& source, const ScanResult& scan, const Prog
     }
     DecodedPacket p;
     decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.kind == Kind::EventAdd) {
-      for (const EventAddRecord& a : p.adds) {
+    if (p.is(packets::EventAdd)) {
+      for (const EventAddRecord& a : p.records(packets::EventAdd)) {
         ActorInfo info;
         info.id = a.id;
         info.type = a.type;
@@ -273,16 +273,16 @@ ActorsResult query_actors(ByteSource& source, const ScanResult& scan, const Prog
         alive[a.id] = result.actors.size();
         result.actors.push_back(std::move(info));
       }
-    } else if (p.kind == Kind::EventDel) {
-      for (uint32_t id : p.dels) {
+    } else if (p.is(packets::EventDel)) {
+      for (uint32_t id : p.records(packets::EventDel)) {
         auto it = alive.find(id);
         if (it == alive.end()) continue;
         result.actors[it->second].destroy_frame = frame.id;
         result.actors[it->second].destroy_time = frame.elapsed;
         alive.erase(it);
       }
-    } else if (p.kind == Kind::EventParent) {
-      for (const auto& [child, parent] : p.parents) {
+    } else if (p.is(packets::EventParent)) {
+      for (const auto& [child, parent] : p.records(packets::EventParent)) {
         auto it = alive.find(child);
         if (it == alive.end()) continue;
         result.actors[it->second].parent = parent;
@@ -361,8 +361,8 @@ Json query_trajectory(ByteSource& source, const ScanResult& scan, uint32_t actor
     if (!keep) return;
     DecodedPacket p;
     decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.kind == Kind::Position) {
-      for (const PositionRecord& r : p.positions) {
+    if (p.is(packets::Position)) {
+      for (const PositionRecord& r : p.records(packets::Position)) {
         if (r.id != actor) continue;
         frame_ids.push_back(frame.id);
         time.push_back(frame.elapsed);
@@ -372,8 +372,8 @@ Json query_trajectory(ByteSource& source, const ScanResult& scan, uint32_t actor
         last_position_frame = frame.id;
         break;
       }
-    } else if (p.kind == Kind::Kinematics && last_position_frame == frame.id) {
-      for (const KinematicsRecord& r : p.kinematics) {
+    } else if (p.is(packets::Kinematics) && last_position_frame == frame.id) {
+      for (const KinematicsRecord& r : p.records(packets::Kinematics)) {
         if (r.id != actor) continue;
         vx.elements().back() = r.linear.x, vy.elements().back() = r.linear.y, vz.elements().back() = r.linear.z;
         any_velocity = true;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "carla/packet_table.h"
 #include "carla/scan.h"
 #include "core/byte_source.h"
 #include "core/json.h"
@@ -21,12 +22,7 @@ std::string header_text(const LogHeader& header);
 std::string footer_text(const ScanResult& scan, bool sticky_fixed0 = false);
 std::string format_date(int64_t unix_seconds);  // strftime("%x %X", localtime)
 
-// CARLA reworded two show_all lines over time; the text follows the release the file comes from.
-enum class InfoWording {
-  Carla095,   // 0.9.5-0.9.9 (no id >= 10): "Location (x, y, z) Rotation (r, p, y)"
-  Carla0910,  // 0.9.10-0.9.14 (ids 10-20, no 21-23): "Location: (...) Rotation (...)", "Brake b"
-  Carla0915,  // 0.9.15 and later, dev, UE5 (PR #6628): "Location: (...) Rotation: (...)", "Brake: b"
-};
+// The wording of the release the file comes from (InfoWording: packet_table.h).
 InfoWording info_wording(const ScanResult& scan);
 const char* info_wording_name(InfoWording wording);  // "0.9.5-0.9.9", "0.9.10-0.9.14", "0.9.15+"
 

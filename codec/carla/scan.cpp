@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "carla/decode.h"
+#include "carla/packet_table.h"
 #include "carla/walker.h"
 #include "core/cursor.h"
 
@@ -62,12 +63,9 @@ Variant candidate(int c) {
   return v;
 }
 
-bool vector_dependent(uint8_t id) {
-  return id == kEventAdd || id == kPosition || id == kKinematics || id == kBoundingBox || id == kTriggerVolume || id == kWalkerBones;
-}
-bool needs_whole_payload(uint8_t id) {
-  return id == kEventAdd || id == kCollision || id == kPhysicsControl || id == kWalkerBones || (id >= 21 && id <= 23);
-}
+// Variable-size records are checked by reading them all, order-dependent ids under every
+// numbering; Collision payloads are read for their non-actor sides.
+bool needs_whole_payload(uint8_t id) { return variable_size_id(id) || order_dependent(id) || id == kCollision; }
 
 std::string at(uint64_t offset) { return "byte " + std::to_string(offset); }
 std::string plural(uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
@@ -77,7 +75,7 @@ class VariantJudge {
  public:
   void add(const PacketRef& packet, const uint8_t* payload) {
     uint8_t id = packet.id;
-    if ((id > 23 && id < 100) || id >= 100) return;
+    if (!known_in_any_order(id)) return;
     bool fit[kCandidates];
     judge(id, payload, packet.size, fit, nullptr);  // no reasons: most packets fit every candidate
     ++seen_[id];
@@ -105,12 +103,19 @@ class VariantJudge {
     d.variant = candidate(best);
     d.misfits = misfits_[best];
     Json evidence = Json::array();
-    // Vectors: the packets whose size depends on the vector precision.
-    for (uint8_t id : {kPosition, kKinematics, kBoundingBox, kTriggerVolume, kEventAdd, kWalkerBones}) {
+    // Vectors: the packets whose size depends on the vector precision, fixed-size records first
+    // (their sizes alone decide), then variable ones, each in id order.
+    std::vector<uint8_t> vector_ids;
+    for (bool variable : {false, true})
+      for (int id = 0; id < kIds; ++id) {
+        auto i = static_cast<uint8_t>(id);
+        if (vector_sized_id(i) && variable_size_id(i) == variable) vector_ids.push_back(i);
+      }
+    for (uint8_t id : vector_ids) {
       if (!seen_[id]) continue;
       uint64_t f = fits_[id][best % 6], dbl = fits_[id][6 + best % 6];
       if (f != dbl) d.decisive_vectors = true;
-      evidence.push_back(std::string(kind_name(static_cast<Kind>(id))) + ": " + std::to_string(f) + " of " + plural(seen_[id], "packet") +
+      evidence.push_back(packet_name(id, d.variant) + ": " + std::to_string(f) + " of " + plural(seen_[id], "packet") +
                          " fit float vectors, " + std::to_string(dbl) + " fit double vectors");
     }
     if (!d.decisive_vectors) evidence.push_back("no packet tells float from double vectors; float (UE4) assumed");
@@ -124,23 +129,24 @@ class VariantJudge {
     if (!d.decisive_wheels && !d.variant.doubles)
       evidence.push_back(seen_[kPhysicsControl] ? "PhysicsControl packets fit both wheel sizes; 48 bytes assumed"
                                                 : "no PhysicsControl packet: the wheel size does not matter for this file (48 bytes assumed)");
-    bool any_high = seen_[21] || seen_[22] || seen_[23];
+    bool any_high = false;
+    for (int id = 0; id < kIds; ++id) any_high |= order_dependent(static_cast<uint8_t>(id)) && seen_[id];
     if (any_high) {
       int base = best - best % 3;
-      for (uint8_t id = 21; id <= 23; ++id) {
-        if (!seen_[id]) continue;
+      for (int id = 0; id < kIds; ++id) {
+        if (!order_dependent(static_cast<uint8_t>(id)) || !seen_[id]) continue;
         std::string line = "id " + std::to_string(id) + " (" + plural(seen_[id], "packet") + "):";
         for (int o = 0; o < 3; ++o) {
           Variant v = candidate(base + o);
-          line += std::string(o ? "," : "") + " " + std::to_string(fits_[id][base + o]) + " fit " + packet_name(id, v) + " in the " +
-                  (o == 0 ? "0.9.15" : o == 1 ? "dev-doors" : "0.9.16") + " order";
+          line += std::string(o ? "," : "") + " " + std::to_string(fits_[id][base + o]) + " fit " + packet_name(static_cast<uint8_t>(id), v) +
+                  " in the " + (o == 0 ? "0.9.15" : o == 1 ? "dev-doors" : "0.9.16") + " order";
           if (fits_[id][base + o] != fits_[id][best]) d.decisive_order = true;
         }
         evidence.push_back(line);
       }
       if (!d.decisive_order) evidence.push_back("the numbering orders agree on this file; the 0.9.15 order is reported");
     } else {
-      evidence.push_back("no packet with an id of 21-23: their numbering does not matter for this file");
+      evidence.push_back("no packet with an id of " + order_dependent_range() + ": their numbering does not matter for this file");
     }
     for (const Misfit& m : first_misfits_[best])
       problems.add(Severity::Error, m.offset, "carla.packet.size_mismatch",
@@ -152,7 +158,7 @@ class VariantJudge {
     j["label"] = variant_label(d.variant);
     j["vectors"] = d.variant.doubles ? "float64" : "float32";
     j["wheel_physics_bytes"] = d.variant.doubles ? Json() : Json(d.variant.wheel_bytes);
-    j["id_order"] = any_high ? Json(id_order_name(d.variant.order)) : Json("not needed (no id 21-23)");
+    j["id_order"] = any_high ? Json(id_order_name(d.variant.order)) : Json("not needed (no id " + order_dependent_range() + ")");
     j["packets_not_fitting"] = d.misfits;
     j["evidence"] = std::move(evidence);
     d.json = std::move(j);
@@ -166,10 +172,10 @@ class VariantJudge {
     std::string why;
   };
 
-  // Which candidate layouts a packet of id <= 23 fits; with `why`, also the reason for each misfit.
+  // Which candidate layouts a packet of a known id fits; with `why`, also the reason for each misfit.
   static void judge(uint8_t id, const uint8_t* payload, uint32_t size, bool* fit, std::string* why) {
     auto reason = [&](int c) { return why ? &why[c] : nullptr; };
-    if (vector_dependent(id)) {
+    if (vector_sized_id(id)) {
       bool f = layout_fits(id, payload, size, candidate(0), reason(0));
       bool d = layout_fits(id, payload, size, candidate(6), reason(6));
       for (int c = 0; c < kCandidates; ++c) fit[c] = c < 6 ? f : d;
@@ -181,10 +187,10 @@ class VariantJudge {
       for (int c = 0; c < kCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48);
       if (why)
         for (int c = 0; c < kCandidates; ++c) why[c] = why[(c / 3) % 2 ? 3 : 0];
-    } else if (id >= 21) {
+    } else if (order_dependent(id)) {
       for (int o = 0; o < 3; ++o) {
         // An id the candidate numbering does not use counts against it.
-        bool known = packet_kind(id, candidate(o)) != Kind::Unknown;
+        bool known = packet_type(id, candidate(o)) != nullptr;
         fit[o] = known && layout_fits(id, payload, size, candidate(o), reason(o));
         if (!known && why) why[o] = "the " + std::string(id_order_name(candidate(o).order)) + " numbering has no id " + std::to_string(id);
       }
@@ -198,26 +204,24 @@ class VariantJudge {
         for (int c = 1; c < kCandidates; ++c) why[c] = why[0];
     }
   }
-  std::array<uint64_t, 24> seen_{};
-  std::array<std::array<uint64_t, kCandidates>, 24> fits_{};
+  static constexpr int kIds = 100;  // user packets (>= 100) are never judged
+  std::array<uint64_t, kIds> seen_{};
+  std::array<std::array<uint64_t, kCandidates>, kIds> fits_{};
   std::array<uint64_t, kCandidates> misfits_{};
   std::array<std::vector<Misfit>, kCandidates> first_misfits_;
 };
 
-// CARLA version range the file's contents are consistent with.
+// CARLA version range the file's contents are consistent with: the latest release among the
+// packets present (the table's `since`), refined by what records show.
 std::string version_hint(const ScanResult& r) {
-  auto has = [&](int id) { return r.packet_counts[id] > 0; };
   if (r.variant.variant.doubles) return "CARLA 0.10.x (UE5)";
-  bool high = has(21) || has(22) || has(23);
-  if (high) return r.variant.variant.order == IdOrder::DevDoors ? "CARLA ue4-dev 2023-2025" : "CARLA 0.9.15 or later";
-  if (has(18) || has(19) || has(20)) return "CARLA 0.9.14 or later";
-  bool extended = false;
-  for (int id = 10; id <= 17; ++id) extended |= has(id);
+  Release latest = latest_release(r.packet_counts);
+  auto or_later = [](Release release) { return std::string("CARLA ") + release_name(release) + " or later"; };
+  if (latest >= Release::k0_9_15) return r.variant.variant.order == IdOrder::DevDoors ? "CARLA ue4-dev 2023-2025" : or_later(Release::k0_9_15);
+  if (latest >= Release::k0_9_14) return or_later(latest);
   if (r.non_actor_collisions) return "CARLA 0.9.13 or later";
-  if (has(kPhysicsControl)) return r.variant.variant.wheel_bytes == 36 ? "CARLA 0.9.10-0.9.11" : "CARLA 0.9.12 or later";
-  if (extended) return "CARLA 0.9.10 or later";
-  if (has(8) || has(9)) return "CARLA 0.9.6 or later";
-  return "CARLA 0.9.5 or later";
+  if (r.packet_counts[kPhysicsControl]) return r.variant.variant.wheel_bytes == 36 ? "CARLA 0.9.10-0.9.11" : "CARLA 0.9.12 or later";
+  return or_later(latest);
 }
 
 }  // namespace
@@ -327,7 +331,7 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
       close_frame(packet.end());
       continue;
     }
-    if (id >= kEventAdd && id <= kCollision && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
+    if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
     if (id == kCollision && packet.size >= 2) {
       Cursor c(payload, packet.size);
       uint16_t total = c.u16();
@@ -338,9 +342,10 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
         r.non_actor_collisions += (a == kNoActor) + (b == kNoActor);
       }
     }
-    if (id > 23 && id < 100)
+    if (id < 100 && !known_in_any_order(id))
       problems.add(Severity::Warning, packet.offset, "carla.packet.unknown_id",
-                   "packet id " + std::to_string(id) + " is not a CARLA packet (ids 0-23, user packets from 100); skipped by its size (" +
+                   "packet id " + std::to_string(id) + " is not a CARLA packet (ids 0-" + std::to_string(highest_known_id()) +
+                       ", user packets from 100); skipped by its size (" +
                        std::to_string(packet.size) + " bytes)");
   }
 

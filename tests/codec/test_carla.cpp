@@ -46,31 +46,31 @@ std::vector<uint8_t> every_packet_log(const Variant& variant, bool with_high_ids
   w.header(1637671165, "Town05");
   for (uint64_t f = 1; f <= 4; ++f) {
     w.frame_start(f, f == 4 ? -1.0 : 0.5, (f - 1) * 0.5);
-    w.visual_time((f - 1) * 0.5);
-    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(10, 1, "vehicle.tesla.model3", {100, 200, 30}, "hero"),
+    w.write(packets::VisualTime, {(f - 1) * 0.5});
+    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{actor(10, 1, "vehicle.tesla.model3", {100, 200, 30}, "hero"),
                                                      actor(11, 2, "walker.pedestrian.0001", {0, 0, 90}), actor(12, 5, "sensor.other.collision", {})}
                        : std::vector<EventAddRecord>{});
-    w.event_del(f == 4 ? std::vector<uint32_t>{11} : std::vector<uint32_t>{});
-    w.event_parent(f == 1 ? std::vector<std::pair<uint32_t, uint32_t>>{{12, 10}} : std::vector<std::pair<uint32_t, uint32_t>>{});
-    w.collisions(f == 2 ? std::vector<CollisionRecord>{{1, 10, 11, true, false}} : std::vector<CollisionRecord>{});
-    if (with_high_ids && variant.order != IdOrder::Release0915) w.doors({{10, 0, true}});
-    w.positions({{10, {100.0 + f, 200, 30}, {0, 0, 90}}, {11, {0, 0, 90}, {0, 0, 0}}});
-    w.states({{20, false, 1.5, 2}});
-    w.anim_vehicles({{10, 0.1, 0.5, 0.0, false, 1}});
-    w.anim_walkers({{11, 1.25}});
-    w.vehicle_lights({{10, 0x3}});
-    w.scene_lights({{7, 100, 1, 0.5, 0.25, 1, true, 0}});
+    w.write(packets::EventDel, f == 4 ? std::vector<uint32_t>{11} : std::vector<uint32_t>{});
+    w.write(packets::EventParent, f == 1 ? std::vector<ParentRecord>{{12, 10}} : std::vector<ParentRecord>{});
+    w.write(packets::Collision, f == 2 ? std::vector<CollisionRecord>{{1, 10, 11, true, false}} : std::vector<CollisionRecord>{});
+    if (with_high_ids && variant.order != IdOrder::Release0915) w.write(packets::VehicleDoor, {{10, 0, true}});
+    w.write(packets::Position, {{10, {100.0 + f, 200, 30}, {0, 0, 90}}, {11, {0, 0, 90}, {0, 0, 0}}});
+    w.write(packets::State, {{20, false, 1.5, 2}});
+    w.write(packets::AnimVehicle, {{10, 0.1, 0.5, 0.0, false, 1}});
+    w.write(packets::AnimWalker, {{11, 1.25}});
+    w.write(packets::VehicleLight, {{10, 0x3}});
+    w.write(packets::SceneLight, {{7, 100, 1, 0.5, 0.25, 1, true, 0}});
     if (with_high_ids) {
-      w.vehicle_wheels({{10, {{0, 5, 90}, {1, 5, 90}, {2, 0, 90}, {3, 0, 90}}}});
-      w.bikers({{10, 3.5, 0.5}});
+      w.write(packets::AnimVehicleWheels, {{10, {{0, 5, 90}, {1, 5, 90}, {2, 0, 90}, {3, 0, 90}}}});
+      w.write(packets::AnimBiker, {{10, 3.5, 0.5}});
     }
-    w.kinematics({{10, {100, 0, 0}, {0, 0, 1}}});
-    w.bounding_boxes(f == 1 ? std::vector<BoxRecord>{{10, {0, 0, 70}, {240, 100, 75}}} : std::vector<BoxRecord>{});
-    w.bounding_boxes({{30, {5, 5, 0}, {100, 100, 50}}}, true);
-    w.platform_time(f * 0.51);
-    if (f == 1 && !variant.doubles) w.physics_control({one_physics(10)});
-    w.traffic_light_times({{20, 10, 3, 12}});
-    w.walker_bones({{11, {{"crl_root", {0, 0, 1}, {0, 90, 0}}, {"crl_hips__C", {0, 0, 2}, {0, 0, 0}}}}});
+    w.write(packets::Kinematics, {{10, {100, 0, 0}, {0, 0, 1}}});
+    w.write(packets::BoundingBox, f == 1 ? std::vector<BoxRecord>{{10, {0, 0, 70}, {240, 100, 75}}} : std::vector<BoxRecord>{});
+    w.write(packets::TriggerVolume, {{30, {5, 5, 0}, {100, 100, 50}}});
+    w.write(packets::PlatformTime, {f * 0.51});
+    if (f == 1 && !variant.doubles) w.write(packets::PhysicsControl, {one_physics(10)});
+    w.write(packets::TrafficLightTime, {{20, 10, 3, 12}});
+    w.write(packets::WalkerBones, {{11, {{"crl_root", {0, 0, 1}, {0, 90, 0}}, {"crl_hips__C", {0, 0, 2}, {0, 0, 0}}}}});
     w.frame_end();
   }
   return w.take();
@@ -307,18 +307,18 @@ TEST_CASE("carla collisions and blocked queries: CARLA's tables, with its bugs f
       adds = {actor(1, 1, "vehicle.yamaha.yzf", {0, 0, 0}, "hero"), actor(2, 1, "vehicle.dodge_charger.police", {0, 0, 0}),
               actor(3, 4, "traffic.stop", {0, 0, 0}), actor(4, 2, "walker.pedestrian.0002", {0, 0, 0})};
     }
-    w.event_add(adds);
-    w.event_del(f == 850 ? std::vector<uint32_t>{4} : std::vector<uint32_t>{});
-    w.event_parent({});
+    w.write(packets::EventAdd, adds);
+    w.write(packets::EventDel, f == 850 ? std::vector<uint32_t>{4} : std::vector<uint32_t>{});
+    w.write(packets::EventParent, {});
     std::vector<CollisionRecord> collisions;
     if (f >= 160 && f <= 162) collisions.push_back({static_cast<uint32_t>(f), 1, 2, true, false});  // one row: it continues
     if (f == 200) collisions.push_back({200, 2, 3, false, false});                                    // a traffic sign: 'o', not 'h'
     if (f == 300) collisions.push_back({300, 1, kNoActor, true, false});                              // a wall
-    w.collisions(collisions);
+    w.write(packets::Collision, collisions);
     // Car 2 stands still from t=10 to t=50 (40 s); walker 4 stands still from t=30 until destroyed at 84.9.
     double x2 = t < 10 ? t * 1000 : (t < 50 ? 10000 : 10000 + (t - 50) * 1000);
     double x4 = t < 30 ? t * 100 : 3000;
-    w.positions({{1, {t * 1500, 0, 0}, {}}, {2, {x2, 500, 0}, {}}, {4, {x4, 900, 0}, {}}});
+    w.write(packets::Position, {{1, {t * 1500, 0, 0}, {}}, {2, {x2, 500, 0}, {}}, {4, {x4, 900, 0}, {}}});
     w.frame_end();
   }
   std::vector<uint8_t> bytes = w.take();
@@ -483,12 +483,12 @@ TEST_CASE("carla show_all wording follows the release the file comes from (PR #6
   w.header(1637671165, "Town01");
   for (uint64_t f = 1; f <= 2; ++f) {
     w.frame_start(f, f == 2 ? -1.0 : 0.05, (f - 1) * 0.05);
-    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(3, 1, "vehicle.audi.tt", {10, 20, 0.5})} : std::vector<EventAddRecord>{});
-    w.event_del({});
-    w.event_parent({});
-    w.collisions({});
-    w.positions({{3, {10, 20.5, 0.25}, {0, -1.5, 180}}});
-    w.states({});
+    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{actor(3, 1, "vehicle.audi.tt", {10, 20, 0.5})} : std::vector<EventAddRecord>{});
+    w.write(packets::EventDel, {});
+    w.write(packets::EventParent, {});
+    w.write(packets::Collision, {});
+    w.write(packets::Position, {{3, {10, 20.5, 0.25}, {0, -1.5, 180}}});
+    w.write(packets::State, {});
     w.frame_end();
   }
   std::vector<uint8_t> bytes = w.take();
@@ -515,12 +515,12 @@ TEST_CASE("carla PhysicsControl text is what CARLA prints after its engine round
   LogWriter w(v48);
   w.header(1637671165, "Town05");
   w.frame_start(1, -1.0, 0);
-  w.event_add({});
-  w.event_del({});
-  w.event_parent({});
-  w.collisions({});
-  w.positions({});
-  w.vehicle_lights({});
+  w.write(packets::EventAdd, {});
+  w.write(packets::EventDel, {});
+  w.write(packets::EventParent, {});
+  w.write(packets::Collision, {});
+  w.write(packets::Position, {});
+  w.write(packets::VehicleLight, {});
   PhysicsControlRecord p = one_physics(10);
   // center_of_mass goes m -> cm -> m in float: 0.0116845 comes back as 0.0116844.
   p.center_of_mass = Vec3{float_from_bits(0x3c3f7023u), 0, -0.25};
@@ -528,7 +528,7 @@ TEST_CASE("carla PhysicsControl text is what CARLA prints after its engine round
   p.torque_curve = {{5000, 500}, {0, 400}, {2500, 450}, {2500, 460}};
   p.steering_curve = {{120, 0.3}, {0, 1}};
   p.wheels.resize(1);
-  w.physics_control({p});
+  w.write(packets::PhysicsControl, {p});
   w.frame_end();
   std::string text = info_all(w.take());
   CHECK(text.find("   gear_switch_time = 0.5\n") != std::string::npos);
@@ -545,11 +545,11 @@ TEST_CASE("carla blocked query measures distance in float, as FVector::Distance 
   const int frames = 40;
   for (int f = 1; f <= frames; ++f) {
     w.frame_start(f, f == frames ? -1.0 : 0.1, (f - 1) * 0.1);
-    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(5, 1, "vehicle.mini.cooper_s", {})} : std::vector<EventAddRecord>{});
-    w.event_del({});
-    w.event_parent({});
-    w.collisions({});
-    w.positions({{5, f == 1 ? Vec3{} : step, {}}});
+    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{actor(5, 1, "vehicle.mini.cooper_s", {})} : std::vector<EventAddRecord>{});
+    w.write(packets::EventDel, {});
+    w.write(packets::EventParent, {});
+    w.write(packets::Collision, {});
+    w.write(packets::Position, {{5, f == 1 ? Vec3{} : step, {}}});
     w.frame_end();
   }
   std::vector<uint8_t> bytes = w.take();

@@ -26,12 +26,12 @@ std::vector<uint8_t> small_log(int frames) {
     w.frame_start(f, f == frames ? -1.0 : 0.05, (f - 1) * 0.05);
     EventAddRecord car;
     car.id = 5, car.type = 1, car.blueprint = "vehicle.audi.tt", car.attributes = {{3, "role_name", "hero"}};
-    w.event_add(f == 1 ? std::vector<EventAddRecord>{car} : std::vector<EventAddRecord>{});
-    w.event_del({});
-    w.event_parent({});
-    w.collisions({});
-    w.positions({{5, {f * 10.0, 0, 0}, {0, 0, 0}}});
-    w.platform_time(f * 0.05);
+    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{car} : std::vector<EventAddRecord>{});
+    w.write(packets::EventDel, {});
+    w.write(packets::EventParent, {});
+    w.write(packets::Collision, {});
+    w.write(packets::Position, {{5, {f * 10.0, 0, 0}, {0, 0, 0}}});
+    w.write(packets::PlatformTime, {f * 0.05});
     w.frame_end();
   }
   return w.take();
@@ -202,10 +202,10 @@ TEST_CASE("carla damaged packets: lying sizes and counts, unknown ids, packets o
     LogWriter w;
     w.header(1637671165, "Town02");
     w.frame_start(1, -1.0, 0);
-    w.event_del({77});
-    w.event_parent({{78, 79}});
-    w.collisions({{1, 80, kNoActor, false, false}});
-    w.positions({{81, {}, {}}});
+    w.write(packets::EventDel, {77});
+    w.write(packets::EventParent, {{78, 79}});
+    w.write(packets::Collision, {{1, 80, kNoActor, false, false}});
+    w.write(packets::Position, {{81, {}, {}}});
     w.frame_end();
     std::vector<uint8_t> bytes = w.take();
     MemoryByteSource source(bytes.data(), bytes.size());

@@ -107,25 +107,25 @@ inline std::vector<uint8_t> tiny_carla(const logscope::carla::Variant& variant =
   w.header(1637671165, "Town05");
   for (uint64_t f = 1; f <= 4; ++f) {
     w.frame_start(f, f == 4 ? -1.0 : 0.5, (f - 1) * 0.5);
-    w.event_add(f == 1 ? std::vector<EventAddRecord>{actor(10, 1, "vehicle.tesla.model3", {100, 200, 30}, "hero"),
+    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{actor(10, 1, "vehicle.tesla.model3", {100, 200, 30}, "hero"),
                                                      actor(11, 2, "walker.pedestrian.0001", {0, 0, 90}),
                                                      actor(12, 5, "sensor.other.collision", {})}
                        : std::vector<EventAddRecord>{});
-    w.event_del(f == 4 ? std::vector<uint32_t>{11} : std::vector<uint32_t>{});
-    w.event_parent(f == 1 ? std::vector<std::pair<uint32_t, uint32_t>>{{12, 10}} : std::vector<std::pair<uint32_t, uint32_t>>{});
-    w.collisions(f == 2 ? std::vector<CollisionRecord>{{1, 10, 11, true, false}} : std::vector<CollisionRecord>{});
-    w.positions({{10, {100.0 + f, 200, 30}, {0, 0, 90}}, {11, {0, 0, 90}, {0, 0, 0}}});
-    w.states({{20, false, 1.5, 2}});
-    w.anim_vehicles({{10, 0.1, 0.5, 0.0, false, 1}});
-    w.anim_walkers({{11, 1.25}});
-    w.vehicle_lights({{10, 0x3}});
-    w.scene_lights({{7, 100, 1, 0.5, 0.25, 1, true, 0}});
-    w.kinematics({{10, {100, 0, 0}, {0, 0, 1}}});
-    w.bounding_boxes(f == 1 ? std::vector<BoxRecord>{{10, {0, 0, 70}, {240, 100, 75}}} : std::vector<BoxRecord>{});
-    w.platform_time(f * 0.51);
-    w.traffic_light_times({{20, 10, 3, 12}});
-    w.frame_counter(f);
-    w.walker_bones({{11, {{"crl_root", {0, 0, 1}, {0, 90, 0}}}}});
+    w.write(packets::EventDel, f == 4 ? std::vector<uint32_t>{11} : std::vector<uint32_t>{});
+    w.write(packets::EventParent, f == 1 ? std::vector<ParentRecord>{{12, 10}} : std::vector<ParentRecord>{});
+    w.write(packets::Collision, f == 2 ? std::vector<CollisionRecord>{{1, 10, 11, true, false}} : std::vector<CollisionRecord>{});
+    w.write(packets::Position, {{10, {100.0 + f, 200, 30}, {0, 0, 90}}, {11, {0, 0, 90}, {0, 0, 0}}});
+    w.write(packets::State, {{20, false, 1.5, 2}});
+    w.write(packets::AnimVehicle, {{10, 0.1, 0.5, 0.0, false, 1}});
+    w.write(packets::AnimWalker, {{11, 1.25}});
+    w.write(packets::VehicleLight, {{10, 0x3}});
+    w.write(packets::SceneLight, {{7, 100, 1, 0.5, 0.25, 1, true, 0}});
+    w.write(packets::Kinematics, {{10, {100, 0, 0}, {0, 0, 1}}});
+    w.write(packets::BoundingBox, f == 1 ? std::vector<BoxRecord>{{10, {0, 0, 70}, {240, 100, 75}}} : std::vector<BoxRecord>{});
+    w.write(packets::PlatformTime, {f * 0.51});
+    w.write(packets::TrafficLightTime, {{20, 10, 3, 12}});
+    w.write(packets::FrameCounter, {f});
+    w.write(packets::WalkerBones, {{11, {{"crl_root", {0, 0, 1}, {0, 90, 0}}}}});
     w.frame_end();
   }
   return w.take();
