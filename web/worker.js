@@ -38,7 +38,9 @@ prepareReadAhead();
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 async function ensureOffload() {
-  if (offload || !readAheadAvailable() || cores < 2) return;
+  // Only bags have chunks to decompress: other formats would pay for a helper that idles.
+  const family = inspector ? parse(inspector.detection())?.family : null;
+  if (offload || family !== 'rosbag' || !readAheadAvailable() || cores < 2) return;
   offload = DecompressOffload.start(cores - 1)
     .then((started) => { Module.setDecompressOffload(started); return started; })
     .catch(() => null);
