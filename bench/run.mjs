@@ -189,6 +189,10 @@ if (argv.includes('--no-doc')) {
 } else if (['rosbag', 'bddf', 'carla'].some((part) => !only.includes(part))) {
   log('a partial run (--only): docs/benchmarks.md left as it was');
 } else {
-  writeFileSync('docs/benchmarks.md', renderReport(all));
+  // Sections written by hand below the marker (measurements npm run bench does not make) stay.
+  const marker = '<!-- Hand-written below this line: bench/run.mjs keeps it when it rewrites the page. -->';
+  const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';
+  const kept = previous.includes(marker) ? '\n' + previous.slice(previous.indexOf(marker)) : '';
+  writeFileSync('docs/benchmarks.md', renderReport(all) + kept);
   log('wrote docs/benchmarks.md');
 }
