@@ -112,9 +112,10 @@ void check_entry_order(FileModel& model, const Series& series) {
 
 // ---- Index-first open ------------------------------------------------------------------------
 
-// Reads a descriptor block at `offset` within [4, limit); false with a reason when it is not one.
-bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, DescriptorBlock* block,
-                           BlockFrame* frame, std::string* why) {
+// The bytes of the descriptor block at `offset` within [4, limit); false with a reason when there
+// is no complete descriptor block there.
+bool read_descriptor_block_bytes(ByteSource& source, uint64_t offset, uint64_t limit, BlockFrame* frame,
+                                 std::string* bytes, std::string* why) {
   if (offset < kFirstBlockOffset || offset >= limit) {
     *why = "offset " + std::to_string(offset) + " is outside the blocks [4, " + std::to_string(limit) + ")";
     return false;
@@ -130,39 +131,34 @@ bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, 
            " block, not a descriptor block";
     return false;
   }
-  if (!parse_message(*block, read_descriptor_bytes(source, *frame))) {
-    *why = "the descriptor block at " + std::to_string(offset) + " does not parse as a DescriptorBlock";
-    return false;
-  }
+  *bytes = read_descriptor_bytes(source, *frame);
   return true;
 }
 
-// A series' block index at `offset`: framed like read_descriptor_block, decoded without protobuf
+bool parse_descriptor_block(const std::string& bytes, uint64_t offset, DescriptorBlock* block, std::string* why) {
+  if (parse_message(*block, bytes)) return true;
+  *why = "the descriptor block at " + std::to_string(offset) + " does not parse as a DescriptorBlock";
+  return false;
+}
+
+// Reads a descriptor block at `offset` within [4, limit); false with a reason when it is not one.
+bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, DescriptorBlock* block,
+                           BlockFrame* frame, std::string* why) {
+  std::string bytes;
+  return read_descriptor_block_bytes(source, offset, limit, frame, &bytes, why) &&
+         parse_descriptor_block(bytes, offset, block, why);
+}
+
+// A series' block index at `offset`: read like read_descriptor_block, decoded without protobuf
 // when its encoding is the plain one (block_index.h). False with an empty `why` when the block
 // parses but holds another descriptor type.
 bool read_block_index(ByteSource& source, uint64_t offset, uint64_t limit, PlainBlockIndex* sbi, BlockFrame* frame,
                       std::string* why) {
-  if (offset < kFirstBlockOffset || offset >= limit) {
-    *why = "offset " + std::to_string(offset) + " is outside the blocks [4, " + std::to_string(limit) + ")";
-    return false;
-  }
-  std::string frame_why;
-  FrameStatus status = read_frame(source, offset, limit, frame, &frame_why);
-  if (status != FrameStatus::Ok) {
-    *why = "no complete block at " + std::to_string(offset) + ": " + frame_why;
-    return false;
-  }
-  if (frame->type != kDescriptorBlock) {
-    *why = "the block at " + std::to_string(offset) + " is a " + block_type_name(frame->type) + " block, not a descriptor block";
-    return false;
-  }
-  std::string bytes = read_descriptor_bytes(source, *frame);
+  std::string bytes;
+  if (!read_descriptor_block_bytes(source, offset, limit, frame, &bytes, why)) return false;
   if (decode_block_index_fast(bytes, sbi)) return true;
   DescriptorBlock block;
-  if (!parse_message(block, bytes)) {
-    *why = "the descriptor block at " + std::to_string(offset) + " does not parse as a DescriptorBlock";
-    return false;
-  }
+  if (!parse_descriptor_block(bytes, offset, &block, why)) return false;
   if (block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) return false;
   block_index_from_message(block.series_block_index(), sbi);
   return true;
