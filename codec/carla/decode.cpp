@@ -42,11 +42,11 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
   PayloadReader r(data, size, variant);
   if (type->single()) {
     if (size != type->payload_bytes()) {
-      out->list->resize(1);  // the fields read as zero
+      out->list.resize(1);  // the fields read as zero
       out->error = single_size_error(*type, size);
       return false;
     }
-    type->read_record(r, *out->list);
+    type->read_record(r, out->list);
     out->ok = true;
     return true;
   }
@@ -61,13 +61,13 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
   if (fixed && 2 + total * fixed != size) out->error = fixed_size_error(total, fixed, size);  // decode what fits anyway
   for (uint32_t i = 0; i < total && c.ok() && c.remaining() > 0; ++i) {
     out->record_offsets.push_back(static_cast<uint32_t>(c.position()));
-    type->read_record(r, *out->list);
+    type->read_record(r, out->list);
     if (!c.ok()) {  // keep only whole records
       out->record_offsets.pop_back();
-      out->list->resize(out->record_offsets.size());
+      out->list.resize(out->record_offsets.size());
     }
   }
-  size_t decoded = out->list->size();
+  size_t decoded = out->list.size();
   if (!c.ok() || decoded < total) {
     if (out->error.empty())
       out->error = "the payload (" + size_text(size) + ") ends inside record " + std::to_string(decoded + 1) + " of " + std::to_string(total);
@@ -109,11 +109,11 @@ bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& va
   return false;
 }
 
-size_t record_count(const DecodedPacket& p) { return p.type && !p.type->single() && p.list ? p.list->size() : 0; }
+size_t record_count(const DecodedPacket& p) { return p.type && !p.type->single() ? p.list.size() : 0; }
 
 Json record_to_json(const DecodedPacket& p, size_t i) {
   Json j = Json::object();
-  if (i < record_count(p)) p.type->record_json(j, *p.list, i);
+  if (i < record_count(p)) p.type->record_json(j, p.list, i);
   return j;
 }
 
@@ -125,7 +125,7 @@ Json packet_to_json(const DecodedPacket& p, size_t first, size_t count) {
   if (!p.error.empty()) j["error"] = p.error;
   if (!p.type) return j;
   if (p.type->single()) {  // its fields are the packet's
-    if (p.list && p.list->size()) p.type->record_json(j, *p.list, 0);
+    if (p.list.size()) p.type->record_json(j, p.list, 0);
     return j;
   }
   size_t n = record_count(p);

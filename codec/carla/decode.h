@@ -14,6 +14,15 @@
 
 namespace logscope::carla {
 
+template <typename R>
+struct RecordRange {
+  const R* first = nullptr;
+  const R* last = nullptr;
+  const R* begin() const { return first; }
+  const R* end() const { return last; }
+  size_t size() const { return static_cast<size_t>(last - first); }
+};
+
 // One packet's payload, decoded into the record struct of its table entry.
 struct DecodedPacket {
   uint8_t id = 0;
@@ -22,14 +31,15 @@ struct DecodedPacket {
   std::string error;          // why not, when !ok
   uint32_t total = 0;         // the record count the packet declares (0 for packets without one)
   std::vector<uint32_t> record_offsets;  // payload-relative start of each record (for spans/paging)
-  std::unique_ptr<RecordList> list;      // the records read (one for a single payload); null when none were
+  RecordList list;  // the records read (one for a single payload); empty when none were
 
   bool is(const PacketType& kind) const { return type == &kind; }
   // The records when the packet is of that kind, else none: `for (auto& r : p.records(packets::Position))`.
   template <typename R>
-  const std::vector<R>& records(const RecordPacket<R>& kind) const {
-    static const std::vector<R> kNone;
-    return is(kind) && list ? static_cast<const RecordsOf<R>&>(*list).items : kNone;
+  RecordRange<R> records(const RecordPacket<R>& kind) const {
+    if (!is(kind) || !list) return {};
+    const std::vector<R>& items = list.items<R>();
+    return {items.data(), items.data() + items.size()};
   }
   const char* kind_name() const;  // the entry's name, or "User" / "Unknown"
 };

@@ -62,7 +62,7 @@ std::vector<Problem> check_actor_references(ByteSource& source, const ScanResult
     decode_packet(packet.id, payload, packet.size, variant, &p);
     if (!p.type || !p.list) return;
     lives.at(frame, packet);
-    p.type->check_records(lives, *p.list);
+    p.type->check_records(lives, p.list);
   };
   auto wanted = [&](uint8_t id) {
     const PacketType* type = packet_type(id, variant);

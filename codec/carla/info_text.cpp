@@ -77,7 +77,7 @@ class InfoPrinter {
     decode_packet(ref.id, payload, ref.size, variant_, &p);
     if (!p.type || !p.type->has_text() || !(show_all_ || p.type->text_without_all())) return;
     text_.at(frame.id, frame.elapsed, p.total);
-    p.type->print(text_, p.list.get());
+    p.type->print(text_, p.list);
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "carla/format.h"
@@ -52,26 +53,51 @@ Json vec3_json(const Vec3& v);
 
 // --- The entry ------------------------------------------------------------------------------------
 
-// The decoded records of one packet: a std::vector of the entry's record struct.
+// The decoded records of one packet: a std::vector of the entry's record struct, held without its
+// type (the entry knows it). Empty (false) until an entry fills it.
 class RecordList {
  public:
-  virtual ~RecordList() = default;
-  virtual size_t size() const = 0;
-  virtual void resize(size_t n) = 0;
+  struct Ops {  // what a std::vector<R> needs done without knowing R
+    void (*destroy)(void*);
+    size_t (*size)(const void*);
+    void (*resize)(void*, size_t);
+  };
+  RecordList() = default;
+  RecordList(void* items, const Ops* ops) : items_(items), ops_(ops) {}
+  RecordList(RecordList&& other) noexcept : items_(std::exchange(other.items_, nullptr)), ops_(other.ops_) {}
+  RecordList& operator=(RecordList&& other) noexcept {
+    std::swap(items_, other.items_), std::swap(ops_, other.ops_);
+    return *this;
+  }
+  ~RecordList() {
+    if (items_) ops_->destroy(items_);
+  }
+  explicit operator bool() const { return items_ != nullptr; }
+  size_t size() const { return items_ ? ops_->size(items_) : 0; }
+  void resize(size_t n) { ops_->resize(items_, n); }
+  template <typename R>
+  std::vector<R>& items() const {
+    return *static_cast<std::vector<R>*>(items_);
+  }
+
+ private:
+  void* items_ = nullptr;
+  const Ops* ops_ = nullptr;
 };
+
 template <typename R>
-class RecordsOf final : public RecordList {
- public:
-  std::vector<R> items;
-  size_t size() const override { return items.size(); }
-  void resize(size_t n) override { items.resize(n); }
+struct VectorOps {
+  static void destroy(void* items) { delete static_cast<std::vector<R>*>(items); }
+  static size_t size(const void* items) { return static_cast<const std::vector<R>*>(items)->size(); }
+  static void resize(void* items, size_t n) { static_cast<std::vector<R>*>(items)->resize(n); }
+  static constexpr RecordList::Ops kOps{&destroy, &size, &resize};
 };
 
 // What every entry offers, whatever its record struct: decode.cpp, info_text.cpp, doctor.cpp and
-// the variant detection use only this.
+// the variant detection use only this. Entries are constants (constexpr): built at compile time,
+// with no start-up code, and their typed parts reached through function pointers (no vtables).
 class PacketType {
  public:
-  virtual ~PacketType() = default;
   const char* name() const { return name_; }
   uint8_t id(IdOrder order) const { return ids_[order]; }
   Release since() const { return since_; }
@@ -88,18 +114,28 @@ class PacketType {
   bool text_without_all() const { return text_without_all_; }  // `info` prints it, not only `info --all`
   bool has_check() const { return has_check_; }
 
-  virtual std::unique_ptr<RecordList> new_list() const = 0;
-  virtual void read_record(PayloadReader& r, RecordList& list) const = 0;  // appends one record
-  virtual void record_json(Json& j, const RecordList& list, size_t i) const = 0;
-  virtual void print(InfoText& t, const RecordList* list) const = 0;  // null list: no records
-  virtual void check_records(ActorCheck& c, const RecordList& list) const = 0;
-  virtual void write_payload(PayloadWriter& w, const RecordList& list) const = 0;  // what read_record read
+  RecordList new_list() const { return RecordList(ops_.new_items(), ops_.list); }
+  void read_record(PayloadReader& r, RecordList& list) const { ops_.read_record(*this, r, list); }  // appends one
+  void record_json(Json& j, const RecordList& list, size_t i) const { ops_.record_json(*this, j, list, i); }
+  void print(InfoText& t, const RecordList& list) const { ops_.print(*this, t, list); }  // an empty list: no records
+  void check_records(ActorCheck& c, const RecordList& list) const { ops_.check_records(*this, c, list); }
+  void write_payload(PayloadWriter& w, const RecordList& list) const { ops_.write_payload(*this, w, list); }  // what was read
 
  protected:
-  PacketType(const char* name, PacketIds ids, Release since) : name_(name), ids_(ids), since_(since) {}
+  struct Ops {
+    void* (*new_items)();
+    const RecordList::Ops* list;
+    void (*read_record)(const PacketType&, PayloadReader&, RecordList&);
+    void (*record_json)(const PacketType&, Json&, const RecordList&, size_t);
+    void (*print)(const PacketType&, InfoText&, const RecordList&);
+    void (*check_records)(const PacketType&, ActorCheck&, const RecordList&);
+    void (*write_payload)(const PacketType&, PayloadWriter&, const RecordList&);
+  };
+  constexpr PacketType(const char* name, PacketIds ids, Release since, Ops ops) : name_(name), ids_(ids), since_(since), ops_(ops) {}
   const char* name_;
   PacketIds ids_;
   Release since_;
+  Ops ops_;
   bool single_ = false;
   size_t payload_bytes_ = 0;
   RecordSize size_;
@@ -121,54 +157,57 @@ class EntryOf : public PacketType {
 
   // The fields of one record in file order, as a generic lambda (it reads and it writes).
   template <typename F>
-  Self layout(F f) const {
+  constexpr Self layout(F f) const {
     return with([&](Self& s) { s.read_ = f, s.write_ = f; });
   }
   // The record as a JSON object (keys in the order they are set).
-  Self json(ToJson f) const {
+  constexpr Self json(ToJson f) const {
     return with([&](Self& s) { s.json_ = f; });
   }
   // Lines of show_recorder_file_info(show_all = true). text_always: printed without show_all too.
-  Self text(Text f) const {
+  constexpr Self text(Text f) const {
     return with([&](Self& s) { s.text_ = f, s.has_text_ = true; });
   }
-  Self text_always(Text f) const {
+  constexpr Self text_always(Text f) const {
     return with([&](Self& s) { s.text_ = f, s.has_text_ = s.text_without_all_ = true; });
   }
   // What the doctor checks in each record (actor lives).
-  Self check(Check f) const {
+  constexpr Self check(Check f) const {
     return with([&](Self& s) { s.check_ = f, s.has_check_ = true; });
   }
-  Self ue4_only() const {
+  constexpr Self ue4_only() const {
     return with([&](Self& s) { s.ue4_only_ = true; });
   }
 
   void write(PayloadWriter& w, const R& record) const { write_(w, record); }
 
-  std::unique_ptr<RecordList> new_list() const override { return std::make_unique<RecordsOf<R>>(); }
-  void read_record(PayloadReader& r, RecordList& list) const override {
-    auto& items = static_cast<RecordsOf<R>&>(list).items;
-    items.emplace_back();
-    read_(r, items.back());
-  }
-  void record_json(Json& j, const RecordList& list, size_t i) const override {
-    if (json_) json_(j, static_cast<const RecordsOf<R>&>(list).items[i]);
-  }
-  void check_records(ActorCheck& c, const RecordList& list) const override {
-    if (check_)
-      for (const R& record : static_cast<const RecordsOf<R>&>(list).items) check_(c, record);
-  }
-
  protected:
-  EntryOf(const char* name, PacketIds ids, Release since) : PacketType(name, ids, since) {}
+  constexpr EntryOf(const char* name, PacketIds ids, Release since)
+      : PacketType(name, ids, since,
+                   Ops{&new_items, &VectorOps<R>::kOps, &read_record_of, &record_json_of, &Self::print_of, &check_records_of, &Self::write_payload_of}) {}
+  static const Self& self(const PacketType& type) { return static_cast<const Self&>(type); }
+  static const std::vector<R>& items(const RecordList& list) { return list.items<R>(); }
   Text text_ = nullptr;
 
  private:
   template <typename Change>
-  Self with(Change change) const {
+  constexpr Self with(Change change) const {
     Self copy = static_cast<const Self&>(*this);
     change(copy);
     return copy;
+  }
+  static void* new_items() { return new std::vector<R>(); }
+  static void read_record_of(const PacketType& type, PayloadReader& r, RecordList& list) {
+    std::vector<R>& records = list.items<R>();
+    records.emplace_back();
+    self(type).read_(r, records.back());
+  }
+  static void record_json_of(const PacketType& type, Json& j, const RecordList& list, size_t i) {
+    if (auto json = self(type).json_) json(j, items(list)[i]);
+  }
+  static void check_records_of(const PacketType& type, ActorCheck& c, const RecordList& list) {
+    if (auto check = self(type).check_)
+      for (const R& record : items(list)) check(c, record);
   }
   void (*read_)(PayloadReader&, R&) = nullptr;
   void (*write_)(PayloadWriter&, const R&) = nullptr;
@@ -179,18 +218,24 @@ class EntryOf : public PacketType {
 // A packet of "u16 total" + records of struct R.
 template <typename R>
 class RecordPacket final : public EntryOf<RecordPacket<R>, R, std::vector<R>> {
+  using Entry = EntryOf<RecordPacket<R>, R, std::vector<R>>;
+  friend Entry;
+
  public:
-  RecordPacket(const char* name, PacketIds ids, Release since, RecordSize size) : EntryOf<RecordPacket<R>, R, std::vector<R>>(name, ids, since) {
-    this->size_ = size;
+  constexpr RecordPacket(const char* name, PacketIds ids, Release since, RecordSize size) : Entry(name, ids, since) { this->size_ = size; }
+
+ private:
+  static void print_of(const PacketType& type, InfoText& t, const RecordList& list) {
+    auto text = Entry::self(type).text_;
+    if (!text) return;
+    if (list)
+      text(t, Entry::items(list));
+    else
+      text(t, std::vector<R>());
   }
-  void print(InfoText& t, const RecordList* list) const override {
-    static const std::vector<R> kNone;
-    if (this->text_) this->text_(t, list ? static_cast<const RecordsOf<R>*>(list)->items : kNone);
-  }
-  void write_payload(PayloadWriter& w, const RecordList& list) const override {
-    const auto& items = static_cast<const RecordsOf<R>&>(list).items;
-    w.u16(static_cast<uint16_t>(items.size()));
-    for (const R& record : items) this->write(w, record);
+  static void write_payload_of(const PacketType& type, PayloadWriter& w, const RecordList& list) {
+    w.u16(static_cast<uint16_t>(list.size()));
+    for (const R& record : Entry::items(list)) Entry::self(type).write(w, record);
   }
 };
 
@@ -198,25 +243,30 @@ class RecordPacket final : public EntryOf<RecordPacket<R>, R, std::vector<R>> {
 // into the packet's object.
 template <typename R>
 class SinglePacket final : public EntryOf<SinglePacket<R>, R, R> {
+  using Entry = EntryOf<SinglePacket<R>, R, R>;
+  friend Entry;
+
  public:
-  SinglePacket(const char* name, PacketIds ids, Release since, size_t payload_bytes) : EntryOf<SinglePacket<R>, R, R>(name, ids, since) {
+  constexpr SinglePacket(const char* name, PacketIds ids, Release since, size_t payload_bytes) : Entry(name, ids, since) {
     this->single_ = true;
     this->payload_bytes_ = payload_bytes;
   }
-  void print(InfoText& t, const RecordList* list) const override {
-    if (this->text_ && list && list->size()) this->text_(t, static_cast<const RecordsOf<R>*>(list)->items[0]);
+
+ private:
+  static void print_of(const PacketType& type, InfoText& t, const RecordList& list) {
+    if (auto text = Entry::self(type).text_; text && list.size()) text(t, Entry::items(list)[0]);
   }
-  void write_payload(PayloadWriter& w, const RecordList& list) const override {
-    for (const R& record : static_cast<const RecordsOf<R>&>(list).items) this->write(w, record);
+  static void write_payload_of(const PacketType& type, PayloadWriter& w, const RecordList& list) {
+    for (const R& record : Entry::items(list)) Entry::self(type).write(w, record);
   }
 };
 
 template <typename R>
-RecordPacket<R> records(const char* name, PacketIds ids, Release since, RecordSize size) {
+constexpr RecordPacket<R> records(const char* name, PacketIds ids, Release since, RecordSize size) {
   return RecordPacket<R>(name, ids, since, size);
 }
 template <typename R>
-SinglePacket<R> single(const char* name, PacketIds ids, Release since, size_t payload_bytes) {
+constexpr SinglePacket<R> single(const char* name, PacketIds ids, Release since, size_t payload_bytes) {
   return SinglePacket<R>(name, ids, since, payload_bytes);
 }
 

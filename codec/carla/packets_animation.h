@@ -48,7 +48,7 @@ struct DoorRecord {
 
 namespace packets {
 
-inline const auto AnimVehicle =
+inline constexpr auto AnimVehicle =
     records<AnimVehicleRecord>("AnimVehicle", same_id(8), Release::k0_9_6, fixed_size(21))
         .layout([](auto& io, auto& r) {
           io.u32(r.id), io.f32(r.steering), io.f32(r.throttle), io.f32(r.brake), io.flag(r.handbrake), io.i32(r.gear);
@@ -69,7 +69,7 @@ inline const auto AnimVehicle =
                   << " Gear: " << r.gear << std::endl;
         });
 
-inline const auto AnimWalker = records<WalkerRecord>("AnimWalker", same_id(9), Release::k0_9_6, fixed_size(8))
+inline constexpr auto AnimWalker = records<WalkerRecord>("AnimWalker", same_id(9), Release::k0_9_6, fixed_size(8))
                                    .layout([](auto& io, auto& r) { io.u32(r.id), io.f32(r.speed); })
                                    .json([](Json& j, const WalkerRecord& r) {
                                      j["id"] = r.id;
@@ -80,7 +80,7 @@ inline const auto AnimWalker = records<WalkerRecord>("AnimWalker", same_id(9), R
                                      for (const WalkerRecord& r : records) t.out << "  Id: " << r.id << " speed: " << r.speed << std::endl;
                                    });
 
-inline const auto VehicleLight =
+inline constexpr auto VehicleLight =
     records<VehicleLightRecord>("VehicleLight", same_id(10), Release::k0_9_10, fixed_size(8))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.u32(r.flags); })
         .json([](Json& j, const VehicleLightRecord& r) {
@@ -93,7 +93,7 @@ inline const auto VehicleLight =
           for (const VehicleLightRecord& r : records) t.out << "  Id: " << r.id << " " << vehicle_lights_text(r.flags) << std::endl;
         });
 
-inline const auto WalkerBones =
+inline constexpr auto WalkerBones =
     records<WalkerBonesRecord>("WalkerBones", same_id(19), Release::k0_9_14, variable_size(SizedBy::Vectors))
         .layout([](auto& io, auto& r) {
           io.u32(r.id);
@@ -123,7 +123,7 @@ inline const auto WalkerBones =
         });
 
 // Written every frame from 0.9.15, even with no vehicle. CARLA's info text skips it.
-inline const auto AnimVehicleWheels =
+inline constexpr auto AnimVehicleWheels =
     records<VehicleWheelsRecord>("AnimVehicleWheels", ids_by_order(21, 22, 21), Release::k0_9_15, variable_size())
         .layout([](auto& io, auto& r) {
           io.u32(r.id);
@@ -143,7 +143,7 @@ inline const auto AnimVehicleWheels =
         });
 
 // Two-wheelers. CARLA's info text skips it.
-inline const auto AnimBiker = records<BikerRecord>("AnimBiker", ids_by_order(22, 23, 22), Release::k0_9_15, fixed_size(12))
+inline constexpr auto AnimBiker = records<BikerRecord>("AnimBiker", ids_by_order(22, 23, 22), Release::k0_9_15, fixed_size(12))
                                   .layout([](auto& io, auto& r) { io.u32(r.id), io.f32(r.forward_speed), io.f32(r.engine_rotation); })
                                   .json([](Json& j, const BikerRecord& r) {
                                     j["id"] = r.id;
@@ -152,7 +152,7 @@ inline const auto AnimBiker = records<BikerRecord>("AnimBiker", ids_by_order(22,
                                   });
 
 // Not in the 0.9.15 numbering; first in ue4-dev (Nov 2023) as id 21, moved to 23 by PR #8779.
-inline const auto VehicleDoor =
+inline constexpr auto VehicleDoor =
     records<DoorRecord>("VehicleDoor", ids_by_order(kNoId, 21, 23), Release::kDev, fixed_size(6))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.u8(r.door), io.flag(r.open); })
         .json([](Json& j, const DoorRecord& r) {
@@ -171,7 +171,7 @@ inline const auto VehicleDoor =
           }
         });
 
-inline const PacketType* const kAnimationFamily[] = {&AnimVehicle,  &AnimWalker, &VehicleLight, &WalkerBones,
+inline constexpr const PacketType* kAnimationFamily[] = {&AnimVehicle,  &AnimWalker, &VehicleLight, &WalkerBones,
                                                       &AnimVehicleWheels, &AnimBiker, &VehicleDoor};
 
 }  // namespace packets

@@ -31,7 +31,7 @@ struct CollisionRecord {
 
 namespace packets {
 
-inline const auto EventAdd =
+inline constexpr auto EventAdd =
     records<EventAddRecord>("EventAdd", same_id(2), Release::k0_9_5, variable_size(SizedBy::Vectors))
         .layout([](auto& io, auto& r) {
           io.u32(r.id), io.u8(r.type), io.vec(r.location), io.vec(r.rotation), io.u32(r.description_uid), io.str(r.blueprint);
@@ -66,7 +66,7 @@ inline const auto EventAdd =
         })
         .check([](ActorCheck& c, const EventAddRecord& r) { c.created(r.id, r.blueprint); });
 
-inline const auto EventDel = records<uint32_t>("EventDel", same_id(3), Release::k0_9_5, fixed_size(4))
+inline constexpr auto EventDel = records<uint32_t>("EventDel", same_id(3), Release::k0_9_5, fixed_size(4))
                                  .layout([](auto& io, auto& id) { io.u32(id); })
                                  .json([](Json& j, const uint32_t& id) { j["id"] = id; })
                                  .text_always([](InfoText& t, const std::vector<uint32_t>& ids) {
@@ -75,7 +75,7 @@ inline const auto EventDel = records<uint32_t>("EventDel", same_id(3), Release::
                                  })
                                  .check([](ActorCheck& c, const uint32_t& id) { c.destroyed(id); });
 
-inline const auto EventParent =
+inline constexpr auto EventParent =
     records<ParentRecord>("EventParent", same_id(4), Release::k0_9_5, fixed_size(8))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.u32(r.parent); })
         .json([](Json& j, const ParentRecord& r) {
@@ -94,7 +94,7 @@ inline const auto EventParent =
                    "parenting" + c.in_frame() + " names parent " + std::to_string(r.parent) + ", an actor never created");
         });
 
-inline const auto Collision =
+inline constexpr auto Collision =
     records<CollisionRecord>("Collision", same_id(5), Release::k0_9_5, fixed_size(14))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.u32(r.actor1), io.u32(r.actor2), io.flag(r.hero1), io.flag(r.hero2); })
         .json([](Json& j, const CollisionRecord& r) {
@@ -124,7 +124,7 @@ inline const auto Collision =
           }
         });
 
-inline const PacketType* const kEventFamily[] = {&EventAdd, &EventDel, &EventParent, &Collision};
+inline constexpr const PacketType* kEventFamily[] = {&EventAdd, &EventDel, &EventParent, &Collision};
 
 }  // namespace packets
 }  // namespace logscope::carla

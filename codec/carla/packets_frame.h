@@ -20,7 +20,7 @@ struct CounterRecord {
 
 namespace packets {
 
-inline const auto FrameStart =
+inline constexpr auto FrameStart =
     single<FrameStartRecord>("FrameStart", same_id(0), Release::k0_9_5, 24)
         .layout([](auto& io, auto& r) { io.u64(r.id), io.f64(r.duration), io.f64(r.elapsed); })
         .json([](Json& j, const FrameStartRecord& r) {
@@ -30,10 +30,10 @@ inline const auto FrameStart =
         })
         .text_always([](InfoText& t, const FrameStartRecord&) { t.start_frame(); });
 
-inline const auto FrameEnd = single<NoFields>("FrameEnd", same_id(1), Release::k0_9_5, 0).layout([](auto&, auto&) {});
+inline constexpr auto FrameEnd = single<NoFields>("FrameEnd", same_id(1), Release::k0_9_5, 0).layout([](auto&, auto&) {});
 
 // Wall-clock seconds since the recorder started (additional_data).
-inline const auto PlatformTime =
+inline constexpr auto PlatformTime =
     single<TimeRecord>("PlatformTime", same_id(14), Release::k0_9_10, 8)
         .layout([](auto& io, auto& r) { io.f64(r.seconds); })
         .json([](Json& j, const TimeRecord& r) { j["time"] = r.seconds; })
@@ -43,16 +43,16 @@ inline const auto PlatformTime =
         });
 
 // Defined, but no CARLA release writes it.
-inline const auto FrameCounter = single<CounterRecord>("FrameCounter", same_id(18), Release::k0_9_14, 8)
+inline constexpr auto FrameCounter = single<CounterRecord>("FrameCounter", same_id(18), Release::k0_9_14, 8)
                                      .layout([](auto& io, auto& r) { io.u64(r.counter); })
                                      .json([](Json& j, const CounterRecord& r) { j["counter"] = r.counter; });
 
 // Episode visual game time, right after FrameStart. CARLA's info text skips it.
-inline const auto VisualTime = single<TimeRecord>("VisualTime", same_id(20), Release::k0_9_14, 8)
+inline constexpr auto VisualTime = single<TimeRecord>("VisualTime", same_id(20), Release::k0_9_14, 8)
                                    .layout([](auto& io, auto& r) { io.f64(r.seconds); })
                                    .json([](Json& j, const TimeRecord& r) { j["time"] = r.seconds; });
 
-inline const PacketType* const kFrameFamily[] = {&FrameStart, &FrameEnd, &PlatformTime, &FrameCounter, &VisualTime};
+inline constexpr const PacketType* kFrameFamily[] = {&FrameStart, &FrameEnd, &PlatformTime, &FrameCounter, &VisualTime};
 
 }  // namespace packets
 }  // namespace logscope::carla

@@ -41,7 +41,7 @@ namespace packets {
 
 inline constexpr auto curve_point = [](auto& io, auto& point) { io.f32(point.first), io.f32(point.second); };
 
-inline const auto PhysicsControl =
+inline constexpr auto PhysicsControl =
     records<PhysicsControlRecord>("PhysicsControl", same_id(15), Release::k0_9_10, variable_size(SizedBy::Wheels))
         .ue4_only()
         .layout([](auto& io, auto& p) {
@@ -65,7 +65,7 @@ inline const auto PhysicsControl =
         .json([](Json& j, const PhysicsControlRecord& r) { j = physics_json(r); })
         .text(physics_text);
 
-inline const PacketType* const kPhysicsFamily[] = {&PhysicsControl};
+inline constexpr const PacketType* kPhysicsFamily[] = {&PhysicsControl};
 
 }  // namespace packets
 }  // namespace logscope::carla

@@ -38,7 +38,7 @@ struct SceneLightRecord {
 
 namespace packets {
 
-inline const auto Position =
+inline constexpr auto Position =
     records<PositionRecord>("Position", same_id(6), Release::k0_9_5, fixed_size(4, 2))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.vec(r.location), io.vec(r.rotation); })
         .json([](Json& j, const PositionRecord& r) {
@@ -61,7 +61,7 @@ inline const auto Position =
             c.warn("carla.actor.position_unknown", "a position" + c.in_frame() + " is for actor " + std::to_string(r.id) + ", never created");
         });
 
-inline const auto State =
+inline constexpr auto State =
     records<StateRecord>("State", same_id(7), Release::k0_9_5, fixed_size(10))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.flag(r.frozen), io.f32(r.elapsed), io.u8(r.state); })
         .json([](Json& j, const StateRecord& r) {
@@ -78,7 +78,7 @@ inline const auto State =
         });
 
 // Velocities (additional_data), written only when non-empty.
-inline const auto Kinematics =
+inline constexpr auto Kinematics =
     records<KinematicsRecord>("Kinematics", same_id(12), Release::k0_9_10, fixed_size(4, 2))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.vec(r.linear), io.vec(r.angular); })
         .json([](Json& j, const KinematicsRecord& r) {
@@ -116,20 +116,20 @@ inline void box_text(InfoText& t, const char* title, const std::vector<BoxRecord
 }
 
 // Local coordinates; written every frame (total 0) but filled on spawn only.
-inline const auto BoundingBox =
+inline constexpr auto BoundingBox =
     records<BoxRecord>("BoundingBox", same_id(13), Release::k0_9_10, fixed_size(4, 2))
         .layout(box_layout)
         .json(box_json)
         .text([](InfoText& t, const std::vector<BoxRecord>& records) { box_text(t, "Actor bounding boxes", records); });
 
 // Traffic signs' trigger volumes, in global coordinates.
-inline const auto TriggerVolume =
+inline constexpr auto TriggerVolume =
     records<BoxRecord>("TriggerVolume", same_id(17), Release::k0_9_10, fixed_size(4, 2))
         .layout(box_layout)
         .json(box_json)
         .text([](InfoText& t, const std::vector<BoxRecord>& records) { box_text(t, "Actor trigger volumes", records); });
 
-inline const auto TrafficLightTime =
+inline constexpr auto TrafficLightTime =
     records<TrafficLightTimeRecord>("TrafficLightTime", same_id(16), Release::k0_9_10, fixed_size(16))
         .layout([](auto& io, auto& r) { io.u32(r.id), io.f32(r.green), io.f32(r.yellow), io.f32(r.red); })
         .json([](Json& j, const TrafficLightTimeRecord& r) {
@@ -144,7 +144,7 @@ inline const auto TrafficLightTime =
             t.out << "  Id: " << r.id << " green_time: " << r.green << " yellow_time: " << r.yellow << " red_time: " << r.red << std::endl;
         });
 
-inline const auto SceneLight =
+inline constexpr auto SceneLight =
     records<SceneLightRecord>("SceneLight", same_id(11), Release::k0_9_10, fixed_size(26))
         .layout([](auto& io, auto& r) {
           io.i32(r.light_id), io.f32(r.intensity), io.f32(r.r), io.f32(r.g), io.f32(r.b), io.f32(r.a), io.flag(r.on), io.u8(r.type);
@@ -165,7 +165,7 @@ inline const auto SceneLight =
                   << r.r << ", " << r.g << ", " << r.b << ")" << std::endl;
         });
 
-inline const PacketType* const kWorldFamily[] = {&Position, &State, &SceneLight, &Kinematics, &BoundingBox, &TrafficLightTime, &TriggerVolume};
+inline constexpr const PacketType* kWorldFamily[] = {&Position, &State, &SceneLight, &Kinematics, &BoundingBox, &TrafficLightTime, &TriggerVolume};
 
 }  // namespace packets
 }  // namespace logscope::carla

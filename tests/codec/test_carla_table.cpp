@@ -30,7 +30,7 @@ size_t round_trip_every_payload(const std::vector<uint8_t>& bytes, const std::st
     if (!decode_packet(packet.id, payload, packet.size, variant, &p) || !p.type || !p.list) return;
     std::vector<uint8_t> written;
     PayloadWriter w(written, variant);
-    p.type->write_payload(w, *p.list);
+    p.type->write_payload(w, p.list);
     CHECK_MESSAGE(written == std::vector<uint8_t>(payload, payload + packet.size), what << ": " << p.type->name() << " at " << packet.offset);
     if (kinds) kinds->insert(p.type->name());
     ++compared;
