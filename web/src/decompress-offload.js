@@ -13,7 +13,7 @@ export const MAILBOX = {
 };
 export const STATE = { free: 0, submitted: 1, done: 2 };
 const CODES = { lz4: 1, bz2: 2 };
-const HELPER_TIMEOUT_MS = 60_000;
+const HELPER_TIMEOUT_MS = 10_000; // a 4 MB bz2 chunk decodes in well under a second
 
 export function slotView(buffer, k) {
   const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
@@ -51,6 +51,7 @@ export class DecompressOffload {
   nextSlot(helper) {
     const k = helper.next;
     const words = helper.slots[k].words;
+    if (helper.silent) return -1; // it stopped answering once: the codec decodes by itself
     if (helper.tickets[k] !== undefined) return -1; // still wanted by the codec
     if (Atomics.load(words, 0) === STATE.submitted) return -1; // a forgotten chunk still being decoded
     return k;
@@ -89,10 +90,12 @@ export class DecompressOffload {
     this.entries.delete(ticket);
     helper.tickets[k] = undefined;
     const slot = helper.slots[k];
-    // A helper that does not answer must not hang the pass: the codec then decodes the chunk itself.
-    const deadline = performance.now() + HELPER_TIMEOUT_MS;
+    // A helper that does not answer must not hang the pass: the codec then decodes the chunk
+    // itself, and every later chunk too (a crashed helper never answers again).
+    const deadline = helper.silent ? 0 : performance.now() + HELPER_TIMEOUT_MS;
     while (Atomics.load(slot.words, 0) === STATE.submitted && performance.now() < deadline) Atomics.wait(slot.words, 0, STATE.submitted, 1000);
     if (Atomics.load(slot.words, 0) !== STATE.done) {
+      helper.silent = true;
       return { ok: false, code: 'offload.unavailable', message: 'a decompression worker did not answer', checksum_present: false, checksum_verified: false };
     }
     const status = JSON.parse(new TextDecoder().decode(slot.json.slice(0, slot.words[5])));

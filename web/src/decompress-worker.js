@@ -18,7 +18,9 @@ self.onmessage = async ({ data: { buffer } }) => {
   self.postMessage('listening');
   for (let k = 0; ; k = (k + 1) % MAILBOX.slots) {
     const { words, json, input, output } = slots[k];
-    while (Atomics.load(words, 0) !== STATE.submitted) Atomics.wait(words, 0, Atomics.load(words, 0));
+    // Wait on the value just seen: loading it again for the wait could see 'submitted' and then
+    // sleep through the notify that came with it.
+    for (let now = Atomics.load(words, 0); now !== STATE.submitted; now = Atomics.load(words, 0)) Atomics.wait(words, 0, now);
     let status;
     try {
       Module.chunkInput(words[2]).set(input.subarray(0, words[2]));
