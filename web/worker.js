@@ -135,6 +135,7 @@ const ops = {
     reader_requests: reader ? reader.requests || 0 : 0,
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
+    read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

@@ -82,3 +82,39 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
     assert.ok(isolated.stats.read_calls < 200, `${isolated.stats.read_calls} reads for a 40 MB file`);
   });
 }
+
+// The ring itself, in a worker of the isolated page: reads that continue each other, cross slot
+// edges, jump back (a new stream), run past the end, and are too small for the stream, all
+// compared byte for byte with the Blob they read.
+test('the read-ahead ring returns the right bytes across slot edges, jumps and the end of the file', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`http://127.0.0.1:${servers.true.address().port}/?nodemo`);
+  const result = await page.evaluate(async () => {
+    const code = `
+      import { ReadAhead } from '${location.origin}/src/read-ahead.js';
+      onmessage = async ({ data: size }) => {
+        const bytes = new Uint8Array(size);
+        for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
+        const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20 }).start();
+        const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
+        const out = [];
+        for (const [offset, length] of reads) {
+          const into = new Uint8Array(length);
+          const n = ahead.readInto(offset, length, into);
+          const want = bytes.subarray(offset, Math.min(size, offset + length));
+          out.push({ offset, n, same: n === -1 || (n === want.length && want.every((b, i) => into[i] === b)) });
+        }
+        ahead.stop();
+        postMessage(out);
+      };`;
+    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
+    return new Promise((resolve, reject) => {
+      worker.onmessage = ({ data }) => resolve(data);
+      worker.onerror = (e) => reject(new Error(e.message));
+      worker.postMessage(9 * (1 << 20) + 12345);
+    });
+  });
+  await page.context().close();
+  assert.deepEqual(result.map((r) => r.n), [1 << 20, 1536 * 1024, 3 << 20, 2 << 20, 1500000, -1]);
+  assert.ok(result.every((r) => r.same), JSON.stringify(result));
+});

@@ -46,6 +46,7 @@ export class ReadAhead {
     this.nextSlot = 0; // the ring slot the pump looks at next
     this.streamEnd = 0; // offset after the last requested range
     this.streamed = 0; // bytes handed out of slots (for the benchmarks)
+    this.waitedMs = 0; // time the codec spent waiting for the pump (for the benchmarks)
   }
 
   // Hands the file to a pump that has already started (one is kept spare, so opening a file
@@ -99,7 +100,10 @@ export class ReadAhead {
 
   // Blocks until the pump is done with slot k (filled or failed).
   settle(k) {
+    if (Atomics.load(this.state, k) !== SLOT.requested) return;
+    const started = performance.now();
     while (Atomics.load(this.state, k) === SLOT.requested) Atomics.wait(this.state, k, SLOT.requested);
+    this.waitedMs += performance.now() - started;
   }
 
   wait(entry) {
