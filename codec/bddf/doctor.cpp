@@ -12,7 +12,7 @@ namespace logscope::bddf {
 namespace {
 
 void check_against_index(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress) {
-  std::vector<bool> seen(model.blocks.size(), false);
+  std::vector<bool> seen(model.blocks().size(), false);
   std::vector<uint64_t> payload_bytes(model.series.size(), 0);
   auto problem = [&](Severity severity, uint64_t at, const char* code, std::string message) {
     report.add_problem(severity, at, code, std::move(message));
@@ -23,7 +23,7 @@ void check_against_index(ByteSource& source, const FileModel& model, Report& rep
         const BlockFrame& frame = walked.frame;
         size_t pos = model.block_at(frame.offset);
         if (pos != SIZE_MAX) seen[pos] = true;
-        const BlockRef* ref = pos == SIZE_MAX ? nullptr : &model.blocks[pos];
+        const BlockRef* ref = pos == SIZE_MAX ? nullptr : &model.blocks()[pos];
         if (frame.type == kEndBlock) {
           if (frame.offset != model.size - kTrailerSize)
             problem(Severity::Error, frame.offset, "bddf.trailer.misplaced_end",
@@ -85,8 +85,9 @@ void check_against_index(ByteSource& source, const FileModel& model, Report& rep
   if (!end.clean())
     report.add_problem(Severity::Error, end.at,
                        end.code == "unknown_block_type" ? "bddf.block.unknown_type" : "bddf.file." + end.code, end.words);
-  for (size_t i = 0; i < model.blocks.size(); ++i) {
-    const BlockRef& ref = model.blocks[i];
+  const std::vector<BlockRef>& blocks = model.blocks();
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const BlockRef& ref = blocks[i];
     if (seen[i] || ref.kind == BlockKind::Magic || ref.offset >= end.at) continue;
     std::string what = ref.kind == BlockKind::Data ? "block " + std::to_string(ref.entry) + " of series " + std::to_string(ref.series)
                                                    : std::string(block_kind_name(ref.kind));

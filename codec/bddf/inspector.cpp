@@ -80,7 +80,7 @@ struct BlockView {
 
 BlockView view_block(ByteSource& source, const FileModel& model, size_t position) {
   BlockView v;
-  const BlockRef& ref = model.blocks[position];
+  const BlockRef& ref = model.blocks()[position];
   if (ref.kind == BlockKind::Magic) {
     v.ok = true;
     v.length = std::min<uint64_t>(4, model.size);
@@ -152,19 +152,19 @@ std::string block_label(const FileModel& model, const BlockRef& ref, const Block
 }  // namespace
 
 uint64_t BddfInspector::child_count(const std::string& node_id) {
-  if (node_id.empty()) return model_.blocks.size();
+  if (node_id.empty()) return model_.blocks().size();
   size_t position;
   std::string part;
-  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks.size() || !part.empty()) return 0;
+  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size() || !part.empty()) return 0;
   return view_block(source_, model_, position).parts.size();
 }
 
 std::vector<TreeNode> BddfInspector::children(const std::string& node_id, uint64_t first, uint64_t count) {
   std::vector<TreeNode> out;
   if (node_id.empty()) {
-    uint64_t end = std::min<uint64_t>(model_.blocks.size(), first + std::min<uint64_t>(count, 10000));
+    uint64_t end = std::min<uint64_t>(model_.blocks().size(), first + std::min<uint64_t>(count, 10000));
     for (uint64_t i = first; i < end; ++i) {
-      const BlockRef& ref = model_.blocks[i];
+      const BlockRef& ref = model_.blocks()[i];
       BlockView view = view_block(source_, model_, static_cast<size_t>(i));
       out.push_back(TreeNode{block_id(i), block_label(model_, ref, view),
                              ref.kind == BlockKind::Magic ? "header" : body_kind(ref.kind), ref.offset, view.length,
@@ -174,7 +174,7 @@ std::vector<TreeNode> BddfInspector::children(const std::string& node_id, uint64
   }
   size_t position;
   std::string part;
-  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks.size() || !part.empty()) return out;
+  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size() || !part.empty()) return out;
   BlockView view = view_block(source_, model_, position);
   for (uint64_t i = first; i < view.parts.size() && i < first + count; ++i) {
     const Part& p = view.parts[i];
@@ -188,7 +188,7 @@ std::vector<std::string> BddfInspector::locate(uint64_t offset) {
   size_t position = model_.block_containing(offset);
   if (position == SIZE_MAX) return path;
   BlockView view = view_block(source_, model_, position);
-  if (offset >= model_.blocks[position].offset + view.length) return path;  // in a gap between known blocks
+  if (offset >= model_.blocks()[position].offset + view.length) return path;  // in a gap between known blocks
   path.push_back(block_id(position));
   for (const Part& p : view.parts)
     if (offset >= p.offset && offset < p.offset + p.length) path.push_back(block_id(position) + "/" + p.name);
@@ -197,12 +197,12 @@ std::vector<std::string> BddfInspector::locate(uint64_t offset) {
 
 std::vector<Span> BddfInspector::spans(uint64_t offset, uint64_t length) {
   std::vector<Span> out;
-  if (model_.blocks.empty()) return out;
+  if (model_.blocks().empty()) return out;
   uint64_t end = length > UINT64_MAX - offset ? UINT64_MAX : offset + length;
   size_t position = model_.block_containing(offset);
   if (position == SIZE_MAX) position = 0;
-  for (; position < model_.blocks.size() && model_.blocks[position].offset < end && out.size() < kMaxSpanBlocks; ++position) {
-    const BlockRef& ref = model_.blocks[position];
+  for (; position < model_.blocks().size() && model_.blocks()[position].offset < end && out.size() < kMaxSpanBlocks; ++position) {
+    const BlockRef& ref = model_.blocks()[position];
     BlockView view = view_block(source_, model_, position);
     if (ref.offset + view.length <= offset) continue;
     Span span{ref.offset, view.length, block_label(model_, ref, view), ref.kind == BlockKind::Magic ? "header" : body_kind(ref.kind), {}};
@@ -224,12 +224,12 @@ std::vector<Span> BddfInspector::spans(uint64_t offset, uint64_t length) {
 Json BddfInspector::decode(const std::string& node_id) {
   size_t position;
   std::string part;
-  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks.size()) {
+  if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size()) {
     Json j = Json::object();
     j["error"] = "no node " + node_id;
     return j;
   }
-  const BlockRef& ref = model_.blocks[position];
+  const BlockRef& ref = model_.blocks()[position];
   if (ref.kind == BlockKind::Damaged) {
     Json j = Json::object();
     j["offset"] = ref.offset;

@@ -73,14 +73,53 @@ uint32_t FileModel::series_position(uint32_t series_index) const {
   return it == position_of.end() ? UINT32_MAX : it->second;
 }
 
+namespace {
+
+// The table an index-first open implies: the fixed blocks, each series' descriptor and block
+// index, and every data block its index lists.
+std::vector<BlockRef> table_from_series(const FileModel& model) {
+  std::vector<BlockRef> blocks;
+  size_t count = 4;
+  for (const Series& series : model.series) count += 2 + series.entries.size();
+  blocks.reserve(count);
+  blocks.push_back(BlockRef{0, BlockKind::Magic});
+  if (model.have_file_descriptor) blocks.push_back(BlockRef{kFirstBlockOffset, BlockKind::FileDescriptor});
+  for (uint32_t s = 0; s < model.series.size(); ++s) {
+    const Series& series = model.series[s];
+    blocks.push_back(BlockRef{series.descriptor_file_offset, BlockKind::SeriesDescriptor, s});
+    blocks.push_back(BlockRef{series.block_index_file_offset, BlockKind::SeriesBlockIndex, s});
+    for (uint32_t e = 0; e < series.entries.size(); ++e)
+      blocks.push_back(BlockRef{series.entries[e].file_offset, BlockKind::Data, s, e});
+  }
+  blocks.push_back(BlockRef{model.trailer.index_offset, BlockKind::FileIndex});
+  blocks.push_back(BlockRef{model.size - kTrailerSize, BlockKind::End});
+  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
+  return blocks;
+}
+
+}  // namespace
+
+const std::vector<BlockRef>& FileModel::blocks() const {
+  std::call_once(block_table_->built, [&] { block_table_->rows = table_from_series(*this); });
+  return block_table_->rows;
+}
+
+void FileModel::set_blocks(std::vector<BlockRef> blocks) {
+  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
+  block_table_ = std::make_shared<BlockTable>();
+  std::call_once(block_table_->built, [&] { block_table_->rows = std::move(blocks); });
+}
+
 size_t FileModel::block_containing(uint64_t offset) const {
-  auto it = std::upper_bound(blocks.begin(), blocks.end(), offset,
+  const std::vector<BlockRef>& table = blocks();
+  auto it = std::upper_bound(table.begin(), table.end(), offset,
                              [](uint64_t value, const BlockRef& ref) { return value < ref.offset; });
-  if (it == blocks.begin()) return SIZE_MAX;
-  return static_cast<size_t>(it - blocks.begin()) - 1;
+  if (it == table.begin()) return SIZE_MAX;
+  return static_cast<size_t>(it - table.begin()) - 1;
 }
 
 size_t FileModel::block_at(uint64_t offset) const {
+  const std::vector<BlockRef>& blocks = this->blocks();
   size_t i = block_containing(offset);
   if (i == SIZE_MAX || blocks[i].offset != offset) return SIZE_MAX;
   // Several refs may share an offset in a damaged index; return the first.

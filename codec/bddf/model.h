@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -94,7 +96,6 @@ struct FileModel {
   std::vector<uint64_t> file_index_hashes;
   std::vector<std::pair<std::string, std::map<std::string, std::string>>> file_index_identifiers;
   std::vector<Series> series;
-  std::vector<BlockRef> blocks;  // sorted by offset
   Recovery recovery;
   std::vector<Problem> problems;
   std::map<uint32_t, uint32_t> position_of;  // descriptor series_index -> position in `series`
@@ -103,10 +104,22 @@ struct FileModel {
   uint64_t data_block_count() const;
   // Series position for a DataDescriptor series_index (UINT32_MAX if none).
   uint32_t series_position(uint32_t series_index) const;
-  // Position in `blocks` of the block starting exactly at offset (SIZE_MAX if none) and of the
+  // Every block the reader knows, sorted by offset, for the tree, spans and the doctor. Opening
+  // from the index does not build it (a 1 GB file lists 250,000 blocks and the summary needs none
+  // of them): the first caller builds it from the series, once. A recovery scan sets it instead.
+  const std::vector<BlockRef>& blocks() const;
+  void set_blocks(std::vector<BlockRef> blocks);
+  // Position in blocks() of the block starting exactly at offset (SIZE_MAX if none) and of the
   // last block starting at or before it.
   size_t block_at(uint64_t offset) const;
   size_t block_containing(uint64_t offset) const;
+
+ private:
+  struct BlockTable {
+    std::once_flag built;
+    std::vector<BlockRef> rows;
+  };
+  std::shared_ptr<BlockTable> block_table_ = std::make_shared<BlockTable>();  // shared: FileModel stays movable
 };
 
 }  // namespace logscope::bddf

@@ -285,7 +285,7 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
 
 // ---- Recovery scan ---------------------------------------------------------------------------
 
-void scan_blocks(ByteSource& source, FileModel& model) {
+void scan_blocks(ByteSource& source, FileModel& model, std::vector<BlockRef>& blocks) {
   WalkEnd end = walk_blocks(
       source, kFirstBlockOffset,
       [&](const WalkedBlock& walked) {
@@ -294,7 +294,7 @@ void scan_blocks(ByteSource& source, FileModel& model) {
         ref.offset = frame.offset;
         if (frame.type == kEndBlock) {
           ref.kind = BlockKind::End;
-          model.blocks.push_back(ref);
+          blocks.push_back(ref);
           return true;
         }
         if (frame.type == kDescriptorBlock) {
@@ -328,7 +328,7 @@ void scan_blocks(ByteSource& source, FileModel& model) {
           } else if (block.DescriptorType_case() == DescriptorBlock::kFileIndex) {
             ref.kind = BlockKind::FileIndex;
           }
-          model.blocks.push_back(ref);
+          blocks.push_back(ref);
           return true;
         }
         // Data block.
@@ -364,7 +364,7 @@ void scan_blocks(ByteSource& source, FileModel& model) {
           ref.entry = static_cast<uint32_t>(series.entries.size() - 1);
           ++model.recovery.recovered_blocks;
         }
-        model.blocks.push_back(ref);
+        blocks.push_back(ref);
         return true;
       },
       nullptr);
@@ -380,7 +380,7 @@ void scan_blocks(ByteSource& source, FileModel& model) {
     BlockRef tail;
     tail.offset = end.at;
     tail.kind = BlockKind::Damaged;
-    model.blocks.push_back(tail);
+    blocks.push_back(tail);
   }
 }
 
@@ -396,26 +396,6 @@ void read_trailer(ByteSource& source, FileModel& model) {
   std::memcpy(t.digest, cursor.bytes(kDigestSize).data(), kDigestSize);
   t.end_magic = cursor.string(4);
   t.present = t.end_magic == std::string(kEndMagic, 4) && header_type(t.header_raw) == kEndBlock;
-}
-
-// The table of blocks, from the index: magic, descriptors, data, block indexes, FileIndex, END.
-void build_block_table(FileModel& model) {
-  std::vector<BlockRef>& blocks = model.blocks;
-  size_t count = 4;
-  for (const Series& series : model.series) count += 2 + series.entries.size();
-  blocks.reserve(count);
-  blocks.push_back(BlockRef{0, BlockKind::Magic});
-  if (model.have_file_descriptor) blocks.push_back(BlockRef{kFirstBlockOffset, BlockKind::FileDescriptor});
-  for (uint32_t s = 0; s < model.series.size(); ++s) {
-    const Series& series = model.series[s];
-    blocks.push_back(BlockRef{series.descriptor_file_offset, BlockKind::SeriesDescriptor, s});
-    blocks.push_back(BlockRef{series.block_index_file_offset, BlockKind::SeriesBlockIndex, s});
-    for (uint32_t e = 0; e < series.entries.size(); ++e)
-      blocks.push_back(BlockRef{series.entries[e].file_offset, BlockKind::Data, s, e});
-  }
-  blocks.push_back(BlockRef{model.trailer.index_offset, BlockKind::FileIndex});
-  blocks.push_back(BlockRef{model.size - kTrailerSize, BlockKind::End});
-  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
 }
 
 }  // namespace
@@ -457,7 +437,6 @@ FileModel open_file_model(ByteSource& source) {
         read_last_pod_block_size(source, model, series);
       }
       for (uint32_t s = 0; s < model.series.size(); ++s) model.position_of[model.series[s].descriptor_series_index] = s;
-      build_block_table(model);
       return model;
     }
   } else if (model.size < kFirstBlockOffset + kTrailerSize) {
@@ -480,13 +459,13 @@ FileModel open_file_model(ByteSource& source) {
   model.position_of.clear();
   model.recovery.performed = true;
   model.recovery.reason = reason;
-  model.blocks.push_back(BlockRef{0, BlockKind::Magic});
-  scan_blocks(source, model);
+  std::vector<BlockRef> blocks{BlockRef{0, BlockKind::Magic}};
+  scan_blocks(source, model, blocks);
+  model.set_blocks(std::move(blocks));
   for (Series& series : model.series) {
     if (series.described) check_series_descriptor(model, series);
     check_entry_order(model, series);
   }
-  std::stable_sort(model.blocks.begin(), model.blocks.end(), [](const BlockRef& a, const BlockRef& b) { return a.offset < b.offset; });
   return model;
 }
 

@@ -89,7 +89,7 @@ void CachedByteSource::clear() {
 
 const CachedByteSource::Block* CachedByteSource::find_block(uint64_t offset) {
   for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
-    if (offset >= it->offset && offset < it->offset + it->bytes.size()) {
+    if (offset >= it->offset && offset < it->offset + it->size) {
       if (it != blocks_.begin()) blocks_.splice(blocks_.begin(), blocks_, it);
       return &blocks_.front();
     }
@@ -107,14 +107,14 @@ const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t w
   uint64_t needed = offset - start + wanted;
   needed = (needed + options_.block_size - 1) / options_.block_size * options_.block_size;
   size_t want = static_cast<size_t>(std::min<uint64_t>(std::max<uint64_t>(next_fetch_, needed), total - start));
-  Block block{start, std::vector<uint8_t>(want)};
-  block.bytes.resize(inner_.read(start, block.bytes.data(), want));
-  if (block.bytes.empty() || block.offset + block.bytes.size() <= offset) return nullptr;
-  last_miss_end_ = start + block.bytes.size();
-  cached_bytes_ += block.bytes.size();
+  Block block{start, std::unique_ptr<uint8_t[]>(new uint8_t[want]), 0};
+  block.size = inner_.read(start, block.bytes.get(), want);
+  if (block.size == 0 || block.offset + block.size <= offset) return nullptr;
+  last_miss_end_ = start + block.size;
+  cached_bytes_ += block.size;
   blocks_.push_front(std::move(block));
   while (cached_bytes_ > options_.capacity && blocks_.size() > 1) {
-    cached_bytes_ -= blocks_.back().bytes.size();
+    cached_bytes_ -= blocks_.back().size;
     blocks_.pop_back();
   }
   return &blocks_.front();
@@ -134,8 +134,8 @@ size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length)
     if (!block) block = fetch(at, length - done);
     if (!block) break;
     size_t in_block = static_cast<size_t>(at - block->offset);
-    size_t n = std::min(length - done, block->bytes.size() - in_block);
-    std::memcpy(out + done, block->bytes.data() + in_block, n);
+    size_t n = std::min(length - done, block->size - in_block);
+    std::memcpy(out + done, block->bytes.get() + in_block, n);
     done += n;
   }
   return done;

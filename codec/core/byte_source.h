@@ -114,7 +114,8 @@ class CachedByteSource : public ByteSource {
  private:
   struct Block {
     uint64_t offset;
-    std::vector<uint8_t> bytes;
+    std::unique_ptr<uint8_t[]> bytes;  // not a vector: zeroing megabytes the read overwrites costs as much as the read
+    size_t size;
   };
   const Block* find_block(uint64_t offset);
   const Block* fetch(uint64_t offset, size_t wanted);
