@@ -79,6 +79,8 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   if (args.has("--actors") && family != "carla") return fail("--actors is for CARLA logs; " + in + " is " + input->detection.label);
   if (args.has("--compression") && family != "rosbag") return fail("--compression is for ROS bags");
 
+  if (family == "carla" && !repair) return fail("extract is not available for CARLA logs yet (repair is); nothing written");
+
   FileOutputSink sink;
   if (!sink.open(out)) return fail(sink.error());
   ProgressFn progress = terminal_progress(repair ? "repairing" : "extracting");
