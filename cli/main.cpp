@@ -223,6 +223,7 @@ int main(int argc, char** argv) {
     }
     int status = command.run(command_args);
     if (remote_options().stats) {
+      std::fflush(stdout);  // the stats come last, also when both go to one pipe
       TransferStats stats = transfer_stats();
       std::fprintf(stderr, "logscope: transferred %llu bytes in %llu request%s (%.3f %% of %llu bytes)\n",
                    static_cast<unsigned long long>(stats.bytes), static_cast<unsigned long long>(stats.requests),
