@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "http_source.h"
 #include "inspector.h"
 
 namespace logscope::cli {
@@ -75,18 +76,58 @@ int fail(const std::string& message) {
 }
 
 std::unique_ptr<OpenFile> open_file(const std::string& path) {
+  std::string error;
+  auto open = try_open_file(path, &error);
+  if (!open) fail(error);
+  return open;
+}
+
+RemoteOptions& remote_options() {
+  static RemoteOptions options;
+  return options;
+}
+
+std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error) {
   auto open = std::make_unique<OpenFile>();
   open->path = path;
-  std::string error;
-  open->file = FileByteSource::open(path, &error);
-  if (!open->file) {
-    fail(path + ": " + error);
-    return nullptr;
+  CachedByteSource::Options cache;
+  if (is_url(path) && remote_options().download) {
+    open->file = download_to_temp(path, error);
+    if (!open->file) return nullptr;
+  } else if (is_url(path)) {
+    bool no_range = false;
+    auto http = HttpByteSource::open(path, error, &no_range);
+    if (!http) return nullptr;
+    HttpByteSource* raw = http.get();
+    open->read_failure = [raw] { return raw->failure(); };
+    open->file = std::move(http);
+    // Each miss is a request: small blocks keep scattered header reads (a bag's chunk headers)
+    // small, and sequential passes still grow to max_fetch.
+    cache.block_size = 4 * 1024;
+  } else {
+    open->file = FileByteSource::open(path, error);
+    if (!open->file) {
+      *error = path + ": " + *error;
+      return nullptr;
+    }
   }
-  open->cached = std::make_unique<CachedByteSource>(*open->file);
+  open->cached = std::make_unique<CachedByteSource>(*open->file, cache);
   open->detection = detect(*open->cached);
   open->inspector = open_inspector(*open->cached, open->detection);
+  // A remote file that changed or failed while its index was read: say so, not "unknown format".
+  if (std::string why = remote_failure(*open); !why.empty()) {
+    *error = why;
+    return nullptr;
+  }
   return open;
+}
+
+Json file_json(const OpenFile& file) {
+  Json j = Json::object();
+  j["path"] = file.path;
+  j["size"] = file.cached->size();
+  j["detection"] = file.detection.to_json();
+  return j;
 }
 
 bool parse_u64(const std::string& text, uint64_t* value) {

@@ -2,6 +2,7 @@
 // (carla_commands.cpp, ...). A command registers itself with a static CommandRegistrar.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,10 +57,27 @@ struct OpenFile {
   std::unique_ptr<CachedByteSource> cached;
   Detection detection;
   std::unique_ptr<FormatInspector> inspector;  // null for unknown formats
+  // Why reading stopped when the source can fail mid-way (a remote file that changed); "" else.
+  std::function<std::string()> read_failure;
 };
 
-// Opens `path`; on failure prints "logscope: FILE: cause" to stderr and returns null.
+// "" when every read succeeded; otherwise the reason, and the command exits 2.
+inline std::string remote_failure(const OpenFile& file) { return file.read_failure ? file.read_failure() : ""; }
+
+// Options for remote files, taken by main() before the command runs (any command).
+struct RemoteOptions {
+  bool download = false;  // --download: read the whole file into a temporary file first
+  bool stats = false;     // --stats: bytes transferred, on stderr at the end
+};
+RemoteOptions& remote_options();
+
+// Opens `path` (a file, or an http(s) URL read by Range requests); on failure prints "logscope: FILE: cause" to stderr and returns null.
 std::unique_ptr<OpenFile> open_file(const std::string& path);
+// Same, but sets `error` ("FILE: cause") instead of printing, for batches.
+std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error);
+
+// What `info --json` and `check --json` print for every file: path, size, detection.
+Json file_json(const OpenFile& file);
 
 // Prints "logscope: message" to stderr and returns kExitUnreadable.
 int fail(const std::string& message);

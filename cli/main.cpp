@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "batch.h"
 #include "command.h"
+#include "http_source.h"
 
 namespace logscope::cli {
 namespace {
@@ -14,14 +16,6 @@ void print_problems(const std::vector<Problem>& problems) {
   for (const Problem& p : problems)
     std::printf("  %-7s @%llu (0x%llx)  %s  %s\n", severity_name(p.severity), static_cast<unsigned long long>(p.offset),
                 static_cast<unsigned long long>(p.offset), p.code.c_str(), p.message.c_str());
-}
-
-Json file_json(const OpenFile& file) {
-  Json j = Json::object();
-  j["path"] = file.path;
-  j["size"] = file.cached->size();
-  j["detection"] = file.detection.to_json();
-  return j;
 }
 
 // Unknown formats: say what the file looks like instead, and exit 2.
@@ -37,14 +31,16 @@ int report_unknown(const OpenFile& file, bool json) {
 }
 
 int run_info(const std::vector<std::string>& raw) {
-  Arguments args(raw, {});
+  Arguments args(raw, {"--jobs"});
   if (!args.ok()) return fail(args.error());
-  if (args.positional().size() != 1) return fail("info takes one FILE (see `logscope info --help`)");
+  if (args.positional().empty()) return fail("info takes a FILE (see `logscope info --help`)");
+  if (is_batch(args)) return run_batch(args, BatchCommand::Info);
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
   bool json = args.has("--json");
   if (!file->inspector) return report_unknown(*file, json);
   Report report = file->inspector->info_report(terminal_progress("reading"));
+  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
   if (json) {
     Json out = file_json(*file);
     out["summary"] = report.to_json();
@@ -65,14 +61,16 @@ int run_info(const std::vector<std::string>& raw) {
 }
 
 int run_check(const std::vector<std::string>& raw) {
-  Arguments args(raw, {});
+  Arguments args(raw, {"--jobs"});
   if (!args.ok()) return fail(args.error());
-  if (args.positional().size() != 1) return fail("check takes one FILE (see `logscope check --help`)");
+  if (args.positional().empty()) return fail("check takes a FILE (see `logscope check --help`)");
+  if (is_batch(args)) return run_batch(args, BatchCommand::Check);
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
   bool json = args.has("--json");
   if (!file->inspector) return report_unknown(*file, json);
   Report report = file->inspector->check(terminal_progress("checking"));
+  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
   size_t errors = report.count(Severity::Error), warnings = report.count(Severity::Warning);
   if (json) {
     Json out = file_json(*file);
@@ -144,23 +142,31 @@ int run_hex(const std::vector<std::string>& raw) {
     }
     std::printf("|\n");
   }
+  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
   return kExitClean;
 }
 
 const CommandRegistrar kInfo({"info", "summary of a log file (format, index, series/topics/actors)",
-                              "usage: logscope info FILE [--json] [--freq] [--all]\n\n"
+                              "usage: logscope info FILE... [--json] [--freq] [--all] [--recursive] [--jobs N]\n\n"
                               "Shows what the file holds, read from its index where it has one.\n"
                               "  BDDF: series table (type, blocks, time span, rate).\n"
                               "  ROS bag: the rows of `rosbag info` (--freq adds rates).\n"
                               "  CARLA: the layout of show_recorder_file_info (--all = show_all).\n"
-                              "  --json  the same facts as JSON, for scripts.\n"
+                              "  --json  the same facts as JSON, for scripts (JSON Lines for several files).\n"
+                              "Several FILEs (or a folder with --recursive): each file's info after a ==> FILE <== line,\n"
+                              "N files read at once (--jobs, default: the cores), printed in the order given.\n"
                               "Exit status: 0 read, 2 unreadable or unknown format.",
                               run_info});
 const CommandRegistrar kCheck({"check", "validate a file: checksum, index, framing; recover damaged files",
-                               "usage: logscope check FILE [--json]\n\n"
+                               "usage: logscope check PATH... [--json] [--recursive] [--jobs N]\n\n"
                                "Reads the whole file and reports every problem with its byte offset and a stable code,\n"
                                "the checksum status where the format has one, and what was recovered from a damaged file.\n"
-                               "Exit status: 0 clean, 1 problems found, 2 unreadable or unknown format.",
+                               "Several PATHs, or folders with --recursive (sorted within a folder): one line per file\n"
+                               "(path, format, size, errors, warnings, verdict) then a total line; with --json, JSON Lines:\n"
+                               "the one-file --json object per file, on one line, then {\"totals\": ...}. --jobs N checks\n"
+                               "N files at once (default: the cores); output stays in the order given. Files in a folder\n"
+                               "that are not logs (README, .json) are listed but do not change the exit status.\n"
+                               "Exit status: the worst one: 0 clean, 1 problems found, 2 unreadable or unknown format.",
                                run_check});
 const CommandRegistrar kHex({"hex", "annotated hex dump of a byte range",
                              "usage: logscope hex FILE [--offset N] [--length M]\n\n"
@@ -178,7 +184,8 @@ void print_usage() {
     if (c->name == "info") return 0;
     if (c->name == "check") return 1;
     if (c->name == "hex") return 2;
-    return c->name.rfind("make-demo", 0) == 0 ? 4 : 3;
+    if (c->name == "map") return 3;
+    return c->name.rfind("make-demo", 0) == 0 ? 5 : 4;
   };
   std::stable_sort(sorted.begin(), sorted.end(), [&](const Command* a, const Command* b) {
     return rank(a) != rank(b) ? rank(a) < rank(b) : a->name < b->name;
@@ -207,7 +214,23 @@ int main(int argc, char** argv) {
         std::printf("%s\n", command.usage.c_str());
         return kExitClean;
       }
-    return command.run(rest);
+    // Options for remote files, valid with any command.
+    std::vector<std::string> command_args;
+    for (const auto& a : rest) {
+      if (a == "--download") remote_options().download = true;
+      else if (a == "--stats") remote_options().stats = true;
+      else command_args.push_back(a);
+    }
+    int status = command.run(command_args);
+    if (remote_options().stats) {
+      std::fflush(stdout);  // the stats come last, also when both go to one pipe
+      TransferStats stats = transfer_stats();
+      std::fprintf(stderr, "logscope: transferred %llu bytes in %llu request%s (%.3f %% of %llu bytes)\n",
+                   static_cast<unsigned long long>(stats.bytes), static_cast<unsigned long long>(stats.requests),
+                   stats.requests == 1 ? "" : "s", stats.file_size ? 100.0 * stats.bytes / stats.file_size : 0.0,
+                   static_cast<unsigned long long>(stats.file_size));
+    }
+    return status;
   }
   return fail("unknown command '" + args[0] + "' (see `logscope --help`)");
 }

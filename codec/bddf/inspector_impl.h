@@ -46,6 +46,7 @@ class BddfInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& node_id) override;
+  FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override { return query_table(source_, model_); }
 
   const FileModel& model() const { return model_; }

@@ -48,6 +48,7 @@ class CarlaInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& id) override;
+  FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
 
  private:
@@ -335,6 +336,29 @@ Json CarlaInspector::decode(const std::string& id) {
   }
   j["error"] = "unknown node: " + id;
   return j;
+}
+
+// CARLA logs have no index: the map comes from the scan (header, then frames FrameStart..FrameEnd).
+FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
+  const ScanResult& s = scan(progress);
+  FileMapBuilder map(source_.size());
+  if (s.header_ok) map.add(0, s.header.size, "header", "log header");
+  for (const FrameEntry& f : s.frames) map.add(f.offset, f.end - f.offset, "frame", "frame " + std::to_string(f.id));
+  map.structures_end(s.data_end);
+  if (s.recovery.damaged && s.recovery.reason != "cancelled") {
+    uint64_t from = s.recovery.incomplete_offset ? s.recovery.incomplete_offset : s.recovery.ends_at;
+    map.damaged_from(from, "not readable: " + s.recovery.message);
+    map.missing(0, "the log ends inside a frame: the rest was never written or was cut off");
+  }
+  std::vector<Problem> problems = s.problems;
+  std::string how = "scan";
+  if (full_check) {
+    Report report = check(progress);
+    map.refine_with_check(report);
+    problems = report.problems;
+    how = "check";
+  }
+  return map.finish(how, std::move(problems));
 }
 
 Report CarlaInspector::check(const ProgressFn& progress) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/byte_source.h"
+#include "core/file_map.h"
 #include "core/json.h"
 #include "core/query.h"
 #include "core/report.h"
@@ -62,6 +63,11 @@ class FormatInspector {
   virtual std::vector<Span> spans(uint64_t offset, uint64_t length) = 0;
   // Decoded content of one node for the record view.
   virtual Json decode(const std::string& node_id) = 0;
+
+  // What each byte range is (core/file_map.h): from the index alone where the format has one
+  // (a scan where it has none); `full_check` runs check() first and places its problems and
+  // damage on the map.
+  virtual FileMap file_map(bool full_check, const ProgressFn& progress) = 0;
 
   // Format-specific questions (CARLA collisions, BDDF extraction by time span, bag messages...):
   // one table per format, name -> argument schema + handler (core/query.h).

@@ -28,6 +28,7 @@ class BagInspector : public FormatInspector {
   std::vector<std::string> locate(uint64_t offset) override;
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& node_id) override;
+  FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
 
   Bag& bag() { return bag_; }

@@ -1,0 +1,253 @@
+#include "http_source.h"
+
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "command.h"
+
+namespace logscope::cli {
+namespace {
+
+std::atomic<uint64_t> g_bytes{0}, g_requests{0}, g_file_size{0};
+
+void curl_init_once() {
+  static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
+  (void)done;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  size_t start = s.find_first_not_of(' ');
+  return start == std::string::npos ? "" : s.substr(start);
+}
+
+bool starts_with_nocase(const std::string& line, const char* prefix) {
+  size_t n = std::strlen(prefix);
+  return line.size() >= n && ::strncasecmp(line.c_str(), prefix, n) == 0;
+}
+
+}  // namespace
+
+bool is_url(const std::string& path) { return path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0; }
+
+TransferStats transfer_stats() { return {g_bytes.load(), g_requests.load(), g_file_size.load()}; }
+
+struct HttpByteSource::Response {
+  long status = 0;
+  std::string content_range, etag, last_modified;
+  uint8_t* destination = nullptr;
+  size_t capacity = 0;
+  size_t received = 0;
+  bool overflow = false;  // the server sent more than asked (it ignored the Range)
+  CURL* curl = nullptr;
+};
+
+static size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* r = static_cast<HttpByteSource::Response*>(user);
+  std::string line(data, size * count);
+  if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect): forget the last one's headers
+    r->content_range.clear();
+    r->etag.clear();
+    r->last_modified.clear();
+  } else if (starts_with_nocase(line, "content-range:")) r->content_range = trim(line.substr(14));
+  else if (starts_with_nocase(line, "etag:")) r->etag = trim(line.substr(5));
+  else if (starts_with_nocase(line, "last-modified:")) r->last_modified = trim(line.substr(14));
+  return size * count;
+}
+
+static size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* r = static_cast<HttpByteSource::Response*>(user);
+  size_t n = size * count;
+  long status = 0;
+  curl_easy_getinfo(r->curl, CURLINFO_RESPONSE_CODE, &status);
+  if (status != 206 || r->received + n > r->capacity) {  // a whole file or too much: stop now
+    r->overflow = status == 200 || r->received + n > r->capacity;
+    return 0;
+  }
+  std::memcpy(r->destination + r->received, data, n);
+  r->received += n;
+  g_bytes += n;
+  return n;
+}
+
+HttpByteSource::HttpByteSource(std::string url) : url_(std::move(url)) {
+  curl_init_once();
+  curl_ = curl_easy_init();
+}
+
+HttpByteSource::~HttpByteSource() {
+  if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
+}
+
+bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, size_t capacity, Response* response,
+                           std::string* error) {
+  CURL* curl = static_cast<CURL*>(curl_);
+  if (!curl) return *error = "libcurl could not start", false;
+  *response = Response{};
+  response->destination = static_cast<uint8_t*>(destination);
+  response->capacity = capacity;
+  response->curl = curl;
+  char range[64];
+  std::snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
+  curl_easy_setopt(curl, CURLOPT_URL, url_.c_str());
+  curl_easy_setopt(curl, CURLOPT_RANGE, range);
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, response);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, response);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled server: give up after 60 s
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
+  ++g_requests;
+  CURLcode code = curl_easy_perform(curl);
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+  if (response->status == 200) {
+    *error = url_ + ": the server does not support Range requests (it answered 200 with the whole file); "
+                    "run again with --download to read the whole file into a temporary file";
+    return false;
+  }
+  if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && response->overflow)) {
+    *error = url_ + ": " + curl_easy_strerror(code);
+    return false;
+  }
+  if (response->status != 206 && !(response->status == 416 && first == 0)) {
+    *error = url_ + ": the server answered HTTP " + std::to_string(response->status);
+    return false;
+  }
+  if (response->overflow) {
+    *error = url_ + ": the server sent more bytes than the range asked for";
+    return false;
+  }
+  return true;
+}
+
+// "bytes 0-0/1234" or "bytes */1234": the start and the total (UINT64_MAX when unknown).
+static bool parse_content_range(const std::string& text, uint64_t* start, uint64_t* total) {
+  unsigned long long a = 0, b = 0, t = 0;
+  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) == 3) {
+    *start = a, *total = t;
+    return true;
+  }
+  if (std::sscanf(text.c_str(), "bytes */%llu", &t) == 1) {
+    *start = 0, *total = t;
+    return true;
+  }
+  return false;
+}
+
+std::unique_ptr<HttpByteSource> HttpByteSource::open(const std::string& url, std::string* error, bool* no_range) {
+  *no_range = false;
+  std::unique_ptr<HttpByteSource> source(new HttpByteSource(url));
+  uint8_t byte = 0;
+  Response response;
+  if (!source->fetch(0, 0, &byte, 1, &response, error)) {
+    *no_range = response.status == 200;
+    return nullptr;
+  }
+  uint64_t start = 0, total = 0;
+  if (!parse_content_range(response.content_range, &start, &total)) {
+    *error = url + ": the server answered 206 without a usable Content-Range (\"" + response.content_range + "\")";
+    return nullptr;
+  }
+  source->size_ = total;
+  source->etag_ = response.etag;
+  source->last_modified_ = response.last_modified;
+  g_file_size += total;
+  return source;
+}
+
+size_t HttpByteSource::read(uint64_t offset, void* destination, size_t length) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!failure_.empty() || offset >= size_ || length == 0) return 0;
+  length = static_cast<size_t>(std::min<uint64_t>(length, size_ - offset));
+  Response response;
+  std::string error;
+  if (!fetch(offset, offset + length - 1, destination, length, &response, &error)) {
+    failure_ = error;
+    return 0;
+  }
+  uint64_t start = 0, total = 0;
+  bool parsed = parse_content_range(response.content_range, &start, &total);
+  if (!parsed || start != offset) {
+    failure_ = url_ + ": the server answered bytes \"" + response.content_range + "\" to a request for " +
+               std::to_string(offset) + "-" + std::to_string(offset + length - 1);
+  } else if (total != size_) {
+    failure_ = url_ + ": the file changed while it was read (its size was " + std::to_string(size_) + " bytes, now " +
+               std::to_string(total) + ")";
+  } else if (response.etag != etag_ || response.last_modified != last_modified_) {
+    failure_ = url_ + ": the file changed while it was read (" +
+               (response.etag != etag_ ? "ETag " + etag_ + " became " + response.etag
+                                       : "Last-Modified " + last_modified_ + " became " + response.last_modified) +
+               ")";
+  }
+  if (!failure_.empty()) return 0;
+  return response.received;
+}
+
+std::string HttpByteSource::failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
+}
+
+namespace {
+
+struct DownloadState {
+  FILE* out = nullptr;
+  uint64_t written = 0;
+  ProgressFn progress;
+};
+
+size_t on_download(char* data, size_t size, size_t count, void* user) {
+  auto* d = static_cast<DownloadState*>(user);
+  size_t n = std::fwrite(data, 1, size * count, d->out);
+  d->written += n;
+  g_bytes += n;
+  return n;
+}
+
+int on_download_progress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
+  auto* d = static_cast<DownloadState*>(user);
+  if (d->progress && total > 0) d->progress(static_cast<uint64_t>(now), static_cast<uint64_t>(total));
+  return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<ByteSource> download_to_temp(const std::string& url, std::string* error) {
+  curl_init_once();
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/logscope-download-XXXXXX";
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return *error = "cannot create a temporary file in " + path + ": " + std::strerror(errno), nullptr;
+  DownloadState state;
+  state.out = ::fdopen(fd, "wb");
+  state.progress = terminal_progress("downloading");
+  CURL* curl = curl_easy_init();
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_download);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &state);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_download_progress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &state);
+  ++g_requests;
+  CURLcode code = curl_easy_perform(curl);
+  curl_easy_cleanup(curl);
+  bool closed = std::fclose(state.out) == 0;
+  std::unique_ptr<FileByteSource> file;
+  if (code == CURLE_OK && closed) file = FileByteSource::open(path, error);
+  else *error = url + ": download failed: " + (code != CURLE_OK ? curl_easy_strerror(code) : "cannot write " + path);
+  ::unlink(path.c_str());  // the open descriptor keeps the bytes until the file is closed
+  if (file) g_file_size += file->size();
+  return file;
+}
+
+}  // namespace logscope::cli

@@ -1,0 +1,56 @@
+// A remote file read by HTTP Range requests through libcurl. CLI only: the codec stays
+// network-free and sees an ordinary ByteSource.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/report.h"
+
+namespace logscope::cli {
+
+bool is_url(const std::string& path);
+
+// What every remote read moved, over the whole run (for --stats).
+struct TransferStats {
+  uint64_t bytes = 0;     // body bytes received
+  uint64_t requests = 0;
+  uint64_t file_size = 0;  // sizes of the remote files opened
+};
+TransferStats transfer_stats();
+
+class HttpByteSource : public ByteSource {
+ public:
+  // Probes the URL with a one-byte Range request. Null with `error` set when the server cannot
+  // serve ranges (then `no_range` is true: --download can still read it), or fails outright.
+  static std::unique_ptr<HttpByteSource> open(const std::string& url, std::string* error, bool* no_range);
+  ~HttpByteSource() override;
+  uint64_t size() const override { return size_; }
+  // A short read once anything went wrong (server error, the file changed); failure() says why
+  // and every later read returns 0.
+  size_t read(uint64_t offset, void* destination, size_t length) override;
+  std::string failure() const;
+
+  struct Response;  // one request's status, headers and body (http_source.cpp)
+
+ private:
+  explicit HttpByteSource(std::string url);
+  // One GET of [first, last]; the body goes to `destination` (up to `capacity` bytes).
+  bool fetch(uint64_t first, uint64_t last, void* destination, size_t capacity, Response* response, std::string* error);
+
+  std::string url_;
+  void* curl_ = nullptr;  // CURL*, reused so the connection is kept alive
+  uint64_t size_ = 0;
+  std::string etag_, last_modified_;  // of the first response: every later one must match
+  mutable std::mutex mutex_;
+  std::string failure_;
+};
+
+// Reads the whole URL into a new temporary file (deleted when closed): --download, for servers
+// without Range support. Progress on stderr when it is a terminal. Returns the open file's path.
+std::unique_ptr<ByteSource> download_to_temp(const std::string& url, std::string* error);
+
+}  // namespace logscope::cli

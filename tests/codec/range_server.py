@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A small HTTP server for the CLI's remote-file tests (test_remote.cpp).
+
+Serves the files of one directory under three prefixes:
+  /range/NAME     Range requests answered with 206 and Content-Range, a fixed ETag
+  /norange/NAME   Range ignored: always 200 with the whole file
+  /changing/NAME  like /range, but the ETag changes after the first request (a file replaced mid-read)
+Prints the port on the first line of stdout, then serves until killed.
+"""
+import http.server
+import os
+import re
+import sys
+
+ROOT = sys.argv[1]
+requests_seen = {}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: the CLI reuses its connection
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        match = re.match(r"^/(range|norange|changing)/([^/]+)$", self.path)
+        path = os.path.join(ROOT, match.group(2)) if match else None
+        if not path or not os.path.isfile(path):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        mode = match.group(1)
+        size = os.path.getsize(path)
+        seen = requests_seen.get(self.path, 0)
+        requests_seen[self.path] = seen + 1
+        etag = '"v1"' if mode != "changing" or seen == 0 else '"v2"'
+        wanted = re.match(r"^bytes=(\d+)-(\d*)$", self.headers.get("Range", ""))
+        if mode == "norange" or not wanted:
+            first, last, status = 0, size - 1, 200
+        else:
+            first = int(wanted.group(1))
+            last = min(int(wanted.group(2)) if wanted.group(2) else size - 1, size - 1)
+            if first >= size:
+                self.send_response(416)
+                self.send_header("Content-Range", "bytes */%d" % size)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            status = 206
+        self.send_response(status)
+        self.send_header("Content-Length", str(last - first + 1))
+        self.send_header("ETag", etag)
+        if status == 206:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (first, last, size))
+        self.end_headers()
+        try:
+            with open(path, "rb") as f:
+                f.seek(first)
+                left = last - first + 1
+                while left > 0:
+                    block = f.read(min(left, 1 << 20))
+                    if not block:
+                        break
+                    self.wfile.write(block)
+                    left -= len(block)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped reading a whole-file answer: expected for /norange
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+sys.stdout.write("%d\n" % server.server_address[1])
+sys.stdout.flush()
+server.serve_forever()
