@@ -79,7 +79,7 @@ ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtrac
   ProgressTicker ticker(progress, source.size());
   uint64_t blocks = 0, outside = 0;
   std::map<uint32_t, uint64_t> per_series;
-  for (const BlockRef& ref : model.blocks) {
+  for (const BlockRef& ref : model.blocks()) {
     if (ref.kind != BlockKind::Data || ref.series >= model.series.size()) continue;
     auto it = new_index.find(ref.series);
     if (it == new_index.end()) continue;

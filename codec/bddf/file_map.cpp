@@ -26,7 +26,7 @@ const char* region_kind(BlockKind kind) {
 FileMap BddfInspector::file_map(bool full_check, const ProgressFn& progress) {
   const FileModel& model = model_;
   FileMapBuilder map(model.size);
-  for (const BlockRef& block : model.blocks) {
+  for (const BlockRef& block : model.blocks()) {
     if (block.kind == BlockKind::Damaged) {
       map.damaged_from(block.offset, "not readable: " + model.recovery.ended);
       continue;

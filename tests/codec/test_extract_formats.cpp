@@ -52,7 +52,7 @@ std::vector<Block> data_blocks(const std::vector<uint8_t>& bytes, uint64_t befor
   MemoryByteSource source(bytes.data(), bytes.size());
   bddf::FileModel model = bddf::open_file_model(source);
   std::vector<Block> out;
-  for (const bddf::BlockRef& ref : model.blocks) {
+  for (const bddf::BlockRef& ref : model.blocks()) {
     if (ref.kind != bddf::BlockKind::Data) continue;
     bddf::BlockFrame frame;
     std::string why;
@@ -90,7 +90,7 @@ TEST_CASE("bddf repair: no trailer and index, or cut mid-block: exactly the comp
   MemoryByteSource whole_source(whole.data(), whole.size());
   bddf::FileModel model = bddf::open_file_model(whole_source);
   uint64_t index_at = 0, last_data = 0;
-  for (const bddf::BlockRef& ref : model.blocks) {
+  for (const bddf::BlockRef& ref : model.blocks()) {
     if (ref.kind == bddf::BlockKind::SeriesBlockIndex && !index_at) index_at = ref.offset;
     if (ref.kind == bddf::BlockKind::Data) last_data = ref.offset;
   }
