@@ -217,6 +217,62 @@ TEST_CASE("a time range reads only the chunks that hold it, and --fields narrows
   CHECK(missing.error.find("/noise, /probe") != std::string::npos);
 }
 
+TEST_CASE("a message that does not fit its definition is left out, said where, and the rest exported") {
+  rosbag::MemorySink sink;
+  rosbag::BagWriter writer(sink, rosbag::WriterOptions());
+  uint32_t probe = writer.add_connection("/probe", "test_msgs/Probe", "0123456789abcdef0123456789abcdef", kProbeDefinition);
+  std::string good = probe_message(1), cut = probe_message(2).substr(0, 30), lying = probe_message(3);
+  uint32_t huge = 0xfffffff0u;  // the ranges length: far more than the bytes that remain
+  std::memcpy(&lying[lying.size() - 13 - 4 - 4], &huge, 4);  // before label length and label
+  REQUIRE(writer.write(probe, rosbag::Time{100, 0}, good));
+  REQUIRE(writer.write(probe, rosbag::Time{101, 0}, cut));
+  REQUIRE(writer.write(probe, rosbag::Time{102, 0}, lying));
+  REQUIRE(writer.write(probe, rosbag::Time{103, 0}, good));
+  REQUIRE(writer.close());
+  MemoryByteSource source(std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end()));
+  auto inspector = rosbag::open_inspector(source, Format::RosbagV20);
+  StringSink out;
+  ExportResult result = rosbag::export_topic(source, *rosbag::opened_bag(*inspector), "/probe", ExportRequest(), out);
+  CHECK(result.rows == 2);
+  REQUIRE(result.problems.size() == 2);
+  for (const Problem& p : result.problems) {
+    CHECK(p.code == "rosbag.export.undecodable");
+    CHECK(p.offset > 0);  // the chunk's offset
+  }
+  CHECK(result.problems[0].message.find("101000000000 ns") != std::string::npos);
+  std::vector<Row> rows;
+  REQUIRE(parse_csv(out.text(), &rows));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1][0] == "100000000000");
+  CHECK(rows[2][0] == "103000000000");
+}
+
+TEST_CASE("logscope export: stdout or -o, usage errors named, exit status 0 clean and 2 unusable") {
+  std::string dir = test_support::scratch_dir("export_cli");
+  std::string bag = dir + "/probe.bag";
+  test_support::write_file(bag, probe_bag(200, "bz2"));
+  int status = -1;
+  std::string out = test_support::run_cli("export '" + bag + "' --topic /noise --to +0.02", &status);  // stderr follows
+  CHECK(status == 0);
+  CHECK(out == "time_ns,data\r\n100000000001,0\r\n100010000001,1\r\nlogscope: export: 2 rows\n");
+  out = test_support::run_cli("export '" + bag + "' --topic /probe --fields ranges -o '" + dir + "/probe.csv'", &status);
+  CHECK(status == 0);
+  CHECK(out.find("1 column(s) hold a whole array as one JSON cell") != std::string::npos);
+  CHECK(out.find("200 rows") != std::string::npos);
+  CHECK(test_support::read_text(dir + "/probe.csv").rfind("time_ns,ranges\r\n100000000000,[]\r\n", 0) == 0);
+  out = test_support::run_cli("export '" + bag + "' --series 1", &status);
+  CHECK(status == 2);
+  CHECK(out.find("--series is for BDDF") != std::string::npos);
+  out = test_support::run_cli("export '" + bag + "' --topic /probe --from 5x", &status);
+  CHECK(status == 2);
+  CHECK(out.find("--from needs seconds") != std::string::npos);
+  out = test_support::run_cli("export '" + bag + "' --topic /probe --fields nope", &status);
+  CHECK(status == 2);
+  CHECK(out.find("no column is named \"nope\"") != std::string::npos);
+  out = test_support::run_cli("export '" + bag + "'", &status);
+  CHECK(status == 2);
+}
+
 namespace {
 
 void find_bags(const std::string& dir, std::vector<std::string>* out) {
