@@ -100,9 +100,10 @@ int run_export(const std::vector<std::string>& raw) {
     std::fprintf(stderr, "logscope: export: %zu column(s) hold a whole array as one JSON cell (arrays of varying length or over %zu elements): %s\n",
                  result.json_columns.size(), kExportArrayColumns, names.c_str());
   }
-  for (const Problem& p : result.problems) print_problem(p);
+  bool problems = false;  // notes (Info) are printed but are no problem
+  for (const Problem& p : result.problems) print_problem(p), problems |= p.severity != Severity::Info;
   std::fprintf(stderr, "logscope: export: %llu rows\n", static_cast<unsigned long long>(result.rows));
-  return result.problems.empty() ? kExitClean : kExitProblems;
+  return problems ? kExitProblems : kExitClean;
 }
 
 const CommandRegistrar kExport({"export", "one topic, series or actor as CSV or JSON Lines (flattened columns)",
