@@ -63,8 +63,10 @@ inline bool same_float(double ours, double theirs) {
 // they differ. Integers must be equal exactly; strings are not compared (numeric fields only).
 inline bool same_value(const logscope::Json& ours, const logscope::Json& theirs, std::string* why) {
   using Type = logscope::Json::Type;
-  if (theirs.type() == Type::Int || theirs.type() == Type::UInt) {
-    if (ours.dump() == theirs.dump()) return true;
+  if (theirs.type() == Type::UInt) {  // exact: both parsed as 64-bit integers, never as doubles
+    if (ours.type() == Type::UInt && ours.as_uint() == theirs.as_uint()) return true;
+  } else if (theirs.type() == Type::Int) {
+    if (ours.type() == Type::Int && ours.as_int() == theirs.as_int()) return true;
   } else if (theirs.type() == Type::Double) {
     if (ours.is_number() && same_float(ours.as_double(), theirs.as_double())) return true;
   } else if (theirs.type() == Type::Bool) {

@@ -100,6 +100,20 @@ TEST_CASE("a BDDF POD series exports one row per sample with exact values, dimen
   CHECK(bddf::export_series(source, model, "nope", ExportRequest(), none).error.find("power/battery_voltage") != std::string::npos);
 }
 
+TEST_CASE("a progress function that returns false cancels an export, with the rows so far written") {
+  MemoryByteSource source(pod_file());
+  auto inspector = bddf::open_inspector(source);
+  REQUIRE(inspector);
+  StringSink sink;
+  uint64_t calls = 0;
+  ExportResult result = bddf::export_series(source, *bddf::file_model(*inspector), "power/battery_voltage", ExportRequest(), sink,
+                                            [&](uint64_t, uint64_t) { return ++calls < 2; });
+  CHECK(result.cancelled);
+  CHECK(result.rows == 100);  // the first block
+  std::vector<Row> rows = csv_rows(sink.text());
+  CHECK(rows.size() == 101);
+}
+
 TEST_CASE("the official BDDF sample's POD series export what the SDK's PodSeriesReader read") {
   if (!test_support::have_samples()) return;
   std::string path = test_support::sample("bddf/robot_state_small.bddf");
