@@ -116,6 +116,7 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const std
     result.sink_failed = table.failed();
     return result;
   }
+  result.json_columns = table.written(result.json_columns);
 
   std::vector<const BlockEntry*> blocks;
   for (const BlockEntry& e : series->entries)

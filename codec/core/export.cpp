@@ -100,6 +100,17 @@ bool TableWriter::start(const std::vector<std::string>& columns, std::string* er
   return !failed_;
 }
 
+std::vector<std::string> TableWriter::written(const std::vector<std::string>& names) const {
+  std::vector<std::string> kept;
+  for (const std::string& name : names)
+    for (size_t i = 0; i < columns_.size(); ++i)
+      if (columns_[i] == name && slot_[i] >= 0) {
+        kept.push_back(name);
+        break;
+      }
+  return kept;
+}
+
 void TableWriter::cell(Kind kind, std::string_view value) {
   size_t column = cells_++;
   if (column >= slot_.size() || slot_[column] < 0) return;

@@ -77,6 +77,10 @@ class TableWriter {
   // when a requested field names no column.
   bool start(const std::vector<std::string>& columns, std::string* error);
   const std::vector<std::string>& columns() const { return columns_; }
+  // The columns written, in their order (after start()).
+  const std::vector<std::string>& output_columns() const { return output_names_; }
+  // Keeps the names that are written (for the note about JSON cells).
+  std::vector<std::string> written(const std::vector<std::string>& names) const;
 
   void begin_row() { cells_ = 0; }
   void number(std::string_view text) { cell(Kind::Number, text); }

@@ -63,6 +63,7 @@ ExportResult export_topic(ByteSource& source, Bag& bag, const std::string& topic
     if (table.failed()) result.sink_failed = true, result.error = "could not write the output";
     return result;
   }
+  result.json_columns = table.written(result.json_columns);
 
   uint64_t unreadable = 0;
   std::string error;

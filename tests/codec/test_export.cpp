@@ -209,6 +209,7 @@ TEST_CASE("a time range reads only the chunks that hold it, and --fields narrows
   StringSink sink;
   ExportResult result = rosbag::export_topic(counting, *rosbag::opened_bag(*inspector), "/probe", request, sink);
   CHECK(result.rows == 11);
+  CHECK(result.json_columns == std::vector<std::string>{"ranges"});
   CHECK(sink.text().rfind("{\"time_ns\":100500000000,\"header.seq\":50,\"ranges\":[0,1.5]}\n", 0) == 0);
   CHECK(counting.bytes_read() * 5 < memory.size());  // a few chunks of many
   StringSink none;
@@ -259,6 +260,8 @@ TEST_CASE("logscope export: stdout or -o, usage errors named, exit status 0 clea
   CHECK(out.find("1 column(s) hold a whole array as one JSON cell") != std::string::npos);
   CHECK(out.find("200 rows") != std::string::npos);
   CHECK(test_support::read_text(dir + "/probe.csv").rfind("time_ns,ranges\r\n100000000000,[]\r\n", 0) == 0);
+  out = test_support::run_cli("export '" + bag + "' --topic /probe --fields vec -o /dev/null", &status);
+  CHECK(out.find("JSON cell") == std::string::npos);  // ranges is not written: no note about it
   out = test_support::run_cli("export '" + bag + "' --series 1", &status);
   CHECK(status == 2);
   CHECK(out.find("--series is for BDDF") != std::string::npos);
