@@ -39,6 +39,11 @@ ExportResult export_topic(ByteSource& source, Bag& bag, const std::string& topic
     entry.schema = MessageSchema::parse(c.type, c.definition, &entry.error);
     if (!entry.schema) continue;
     entry.layout = std::make_unique<FlatLayout>(*entry.schema);
+    if (entry.layout->too_wide()) {
+      entry.error = "the definition of " + c.type + " flattens to more than " + std::to_string(FlatLayout::kMaxColumns) + " columns";
+      entry.layout.reset();
+      continue;
+    }
     if (!first) first = entry.layout.get();
     else if (entry.layout->columns() != first->columns()) {
       entry.error = "connection " + std::to_string(c.id) + " of " + topic + " has another type (" + c.type + ") than the first";
@@ -52,7 +57,7 @@ ExportResult export_topic(ByteSource& source, Bag& bag, const std::string& topic
     return result;
   }
   if (!first) {
-    result.error = "no message definition of " + topic + " can be read: " + schemas.begin()->second.error;
+    result.error = "no connection of " + topic + " can be exported: " + schemas.begin()->second.error;
     return result;
   }
   std::vector<std::string> columns{"time_ns"};

@@ -166,6 +166,10 @@ size_t FlatLayout::columns_of(const FieldSpec& field, int depth) const {
 void FlatLayout::add_fields(const MessageSpec& spec, const std::string& prefix, int depth) {
   if (depth > kMaxDepth) return;  // write_row() reports it for every message
   for (const FieldSpec& field : spec.fields) {
+    if (columns_.size() > kMaxColumns) {
+      too_wide_ = true;
+      return;
+    }
     std::string name = prefix + field.name;
     if (field.array == 0) {
       add_value(field, name, depth);

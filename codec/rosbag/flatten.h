@@ -21,6 +21,9 @@ class FlatLayout {
   explicit FlatLayout(const MessageSchema& schema);
 
   static constexpr size_t kMaxFieldColumns = 4096;
+  // A definition that flattens to more columns is refused (a hostile one could ask for millions).
+  static constexpr size_t kMaxColumns = 100000;
+  bool too_wide() const { return too_wide_; }
 
   const std::vector<std::string>& columns() const { return columns_; }
   // The columns written as one JSON cell.
@@ -39,6 +42,7 @@ class FlatLayout {
   std::vector<std::string> columns_;
   std::vector<std::string> json_columns_;
   std::unordered_set<const FieldSpec*> spread_;  // fixed arrays spread over columns
+  bool too_wide_ = false;
 };
 
 }  // namespace logscope::rosbag

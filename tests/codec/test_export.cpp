@@ -247,6 +247,24 @@ TEST_CASE("a message that does not fit its definition is left out, said where, a
   CHECK(rows[2][0] == "103000000000");
 }
 
+TEST_CASE("a definition that flattens to too many columns is refused, not built") {
+  std::string definition;
+  for (int i = 0; i < 30; ++i) definition += "t/Q[64] a" + std::to_string(i) + "\n";  // 30 x 4096 columns
+  definition += "================================================================================\nMSG: t/Q\n";
+  for (int i = 0; i < 64; ++i) definition += "float64 f" + std::to_string(i) + "\n";
+  rosbag::MemorySink sink;
+  rosbag::BagWriter writer(sink, rosbag::WriterOptions());
+  uint32_t wide = writer.add_connection("/wide", "t/Wide", "0123456789abcdef0123456789abcdef", definition);
+  REQUIRE(writer.write(wide, rosbag::Time{1, 0}, std::string(30 * 64 * 64 * 8, '\0')));
+  REQUIRE(writer.close());
+  MemoryByteSource source(std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end()));
+  auto inspector = rosbag::open_inspector(source, Format::RosbagV20);
+  StringSink out;
+  ExportResult result = rosbag::export_topic(source, *rosbag::opened_bag(*inspector), "/wide", ExportRequest(), out);
+  CHECK(result.error.find("more than 100000 columns") != std::string::npos);
+  CHECK(out.text().empty());
+}
+
 TEST_CASE("logscope export: stdout or -o, usage errors named, exit status 0 clean and 2 unusable") {
   std::string dir = test_support::scratch_dir("export_cli");
   std::string bag = dir + "/probe.bag";
