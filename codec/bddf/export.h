@@ -1,0 +1,20 @@
+// Export of one POD series of a BDDF file: one row per sample, read block by block through the
+// series' index, only the blocks in the time range.
+#pragma once
+
+#include <string>
+
+#include "bddf/model.h"
+#include "core/byte_source.h"
+#include "core/export.h"
+
+namespace logscope::bddf {
+
+// `series` is a channel name (spec "bosdyn:channel") or the series' position in the file index.
+// Columns: `time_ns` (the block's time: BDDF stores only the time of a block's first sample),
+// `sample` (the sample's place in its block), then `value`, or `value[i]`, `value[i][j]`... for
+// series with dimensions (one JSON cell `value` beyond kExportArrayColumns elements).
+ExportResult export_series(ByteSource& source, const FileModel& model, const std::string& series, const ExportRequest& request,
+                           ExportSink& sink, const ProgressFn& progress = nullptr);
+
+}  // namespace logscope::bddf

@@ -1,0 +1,48 @@
+// A ROS message type as flat columns (`header.stamp.secs`, `pose.position.x`, `covariance[0]`) and
+// the writer of one serialized message as one row of them. The columns depend on the definition
+// only, never on the data, so every row of a topic has the same columns (docs/export.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/export.h"
+#include "rosbag/msgdef.h"
+
+namespace logscope::rosbag {
+
+class FlatLayout {
+ public:
+  // Columns of `schema`'s root type. A fixed-length array of at most kExportArrayColumns elements
+  // (and at most kMaxFieldColumns columns in all) is spread over columns `name[i]`; any other
+  // array is one column holding a JSON array.
+  explicit FlatLayout(const MessageSchema& schema);
+
+  static constexpr size_t kMaxFieldColumns = 4096;
+  // A definition that flattens to more columns is refused (a hostile one could ask for millions).
+  static constexpr size_t kMaxColumns = 100000;
+  bool too_wide() const { return too_wide_; }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+  // The columns written as one JSON cell.
+  const std::vector<std::string>& json_columns() const { return json_columns_; }
+
+  // Adds one cell per column for the message in `data`. The message must have passed
+  // MessageSchema::validate(); false with `error` if it still does not fit (never reads past `size`).
+  bool write_row(const uint8_t* data, size_t size, TableWriter& out, std::string* error) const;
+
+ private:
+  void add_fields(const MessageSpec& spec, const std::string& prefix, int depth);
+  void add_value(const FieldSpec& field, const std::string& name, int depth);
+  size_t columns_of(const FieldSpec& field, int depth) const;  // as a scalar (not an array)
+
+  const MessageSchema& schema_;
+  std::vector<std::string> columns_;
+  std::vector<std::string> json_columns_;
+  std::unordered_set<const FieldSpec*> spread_;  // fixed arrays spread over columns
+  bool too_wide_ = false;
+};
+
+}  // namespace logscope::rosbag
