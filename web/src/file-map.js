@@ -69,7 +69,7 @@ export function segmentText(s) {
   const count = s.count > 1 ? ` (${formatCount(s.count)})` : '';
   const range = s.kind === 'missing' ? `from byte ${formatCount(s.offset)} (the end of the file)` : `bytes ${formatCount(s.offset)} – ${formatCount(s.offset + s.length)}`;
   const size = s.length ? `, ${formatBytes(s.length)}` : '';
-  const problems = s.problems.length ? `; ${s.problems.length === 1 ? s.problems[0].message || s.problems[0].code : `${s.problems.length} problems`}` : '';
+  const problems = s.problems.length ? `; ${s.problems.length === 1 ? `${s.problems[0].severity} ${s.problems[0].code}` : `${s.problems.length} problems`}` : '';
   return `${KIND_TEXT[s.kind] || s.kind}: ${what}${count}, ${range}${size}${problems}`;
 }
 
@@ -80,7 +80,7 @@ export function renderFileMap(slot, map, { onJump, pending = false } = {}) {
   slot.hidden = false;
   const segments = mapSegments(map);
   const total = Math.max(1, map.file_size, ...segments.map((s) => s.offset + s.length));
-  const minShare = total / 250; // a sliver every region gets, so none disappears
+  const minShare = total / 120; // a sliver every region gets, so none disappears
   const detail = h('p.map-detail.small#map-detail', { 'aria-live': 'polite' }, 'Hover over or focus a part of the bar to see what it is; click it to open the bytes.');
   const show = (s) => { detail.textContent = segmentText(s); };
   const bar = h('div.map-bar#map-bar', { role: 'group', 'aria-label': 'Map of the file' },
@@ -103,7 +103,7 @@ export function renderFileMap(slot, map, { onJump, pending = false } = {}) {
   slot.append(h('section.card.map-card', {},
     h('div.card-head', {}, h('h3', {}, 'Map of the file'), h('span.muted.small', {}, ` — ${source}${pending ? ' (refining…)' : ''}`)),
     bar,
-    h('div.map-axis.small.muted', {}, h('span', {}, '0'), h('span', {}, formatBytes(map.file_size))),
+    h('div.map-axis.small.muted', {}, h('span', {}, '0'), h('span', {}, total > map.file_size ? `the file ends at ${formatBytes(map.file_size)}; it should run to ${formatBytes(total)}` : formatBytes(map.file_size))),
     legend, detail));
 }
 
