@@ -95,3 +95,24 @@ test('a bag cut inside a chunk: damaged at the offset check reports, then missin
     await page.context().close();
   }
 });
+
+test('a map of 250,000 regions draws at most MAX_SEGMENTS segments, keeping the damaged ones', async (t) => {
+  if (skipUnless(t)) return;
+  const page = await env.newPage();
+  const result = await page.evaluate(async () => {
+    const { mapSegments, MAX_SEGMENTS } = await import('./src/file-map.js');
+    const regions = [];
+    for (let i = 0; i < 250000; i++) regions.push({ offset: i * 100, length: 100, kind: i % 2 ? 'block' : 'index', label: `r${i}`, count: 1, problems: [] });
+    regions[1000].kind = 'damaged';
+    regions[200000].problems = [0];
+    const started = performance.now();
+    const segs = mapSegments({ file_size: 25000000, regions, problems: [{ severity: 'error', code: 'x', offset: 20000000 }] });
+    const covered = segs.reduce((n, s) => n + s.length, 0);
+    return { count: segs.length, max: MAX_SEGMENTS, ms: performance.now() - started, covered, damaged: segs.filter((s) => s.kind === 'damaged').map((s) => s.offset), marked: segs.filter((s) => s.problems.length).length };
+  });
+  assert.ok(result.count <= result.max, `${result.count} segments`);
+  assert.equal(result.covered, 25000000, 'the segments still cover the file');
+  assert.deepEqual(result.damaged, [100000]);
+  assert.equal(result.marked, 1);
+  await page.context().close();
+});

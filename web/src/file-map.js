@@ -26,8 +26,8 @@ export function mapSegments(map, max = MAX_SEGMENTS) {
   const problems = map.problems || [];
   const segments = (map.regions || []).map((r) => regionSegment(r, problems));
   if (segments.length <= max) return segments;
-  const total = Math.max(1, ...segments.map((s) => s.offset + s.length));
-  const tiny = total / max;
+  const total = segments.reduce((end, s) => Math.max(end, s.offset + s.length), 1);
+  const tiny = total / (max / 2); // half the budget for ordinary runs, the rest for what stands out
   const out = [];
   let run = null;
   const flush = () => { if (run) out.push(run.parts === 1 ? run.first : run); run = null; };
@@ -79,7 +79,7 @@ export function renderFileMap(slot, map, { onJump, pending = false } = {}) {
   if (!map || map.error || !map.regions?.length) { slot.hidden = true; return; }
   slot.hidden = false;
   const segments = mapSegments(map);
-  const total = Math.max(1, map.file_size, ...segments.map((s) => s.offset + s.length));
+  const total = segments.reduce((end, s) => Math.max(end, s.offset + s.length), Math.max(1, map.file_size));
   const minShare = total / 120; // a sliver every region gets, so none disappears
   const detail = h('p.map-detail.small#map-detail', { 'aria-live': 'polite' }, 'Hover over or focus a part of the bar to see what it is; click it to open the bytes.');
   const show = (s) => { detail.textContent = segmentText(s); };
