@@ -60,6 +60,9 @@ class WasmInspector {
   std::string summary() { return guarded([&] { return inspector_->summary().to_json(); }); }
   std::string info_report(val progress) { return guarded([&] { return inspector_->info_report(js_progress(progress)).to_json(); }); }
   std::string check(val progress) { return guarded([&] { return inspector_->check(js_progress(progress)).to_json(); }); }
+  std::string file_map(bool full_check, val progress) {
+    return guarded([&] { return inspector_->file_map(full_check, js_progress(progress)).to_json(); });
+  }
   std::string checksum(val progress) { return guarded([&] { return inspector_->checksum(js_progress(progress)); }); }
   std::string info_text(const std::string& options_json) {
     if (!inspector_) return "";
@@ -164,6 +167,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("infoReport", &logscope::WasmInspector::info_report)
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)
+      .function("fileMap", &logscope::WasmInspector::file_map)
       .function("infoText", &logscope::WasmInspector::info_text)
       .function("childCount", &logscope::WasmInspector::child_count)
       .function("children", &logscope::WasmInspector::children)

@@ -97,6 +97,10 @@ const ops = {
     await ensureOffload();
     return parse(inspector.check(progress));
   },
+  async fileMap({ fullCheck }, progress) {
+    if (fullCheck) await ensureOffload();
+    return parse(inspector.fileMap(!!fullCheck, progress));
+  },
   async checksum(_, progress) {
     await ensureOffload();
     return parse(inspector.checksum(progress));

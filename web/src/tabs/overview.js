@@ -6,6 +6,11 @@ import { renderUnknown } from '../errors.js';
 import { recoveryCallout } from '../problems.js';
 import { LaterFacts } from '../later-facts.js';
 import { isAbort } from '../session.js';
+import { renderFileMap, withProblems } from '../file-map.js';
+
+// Up to this size a full check is followed by fileMap(true) (a second pass); above it, the check's
+// problems are placed on the map from the index.
+const REFINE_BYTES = 256 * 1024 * 1024;
 
 // Table rows (series, topics, actors, frames) are selectable, and the selection is kept in the link.
 const rowKey = (row) => row.cells[0]?.dataset.value ?? row.cells[0]?.textContent;
@@ -45,6 +50,28 @@ export function overviewTab(app) {
     clear($('#recovery-slot')).append(...(callout ? [callout] : []));
   };
 
+  // The map of the file: from the index once the summary is shown, refined after a full check.
+  let indexMap = null;
+  const drawMap = (map, options) => renderFileMap($('#map-slot'), map, { onJump: (offset) => app.tabs.get('explore').jumpTo(offset), ...options });
+  async function fileMap(fullCheck) {
+    const mine = session;
+    try {
+      const client = fullCheck ? mine.jobs : mine.client;
+      const map = await mine.result(client.call('fileMap', { fullCheck }));
+      if (map.error) return;
+      if (!fullCheck) indexMap = map;
+      drawMap(map);
+      if (!fullCheck && mine.checked) refineMap();
+    } catch { /* another file was opened, or the worker failed: the map stays as it was */ }
+  }
+  function refineMap() {
+    if (!session.checked || !indexMap) return;
+    if (session.file.size <= REFINE_BYTES) {
+      drawMap(indexMap, { pending: true });
+      fileMap(true);
+    } else drawMap(withProblems(indexMap, session.report?.problems || []));
+  }
+
   // The `info` text in the layout users know from the format's own tools (rosbag info...).
   async function infoText({ asked = false } = {}) {
     const slot = clear($('#info-slot'));
@@ -80,7 +107,8 @@ export function overviewTab(app) {
     open(opened) {
       session = opened;
       later = null;
-      for (const slot of ['#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
+      indexMap = null;
+      for (const slot of ['#map-slot', '#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
       $('#checksum-card').hidden = false;
       $('#overview-grid').hidden = true;
       session.on('unknown', () => renderUnknown($('#unknown-slot'), session.detection, { onOpenOther: () => $('#file-input').click() }));
@@ -100,10 +128,11 @@ export function overviewTab(app) {
       session.on('shown', () => {
         later.start();
         infoText();
+        fileMap(false);
       });
       session.on('checksum', checksumCard);
       session.on('checking', recovery);
-      session.on('report', () => { facts(); recovery(); });
+      session.on('report', () => { facts(); recovery(); refineMap(); });
     },
 
     restore(view) {
