@@ -8,9 +8,10 @@ import { LaterFacts } from '../later-facts.js';
 import { isAbort } from '../session.js';
 import { renderFileMap, withProblems } from '../file-map.js';
 
-// Up to this size a full check is followed by fileMap(true) (a second pass); above it, the check's
-// problems are placed on the map from the index.
-const REFINE_BYTES = 256 * 1024 * 1024;
+// Up to this size a full check is followed by fileMap(true), a second check in the view worker
+// (the check ran in the jobs worker, whose results this one does not hold): a fraction of a second
+// at this size. Above it, the check's problems are placed on the map from the index.
+const REFINE_BYTES = 32 * 1024 * 1024;
 
 // Table rows (series, topics, actors, frames) are selectable, and the selection is kept in the link.
 const rowKey = (row) => row.cells[0]?.dataset.value ?? row.cells[0]?.textContent;
