@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 
 #include "core/json.h"
 
@@ -9,13 +12,22 @@ namespace logscope {
 
 namespace {
 
+// The shortest text that reads back as the same value. Not std::to_chars: Emscripten 3.1.6's
+// libc++ has no floating-point to_chars, and the CLI and the page must print the same text.
+// %g with 15 significant digits (6 for float) is the shortest form whenever one that short
+// round-trips (%g drops trailing zeros); otherwise one more digit at a time, up to 17 (9).
 template <typename T>
 std::string shortest(T value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  constexpr bool is_float = std::is_same<T, float>::value;
   char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);  // shortest round-trip form
-  return std::string(buffer, result.ptr);
+  for (int digits = is_float ? 6 : 15; digits <= (is_float ? 9 : 17); ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, static_cast<double>(value));
+    T back = is_float ? static_cast<T>(std::strtof(buffer, nullptr)) : static_cast<T>(std::strtod(buffer, nullptr));
+    if (back == value) break;
+  }
+  return buffer;
 }
 
 template <typename T>
