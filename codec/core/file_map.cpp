@@ -44,10 +44,16 @@ FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems
   uint64_t end = std::min(file_size_, damaged_ ? damaged_from_ : file_size_);
   uint64_t known_end = std::min(end, structures_end_);
 
-  std::vector<Item> items;
-  for (const Item& item : items_)
-    if (item.offset < known_end) items.push_back(item);
-  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.offset < b.offset; });
+  // Positions of the items in offset order (not copies: a 1 GB log has 280,000 frames).
+  std::vector<uint32_t> order;
+  order.reserve(items_.size());
+  for (size_t i = 0; i < items_.size() && i < UINT32_MAX; ++i)
+    if (items_[i].offset < known_end) order.push_back(static_cast<uint32_t>(i));
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return items_[a].offset < items_[b].offset; });
+  // Damage marks by offset, so each structure finds its own by a search, not a scan of them all.
+  std::vector<const Item*> damage_marks;
+  for (const Item& d : damaged_at_) damage_marks.push_back(&d);
+  std::stable_sort(damage_marks.begin(), damage_marks.end(), [](const Item* a, const Item* b) { return a->offset < b->offset; });
 
   auto push = [&](uint64_t offset, uint64_t length, const std::string& kind, const std::string& label) {
     if (length == 0 && kind != "missing") return;
@@ -65,16 +71,17 @@ FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems
   };
 
   uint64_t at = 0;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Item& item = items[i];
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Item& item = items_[order[i]];
     if (item.offset < at) continue;  // overlaps the one before: the earlier structure wins
     if (item.offset > at) push(at, item.offset - at, "unreachable", "not referenced");
-    uint64_t next = i + 1 < items.size() ? items[i + 1].offset : known_end;
+    uint64_t next = i + 1 < order.size() ? items_[order[i + 1]].offset : known_end;
     uint64_t stop = item.length ? std::min(item.offset + item.length, known_end) : next;
     stop = std::max(stop, item.offset);
-    const Item* damage = nullptr;
-    for (const Item& d : damaged_at_)
-      if (d.offset >= item.offset && d.offset < stop) damage = &d;
+    const Item* damage = nullptr;  // the last mark in [item.offset, stop), as before
+    auto past = std::lower_bound(damage_marks.begin(), damage_marks.end(), stop,
+                                 [](const Item* d, uint64_t value) { return d->offset < value; });
+    if (past != damage_marks.begin() && (*(past - 1))->offset >= item.offset) damage = *(past - 1);
     if (damage) push(item.offset, stop - item.offset, "damaged", item.label + ": " + damage->label);
     else push(item.offset, stop - item.offset, item.kind, item.label);
     at = stop;
@@ -84,14 +91,17 @@ FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems
   if (missing_)
     push(file_size_, missing_end_ > file_size_ ? missing_end_ - file_size_ : 0, "missing", missing_label_);
 
+  // Regions are in offset order and do not overlap: the holder is the last one starting at or
+  // before the offset, if the offset falls inside it (past the end: the last region).
   for (size_t p = 0; p < map.problems.size() && !map.regions.empty(); ++p) {
     uint64_t offset = map.problems[p].offset;
-    size_t r = map.regions.size() - 1;  // past the end: the last region
-    for (size_t k = 0; k < map.regions.size(); ++k)
-      if (offset >= map.regions[k].offset && offset < map.regions[k].offset + map.regions[k].length) {
-        r = k;
-        break;
-      }
+    size_t r = map.regions.size() - 1;
+    auto after = std::upper_bound(map.regions.begin(), map.regions.end(), offset,
+                                  [](uint64_t value, const MapRegion& region) { return value < region.offset; });
+    if (after != map.regions.begin()) {
+      const MapRegion& holder = *(after - 1);
+      if (offset < holder.offset + holder.length) r = static_cast<size_t>(after - 1 - map.regions.begin());
+    }
     map.regions[r].problems.push_back(p);
   }
   return map;
