@@ -171,7 +171,10 @@ std::vector<uint8_t> probe_bag(int version, const std::string& compression) {
 }  // namespace
 
 TEST_CASE("a bag topic from our writer exports exactly, in every version and compression") {
-  for (auto [version, compression] : {std::pair{200, "none"}, {200, "bz2"}, {200, "lz4"}, {102, "none"}}) {
+  for (auto variant : {std::pair{200, "none"}, {200, "bz2"}, {200, "lz4"}, {102, "none"}}) {
+    // Plain copies: CAPTURE is a lambda, and C++17 lambdas cannot capture structured bindings.
+    const int version = variant.first;
+    const char* compression = variant.second;
     CAPTURE(version);
     CAPTURE(compression);
     MemoryByteSource source(probe_bag(version, compression));
