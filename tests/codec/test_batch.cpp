@@ -15,7 +15,9 @@ using logscope::Json;
 
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+// By value: std::quoted (from <iomanip>, which <nlohmann/json.hpp> includes) is also found by
+// argument-dependent lookup, and would win over a `const std::string&` parameter.
+std::string quoted(std::string path) { return "'" + path + "'"; }
 
 // An indexed V2.0 bag of `messages` 1 KB messages in chunks of ~16 KB.
 std::string make_bag(int messages) {

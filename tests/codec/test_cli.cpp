@@ -11,7 +11,9 @@ using namespace test_support;
 
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+// By value: std::quoted (from <iomanip>, which <nlohmann/json.hpp> includes) is also found by
+// argument-dependent lookup, and would win over a `const std::string&` parameter.
+std::string quoted(std::string path) { return "'" + path + "'"; }
 
 logscope::Json info_json(const std::string& path, int* status) {
   std::string out = run_cli("info --json " + quoted(path), status);

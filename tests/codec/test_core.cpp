@@ -202,6 +202,103 @@ TEST_CASE("Json::as_uint and as_int clamp instead of wrapping (no undefined beha
   CHECK(Json(~0ULL).as_int() == INT64_MAX);
 }
 
+TEST_CASE("Json prints numbers so that they read back as the same value and type") {
+  // Integers exact; a double keeps a '.' or an exponent, in its shortest round-trip digits.
+  CHECK(Json(uint64_t{18446744073709551615ull}).dump() == "18446744073709551615");
+  CHECK(Json(int64_t{INT64_MIN}).dump() == "-9223372036854775808");
+  CHECK(Json(7041.0).dump() == "7041.0");
+  CHECK(Json(1.7e9).dump() == "1700000000.0");
+  CHECK(Json(0.1).dump() == "0.1");
+  CHECK(Json(1e-5).dump() == "1e-05");
+  CHECK(Json(1e300).dump() == "1e+300");
+  CHECK(Json(static_cast<double>(1.1f)).dump() == "1.100000023841858");
+  CHECK(Json(std::nan("")).dump() == "null");
+  for (double value : {7041.0, 1.7e9, 0.1, -89.999786376953125, 1e-300, 5e-324, 1.7976931348623157e308, -0.0}) {
+    std::string text = Json(value).dump();
+    auto back = Json::parse(text);
+    REQUIRE(back);
+    CHECK(back->type() == Json::Type::Double);
+    CHECK(back->as_double() == value);
+    CHECK(std::signbit(back->as_double()) == std::signbit(value));
+    CHECK(back->dump() == text);
+  }
+  // Integers past 64 bits read as doubles (not clamped to the largest integer).
+  CHECK(Json::parse("18446744073709551616")->type() == Json::Type::Double);
+  CHECK(Json::parse("-9223372036854775809")->as_double() == -9223372036854775809.0);
+  // A non-negative integer is UInt however it was made; Int is only negative.
+  CHECK(Json(5).type() == Json::Type::UInt);
+  CHECK(Json::parse("5")->type() == Json::Type::UInt);
+  CHECK(Json::parse("-5")->type() == Json::Type::Int);
+  CHECK(Json::parse("-0")->type() == Json::Type::UInt);
+  CHECK(Json(5) == Json(5u));
+  CHECK(Json(5) == Json(5.0));
+  CHECK(Json(-1) != Json(~0ULL));  // the library alone would cast 2^64-1 to -1
+}
+
+TEST_CASE("Json::parse is strict and never throws") {
+  for (const char* bad : {"0-0", "-0-0", "01", "-", "1.", ".5", "1e", "+1", "[1,]", "{\"a\":1,}", "1e999", "NaN",
+                          "\"\\ud800\"", "\"a\x01\"", "\"\xff\"", "", " ", "1 2", "[1] x", "// c\n1", "{\"a\"}", "\"abc"}) {
+    CAPTURE(bad);
+    std::string error;
+    CHECK_FALSE(Json::parse(bad, &error));
+    CHECK(!error.empty());
+    CHECK(error[0] != '[');  // no exception id: nothing was thrown
+  }
+  CHECK(Json::parse(" [1, -0.5e+2, \"\\ud83d\\ude00\"] ")->dump() == "[1,-50.0,\"\xF0\x9F\x98\x80\"]");
+  // A repeated key keeps its first place and its last value.
+  CHECK(Json::parse(R"({"a": 1, "b": 2, "a": 3})")->dump() == R"({"a":3,"b":2})");
+  // Nesting is bounded, so printing, copying and comparing (recursive) stay shallow.
+  std::string error;
+  CHECK(Json::parse(std::string(200, '[') + std::string(200, ']')));
+  CHECK_FALSE(Json::parse(std::string(201, '[') + std::string(201, ']'), &error));
+  CHECK(error.find("nesting") != std::string::npos);
+  CHECK_FALSE(Json::parse(std::string(100000, '['), &error));
+}
+
+TEST_CASE("Json prints invalid UTF-8 as U+FFFD and escapes control characters") {
+  Json j = Json::object();
+  j["\xff"] = std::string("a\xe2\x82" "b\xc0\x80" "c\xed\xa0\x80" "d\xf0\x9f\x98");
+  // Each maximal invalid sequence is one U+FFFD; overlong forms and surrogates are invalid too.
+  std::string text = j.dump();
+  CHECK(text == "{\"\xEF\xBF\xBD\":\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\"}");
+  CHECK(Json::parse(text));
+  CHECK(Json(std::string("\t\n\r\b\f\x01\x1f\"\\/")).dump() == "\"\\t\\n\\r\\b\\f\\u0001\\u001f\\\"\\\\/\"");
+  CHECK(Json(std::string("\x7f")).dump() == "\"\x7f\"");  // valid JSON unescaped (json_escape escapes it for text)
+  CHECK(json_escape("\x7f\x01") == "\\u007f\\u0001");
+}
+
+TEST_CASE("Json accessors give a neutral value for another type, and build what they are asked to") {
+  Json s("text");
+  CHECK(s.size() == 0);
+  CHECK(s.find("x") == nullptr);
+  CHECK(s.items().empty());
+  CHECK(s.elements().empty());
+  CHECK_FALSE(s.as_bool());
+  CHECK(s.as_uint() == 0);
+  CHECK(Json(3).as_string().empty());
+  Json becomes_object = Json(1);
+  becomes_object["k"] = true;
+  CHECK(becomes_object.dump() == R"({"k":true})");
+  Json becomes_array = Json("x");
+  becomes_array.push_back(nullptr);
+  CHECK(becomes_array.dump() == "[null]");
+  // Children are Json: their accessors work, and they can be changed in place.
+  Json tree = *Json::parse(R"({"a": {"b": [1, {"c": "d"}]}})");
+  CHECK(tree.find("a")->find("b")->elements()[1].find("c")->as_string() == "d");
+  tree["a"]["b"].elements()[0] = "one";
+  tree["a"]["e"] = Json::array();
+  tree["a"]["e"].push_back(2);
+  CHECK(tree.dump() == R"({"a":{"b":["one",{"c":"d"}],"e":[2]}})");
+  CHECK(tree.dump(2) == "{\n  \"a\": {\n    \"b\": [\n      \"one\",\n      {\n        \"c\": \"d\"\n      }\n    ],\n    \"e\": [\n      2\n    ]\n  }\n}");
+  Json copy = tree;
+  CHECK(copy == tree);
+  copy["a"]["b"].elements()[1]["c"] = "changed";
+  CHECK(copy != tree);
+  CHECK(tree.find("a")->find("b")->elements()[1].find("c")->as_string() == "d");
+  CHECK(Json::object().dump(2) == "{}");
+  CHECK(Json::array().dump(2) == "[]");
+}
+
 TEST_CASE("node ids parse strictly and print back") {
   auto id = NodeId::parse("c2/r17.3");
   REQUIRE(id);
