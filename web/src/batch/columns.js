@@ -35,7 +35,7 @@ const mainCount = (row) => Object.entries(row.counts || {})[0] || null;
 export function noteOf(row) {
   if (row.error) return row.error;
   if (!row.done) return '';
-  if (!row.known) return `not a log: ${row.diagnosis || row.format}`;
+  if (!row.known) return `${row.verdict === 'unreadable' ? 'unreadable' : 'not a log'}: ${row.diagnosis || row.format}`;
   if (row.recovery) return row.recovery;
   const first = row.problems?.[0];
   return first ? `${first.message} (${first.code})` : '';
@@ -44,10 +44,10 @@ export function noteOf(row) {
 const td = (text, { num = false, value = null, title = null, cls = '' } = {}) =>
   h(num ? 'td.num' : 'td', { class: cls || null, title: title || null, dataset: value === null || value === undefined ? null : { value } }, text);
 
-const pending = (row) => td(row.state === 'checking' ? '…' : '', { cls: 'muted' });
+const empty = () => td(''); // not checked yet, or nothing to say
 
 function healthCell(row) {
-  if (!row.done || !row.known) return pending(row);
+  if (!row.done || !row.known) return empty();
   const parts = [];
   if (row.errors) parts.push(h('span.pill.mini.tone-bad', {}, `${formatCount(row.errors)} ${row.errors === 1 ? 'error' : 'errors'}`));
   if (row.warnings) parts.push(h('span.pill.mini.tone-warn', {}, `${formatCount(row.warnings)} ${row.warnings === 1 ? 'warning' : 'warnings'}`));
@@ -58,7 +58,7 @@ function healthCell(row) {
 }
 
 function checksumCell(row) {
-  if (!row.done || !row.checksum) return pending(row);
+  if (!row.done || !row.checksum) return empty();
   const [tone, text] = CHECKSUMS[row.checksum.status] || ['neutral', row.checksum.status];
   const label = row.checksum.algorithm && row.checksum.status === 'valid' ? `${row.checksum.algorithm} valid` : text;
   return h('td', { title: row.checksum.message || null, dataset: { value: row.checksum.status } }, h('span.pill.mini', { class: `tone-${tone}` }, label));
@@ -66,7 +66,7 @@ function checksumCell(row) {
 
 function verdictCell(row) {
   if (!row.done) {
-    const text = row.state === 'checking' ? `Checking ${Math.round(row.fraction * 100)} %` : 'Waiting';
+    const text = { checking: `Checking ${Math.round(row.fraction * 100)} %`, waiting: 'Waiting', 'not-checked': 'Not checked' }[row.state];
     return h('td', { dataset: { value: row.state } }, h('span.muted', {}, text));
   }
   const v = VERDICTS[row.verdict];
@@ -76,7 +76,8 @@ function verdictCell(row) {
 
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
-// key, label, num (right-aligned), sort(row) -> a number or text (null sorts last), cell(row) -> td.
+// key, label, num (right-aligned), sort(row) -> a number or text (null sorts last), cell(row) -> td;
+// descendingFirst: the first click sorts the other way (the most problems first).
 export const COLUMNS = [
   {
     key: 'name', label: 'File', sort: (row) => row.path,
@@ -84,18 +85,18 @@ export const COLUMNS = [
       h('span.file-name', {}, row.name), row.dir ? h('span.file-dir.muted.small', {}, row.dir) : null),
   },
   { key: 'size', label: 'Size', num: true, sort: (row) => row.size, cell: (row) => td(formatBytes(row.size), { num: true, value: row.size, title: `${formatCount(row.size)} bytes` }) },
-  { key: 'format', label: 'Format', sort: (row) => (row.done ? row.format : null), cell: (row) => (row.done ? td(row.format, { value: row.family, title: row.known ? null : row.diagnosis, cls: row.known ? '' : 'muted' }) : pending(row)) },
-  { key: 'version', label: 'Version', sort: (row) => row.version || null, cell: (row) => (row.done ? td(row.version || '', { value: row.version || null, title: row.versionNote || null }) : pending(row)) },
-  { key: 'duration', label: 'Duration', num: true, sort: seconds, cell: (row) => (row.done && row.durationNs != null ? td(formatSeconds(seconds(row)), { num: true, value: row.durationNs, title: `${row.durationNs} ns` }) : pending(row)) },
+  { key: 'format', label: 'Format', sort: (row) => (row.done ? row.format : null), cell: (row) => (row.done ? td(row.format, { value: row.family, title: row.known ? null : row.diagnosis, cls: row.known ? '' : 'muted' }) : empty()) },
+  { key: 'version', label: 'Version', sort: (row) => row.version || null, cell: (row) => (row.done ? td(row.version || '', { value: row.version || null, title: row.versionNote || null }) : empty()) },
+  { key: 'duration', label: 'Duration', num: true, sort: seconds, cell: (row) => (row.done && row.durationNs != null ? td(formatSeconds(seconds(row)), { num: true, value: row.durationNs, title: `${row.durationNs} ns` }) : empty()) },
   {
     key: 'contents', label: 'Contents', num: true, sort: (row) => mainCount(row)?.[1] ?? null,
     cell: (row) => {
       const main = mainCount(row);
-      if (!row.done || !main) return pending(row);
+      if (!row.done || !main) return empty();
       return td(countText(...main), { num: true, value: JSON.stringify(row.counts), title: Object.entries(row.counts).map((c) => countText(...c)).join(', ') });
     },
   },
-  { key: 'health', label: 'Health', sort: (row) => (row.done && row.known ? -(row.errors * 1e12 + row.warnings * 1e6 + row.notes) : null), cell: healthCell },
+  { key: 'health', label: 'Health', descendingFirst: true, sort: (row) => (row.done && row.known ? row.errors * 1e12 + row.warnings * 1e6 + row.notes : null), cell: healthCell },
   { key: 'checksum', label: 'Checksum', sort: (row) => row.checksum?.status ?? null, cell: checksumCell },
   { key: 'verdict', label: 'Verdict', sort: (row) => (row.done ? VERDICT_RANK[row.verdict] : null), cell: verdictCell },
   { key: 'note', label: 'Notes', sort: (row) => noteOf(row) || null, cell: (row) => td(noteOf(row), { title: noteOf(row) || null, cls: 'note-cell' }) },

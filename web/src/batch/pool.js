@@ -2,7 +2,7 @@
 // each worker checks one file at a time with the codec's whole-file check, reading in big
 // sequential windows, and hands back only the row and its `check --json` line as a Blob. However
 // many files there are, there are at most MAX_WORKERS workers and no report is kept.
-// Cancel stops the workers; the files not done stay "not checked" and `start()` checks them later.
+// Cancel stops the workers; the files not done are "not checked" until `start()` checks them.
 import { WorkerClient, CrashError, coresAllowed } from '../worker-client.js';
 import { errorLine, verdictOf } from './result.js';
 
@@ -49,6 +49,7 @@ export class BatchRun extends EventTarget {
     if (!waiting.length) return this.finish();
     this.running = true;
     this.cancelled = false;
+    for (const row of waiting) if (row.state !== 'waiting') this.update(row, { state: 'waiting' });
     this.startedAt = performance.now();
     this.bytesAtStart = this.doneBytes;
     this.queue = waiting[Symbol.iterator]();
@@ -66,17 +67,16 @@ export class BatchRun extends EventTarget {
   cancel() {
     if (!this.running) return;
     this.generation++;
-    for (const client of this.clients) {
-      if (client.row) this.update(client.row, { state: 'waiting', fraction: 0 });
-      client.dispose();
-    }
+    for (const client of this.clients) client.dispose();
     this.clients.clear();
+    for (const row of this.rows) if (!row.done) this.update(row, { state: 'not-checked', fraction: 0 });
     this.cancelled = true;
     this.finish();
   }
 
   finish() {
     this.running = false;
+    this.seconds = this.startedAt ? (performance.now() - this.startedAt) / 1000 : 0; // the last start's
     this.emit('end');
   }
 

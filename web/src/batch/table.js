@@ -13,7 +13,7 @@ const FILTERS = [
   { key: 'damaged', label: 'Damaged', test: (row) => row.verdict === 'problems' || row.verdict === 'unreadable' },
   { key: 'clean', label: 'Clean', test: (row) => row.verdict === 'clean' },
   { key: 'not-log', label: 'Not logs', test: (row) => row.verdict === 'not-log' },
-  { key: 'pending', label: 'Not checked', test: (row) => !row.done },
+  { key: 'pending', label: 'Not checked yet', test: (row) => !row.done },
 ];
 
 export class BatchTable {
@@ -50,7 +50,7 @@ export class BatchTable {
 
   sortBy(key) {
     if (this.sortKey === key) this.descending = !this.descending;
-    else [this.sortKey, this.descending] = [key, false];
+    else [this.sortKey, this.descending] = [key, Boolean(COLUMNS.find((c) => c.key === key).descendingFirst)];
     this.render();
   }
 

@@ -91,14 +91,16 @@ export function batchController(app) {
       const rate = seconds > 0.5 ? (checked - run.bytesAtStart) / seconds : 0;
       const left = rate > 0 ? `${formatDuration((run.totalBytes - checked) / rate)} left` : '';
       parts.label.textContent = `Checking: ${formatCount(done)} of ${plural(all, 'file')} done`;
-      parts.text.textContent = [`${formatBytes(checked)} of ${formatBytes(run.totalBytes)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left, `${run.workerCount} at a time`].filter(Boolean).join(' · ');
+      parts.text.textContent = [`${formatBytes(checked)} of ${formatBytes(run.totalBytes)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left, `${plural(run.workerCount, 'file')} at a time`].filter(Boolean).join(' · ');
       parts.action.textContent = 'Cancel';
     } else {
       parts.label.textContent = done === all ? `All ${plural(all, 'file')} checked` : `Cancelled: ${formatCount(done)} of ${plural(all, 'file')} checked`;
-      parts.text.textContent = done === all ? formatBytes(run.totalBytes) : `${formatCount(all - done)} not checked`;
+      parts.text.textContent = done === all ? `${formatBytes(run.totalBytes)} in ${formatDuration(run.seconds)}` : `${formatCount(all - done)} not checked`;
       parts.action.textContent = `Check the other ${plural(all - done, 'file')}`;
     }
     parts.action.hidden = !run.running && done === all;
+    parts.fill.parentElement.hidden = !run.running && done === all; // all checked: the words say it
+    parts.totals.hidden = done === 0;
     for (const button of parts.exports) button.disabled = done === 0;
     section.dataset.done = String(done);
   }
