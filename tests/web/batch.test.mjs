@@ -131,8 +131,10 @@ async function compareWithCli(page, cwd, folder) {
   assert.equal(totals.exit, String(cliTotals.exit_status));
   // Export: JSON Lines equal to check --recursive --json, line for line.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-jsonl')]);
-  const exported = readFileSync(await download.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const exportedText = readFileSync(await download.path(), 'utf8');
+  const exported = exportedText.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(exported, [...lines, { totals: cliTotals }], 'the JSON Lines export is check --recursive --json');
+  assert.equal(exportedText, cliRun(cwd, 'check', '--recursive', '--json', folder), 'to the byte');
   return rows;
 }
 
