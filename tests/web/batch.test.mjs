@@ -278,6 +278,34 @@ test('Cancel stops the check; the files not checked stay so until asked', async 
   await page.context().close();
 });
 
+test('a worker that stops on one file: that row is unreadable and says why, the others are checked', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const page = await env.newPage();
+  // The worker checking spot.bddf dies (an uncaught error, as a bug or a trap would cause).
+  await page.evaluate(async () => {
+    const { WorkerClient } = await import('./src/worker-client.js');
+    const call = WorkerClient.prototype.call;
+    WorkerClient.prototype.call = function (op, args, options) {
+      if (op === 'checkFile' && args.path.endsWith('/spot.bddf')) this.worker.postMessage({ id: -1, op: '__crash__' });
+      return call.call(this, op, args, options);
+    };
+  });
+  await page.setInputFiles('#folder-input', field);
+  await waitBatch(page);
+  const rows = await tableRows(page);
+  assert.equal(rows.length, 11);
+  const spot = rows.find((r) => r.path === 'field-day/spot.bddf');
+  assert.equal(spot.verdict, 'unreadable');
+  assert.match(spot.note, /^the inspector stopped while checking it \(.*simulated worker crash\)$/);
+  const others = rows.filter((r) => r !== spot);
+  assert.ok(others.every((r) => r.verdict && r.format), 'every other file checked');
+  assert.equal(others.find((r) => r.path === 'field-day/town03.log').verdict, 'clean');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-jsonl')]);
+  const line = readFileSync(await download.path(), 'utf8').split('\n').map((l) => l && JSON.parse(l)).find((l) => l.path === spot.path);
+  assert.deepEqual(Object.keys(line), ['path', 'error'], 'the CLI\'s line for a file it cannot read');
+  await page.context().close();
+});
+
 test('600 files: a few workers, at most 500 rows drawn at a time', async (t) => {
   if (skipUnless(t)) return;
   const folder = join(work, 'pile');
