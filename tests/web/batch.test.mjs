@@ -91,7 +91,7 @@ const tableRows = (page) => page.$$eval('#batch-table tbody tr', (trs) => trs.ma
     verdict: cell('verdict').dataset.value,
     exit: cell('verdict').dataset.exit,
     size: Number(cell('size').dataset.value),
-    format: cell('format').textContent,
+    format: cell('format').dataset.label ?? null,
     family: cell('format').dataset.value ?? null,
     version: cell('version').dataset.value ?? null,
     durationNs: cell('duration').dataset.value ?? null,

@@ -74,6 +74,15 @@ function verdictCell(row) {
     h('span.pill.mini', { class: `tone-${v.tone}` }, h('span.dot'), v.label));
 }
 
+// The family in short (the version has its own column); the codec's full label in the tooltip.
+const FAMILY = { rosbag: 'ROS bag', bddf: 'BDDF', carla: 'CARLA log' };
+function formatCell(row) {
+  if (!row.done || (row.error && !row.format)) return empty();
+  const cell = td(row.known ? FAMILY[row.family] || row.format : row.format, { value: row.family, title: row.known ? row.format : row.diagnosis, cls: row.known ? '' : 'muted' });
+  cell.dataset.label = row.format;
+  return cell;
+}
+
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 // key, label, num (right-aligned), sort(row) -> a number or text (null sorts last), cell(row) -> td;
@@ -85,7 +94,7 @@ export const COLUMNS = [
       h('span.file-name', {}, row.name), row.dir ? h('span.file-dir.muted.small', {}, row.dir) : null),
   },
   { key: 'size', label: 'Size', num: true, sort: (row) => row.size, cell: (row) => td(formatBytes(row.size), { num: true, value: row.size, title: `${formatCount(row.size)} bytes` }) },
-  { key: 'format', label: 'Format', sort: (row) => (row.done ? row.format : null), cell: (row) => (row.done ? td(row.format, { value: row.family, title: row.known ? null : row.diagnosis, cls: row.known ? '' : 'muted' }) : empty()) },
+  { key: 'format', label: 'Format', sort: (row) => (row.done ? row.format : null), cell: formatCell },
   { key: 'version', label: 'Version', sort: (row) => row.version || null, cell: (row) => (row.done ? td(row.version || '', { value: row.version || null, title: row.versionNote || null }) : empty()) },
   { key: 'duration', label: 'Duration', num: true, sort: seconds, cell: (row) => (row.done && row.durationNs != null ? td(formatSeconds(seconds(row)), { num: true, value: row.durationNs, title: `${row.durationNs} ns` }) : empty()) },
   {
