@@ -89,8 +89,8 @@ export class BatchRun extends EventTarget {
   }
 
   complete(row, fields) {
-    this.update(row, { ...fields, done: true, state: 'done', fraction: 1 });
-    row.verdict = verdictOf(row);
+    Object.assign(row, fields, { done: true, state: 'done', fraction: 1 });
+    this.update(row, { verdict: verdictOf(row) });
     this.doneBytes += row.size;
     this.emit('progress');
   }
