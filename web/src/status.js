@@ -46,6 +46,11 @@ export function dataLoaded(panel, view) {
 }
 export const dataCleared = (panel) => { delete panel.dataset.loaded; };
 
+// body[data-batch]: the check of many files (web/src/batch/): collecting, running, done, cancelled
+export const batch = (value) => put('batch', value);
+// body[data-batch-shown]: "true" while the batch table is shown instead of the inspector
+export const batchShown = (shown) => put('batchShown', shown ? 'true' : null);
+
 // body[data-build], body[data-offline-ready], body[data-sw]: the built copy's version, its service
 // worker ready for offline use, or why it could not be registered
 export const build = (version) => put('build', version);
