@@ -26,7 +26,7 @@ const lines = (title, items, id) => h('div.output-lines', {}, h('h4', {}, title)
 // What the written file holds, from its check: messages, blocks, frames...
 function counts(check) {
   const entries = Object.entries(check?.counts || {});
-  return entries.length ? h('span', {}, ' · ', entries.map(([k, v]) => plural(v, k.replace(/s$/, ''))).join(', ')) : null;
+  return entries.length ? h('span', {}, ' · ', entries.map(([k, v]) => plural(v, k.replace(/_/g, ' ').replace(/s$/, ''))).join(', ')) : null;
 }
 
 export class OutputResult {
