@@ -184,6 +184,8 @@ test('CARLA: extract is refused in words, a cut log is repaired and a BDDF serie
   const reference = join(dir, 'cli-repaired.log');
   assert.equal(run('repair', files.cut_carla, reference).status, 0);
   assert.ok(readFileSync(path).equals(readFileSync(reference)), 'byte for byte what `logscope repair` writes');
+  await screenshot(page, 'repair-carla-light');
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 
   const bddf = await env.newPage();
