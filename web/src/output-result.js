@@ -11,7 +11,7 @@ function verdict(check) {
   if (check.error) return h('p.check-status.tone-bad#output-verdict', { dataset: { verdict: 'error' } }, `The written file could not be checked: ${check.error}`);
   const clean = check.errors + check.warnings === 0;
   const parts = [`Check of the written file: ${check.format}`];
-  if (check.checksum) parts.push(`checksum ${check.checksum}`);
+  if (check.checksum && check.checksum !== 'not_applicable') parts.push(`checksum ${check.checksum}`);
   parts.push(plural(check.errors, 'error'), plural(check.warnings, 'warning'));
   return [
     h(`p.check-status.${clean ? 'tone-ok' : 'tone-bad'}#output-verdict`, { dataset: { verdict: clean ? 'valid' : 'problems', errors: check.errors, warnings: check.warnings, checksum: check.checksum ?? '' } },
@@ -86,7 +86,10 @@ export class OutputResult {
     if (job === 'export') {
       if (result.json_columns?.length) parts.push(h('p.small.muted', {}, `${plural(result.json_columns.length, 'column')} hold a whole array as one JSON cell: ${result.json_columns.slice(0, 8).join(', ')}${result.json_columns.length > 8 ? ', …' : ''}`));
       const problems = (result.problems || []).filter((p) => p.severity !== 'info');
-      if (problems.length) parts.push(h('ul.output-problems', {}, problems.slice(0, 50).map((p) => h('li', {}, h('span.mono', {}, `${p.severity} @${hexOffset(p.offset)} ${p.code}: `), p.message))));
+      if (problems.length) {
+        parts.push(h('div.output-lines', {}, h('h4', {}, 'Problems met while reading'),
+          h('ul.output-problems', {}, problems.slice(0, 50).map((p) => h('li', {}, h('span.mono', {}, `${p.severity} @${hexOffset(p.offset)} ${p.code}: `), p.message)))));
+      }
     } else {
       parts.push(verdict(check), h('div.output-columns', {}, lines('Kept', result.kept || [], 'output-kept'), lines('Dropped', result.dropped || [], 'output-dropped')));
     }

@@ -166,7 +166,7 @@ export function extractTab(app) {
     return h('section.card#export-card', {}, h('div.card-head', {}, h('h3', {}, 'Export rows'), h('span.muted.small', {}, 'one row per message, sample or frame, as ', h('code', {}, 'logscope export'), ' writes them')),
       h('form#export-form', { autocomplete: 'off', onsubmit: submit },
         h('div.data-toolbar', {}, h('label.small.muted', { for: 'export-source' }, family === 'rosbag' ? 'Topic' : family === 'bddf' ? 'Series' : 'Actor'), source, carlaList,
-          carlaList ? h('button.button.small', { type: 'button', onclick: listActors }, 'List actors') : null),
+          carlaList ? h('button.button.small#export-list-actors', { type: 'button', onclick: listActors }, 'List actors') : null),
         range.node,
         h('div.data-toolbar', {}, h('label.small.muted', { for: 'export-fields' }, 'Columns'), fields),
         h('div.data-toolbar', {}, h('label.small.muted', { for: 'export-format' }, 'Format'), format, h('span.spacer'), h('button.button.primary.run#export-run', { type: 'submit' }, 'Export'))),
