@@ -63,13 +63,13 @@ class OpfsOutput {
   }
 }
 
-// The fallback: copies of the pieces, up to MEMORY_CAP.
-class MemoryOutput {
-  constructor(name) { Object.assign(this, { name, pieces: [], size: 0, storage: 'memory' }); }
+// The fallback: copies of the pieces, up to `cap` bytes.
+export class MemoryOutput {
+  constructor(name, cap = MEMORY_CAP) { Object.assign(this, { name, cap, pieces: [], size: 0, storage: 'memory' }); }
 
   append(bytes) {
-    if (this.size + bytes.length > MEMORY_CAP) {
-      throw new Error(`this browser gives the page no private file storage (OPFS), so outputs are held in memory, up to ${mb(MEMORY_CAP)}; this one is bigger. Use \`logscope extract\`, \`repair\` or \`export\` on the command line, or a browser with OPFS (Chromium, Firefox, Safari 17)`);
+    if (this.size + bytes.length > this.cap) {
+      throw new Error(`this browser gives the page no private file storage (OPFS), so outputs are held in memory, up to ${mb(this.cap)}; this one is bigger. Use \`logscope extract\`, \`repair\` or \`export\` on the command line, or a browser with OPFS (Chromium, Firefox, Safari 17)`);
     }
     this.pieces.push({ at: this.size, bytes: bytes.slice() });
     this.size += bytes.length;
