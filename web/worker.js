@@ -4,6 +4,7 @@
 import { makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
+import { outputOps } from './src/output-job.js';
 
 let modulePromise = null;
 let Module = null;
@@ -164,6 +165,8 @@ const ops = {
     offload_memory: (await offload)?.memory() ?? 0,
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
+  // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
+  ...outputOps(() => ({ Module, inspector })),
 };
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.

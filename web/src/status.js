@@ -21,7 +21,7 @@ export function summaryShown(ms, bytesRead) {
   if (bytesRead !== undefined && bytesRead !== null) put('bytesRead', bytesRead);
 }
 
-// body[data-job]: the whole-file job running (checksum, check), absent when none runs
+// body[data-job]: the whole-file job running (checksum, check, extract, export), absent when none runs
 export const job = (op) => put('job', op);
 // body[data-checked]: "true" once a full check finished, "false" when it stopped without a result
 export const checked = (done) => put('checked', String(done));
