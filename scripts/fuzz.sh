@@ -29,7 +29,7 @@ cmake --build "$dir" -j"$jobs" --target "${harnesses[@]}" fuzz_make_seeds
 max_len_of() {
   case $1 in
     fuzz_detect | fuzz_rosbag_msgdef) echo 4096 ;;
-    *) echo 16384 ;;
+    *) echo 8192 ;;
   esac
 }
 corpus_of() {

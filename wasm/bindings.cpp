@@ -9,6 +9,7 @@
 #include "core/detect.h"
 #include "core/search.h"
 #include "inspector.h"
+#include "output_jobs.h"
 
 using emscripten::val;
 
@@ -102,6 +103,17 @@ class WasmInspector {
     return guarded([&] { return inspector_->query(name, parse_or_empty(args_json), js_progress(progress)); });
   }
 
+  // A new file from this one (extract, repair; options and result in wasm/output_jobs.h), or its
+  // rows as CSV / JSON Lines, written through `sink` ({write, patch}: the worker's output file).
+  std::string extract(const std::string& options_json, val sink, val progress) {
+    if (!inspector_) return guarded([] { return Json(); });
+    return run_extract(cached_, detection_, options_json, sink, js_progress(progress));
+  }
+  std::string export_rows(const std::string& options_json, val sink, val progress) {
+    if (!inspector_) return guarded([] { return Json(); });
+    return run_export(cached_, detection_, *inspector_, options_json, sink, js_progress(progress));
+  }
+
   // Works for every file, known format or not.
   std::string search(const std::string& pattern_hex, double from, bool backward, val progress) {
     Json out = Json::object();
@@ -176,5 +188,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("decode", &logscope::WasmInspector::decode)
       .function("query", &logscope::WasmInspector::query)
       .function("search", &logscope::WasmInspector::search)
+      .function("extract", &logscope::WasmInspector::extract)
+      .function("exportRows", &logscope::WasmInspector::export_rows)
       .function("readStats", &logscope::WasmInspector::read_stats);
 }

@@ -3,6 +3,8 @@
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
 import { makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
+import { checkLine, rowFields } from './src/batch/result.js';
+import { outputOps } from './src/output-job.js';
 
 let modulePromise = null;
 let Module = null;
@@ -105,6 +107,24 @@ const ops = {
     await ensureOffload();
     return parse(inspector.checksum(progress));
   },
+  // The batch table (web/src/batch/): opens, checks and closes one file. Only the row and the
+  // file's `check --json` line (a Blob, off the JS heap) go back, never the report.
+  async checkFile({ source, path }, progress) {
+    const opened = await ops.open({ source });
+    const detectionText = inspector.detection();
+    let reportText = null;
+    if (opened.known) {
+      await ensureOffload();
+      reportText = inspector.check(progress);
+    }
+    const row = rowFields(opened.detection, reportText ? JSON.parse(reportText) : null);
+    const line = new Blob([checkLine({ path, size: reader.size, detectionText, reportText }), '\n']);
+    inspector.delete();
+    inspector = null;
+    reader.close?.();
+    reader = null;
+    return { ...row, line };
+  },
   infoText: ({ options }) => inspector.infoText(JSON.stringify(options || {})),
   childCount: ({ id }) => inspector.childCount(id),
   children: ({ id, first, count }) => parse(inspector.children(id, first, count)),
@@ -145,6 +165,8 @@ const ops = {
     offload_memory: (await offload)?.memory() ?? 0,
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
+  // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
+  ...outputOps(() => ({ Module, inspector })),
 };
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
@@ -165,7 +187,7 @@ async function handle({ id, op, args }) {
   }
   const handler = ops[op];
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
-  if (op !== 'open' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
+  if (op !== 'open' && op !== 'checkFile' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
   let last = 0;
   const progress = (done, total) => {
     const now = performance.now();

@@ -1,5 +1,8 @@
 #include "bddf/writer.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include <cstring>
 
 #include "bddf.pb.h"
@@ -60,8 +63,15 @@ struct Writer::State {
     return raw(&h, 8, true);
   }
   bool descriptor(const bosdyn::api::DescriptorBlock& block) {
+    // Annotations are protobuf maps, written in hash order unless asked otherwise; that order
+    // changes from one run to the next, so the same input would give other bytes (and SHA1).
     scratch.clear();
-    block.SerializeToString(&scratch);
+    {
+      google::protobuf::io::StringOutputStream stream(&scratch);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      block.SerializeToCodedStream(&coded);
+    }
     return header(kDescriptorBlock, scratch.size()) && raw(scratch.data(), scratch.size(), true);
   }
   bool data(uint32_t series_index, int64_t ts, const void* payload, size_t size, const std::vector<int64_t>& additional) {

@@ -231,3 +231,27 @@ TEST_CASE("bddf writer: an empty file has the blocks of the SDK's empty.bddf") {
   auto official = bddf_test::open_path(test_support::sample("bddf/empty.bddf"));
   CHECK(collapsed_kinds(*official.inspector) == collapsed_kinds(*again.inspector));
 }
+
+TEST_CASE("bddf writer: the same input gives the same bytes (annotations in key order)") {
+  auto write = [] {
+    MemoryFile file;
+    Writer::Options options;
+    options.annotations = {{"b", "2"}, {"a", "1"}, {"d", "4"}, {"c", "3"}, {"bosdyn:release", "5.1.4"}};
+    Writer writer(file.sink(), options);
+    int voltage = writer.add_pod_channel("power/battery_voltage", 10, {}, {{"units", "V"}, {"kind", "sensor"}, {"rate", "50"}});
+    double v = 1.5;
+    writer.write_pod_sample(voltage, kStart, &v);
+    REQUIRE(writer.finish());
+    return file.bytes;
+  };
+  std::vector<uint8_t> first = write();
+  for (int i = 0; i < 4; ++i) CHECK(write() == first);
+  // Each map entry is {1: key, 2: value}: they follow each other in key order.
+  std::string text(first.begin(), first.end());
+  auto entry = [&text](const std::string& key, const std::string& value) {
+    return text.find(std::string("\x0a") + char(key.size()) + key + "\x12" + char(value.size()) + value);
+  };
+  std::vector<size_t> at = {entry("a", "1"), entry("b", "2"), entry("bosdyn:release", "5.1.4"), entry("c", "3"), entry("d", "4")};
+  for (size_t i = 0; i < at.size(); ++i) CHECK(at[i] != std::string::npos);
+  for (size_t i = 1; i < at.size(); ++i) CHECK(at[i - 1] < at[i]);
+}

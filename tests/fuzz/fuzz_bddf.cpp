@@ -9,7 +9,6 @@
 #include "invariants.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  logscope_fuzz::exercise(data, size, "bddf");
-  logscope_fuzz::require_invariants(data, size, "bddf");
+  logscope_fuzz::fuzz_one_input(data, size, "bddf");
   return 0;
 }

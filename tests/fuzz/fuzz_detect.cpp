@@ -11,8 +11,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   logscope::MemoryByteSource source(data, size);
   logscope::Detection detection = logscope::detect(source);
-  logscope_fuzz::consume(detection.to_json());
-  if (auto inspector = logscope::open_inspector(source, detection)) logscope_fuzz::consume(inspector->summary().to_json());
+  logscope_fuzz::Consumer consume;
+  consume(detection.to_json());
+  if (auto inspector = logscope::open_inspector(source, detection)) consume(inspector->summary().to_json());
 
   std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string error;

@@ -9,7 +9,6 @@
 #include "invariants.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  logscope_fuzz::exercise(data, size, "rosbag");
-  logscope_fuzz::require_invariants(data, size, "rosbag");
+  logscope_fuzz::fuzz_one_input(data, size, "rosbag");
   return 0;
 }

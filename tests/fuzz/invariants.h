@@ -20,6 +20,7 @@
 #include "core/detect.h"
 #include "core/inspector.h"
 #include "inspector.h"
+#include "exercise.h"
 
 namespace logscope_fuzz {
 
@@ -127,15 +128,12 @@ inline void check_locate(Invariants& out, logscope::FormatInspector& inspector, 
 
 }  // namespace invariants_detail
 
-// Opens the input as whatever detect() finds and checks every invariant above.
-inline Invariants check_invariants(const uint8_t* data, size_t size) {
+// Checks every invariant above on an inspector opened over `size` bytes.
+inline Invariants check_inspector_invariants(logscope::FormatInspector* inspector, const std::string& family, uint64_t size) {
   using namespace invariants_detail;
   Invariants out;
-  logscope::MemoryByteSource source(data, size);
-  logscope::Detection detection = logscope::detect(source);
-  std::unique_ptr<logscope::FormatInspector> inspector = logscope::open_inspector(source, detection);
   if (!inspector) return out;
-  out.family = detection.family;
+  out.family = family;
   out.summary = inspector->summary();
   check_problems(out, "summary", out.summary, size);
   check_problems(out, "info_report", inspector->info_report(nullptr), size);
@@ -150,12 +148,34 @@ inline Invariants check_invariants(const uint8_t* data, size_t size) {
   return out;
 }
 
-// For the harnesses: inputs of `family` must keep every invariant; a violation is a finding.
-inline void require_invariants(const uint8_t* data, size_t size, const std::string& family) {
-  Invariants result = check_invariants(data, size);
-  if (result.family != family || result.violations.empty()) return;
+// Opens the input as whatever detect() finds and checks every invariant above.
+inline Invariants check_invariants(const uint8_t* data, size_t size) {
+  logscope::MemoryByteSource source(data, size);
+  logscope::Detection detection = logscope::detect(source);
+  std::unique_ptr<logscope::FormatInspector> inspector = logscope::open_inspector(source, detection);
+  return check_inspector_invariants(inspector.get(), detection.family, size);
+}
+
+inline void abort_on_violations(const Invariants& result) {
+  if (result.violations.empty()) return;
   for (const std::string& v : result.violations) std::fprintf(stderr, "invariant violated: %s\n", v.c_str());
   std::abort();
 }
+
+// For the format harnesses: an input that `family`'s inspector opens must keep every invariant (a
+// violation is a finding); inputs of another family stop after detection. Inputs of even length
+// are first driven through every other entry point too (exercise.h), on the same inspector, so
+// the invariants are also checked after that work. Doing both for every input halves the
+// inputs a second; the fuzzer's mutations change lengths all the time, so both halves get
+// their share of every corpus entry.
+inline void fuzz_one_input(const uint8_t* data, size_t size, const std::string& family) {
+  logscope::MemoryByteSource source(data, size);
+  logscope::Detection detection = logscope::detect(source);
+  if (detection.family != family) return;
+  std::unique_ptr<logscope::FormatInspector> inspector = logscope::open_inspector(source, detection);
+  if (size % 2 == 0) exercise_inspector(inspector.get(), detection, size);
+  abort_on_violations(check_inspector_invariants(inspector.get(), family, size));
+}
+
 
 }  // namespace logscope_fuzz

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, cli, haveWasm, haveCli, haveSamples, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, demo, cli, haveWasm, haveCli, haveSamples, skipUnless } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
@@ -228,10 +228,9 @@ test('a remote file that changes underneath is noticed and named, not mixed with
 });
 
 test('the welcome page opens a URL typed by the user and puts it in the address', async (t) => {
-  if (skip(t)) return;
-  if (!haveSamples) return t.skip('SKIPPED: ../shared/samples is absent');
-  const sub = mkdtempSync(join(dir, 'samples-'));
-  copyFileSync(sample('rosbag', 'rosbagjs__example-lz4.bag'), join(sub, 'example.bag'));
+  if (skipUnless(t, { cli: true, demos: true })) return;
+  const sub = mkdtempSync(join(dir, 'typed-'));
+  copyFileSync(demo('husky_outdoor.bag'), join(sub, 'example.bag'));
   const server = await fileServer(sub, { range: true, cors: 'full' });
   try {
     const page = await env.newPage();

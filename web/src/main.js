@@ -11,6 +11,7 @@ import { TabBar } from './tab-bar.js';
 import { TABS } from './tabs/index.js';
 import { fileHeader } from './file-header.js';
 import { openController } from './open.js';
+import { batchController } from './batch/view.js';
 import * as status from './status.js';
 
 startTheme($('#theme-select'));
@@ -27,6 +28,7 @@ app.tabs = new TabBar(tabs, { links });
 // A new file: the header and every tab show it; the view a link carried is applied once the
 // summary is shown.
 app.opened = (session) => {
+  app.batch.hide();
   app.header.open(session);
   app.tabs.open(session);
   session.on('shown', () => { if (links.hasView) restoreView(session).catch(() => {}); });
@@ -49,6 +51,10 @@ async function restoreView(session) {
 }
 
 const opener = openController(app);
+// Many files at once: the batch table; a row opens its file like the file chooser does.
+app.openFile = (file) => opener.openFile(file);
+app.batch = batchController(app);
+app.openMany = app.batch.open;
 
 // Start: a link's remote file, else the demo logs (and a note when a link carries only a view).
 if (links.remote) opener.openUrl(links.remote);

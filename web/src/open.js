@@ -8,10 +8,12 @@ import { Session, isAbort, spareWorkers } from './session.js';
 import { showBanner, hideBanner } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
 import * as status from './status.js';
+import { takeDrop, isBatch } from './batch/collect.js';
 
 const chooseFile = () => $('#file-input').click();
 
-// app: {links, progress, banner, header, opened(session)}; app.session is set here.
+// app: {links, progress, banner, header, opened(session), openMany(files)}; app.session is set here.
+// Several files, or a folder, go to app.openMany (the batch table, web/src/batch/).
 export function openController(app) {
   const { links, progress, banner } = app;
   let attempt = null;
@@ -213,9 +215,10 @@ export function openController(app) {
 
   // The ways in: the file chooser, drag and drop anywhere, the URL form.
   $('#file-input').addEventListener('change', (event) => {
-    const file = event.target.files[0];
-    if (file) openFile(file, { pickedAt: event.timeStamp });
+    const files = [...event.target.files];
     event.target.value = '';
+    if (files.length > 1) app.openMany({ files });
+    else if (files[0]) openFile(files[0], { pickedAt: event.timeStamp });
   });
   for (const button of document.querySelectorAll('[data-action=open]')) button.addEventListener('click', chooseFile);
   let dragDepth = 0;
@@ -226,7 +229,9 @@ export function openController(app) {
     e.preventDefault();
     dragDepth = 0;
     document.body.classList.remove('dragging');
-    const file = e.dataTransfer?.files?.[0];
+    const dropped = takeDrop(e.dataTransfer); // now: the browser empties it when the event returns
+    if (isBatch(dropped)) return app.openMany({ dropped });
+    const file = dropped[0]?.file;
     if (file) openFile(file, { pickedAt: e.timeStamp });
   });
   $('#url-form').addEventListener('submit', (event) => {

@@ -13,15 +13,18 @@ export function problemCounts(problems) {
 }
 
 // What the reader recovered from a damaged file, stated plainly (the report's recovery, and the
-// problems of category "recovery"). Shown atop the Overview and in the Problems card.
-export function recoveryCallout(report = {}) {
+// problems of category "recovery"). Shown atop the Overview and in the Problems card, with a
+// button that writes a repaired copy (onRepair) where the format can be repaired.
+export function recoveryCallout(report = {}, { onRepair = null } = {}) {
   const text = report.recovery?.message;
   const related = (report.problems || []).filter((p) => p.category === 'recovery');
   if (!text && !related.length) return null;
   return h('div.callout.tone-warn.recovery', {},
     h('strong', {}, 'This file is damaged or incomplete; logscope recovered what it could.'),
     text ? h('p', {}, typeof text === 'string' ? text : JSON.stringify(text)) : null,
-    related.length ? h('ul', {}, related.slice(0, 6).map((p) => h('li', {}, p.message, ' ', h('span.mono.muted', {}, `(at ${hexOffset(p.offset)})`)))) : null);
+    related.length ? h('ul', {}, related.slice(0, 6).map((p) => h('li', {}, p.message, ' ', h('span.mono.muted', {}, `(at ${hexOffset(p.offset)})`)))) : null,
+    onRepair ? h('p', {}, h('button.button.small.repair-offer', { type: 'button', onclick: onRepair }, 'Write a repaired copy…'),
+      h('span.muted.small', {}, ' an indexed, valid copy of what is complete, to download (Extract & export tab)')) : null);
 }
 
 export function renderProblems(root, { problems, checked, recovery, onJump, onCheck, checking }) {

@@ -21,7 +21,7 @@ export function summaryShown(ms, bytesRead) {
   if (bytesRead !== undefined && bytesRead !== null) put('bytesRead', bytesRead);
 }
 
-// body[data-job]: the whole-file job running (checksum, check), absent when none runs
+// body[data-job]: the whole-file job running (checksum, check, extract, export), absent when none runs
 export const job = (op) => put('job', op);
 // body[data-checked]: "true" once a full check finished, "false" when it stopped without a result
 export const checked = (done) => put('checked', String(done));
@@ -45,6 +45,11 @@ export function dataLoaded(panel, view) {
   panel.dataset.loaded = [...panel.querySelectorAll('.data-view[data-loaded]')].map((v) => v.dataset.view).join(' ');
 }
 export const dataCleared = (panel) => { delete panel.dataset.loaded; };
+
+// body[data-batch]: the check of many files (web/src/batch/): collecting, running, done, cancelled
+export const batch = (value) => put('batch', value);
+// body[data-batch-shown]: "true" while the batch table is shown instead of the inspector
+export const batchShown = (shown) => put('batchShown', shown ? 'true' : null);
 
 // body[data-build], body[data-offline-ready], body[data-sw]: the built copy's version, its service
 // worker ready for offline use, or why it could not be registered

@@ -11,14 +11,16 @@ export class CrashError extends Error {
 
 // How many cores whole-file work may use: all of them, or fewer when the link says `?cores=N`
 // (to leave the machine usable, or to compare with one core).
-function coresAllowed() {
+export function coresAllowed() {
   const all = navigator.hardwareConcurrency || 1;
   const asked = Number(new URLSearchParams(globalThis.location?.search || '').get('cores'));
   return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, all) : all;
 }
 
 export class WorkerClient {
-  constructor({ onCrash, onChanged } = {}) {
+  // cores: how many cores this worker's passes may use (the batch pool shares them out).
+  constructor({ onCrash, onChanged, cores = null } = {}) {
+    this.cores = cores;
     this.onCrash = onCrash || (() => {});
     this.onChanged = onChanged || (() => {});
     this.nextId = 1;
@@ -38,7 +40,7 @@ export class WorkerClient {
       this.crash(event.message || 'the worker stopped with an uncaught error');
     };
     this.worker.onmessageerror = () => this.crash('a message from the worker could not be read');
-    this.worker.postMessage({ id: 0, op: 'configure', args: { cores: coresAllowed() } });
+    this.worker.postMessage({ id: 0, op: 'configure', args: { cores: this.cores ?? coresAllowed() } });
   }
 
   receive(message) {

@@ -47,7 +47,7 @@ export function overviewTab(app) {
     ...session.checksum, size: session.file.size, threshold: session.autoChecksumBytes, onVerify: () => session.verifyChecksum(),
   });
   const recovery = () => {
-    const callout = recoveryCallout(session.report || {});
+    const callout = recoveryCallout(session.report || {}, { onRepair: () => app.tabs.get('extract')?.repair() });
     clear($('#recovery-slot')).append(...(callout ? [callout] : []));
   };
 

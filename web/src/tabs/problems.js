@@ -7,7 +7,7 @@ export function problemsTab(app) {
   let session = null;
 
   function card() {
-    const recovery = recoveryCallout(session.report || {});
+    const recovery = recoveryCallout(session.report || {}, { onRepair: () => app.tabs.get('extract')?.repair() });
     if (recovery) recovery.id = 'recovery';
     renderProblems($('#problems-card'), {
       problems: session.report?.problems || [], checked: session.checked, recovery, checking: session.checking,

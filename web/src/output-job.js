@@ -1,0 +1,171 @@
+// Extract, repair and export in the job worker: the codec writes the new file through a small
+// sink (wasm/output_jobs.cpp hands over ~1 MB pieces) into the Origin Private File System with a
+// FileSystemSyncAccessHandle: the bytes go to disk, never piling up in memory, and the bag
+// header can be patched at its offset at the end. Where the browser gives this page no OPFS
+// (file://, some private windows), the pieces are kept in memory up to MEMORY_CAP, and a bigger
+// output stops with a message saying so. The page names the file and removes it (outputs.js).
+
+export const OUTPUT_DIR = 'logscope-outputs';
+export const MEMORY_CAP = 256 * 1024 * 1024;
+
+export async function opfsAvailable() {
+  try {
+    if (!globalThis.FileSystemFileHandle?.prototype.createSyncAccessHandle) return false;
+    await navigator.storage.getDirectory();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const mb = (n) => `${Math.round(n / (1024 * 1024))} MB`;
+
+function why(error) {
+  if (error?.name === 'QuotaExceededError') return `the browser's storage for this page is full (${String(error.message || error)}); free space on the disk or in the site's storage and try again`;
+  return String(error?.message || error);
+}
+
+// A file in OPFS, written and read at offsets through its sync access handle.
+class OpfsOutput {
+  static async create(name) {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle(OUTPUT_DIR, { create: true });
+    const handle = await dir.getFileHandle(name, { create: true });
+    const access = await handle.createSyncAccessHandle();
+    access.truncate(0);
+    return new OpfsOutput(dir, name, handle, access);
+  }
+
+  constructor(dir, name, handle, access) { Object.assign(this, { dir, name, handle, access, size: 0, storage: 'opfs' }); }
+
+  writeAt(bytes, at) {
+    const n = this.access.write(bytes, { at });
+    if (n !== bytes.length) throw new Error(`only ${n} of ${bytes.length} bytes could be written at ${at} (is the disk full?)`);
+  }
+  append(bytes) { this.writeAt(bytes, this.size); this.size += bytes.length; }
+  patch(offset, bytes) { this.writeAt(bytes, offset); }
+  readInto(offset, target) { return this.access.read(target, { at: offset }); }
+
+  // The finished file: the handle is closed (it locks the file) and a File of it goes to the page.
+  async finish() {
+    this.close();
+    return this.handle.getFile();
+  }
+  close() {
+    if (!this.access) return;
+    this.access.flush();
+    this.access.close();
+    this.access = null;
+  }
+  async discard() {
+    this.close();
+    await this.dir.removeEntry(this.name).catch(() => {});
+  }
+}
+
+// The fallback: copies of the pieces, up to `cap` bytes.
+export class MemoryOutput {
+  constructor(name, cap = MEMORY_CAP) { Object.assign(this, { name, cap, pieces: [], size: 0, storage: 'memory' }); }
+
+  append(bytes) {
+    if (this.size + bytes.length > this.cap) {
+      throw new Error(`this browser gives the page no private file storage (OPFS), so outputs are held in memory, up to ${mb(this.cap)}; this one is bigger. Use \`logscope extract\`, \`repair\` or \`export\` on the command line, or a browser with OPFS (Chromium, Firefox, Safari 17)`);
+    }
+    this.pieces.push({ at: this.size, bytes: bytes.slice() });
+    this.size += bytes.length;
+  }
+  patch(offset, bytes) { this.copy(offset, bytes.length, (piece, from, to, i) => piece.set(bytes.subarray(i, i + to - from), from)); }
+  readInto(offset, target) {
+    const length = Math.max(0, Math.min(target.length, this.size - offset));
+    this.copy(offset, length, (piece, from, to, i) => target.set(piece.subarray(from, to), i));
+    return length;
+  }
+  // Calls fn(piece, from, to, i) for the part of each piece in [offset, offset + length); i: where it starts in the range.
+  copy(offset, length, fn) {
+    for (const { at, bytes } of this.pieces) {
+      const from = Math.max(offset, at), to = Math.min(offset + length, at + bytes.length);
+      if (from < to) fn(bytes, from - at, to - at, from - offset);
+    }
+  }
+  async finish() {
+    const blob = new Blob(this.pieces.map((p) => p.bytes));
+    this.pieces = [];
+    return blob;
+  }
+  close() {}
+  async discard() { this.pieces = []; }
+}
+
+// The operations the job worker adds (worker.js): state() gives {Module, inspector}.
+export function outputOps(state) {
+  let output = null; // the output being written or checked
+
+  // The object wasm/output_jobs.cpp writes through: views of the codec's memory, written at once.
+  function sinkFor(target) {
+    const heap = () => state().Module.HEAPU8;
+    const sink = { error: '' };
+    const guard = (fn) => { try { fn(); return true; } catch (error) { sink.error = why(error); return false; } };
+    sink.write = (pointer, length) => guard(() => target.append(heap().subarray(pointer, pointer + length)));
+    sink.patch = (offset, pointer, length) => guard(() => target.patch(offset, heap().subarray(pointer, pointer + length)));
+    return sink;
+  }
+
+  return {
+    // {job: 'extract' | 'export', options, name, memory}: the codec's result, the size and where it is.
+    async writeOutput({ job, options, name, memory }, progress) {
+      await output?.discard();
+      output = null;
+      const useOpfs = !memory && await opfsAvailable();
+      const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name);
+      output = target;
+      const { inspector } = state();
+      const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target), progress)
+        : inspector.extract(JSON.stringify(options), sinkFor(target), progress);
+      const result = JSON.parse(text);
+      if (result.error && result.ok === undefined) result.ok = false;
+      if (!result.ok) {
+        await target.discard(); // as the CLI removes OUT: nothing half-written is offered
+        output = null;
+      }
+      return { result, size: target.size, storage: target.storage };
+    },
+
+    // The codec's full check of the output, read back through the same handle (or memory).
+    checkOutput(_, progress) {
+      if (!output) throw new Error('no output to check');
+      const { Module } = state();
+      const target = output;
+      const checker = new Module.Inspector(target.size, (offset, length, pointer) => target.readInto(offset, Module.HEAPU8.subarray(pointer, pointer + length)));
+      try {
+        const detection = JSON.parse(checker.detection());
+        if (!checker.known()) return { error: `the written file is not recognised (${detection.diagnosis})` };
+        const report = JSON.parse(checker.check(progress));
+        if (report.error) return { error: report.error };
+        const problems = (report.problems || []).filter((p) => p.severity !== 'info');
+        return {
+          format: report.format_label || detection.label,
+          checksum: report.details?.checksum?.status ?? null,
+          counts: report.file?.counts || {},
+          errors: problems.filter((p) => p.severity === 'error').length,
+          warnings: problems.filter((p) => p.severity === 'warning').length,
+          problems: problems.slice(0, 50),
+        };
+      } finally {
+        checker.delete();
+      }
+    },
+
+    // The finished output for the page: a File in OPFS (closed, so it can be read), or a Blob.
+    async takeOutput() {
+      if (!output) throw new Error('no output to take');
+      const file = await output.finish();
+      output = null;
+      return file;
+    },
+
+    async discardOutput() {
+      await output?.discard();
+      output = null;
+    },
+  };
+}
