@@ -182,6 +182,7 @@ void FlatLayout::add_fields(const MessageSpec& spec, const std::string& prefix, 
       for (int64_t i = 0; i < field.array; ++i) add_value(field, name + "[" + std::to_string(i) + "]", depth);
     } else {
       columns_.push_back(name);
+      kinds_.push_back(TableWriter::Kind::Json);
       json_columns_.push_back(name);
     }
   }
@@ -191,10 +192,14 @@ void FlatLayout::add_value(const FieldSpec& field, const std::string& name, int 
   if (field.primitive == Primitive::Time || field.primitive == Primitive::Duration) {
     columns_.push_back(name + ".secs");
     columns_.push_back(name + ".nsecs");
+    kinds_.insert(kinds_.end(), 2, TableWriter::Kind::Number);
   } else if (field.primitive == Primitive::Message) {
     add_fields(*field.message, name + ".", depth + 1);
   } else {
     columns_.push_back(name);
+    kinds_.push_back(field.primitive == Primitive::Bool ? TableWriter::Kind::Bool
+                     : field.primitive == Primitive::String ? TableWriter::Kind::Text
+                                                            : TableWriter::Kind::Number);
   }
 }
 

@@ -28,6 +28,8 @@ class FlatLayout {
   const std::vector<std::string>& columns() const { return columns_; }
   // The columns written as one JSON cell.
   const std::vector<std::string>& json_columns() const { return json_columns_; }
+  // What each column holds (Number, Bool, Text or Json), by the definition: what a plot may draw.
+  const std::vector<TableWriter::Kind>& kinds() const { return kinds_; }
 
   // Adds one cell per column for the message in `data`. The message must have passed
   // MessageSchema::validate(); false with `error` if it still does not fit (never reads past `size`).
@@ -41,6 +43,7 @@ class FlatLayout {
   const MessageSchema& schema_;
   std::vector<std::string> columns_;
   std::vector<std::string> json_columns_;
+  std::vector<TableWriter::Kind> kinds_;  // per column
   std::unordered_set<const FieldSpec*> spread_;  // fixed arrays spread over columns
   bool too_wide_ = false;
 };
