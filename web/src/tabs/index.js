@@ -5,5 +5,6 @@ import { overviewTab } from './overview.js';
 import { problemsTab } from './problems.js';
 import { dataTab } from './data.js';
 import { exploreTab } from './explore.js';
+import { plotsTab } from './plots.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, exploreTab];
+export const TABS = [overviewTab, problemsTab, dataTab, plotsTab, exploreTab];
