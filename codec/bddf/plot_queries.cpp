@@ -46,6 +46,14 @@ Json columns_query(const FileModel& model, QueryArgs& args) {
     column["name"] = name;
     // One JSON cell "value" holds a sample of more than kExportArrayColumns elements.
     column["kind"] = name == "value" && series->dimension.size() > 0 ? "json" : "number";
+    // The series' own "units" annotation, when it has one (writers set e.g. {"units": "V"}).
+    for (const char* key : {"units", "unit"}) {
+      auto it = series->annotations.find(key);
+      if (name != "sample" && it != series->annotations.end()) {
+        column["unit"] = it->second;
+        break;
+      }
+    }
     columns.push_back(std::move(column));
   }
   Json j = Json::object();

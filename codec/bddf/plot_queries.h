@@ -11,7 +11,8 @@
 
 namespace logscope::bddf {
 
-// {"series": index} -> {"series", "channel", "type", "columns": [{"name", "kind"}]}.
+// {"series": index} -> {"series", "channel", "type", "columns": [{"name", "kind", "unit"?}]} (unit:
+// the series' "units" annotation).
 Json columns_query(const FileModel& model, QueryArgs& args);
 // {"series": index, "fields", "t0_ns"?, "t1_ns"?, "max_points"?, "buckets"?} -> PlotSink::to_json.
 Json plot_query(ByteSource& source, const FileModel& model, QueryArgs& args, const ProgressFn& progress);

@@ -187,13 +187,19 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
   std::vector<ArgSpec> plot_args{{"actor", ArgType::U64, "actor id"}};
   for (ArgSpec& spec : plot_arg_specs()) plot_args.push_back(std::move(spec));
   return {
-      {"columns", "the columns of `logscope export --actor` after time_ns (all numbers)", {},
+      {"columns", "the columns of `logscope export --actor` after time_ns (all numbers) with their units", {},
        [](QueryArgs&, const ProgressFn&) {
+         // As recorded: CARLA stores centimetres and degrees (docs/export.md).
+         static const std::map<std::string, const char*> units{{"elapsed", "s"}, {"x", "cm"}, {"y", "cm"}, {"z", "cm"},
+                                                               {"pitch", "deg"}, {"yaw", "deg"}, {"roll", "deg"}, {"vx", "cm/s"},
+                                                               {"vy", "cm/s"}, {"vz", "cm/s"}, {"speed", "cm/s"}};
          Json columns = Json::array();
          for (const std::string& name : actor_columns()) {
            Json column = Json::object();
            column["name"] = name;
            column["kind"] = "number";
+           auto unit = units.find(name);
+           if (unit != units.end()) column["unit"] = unit->second;
            columns.push_back(std::move(column));
          }
          Json j = Json::object();

@@ -344,6 +344,10 @@ TEST_CASE("a BDDF POD series plots the export's samples and the timeline counts 
   CHECK(columns["channel"].as_string() == "grid");
   CHECK(columns["columns"].size() == 7);  // sample, value[0][0] .. value[1][2]
   CHECK(item(columns["columns"], 6)["name"].as_string() == "value[1][2]");
+  CHECK(item(columns["columns"], 6).find("unit") == nullptr);  // "grid" has no units annotation
+  Json voltage = inspector->query("columns", args({{"series", 0}}), nullptr);
+  CHECK(item(voltage["columns"], 1)["unit"].as_string() == "V");
+  CHECK(item(voltage["columns"], 0).find("unit") == nullptr);  // sample: a place, no unit
   Json plot = inspector->query("plot", args({{"series", 1}, {"fields", "sample,value[0][1],value[1][2]"}}), nullptr);
   check_points(plot, exported(run, "sample,value[0][1],value[1][2]"));
   CHECK(plot["count"].as_uint() == 300);
@@ -404,7 +408,13 @@ TEST_CASE("CARLA: an actor's plot is its export, paths hold every actor life, po
   Json plot = inspector->query("plot", args({{"actor", 10}, {"fields", "x,speed,yaw"}}), nullptr);
   check_points(plot, exported(run, "x,speed,yaw"));
   CHECK(plot["count"].as_uint() == 10);
-  CHECK(inspector->query("columns", args({}), nullptr)["columns"].size() == carla::actor_columns().size());
+  Json columns = inspector->query("columns", args({}), nullptr);
+  CHECK(columns["columns"].size() == carla::actor_columns().size());
+  std::map<std::string, std::string> units;
+  for (Json c : columns["columns"].elements()) units[c["name"].as_string()] = c.find("unit") ? c["unit"].as_string() : "";
+  CHECK(units["speed"] == "cm/s");
+  CHECK(units["yaw"] == "deg");
+  CHECK(units["frame"] == "");
   CHECK(error_of(inspector->query("plot", args({{"fields", "x"}}), nullptr)).find("actor") != std::string::npos);
   CHECK(error_of(inspector->query("plot", args({{"actor", 10}, {"fields", "height"}}), nullptr)).find("height") != std::string::npos);
 
