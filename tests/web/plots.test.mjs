@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { start, openSettled, cliJson, cli, demo, shots, haveWasm, skipUnless } from './helpers.mjs';
+import { start, openSettled, cliJson, cli, demo, sample, shots, haveWasm, skipUnless } from './helpers.mjs';
 
 let env;
 before(async () => { if (haveWasm) env = await start(); });
@@ -102,12 +102,14 @@ test('bag: the plot holds the rows logscope export writes, for the whole topic a
   assertValues(shown.plot, rows);
 
   // Brush 30 % .. 60 % of the timeline: the plot asks again for exactly that range.
+  await page.locator('#timeline-canvas').scrollIntoViewIfNeeded();
   const box = await page.locator('#timeline-canvas').boundingBox();
   await page.mouse.move(box.x + box.width * 0.3, box.y + 5);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width * 0.45, box.y + 8);
   await page.mouse.move(box.x + box.width * 0.6, box.y + 10);
   await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
   const t0 = await page.getAttribute('#timeline-selection', 'data-t0-ns');
   const t1 = await page.getAttribute('#timeline-selection', 'data-t1-ns');
   assert.ok(t0 && t1 && BigInt(t1) > BigInt(t0), 'a range is selected');
@@ -184,6 +186,42 @@ test('BDDF and CARLA: the plot is the export of the series or actor; the map dra
     assert.equal(Number(shown.count), rows.length);
     assertValues(shown.plot, rows);
     await cardShot(page, '#plot-card', `plots-plot-carla-${scheme}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('real files: bag plots count and carry the export\'s rows, CARLA maps draw every vehicle (skipped without ../shared/samples)', async (t) => {
+  if (skipUnless(t, { cli: true, samples: true })) return;
+  const bags = ['rosbag/real/cra-ros-pkg__robot_localization__test1.bag', 'rosbag/gt_hrl__joints_2010-08-17-19-51-09.bag', 'rosbag/rosbagjs__example-bz2.bag', 'rosbag/embag__test.bag'];
+  for (const name of bags) {
+    const path = sample(...name.split('/'));
+    const info = cliJson('info', '--json', path).summary;
+    const page = await env.newPage();
+    await openPlots(page, path);
+    const rows = await page.$$eval('#timeline-labels li', (lis) => lis.map((li) => [li.dataset.name, Number(li.dataset.total)]));
+    assert.deepEqual(rows, info.tables.find((x) => x.name === 'topics').rows.map((r) => [r[0], r[2]]), name);
+    await plotDone(page);
+    const shown = await cardData(page);
+    const exported = exportRows(path, ['--topic', shown.source], shown.fields);
+    assert.equal(Number(shown.count), exported.length, `${name} ${shown.source}`);
+    if (shown.mode === 'points') assertValues(shown.plot, exported);
+    console.log(`# ${name}: ${shown.source} (${shown.fields}): ${shown.count} points = exported rows`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  for (const name of ['scenario_runner_0.9.10_DistanceToLaneCenter.log', 'scenario_runner_0.9.13_DistanceBetweenVehicles.log']) {
+    const path = sample('carla', name);
+    const actors = cliJson('actors', path, '--json').actors;
+    const page = await env.newPage();
+    await openPlots(page, path);
+    await page.waitForFunction(() => document.querySelector('#map-card')?.dataset.loaded === 'true', null, { timeout: 120_000 });
+    const map = await page.$eval('#map-card', (card) => ({ ...card.dataset }));
+    assert.equal(Number(map.drawnVehicle), actors.filter((a) => a.type === 'vehicle').length, name);
+    assert.equal(Number(map.drawnTrafficLight), actors.filter((a) => a.type === 'traffic_light').length, name);
+    await plotDone(page);
+    const shown = await cardData(page);
+    assert.equal(Number(shown.count), exportRows(path, ['--actor', shown.source], shown.fields).length, name);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

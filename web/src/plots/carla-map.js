@@ -155,6 +155,9 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
       frames = result.frames;
       bounds = worldBounds(result.actors);
       viewBox = { ...bounds };
+      // As tall as the world's shape asks for at this width, within reason.
+      const aspect = (bounds.y1 - bounds.y0) / (bounds.x1 - bounds.x0);
+      canvas.style.height = `${Math.round(Math.min(720, window.innerHeight * 0.75, Math.max(380, canvas.clientWidth * aspect)))}px`;
       const counts = { vehicle: 0, walker: 0, traffic_light: 0, other: 0 };
       for (const a of result.actors) counts[typeKey(a.type)] += 1;
       const colors = themeColors(card);

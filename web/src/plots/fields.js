@@ -53,19 +53,23 @@ export class FieldPicker {
   }
 }
 
+const BORING = /(^|\.)(seq|secs|nsecs|stamp)$|(^|\.)header\.|^sample$|covariance|orientation\.|status\./;
+const plottable = (columns) => columns.filter((c) => c.kind === 'number' || c.kind === 'bool');
+// Whether a source has a column worth a first look (not only header stamps and sequence numbers).
+export const hasLivelyField = (columns) => plottable(columns).some((c) => !BORING.test(c.name));
+
 // The fields to show first: a few numeric columns that say something about the robot (motion,
 // positions, readings) before bookkeeping (header stamps, covariances, quaternions).
 export function defaultFields(columns, format) {
-  const plottable = columns.filter((c) => c.kind === 'number' || c.kind === 'bool');
+  const numeric = plottable(columns);
   if (format === 'carla') {
-    const names = plottable.map((c) => c.name);
+    const names = numeric.map((c) => c.name);
     return names.includes('speed') ? ['speed'] : ['x', 'y'].filter((n) => names.includes(n));
   }
-  const boring = /(^|\.)(seq|secs|nsecs|stamp)$|(^|\.)header\.|^sample$|covariance|orientation\.|status\./;
   const lively = /linear_acceleration|angular_velocity|velocity|twist\.|speed|position\.|latitude|longitude|altitude|range|voltage|value|data$/;
-  const good = plottable.filter((c) => !boring.test(c.name));
+  const good = numeric.filter((c) => !BORING.test(c.name));
   const best = good.filter((c) => lively.test(c.name));
-  const pick = best.length ? best : good.length ? good : plottable;
+  const pick = best.length ? best : good.length ? good : numeric;
   // A vector's components together (x, y, z of one field), else the first few columns.
   const stem = (name) => name.replace(/(\.[xyzw]|\[\d+\])$/, '');
   const first = pick[0] ? stem(pick[0].name) : '';

@@ -7,7 +7,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { LineChart } from './chart.js';
-import { FieldPicker, defaultFields } from './fields.js';
+import { FieldPicker, defaultFields, hasLivelyField } from './fields.js';
 import { themeColors, secondsText } from './kit.js';
 import { secondsAfter, nsAt, argsJson } from './range.js';
 import { unitOf, axisCaption } from './units.js';
@@ -59,13 +59,13 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
   const count = h('span.small#plot-count');
   const legend = h('div.plot-legend#plot-legend');
   const note = h('div.small.data-note#plot-note');
-  const reset = h('button.button.small#plot-reset', { type: 'button', title: 'Show the whole range (double click, or 0)', onclick: () => chart.reset() }, 'Reset zoom');
+  const reset = h('button.button.small#plot-reset', { type: 'button', title: 'Show the whole range (double click, or 0)', onclick: () => chart.reset() }, 'Reset');
   const zoomOut = h('button.button.small#plot-zoom-out', { type: 'button', title: 'Zoom out (−)', onclick: () => chart.zoom(2) }, 'Zoom out');
   clear(card).append(
     h('div.card-head', {}, h('h3', {}, 'Plot'), h('span.muted.small', {}, 'the columns of logscope export, over time; wheel zooms, drag pans, shift-drag zooms to a span')),
     h('div.data-toolbar', {}, h('label.small.muted', { for: 'plot-source' }, what), select, h('span.small.muted', {}, 'Fields'), fields.element, plotButton, count, h('span.spacer'), zoomOut, reset),
     legend);
-  const xLabel = `seconds after ${nsTextToUtc(origin.toString()) || 'the start'}`;
+  const xLabel = `time since ${nsTextToUtc(origin.toString()) || 'the start'}`;
   const chart = new LineChart(card, { xLabel, signal, onView: (x0, x1) => viewChanged(x0, x1) });
   card.append(note);
   const auto = session.file.size <= session.autoCheckBytes; // small files plot by themselves
@@ -90,8 +90,8 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
     const whole = chart.view && chart.view.x0 <= data.range.x0 && chart.view.x1 >= data.range.x1;
     const n = whole ? data.count : inView;
     count.dataset.count = String(n);
-    count.textContent = `${formatCount(n)} ${n === 1 ? 'point' : 'points'} in range${data.mode === 'buckets' ? ' (drawn as min/max per pixel column)' : ''}`;
-    count.title = `${secondsText(whole ? data.range.x0 : chart.view.x0, 3)} … ${secondsText(whole ? data.range.x1 : chart.view.x1, 3)}`;
+    count.textContent = `${formatCount(n)} ${n === 1 ? 'point' : 'points'} in range${data.mode === 'buckets' ? ' · min/max per pixel' : ''}`;
+    count.title = `${secondsText(whole ? data.range.x0 : chart.view.x0, 3)} … ${secondsText(whole ? data.range.x1 : chart.view.x1, 3)}${data.mode === 'buckets' ? `; more than ${formatCount(MAX_POINTS)} points: each pixel column shows the first, last, lowest and highest value of its points` : ''}`;
   }
 
   function drawLegend(columns) {
@@ -151,14 +151,18 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
     if (auto) plot();
   }
 
-  async function loadColumns({ run = auto, chosen = null } = {}) {
+  const columnsOf = async (s) => {
+    const result = await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg }));
+    if (result.error) throw new Error(result.error);
+    return result.columns;
+  };
+
+  async function loadColumns({ run = auto, chosen = null, columns = null } = {}) {
     const s = source();
     if (!s) return;
     try {
-      const result = await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg }));
-      if (result.error) throw new Error(result.error);
-      known = result.columns;
-      fields.setColumns(result.columns, chosen || defaultFields(result.columns, format));
+      known = columns || await columnsOf(s);
+      fields.setColumns(known, chosen || defaultFields(known, format));
       if (run) plot();
       else clear(note).append(h('span.muted', {}, 'Press Plot to read the chosen fields (the file is big: this reads every message of the topic in the range).'));
     } catch (error) {
@@ -166,10 +170,23 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
     }
   }
 
+  // The first source (busiest first) with a field worth a look: a bag's busiest topic may hold
+  // only arrays (tf) or text (rosout). Each question is the definition only: nothing is read.
+  async function firstSource() {
+    for (const s of sources.slice(0, 50)) {
+      const columns = await columnsOf(s).catch(() => []);
+      if (hasLivelyField(columns)) {
+        select.value = s.key;
+        return loadColumns({ columns });
+      }
+    }
+    return loadColumns();
+  }
+
   select.addEventListener('change', () => loadColumns(), { signal });
   range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
   fillSources(sources);
-  if (format !== 'carla') loadColumns();
+  if (format !== 'carla') firstSource().catch(() => {});
 
   return {
     // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.
