@@ -88,7 +88,7 @@ Json timeline_query(const FileModel& model, QueryArgs& args) {
   uint64_t t0 = 0, t1 = 0;
   size_t bins = 0;
   if (!read_timeline_args(args, lo, hi, &t0, &t1, &bins)) return QueryArgs::error_json(args.error());
-  Timeline timeline(t0, t1, bins);
+  Timeline timeline(t0, t1, bins, model.series.size());
   for (const Series& s : model.series) {
     size_t row = timeline.row(s.channel(), s.type_label());
     for (const BlockEntry& e : s.entries) timeline.add(row, e.timestamp_ns < 0 ? UINT64_MAX : static_cast<uint64_t>(e.timestamp_ns));

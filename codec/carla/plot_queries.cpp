@@ -64,7 +64,7 @@ uint64_t frame_time_ns(const ScanResult& scan, double elapsed) {
 }
 
 Json paths_query(ByteSource& source, const ScanResult& scan, QueryArgs& args, const ProgressFn& progress) {
-  size_t budget = static_cast<size_t>(args.u64("max_points", 100000, 1000, 1000000));
+  size_t budget = static_cast<size_t>(args.u64("max_points", 100000, 1000, 300000));
   if (!args.ok()) return QueryArgs::error_json(args.error());
   std::vector<ActorPath> lives;
   std::map<uint32_t, size_t> alive;  // id -> its current life
@@ -227,7 +227,7 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
          uint64_t t0 = 0, t1 = 0;
          size_t bins = 0;
          if (!read_timeline_args(args, from, to, &t0, &t1, &bins)) return QueryArgs::error_json(args.error());
-         Timeline timeline(t0, t1, bins);
+         Timeline timeline(t0, t1, bins, 2);
          size_t frames = timeline.row("frames", "complete frames"), events = timeline.row("events", "frames with events");
          for (const FrameEntry& f : s.frames) {
            uint64_t t = frame_time_ns(s, f.elapsed);
@@ -237,7 +237,7 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
          return timeline.to_json("frame");
        }},
       {"paths", "every actor's path in one pass, thinned to max_points (the page's map)",
-       {{"max_points", ArgType::U64, "points kept in all (default 100000, 1000 to 1000000)"}},
+       {{"max_points", ArgType::U64, "points kept in all (default 100000, 1000 to 300000)"}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) { return paths_query(source, scan(progress), args, progress); }},
       {"positions", "every Position of one frame (one frame read)",
        {{"frame", ArgType::U64, "frame index (0 = the first complete frame)"}},

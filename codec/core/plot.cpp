@@ -146,7 +146,9 @@ bool PlotSink::write(std::string_view line) {
     if (columns_.size() > kMaxColumns)
       error_ = "the fields select " + std::to_string(columns_.size()) + " columns; a plot shows at most " + std::to_string(kMaxColumns);
     if (!error_.empty()) return false;
-    cap_ = std::min(options_.max_points, kMaxValues / columns_.size());
+    cap_ = std::min(options_.max_points, kMaxValues / (columns_.size() + 1));
+    // A bucket holds 3 numbers and 4 per column.
+    options_.buckets = std::max<size_t>(1, std::min(options_.buckets, kMaxValues / (3 + 4 * columns_.size())));
     values_.assign(columns_.size(), {});
     row_.assign(columns_.size(), kNaN);
     return true;
@@ -288,7 +290,8 @@ bool read_timeline_args(QueryArgs& args, uint64_t from, uint64_t to, uint64_t* t
   return true;
 }
 
-Timeline::Timeline(uint64_t t0_ns, uint64_t t1_ns, size_t bins) : t0_(t0_ns), t1_(std::max(t0_ns, t1_ns)), bins_(std::max<size_t>(1, bins)) {}
+Timeline::Timeline(uint64_t t0_ns, uint64_t t1_ns, size_t bins, size_t rows)
+    : t0_(t0_ns), t1_(std::max(t0_ns, t1_ns)), bins_(std::max<size_t>(1, std::min(bins, kMaxCells / std::max<size_t>(1, rows)))) {}
 
 size_t Timeline::row(std::string name, std::string detail) {
   Row r;

@@ -44,7 +44,8 @@ struct PlotCell {
 class PlotSink : public ExportSink {
  public:
   static constexpr size_t kMaxColumns = 16;
-  static constexpr size_t kMaxValues = 1000000;  // points x columns kept before buckets
+  // Numbers kept (times and values of the points, or the buckets' numbers): the answer stays a few MB.
+  static constexpr size_t kMaxValues = 400000;
 
   explicit PlotSink(const PlotOptions& options);
   bool write(std::string_view line) override;
@@ -81,7 +82,9 @@ class PlotSink : public ExportSink {
 // Message counts per row (topic, series, frames) and time bin over [t0_ns, t1_ns], from an index.
 class Timeline {
  public:
-  Timeline(uint64_t t0_ns, uint64_t t1_ns, size_t bins);
+  // `rows`: how many rows will be added; the bins are fewer when rows x bins would pass kMaxCells.
+  Timeline(uint64_t t0_ns, uint64_t t1_ns, size_t bins, size_t rows);
+  static constexpr size_t kMaxCells = 200000;
   // A new row; its index for add().
   size_t row(std::string name, std::string detail = "");
   // One message (or `count` of them) at a known time.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -21,7 +22,8 @@ class FlatLayout {
   explicit FlatLayout(const MessageSchema& schema);
 
   static constexpr size_t kMaxFieldColumns = 4096;
-  // A definition that flattens to more columns is refused (a hostile one could ask for millions).
+  // A definition that flattens to more columns is refused (a hostile one could ask for millions),
+  // as is one whose layout takes more than 16 times as many steps (a type made only of itself).
   static constexpr size_t kMaxColumns = 100000;
   bool too_wide() const { return too_wide_; }
 
@@ -45,7 +47,13 @@ class FlatLayout {
   std::vector<std::string> json_columns_;
   std::vector<TableWriter::Kind> kinds_;  // per column
   std::unordered_set<const FieldSpec*> spread_;  // fixed arrays spread over columns
+  // columns_of() of a message type at a depth, computed once: a type that holds itself would
+  // otherwise cost fields^depth calls.
+  mutable std::map<std::pair<const MessageSpec*, int>, size_t> widths_;
   bool too_wide_ = false;
+  // Fields visited while laying out: a type made only of itself adds no column, so the column
+  // count alone would not stop its walk.
+  size_t steps_ = 0;
 };
 
 }  // namespace logscope::rosbag

@@ -102,9 +102,9 @@ Json timeline_query(const Bag& bag, QueryArgs& args) {
   uint64_t t0 = 0, t1 = 0;
   size_t bins = 0;
   if (!read_timeline_args(args, lo, hi, &t0, &t1, &bins)) return QueryArgs::error_json(args.error());
-  Timeline timeline(t0, t1, bins);
   std::map<std::string, size_t> rows;  // topic -> row, rows in topic order as the summary's table
   for (const Connection& c : bag.connections) rows.emplace(c.topic, 0);
+  Timeline timeline(t0, t1, bins, rows.size());
   for (auto& [topic, row] : rows) {
     std::string type;
     for (const Connection& c : bag.connections)

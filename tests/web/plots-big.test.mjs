@@ -68,6 +68,11 @@ test('plotting a field of a 1 GB bag\'s topic shows a chart whose point count ma
   // Big files wait for the Plot button: the busiest topic, its default fields.
   await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0);
   const topic = await page.$eval('#plot-source', (s) => s.value);
+  // Cancel first: the job stops, the card says so, and the next plot runs.
+  await page.click('#plot-run');
+  await page.waitForFunction(() => Number(document.querySelector('#progress')?.dataset.done) > 0, null, { timeout: 120_000 });
+  await page.click('#progress button:has-text("Cancel")');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#plot-note').textContent));
   let t0 = Date.now();
   await page.click('#plot-run');
   await page.waitForFunction(() => Number(document.querySelector('#progress')?.dataset.done) > 0, null, { timeout: 120_000 });

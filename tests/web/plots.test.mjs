@@ -137,6 +137,17 @@ test('bag: the plot holds the rows logscope export writes, for the whole topic a
   assert.equal(view.shown, inView);
   assert.ok(inView < rows.length);
 
+  // The canvases follow the theme switch (their colours come from the CSS variables).
+  const pictures = () => page.evaluate(() => ['#plot-canvas', '#timeline-canvas', '#timeline-axis'].map((s) => document.querySelector(s).toDataURL()));
+  const light = await pictures();
+  await page.selectOption('#theme-select', 'dark');
+  await page.waitForFunction((before) => document.querySelector('#plot-canvas').toDataURL() !== before, light[0]);
+  const dark = await pictures();
+  light.forEach((picture, i) => assert.notEqual(dark[i], picture, `canvas ${i} redrawn in the dark theme`));
+  await cardShot(page, '#plot-card', 'plots-plot-bag-range-dark');
+  await cardShot(page, '#timeline-card', 'plots-timeline-bag-range-dark');
+  await page.selectOption('#theme-select', 'system');
+
   // The Data tab's messages follow the range.
   await page.click('#tab-data');
   await page.waitForSelector('#data-table tbody tr');
