@@ -181,7 +181,7 @@ size_t FlatLayout::columns_of(const FieldSpec& field, int depth) const {
 void FlatLayout::add_fields(const MessageSpec& spec, const std::string& prefix, int depth) {
   if (depth > kMaxDepth) return;  // write_row() reports it for every message
   for (const FieldSpec& field : spec.fields) {
-    if (columns_.size() > kMaxColumns || ++steps_ > 16 * kMaxColumns) {
+    if (columns_.size() > kMaxColumns || ++steps_ > 4 * kMaxColumns) {
       too_wide_ = true;
       return;
     }

@@ -23,7 +23,7 @@ class FlatLayout {
 
   static constexpr size_t kMaxFieldColumns = 4096;
   // A definition that flattens to more columns is refused (a hostile one could ask for millions),
-  // as is one whose layout takes more than 16 times as many steps (a type made only of itself).
+  // as is one whose layout takes more than 4 times as many steps (a type made only of itself).
   static constexpr size_t kMaxColumns = 100000;
   bool too_wide() const { return too_wide_; }
 

@@ -270,7 +270,8 @@ TEST_CASE("columns and plot of a self-referencing type answer at once (not field
     auto start = std::chrono::steady_clock::now();
     Json columns = inspector->query("columns", args({{"topic", "/evil"}}), nullptr);
     Json plot = inspector->query("plot", args({{"topic", "/evil"}, {"fields", "z"}}), nullptr);
-    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5);
+    // A bound for a hang, not a speed test (fields^depth calls took hours; this takes well under a second).
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20);
     CHECK((error_of(columns).find("too many columns") != std::string::npos || columns["columns"].size() <= 100001));
     CHECK((error_of(plot) != "" || plot["count"].as_uint() == 0));  // the message does not fit its definition
   }

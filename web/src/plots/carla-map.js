@@ -148,7 +148,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
 
   async function load() {
     try {
-      const result = await view.run('Reading every actor\'s path', 'paths', { max_points: 150000 });
+      const result = await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 });
       if (result.error) throw new Error(result.error);
       state.actors = result.actors;
       for (const a of result.actors) lives.set(a.id, [...(lives.get(a.id) || []), a]);

@@ -16,9 +16,11 @@ function lowerBound(x, value) {
 }
 
 export class LineChart {
-  // root: the element to build into; xLabel: the time axis' caption; onView(x0, x1): the user moved the view.
-  constructor(root, { xLabel = 'seconds after the start', onView = () => {}, signal } = {}) {
+  // root: the element to build into; xLabel: the time axis' caption; onView(x0, x1): the user moved
+  // the view; onReset(): a double click or 0 (default: back to the data's range).
+  constructor(root, { xLabel = 'seconds after the start', onView = () => {}, onReset = null, signal } = {}) {
     this.onView = onView;
+    this.onReset = onReset;
     this.xLabel = xLabel;
     this.yLabel = ''; // the value axis' caption (a unit), when the plotted columns share one
     this.data = null;
@@ -311,11 +313,11 @@ export class LineChart {
       else this.draw();
     });
     on('pointerleave', () => { this.hover = null; this.readout.hidden = true; this.draw(); });
-    on('dblclick', () => this.reset());
+    on('dblclick', () => (this.onReset ? this.onReset() : this.reset()));
     on('keydown', (e) => {
       if (!this.view) return;
       const span = this.view.x1 - this.view.x0;
-      const keys = { '+': () => this.zoom(1 / 1.5), '=': () => this.zoom(1 / 1.5), '-': () => this.zoom(1.5), 0: () => this.reset(),
+      const keys = { '+': () => this.zoom(1 / 1.5), '=': () => this.zoom(1 / 1.5), '-': () => this.zoom(1.5), 0: () => (this.onReset ? this.onReset() : this.reset()),
         ArrowLeft: () => this.setView(this.view.x0 - span / 5, this.view.x1 - span / 5), ArrowRight: () => this.setView(this.view.x0 + span / 5, this.view.x1 + span / 5) };
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });

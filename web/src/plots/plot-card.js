@@ -59,14 +59,14 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
   const count = h('span.small#plot-count');
   const legend = h('div.plot-legend#plot-legend');
   const note = h('div.small.data-note#plot-note');
-  const reset = h('button.button.small#plot-reset', { type: 'button', title: 'Show the whole range (double click, or 0)', onclick: () => chart.reset() }, 'Reset');
+  const reset = h('button.button.small#plot-reset', { type: 'button', title: 'Show the whole range again (double click, or 0)', onclick: () => resetView() }, 'Reset');
   const zoomOut = h('button.button.small#plot-zoom-out', { type: 'button', title: 'Zoom out (−)', onclick: () => chart.zoom(2) }, 'Zoom out');
   clear(card).append(
     h('div.card-head', {}, h('h3', {}, 'Plot'), h('span.muted.small', {}, 'the columns of logscope export, over time; wheel zooms, drag pans, shift-drag zooms to a span')),
     h('div.data-toolbar', {}, h('label.small.muted', { for: 'plot-source' }, what), select, h('span.small.muted', {}, 'Fields'), fields.element, plotButton, count, h('span.spacer'), zoomOut, reset),
     legend);
   const xLabel = `time since ${nsTextToUtc(origin.toString()) || 'the start'}`;
-  const chart = new LineChart(card, { xLabel, signal, onView: (x0, x1) => viewChanged(x0, x1) });
+  const chart = new LineChart(card, { xLabel, signal, onView: (x0, x1) => viewChanged(x0, x1), onReset: () => resetView() });
   card.append(note);
   const auto = session.file.size <= session.autoCheckBytes; // small files plot by themselves
   let sources = sourcesOf(format, session.summary);
@@ -74,6 +74,13 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
   let shown = null; // the last answer drawn: {result, data, args}
   let requery = null;
   let known = []; // the source's columns ({name, kind, unit?})
+  let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
+
+  // Back to the timeline's range (or the whole topic): asked again if the chart holds a zoomed answer.
+  function resetView() {
+    if (zoomed) plot();
+    else chart.reset();
+  }
 
   function fillSources(list, chosen = null) {
     sources = list;
@@ -118,6 +125,7 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
       if (result.error) throw new Error(result.error);
       const data = chartData(result, origin);
       shown = { result, data, args };
+      zoomed = t0 !== null;
       Object.assign(card.dataset, { state: 'done', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
       card.plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
       drawLegend(result.columns);
