@@ -178,7 +178,7 @@ test('BDDF and CARLA: the plot is the export of the series or actor; the map dra
     const actors = cliJson('actors', log, '--json').actors;
     const vehicles = actors.filter((a) => a.type === 'vehicle').length;
     assert.ok(vehicles > 10, 'the demo log has many vehicles');
-    page = await env.newPage({ colorScheme: scheme });
+    page = await env.newPage({ colorScheme: scheme, viewport: { width: 1440, height: 1500 } });  // the whole map card in its picture
     await openPlots(page, log);
     await page.waitForFunction(() => document.querySelector('#map-card')?.dataset.loaded === 'true', null, { timeout: 120_000 });
     const map = await page.$eval('#map-card', (card) => ({ ...card.dataset }));
