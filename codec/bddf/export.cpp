@@ -96,21 +96,37 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const std
   ExportResult result;
   const Series* series = find_series(model, wanted, &result.error);
   if (!series) return result;
-  size_t sample_size = series->pod_sample_size();
-  if (series->data_type != "pod_type") {
-    result.error = "series \"" + series->channel() + "\" holds " + series->type_label() +
-                   " messages; only POD series can be exported so far";
-    return result;
+  return export_series(source, model, *series, request, sink, progress);
+}
+
+std::vector<std::string> series_columns(const Series& series, std::string* error) {
+  size_t sample_size = series.pod_sample_size();
+  if (series.data_type != "pod_type") {
+    *error = "series \"" + series.channel() + "\" holds " + series.type_label() + " messages; only POD series can be exported so far";
+    return {};
   }
   if (sample_size == 0 || sample_size > kReadWindow) {
-    result.error = "series \"" + series->channel() + "\" has no usable sample size (" + series->type_label() + ")";
-    return result;
+    *error = "series \"" + series.channel() + "\" has no usable sample size (" + series.type_label() + ")";
+    return {};
   }
+  std::vector<std::string> columns{"sample"};
+  if (sample_size / pod_type_size(series.pod_type) <= kExportArrayColumns) sample_columns(series.dimension, 0, "value", &columns);
+  else columns.push_back("value");
+  return columns;
+}
+
+ExportResult export_series(ByteSource& source, const FileModel& model, const Series& chosen, const ExportRequest& request,
+                           ExportSink& sink, const ProgressFn& progress) {
+  ExportResult result;
+  const Series* series = &chosen;
+  std::vector<std::string> value_columns = series_columns(*series, &result.error);
+  if (value_columns.empty()) return result;
+  size_t sample_size = series->pod_sample_size();
   size_t elements = sample_size / pod_type_size(series->pod_type);
   bool spread = elements <= kExportArrayColumns;
-  std::vector<std::string> columns{"time_ns", "sample"};
-  if (spread) sample_columns(series->dimension, 0, "value", &columns);
-  else columns.push_back("value"), result.json_columns.push_back("value");
+  std::vector<std::string> columns{"time_ns"};
+  columns.insert(columns.end(), value_columns.begin(), value_columns.end());
+  if (!spread) result.json_columns.push_back("value");
   TableWriter table(sink, request);
   if (!table.start(columns, &result.error)) {
     result.sink_failed = table.failed();

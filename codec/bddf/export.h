@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "bddf/model.h"
 #include "core/byte_source.h"
@@ -16,5 +17,10 @@ namespace logscope::bddf {
 // series with dimensions (one JSON cell `value` beyond kExportArrayColumns elements).
 ExportResult export_series(ByteSource& source, const FileModel& model, const std::string& series, const ExportRequest& request,
                            ExportSink& sink, const ProgressFn& progress = nullptr);
+// The same for a series of `model` picked by the caller (the page's plots pick it by position).
+ExportResult export_series(ByteSource& source, const FileModel& model, const Series& series, const ExportRequest& request,
+                           ExportSink& sink, const ProgressFn& progress = nullptr);
+// The columns export_series writes after time_ns, or "" with `error` for a series it refuses.
+std::vector<std::string> series_columns(const Series& series, std::string* error);
 
 }  // namespace logscope::bddf

@@ -1,10 +1,11 @@
-// Index queries: a series' block list (paged) and extraction by series and time span.
-// Both answer from the in-memory index; neither reads the file.
+// Index queries: a series' block list (paged) and extraction by series and time span, both from
+// the in-memory index; one block decoded; then the plot queries (plot_queries.cpp).
 #include <algorithm>
 #include <queue>
 
 #include "bddf/format.h"
 #include "bddf/inspector_impl.h"
+#include "bddf/plot_queries.h"
 
 namespace logscope::bddf {
 namespace {
@@ -103,7 +104,7 @@ Json query_extract(const FileModel& model, QueryArgs& args) {
 }
 
 std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
-  return {
+  std::vector<QuerySpec> table = {
       {"blocks", "a page of one series' block index entries (time, offset, additional indexes)",
        {{"series", ArgType::U64, "series index"}, {"first", ArgType::U64, "first entry"}, {"count", ArgType::U64, "entries (at most 100000)"}},
        [&model](QueryArgs& args, const ProgressFn&) { return query_blocks(model, args); }},
@@ -119,6 +120,8 @@ std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
          return decode_block(source, model, args.u64("offset", 0), items);
        }},
   };
+  for (QuerySpec& spec : plot_query_table(source, model)) table.push_back(std::move(spec));
+  return table;
 }
 
 }  // namespace logscope::bddf

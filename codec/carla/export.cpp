@@ -25,12 +25,23 @@ struct PendingRow {
 
 ExportResult export_actor(ByteSource& source, uint32_t actor, const ExportRequest& request, ExportSink& sink,
                           const ProgressFn& progress) {
-  ExportResult result;
   ScanResult scan = scan_log(source, progress);
   if (scan.cancelled) {
+    ExportResult result;
     result.cancelled = true;
     return result;
   }
+  return export_actor(source, scan, actor, request, sink, progress);
+}
+
+const std::vector<std::string>& actor_columns() {
+  static const std::vector<std::string> columns{"frame", "elapsed", "x", "y", "z", "pitch", "yaw", "roll", "vx", "vy", "vz", "speed"};
+  return columns;
+}
+
+ExportResult export_actor(ByteSource& source, const ScanResult& scan, uint32_t actor, const ExportRequest& request, ExportSink& sink,
+                          const ProgressFn& progress) {
+  ExportResult result;
   if (!scan.header_ok) {
     result.error = "the log header cannot be read";
     return result;
@@ -41,7 +52,9 @@ ExportResult export_actor(ByteSource& source, uint32_t actor, const ExportReques
   const Variant& variant = scan.variant.variant;
   bool floats = variant.vector_bytes() == 12;  // the recorder's own precision: print float32 as float32
   TableWriter table(sink, request);
-  if (!table.start({"time_ns", "frame", "elapsed", "x", "y", "z", "pitch", "yaw", "roll", "vx", "vy", "vz", "speed"}, &result.error)) {
+  std::vector<std::string> columns{"time_ns"};
+  columns.insert(columns.end(), actor_columns().begin(), actor_columns().end());
+  if (!table.start(columns, &result.error)) {
     result.sink_failed = table.failed();
     return result;
   }

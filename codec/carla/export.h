@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/byte_source.h"
+#include "carla/scan.h"
 #include "core/export.h"
 
 namespace logscope::carla {
@@ -14,5 +17,10 @@ namespace logscope::carla {
 // (their norm) from the frame's Kinematics packet, empty when the log has none for the actor.
 ExportResult export_actor(ByteSource& source, uint32_t actor, const ExportRequest& request, ExportSink& sink,
                           const ProgressFn& progress = nullptr);
+// The same over a log already scanned (the inspector keeps its scan): no second scan.
+ExportResult export_actor(ByteSource& source, const ScanResult& scan, uint32_t actor, const ExportRequest& request, ExportSink& sink,
+                          const ProgressFn& progress = nullptr);
+// The columns export_actor writes after time_ns.
+const std::vector<std::string>& actor_columns();
 
 }  // namespace logscope::carla

@@ -9,6 +9,7 @@
 
 #include "carla/decode.h"
 #include "carla/doctor.h"
+#include "carla/plot_queries.h"
 #include "carla/queries.h"
 #include "carla/scan.h"
 #include "carla/walker.h"
@@ -381,7 +382,7 @@ std::vector<QuerySpec> CarlaInspector::queries() {
     std::string v = args.str(name, "a");
     return v.empty() ? 'a' : v[0];
   };
-  return {
+  std::vector<QuerySpec> table = {
       {"frames", "a page of the frame index (id, elapsed, duration, offset, packets)",
        {{"first", ArgType::U64, "first frame index"}, {"count", ArgType::U64, "frames"}},
        [this](QueryArgs& args, const ProgressFn& progress) {
@@ -450,6 +451,9 @@ std::vector<QuerySpec> CarlaInspector::queries() {
          return query_trajectory(source_, scan(progress), actor, progress);
        }},
   };
+  auto scanned = [this](const ProgressFn& progress) -> const ScanResult& { return scan(progress); };
+  for (QuerySpec& spec : plot_query_table(source_, scanned)) table.push_back(std::move(spec));
+  return table;
 }
 
 }  // namespace

@@ -131,24 +131,34 @@ void TableWriter::cell(Kind kind, std::string_view value) {
   target.second.assign(value.data(), value.size());
 }
 
+bool TableWriter::skip_unselected() {
+  if (cells_ >= slot_.size() || slot_[cells_] >= 0) return false;
+  ++cells_;
+  return true;
+}
+
 void TableWriter::integer(int64_t value) {
+  if (skip_unselected()) return;
   char buffer[24];
   auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   number(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
 void TableWriter::unsigned_integer(uint64_t value) {
+  if (skip_unselected()) return;
   char buffer[24];
   auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   number(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
 void TableWriter::f32(float value) {
+  if (skip_unselected()) return;
   if (std::isfinite(value)) number(shortest(value));
   else cell(Kind::Text, shortest(value));
 }
 
 void TableWriter::f64(double value) {
+  if (skip_unselected()) return;
   if (std::isfinite(value)) number(shortest(value));
   else cell(Kind::Text, shortest(value));
 }

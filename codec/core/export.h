@@ -98,6 +98,8 @@ class TableWriter {
 
  private:
   void cell(Kind kind, std::string_view value);
+  // True (and the cell passed over) when the next column is not written: no number text is made.
+  bool skip_unselected();
 
   ExportSink& sink_;
   ExportFormat format_;

@@ -148,25 +148,40 @@ struct RowWriter {
 
 FlatLayout::FlatLayout(const MessageSchema& schema) : schema_(schema) { add_fields(schema.root(), "", 0); }
 
+namespace {
+// Whether an array field may be spread over columns: fixed and short (its width decides the rest).
+bool spreadable(const FieldSpec& field) { return field.array > 0 && static_cast<size_t>(field.array) <= kExportArrayColumns; }
+}  // namespace
+
 size_t FlatLayout::columns_of(const FieldSpec& field, int depth) const {
   if (field.primitive == Primitive::Time || field.primitive == Primitive::Duration) return 2;
   if (field.primitive != Primitive::Message) return 1;
   if (depth > kMaxDepth) return 1;
+  auto known = widths_.find({field.message, depth});
+  if (known != widths_.end()) return known->second;
   size_t total = 0;
+  // Only what can be spread is looked into, and the count stops once it is too wide.
   for (const FieldSpec& member : field.message->fields) {
-    size_t one = columns_of(member, depth + 1);
-    bool spread = member.array > 0 && static_cast<size_t>(member.array) <= kExportArrayColumns &&
-                  one * static_cast<size_t>(member.array) <= kMaxFieldColumns;
-    total += member.array == 0 ? one : spread ? one * static_cast<size_t>(member.array) : 1;
-    total = std::min(total, kMaxFieldColumns + 1);
+    if (member.array != 0 && !spreadable(member)) {
+      total += 1;  // one JSON cell, whatever is inside
+    } else {
+      size_t one = columns_of(member, depth + 1);
+      bool spread = member.array > 0 && one * static_cast<size_t>(member.array) <= kMaxFieldColumns;
+      total += member.array == 0 ? one : spread ? one * static_cast<size_t>(member.array) : 1;
+    }
+    if (total > kMaxFieldColumns) {
+      total = kMaxFieldColumns + 1;
+      break;
+    }
   }
+  widths_[{field.message, depth}] = total;
   return total;
 }
 
 void FlatLayout::add_fields(const MessageSpec& spec, const std::string& prefix, int depth) {
   if (depth > kMaxDepth) return;  // write_row() reports it for every message
   for (const FieldSpec& field : spec.fields) {
-    if (columns_.size() > kMaxColumns) {
+    if (columns_.size() > kMaxColumns || ++steps_ > 4 * kMaxColumns) {
       too_wide_ = true;
       return;
     }
@@ -175,13 +190,12 @@ void FlatLayout::add_fields(const MessageSpec& spec, const std::string& prefix, 
       add_value(field, name, depth);
       continue;
     }
-    size_t one = columns_of(field, depth);
-    if (field.array > 0 && static_cast<size_t>(field.array) <= kExportArrayColumns &&
-        one * static_cast<size_t>(field.array) <= kMaxFieldColumns) {
+    if (spreadable(field) && columns_of(field, depth) * static_cast<size_t>(field.array) <= kMaxFieldColumns) {
       spread_.insert(&field);
       for (int64_t i = 0; i < field.array; ++i) add_value(field, name + "[" + std::to_string(i) + "]", depth);
     } else {
       columns_.push_back(name);
+      kinds_.push_back(TableWriter::Kind::Json);
       json_columns_.push_back(name);
     }
   }
@@ -191,10 +205,14 @@ void FlatLayout::add_value(const FieldSpec& field, const std::string& name, int 
   if (field.primitive == Primitive::Time || field.primitive == Primitive::Duration) {
     columns_.push_back(name + ".secs");
     columns_.push_back(name + ".nsecs");
+    kinds_.insert(kinds_.end(), 2, TableWriter::Kind::Number);
   } else if (field.primitive == Primitive::Message) {
     add_fields(*field.message, name + ".", depth + 1);
   } else {
     columns_.push_back(name);
+    kinds_.push_back(field.primitive == Primitive::Bool ? TableWriter::Kind::Bool
+                     : field.primitive == Primitive::String ? TableWriter::Kind::Text
+                                                            : TableWriter::Kind::Number);
   }
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "core/plot.h"
 #include "rosbag/inspector_impl.h"
+#include "rosbag/plot_queries.h"
 
 namespace logscope::rosbag {
 
@@ -156,6 +158,19 @@ std::vector<QuerySpec> BagInspector::queries() {
        [this](QueryArgs& args, const ProgressFn& progress) { return messages_query(args, progress); }},
       {"connections", "every connection: topic, type, md5, callerid, latching, definition", {},
        [this](QueryArgs&, const ProgressFn&) { return connections_query(); }},
+      {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
+       {{"topic", ArgType::String, "the topic"}},
+       [this](QueryArgs& args, const ProgressFn&) { return columns_query(bag_, args); }},
+      {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
+       [] {
+         std::vector<ArgSpec> specs{{"topic", ArgType::String, "the topic"}};
+         for (ArgSpec& spec : plot_arg_specs()) specs.push_back(std::move(spec));
+         return specs;
+       }(),
+       [this](QueryArgs& args, const ProgressFn& progress) { return plot_query(source_, bag_, args, progress); }},
+      {"timeline", "messages per topic and time bin from the index (V2.0: each chunk's count spread over its span)",
+       timeline_arg_specs(),
+       [this](QueryArgs& args, const ProgressFn&) { return timeline_query(bag_, args); }},
       {"iterate_all", "every message in time order, counted, none decoded (the iteration benchmark)",
        {{"verify_checksums", ArgType::Bool, "check lz4 frame checksums"}},
        [this](QueryArgs& args, const ProgressFn& progress) {

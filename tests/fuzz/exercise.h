@@ -141,6 +141,14 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
     for (size_t i = 0; i < block_offsets.size() && i < 12; ++i)
       query("block", object_of({{"offset", Json(block_offsets[i])}, {"max_items", Json(i % 2 ? 5 : 1000)}}));
     query("block", Json::object());
+    // The plot queries: timelines from the index, each series' columns and plot (all, and buckets).
+    query("timeline", Json::object());
+    query("timeline", object_of({{"t0_ns", Json(uint64_t{1})}, {"t1_ns", Json(UINT64_MAX)}, {"bins", Json(4000)}}));
+    for (uint64_t series = 0; series < 3; ++series) {
+      query("columns", object_of({{"series", Json(series)}}));
+      query("plot", object_of({{"series", Json(series)}, {"fields", Json("sample,value")}}));
+      query("plot", object_of({{"series", Json(series)}, {"fields", Json("value")}, {"max_points", Json(3)}, {"buckets", Json(7)}}));
+    }
   } else if (detection.family == "rosbag") {
     Json connections = query("connections", Json::object());
     query("messages", object_of({{"first", Json(0)}, {"count", Json(20)}}));
@@ -151,6 +159,21 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
       for (size_t i = 0; i < list->size() && i < 3; ++i)
         if (const Json* topic = (*list)[i].find("topic"))
           query("messages", object_of({{"topic", *topic}, {"first", Json(0)}, {"count", Json(10)}}));
+    // The plot queries: the timeline from the index, then each of the first topics' numeric columns.
+    query("timeline", object_of({{"bins", Json(500)}}));
+    query("timeline", object_of({{"t0_ns", Json(UINT64_MAX)}}));
+    if (const Json* list = connections.find("connections"))
+      for (size_t i = 0; i < list->size() && i < 3; ++i) {
+        const Json* topic = (*list)[i].find("topic");
+        if (!topic) continue;
+        Json columns = query("columns", object_of({{"topic", *topic}}));
+        std::string fields;
+        if (const Json* names = columns.find("columns"))
+          for (const Json& c : names->elements())
+            if (const Json* name = c.find("name"); name && fields.size() < 200) fields += (fields.empty() ? "" : ",") + name->as_string();
+        query("plot", object_of({{"topic", *topic}, {"fields", Json(fields.empty() ? "x" : fields)}}));
+        query("plot", object_of({{"topic", *topic}, {"fields", Json(fields.empty() ? "x" : fields)}, {"max_points", Json(2)}, {"buckets", Json(5)}}));
+      }
   } else if (detection.family == "carla") {
     query("frames", Json::object());
     query("frames", object_of({{"first", Json(3)}, {"count", Json(4)}}));
@@ -167,6 +190,14 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
         if (const Json* id = (*list)[i].find("id")) actor_ids.push_back(id->as_uint());
     for (uint64_t id : actor_ids) query("trajectory", object_of({{"actor", Json(id)}}));
     query("trajectory", Json::object());
+    // The plot queries: timeline, paths, one frame's positions, an actor's plot.
+    query("timeline", Json::object());
+    query("paths", object_of({{"max_points", Json(1000)}}));
+    for (uint64_t frame : {uint64_t{0}, uint64_t{3}, uint64_t{1} << 40}) query("positions", object_of({{"frame", Json(frame)}}));
+    for (size_t i = 0; i < actor_ids.size() && i < 4; ++i) {
+      query("plot", object_of({{"actor", Json(actor_ids[i])}, {"fields", Json("x,y,speed,yaw")}}));
+      query("plot", object_of({{"actor", Json(actor_ids[i])}, {"fields", Json("x")}, {"max_points", Json(2)}, {"buckets", Json(3)}}));
+    }
   }
   return sink;
 }

@@ -1,7 +1,10 @@
-// ROS bags: decoded messages in time order, paged, filtered by topic, like `logscope messages`.
+// ROS bags: decoded messages in time order, paged, filtered by topic, like `logscope messages`,
+// and by the time range chosen on the timeline (Timeline & plots tab) when there is one.
 import { h, clear, formatCount, formatBytes } from '../dom.js';
 import { secondsTextToUtc } from '../format.js';
 import { td } from './common.js';
+import { timeRange, argsJson } from '../plots/range.js';
+import { secondsText } from '../plots/kit.js';
 
 const PAGE = 50;
 
@@ -21,6 +24,12 @@ export default {
     const note = h('div.small.data-note');
     const tbody = h('tbody');
     const table = h('table.data.data-table#data-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, '#'), h('th', {}, 'Time (UTC)'), h('th', {}, 'Topic'), h('th', {}, 'Type'), h('th.num', {}, 'Size'), h('th', {}, 'Bytes'))), tbody);
+    const chosen = timeRange(view.session);
+    const within = h('span.small.timeline-selection#data-time-range');
+    const showWithin = () => {
+      const s = chosen.seconds;
+      clear(within).append(...(s ? [`${secondsText(s.x0, 3)} … ${secondsText(s.x1, 3)} (timeline) `, h('button.link.small', { type: 'button', onclick: () => chosen.clear() }, 'show all')] : []));
+    };
     let first = 0;
     let latest = null; // the newest page asked for: an older one that arrives late is not shown
     const load = async () => {
@@ -30,7 +39,8 @@ export default {
       clear(note).append(h('span.muted', {}, 'Reading messages…'));
       let result;
       try {
-        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', { topic, first, count: PAGE });
+        const span = chosen.value ? { t0_ns: chosen.value.t0 < 0n ? 0n : chosen.value.t0, t1_ns: chosen.value.t1 < 0n ? 0n : chosen.value.t1 } : {};
+        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', null, { argsJson: argsJson({ topic, first, count: PAGE, ...span }) });
       } catch (error) {
         if (request === latest) { view.status(note, error, load); prev.disabled = first === 0; next.disabled = false; }
         return;
@@ -57,18 +67,20 @@ export default {
       const located = (result.messages || []).some((m) => Number.isFinite(m.offset) || m.chunk_pos > 0);
       table.classList.toggle('no-bytes', !located);
       const n = result.messages?.length || 0;
-      const of = topic ? counts.get(topic) : total;
+      const of = chosen.value ? null : topic ? counts.get(topic) : total;
       range.textContent = n ? `${formatCount(first + 1)}–${formatCount(first + n)}${typeof of === 'number' ? ` of ${formatCount(of)}` : ''}` : 'no messages';
       prev.disabled = first === 0;
       next.disabled = !result.more;
       view.loaded();
     };
     select.addEventListener('change', () => { first = 0; load(); });
+    chosen.addEventListener('change', () => { first = 0; showWithin(); load(); }, { signal: view.session.signal });
+    showWithin();
     prev.addEventListener('click', () => { first = Math.max(0, first - PAGE); load(); });
     next.addEventListener('click', () => { first += PAGE; load(); });
     clear(view.root).append(h('section.card.data-card', {},
       h('div.card-head', {}, h('h3', {}, 'Messages'), h('span.muted.small', {}, 'decoded with the definitions stored in the bag, in time order; click a row to expand it')),
-      h('div.data-toolbar', {}, h('label.small.muted', { for: 'data-topic' }, 'Topic'), select, h('span.spacer'), range, prev, next),
+      h('div.data-toolbar', {}, h('label.small.muted', { for: 'data-topic' }, 'Topic'), select, within, h('span.spacer'), range, prev, next),
       note,
       h('div.table-wrap.data-wrap', {}, table)));
     load();

@@ -6,5 +6,6 @@ import { problemsTab } from './problems.js';
 import { dataTab } from './data.js';
 import { exploreTab } from './explore.js';
 import { extractTab } from './extract.js';
+import { plotsTab } from './plots.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, plotsTab, exploreTab, extractTab];

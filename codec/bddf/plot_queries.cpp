@@ -1,0 +1,114 @@
+#include "bddf/plot_queries.h"
+
+#include <algorithm>
+
+#include "bddf/export.h"
+#include "core/plot.h"
+
+namespace logscope::bddf {
+
+namespace {
+
+const Series* series_arg(const FileModel& model, QueryArgs& args, const char* query, std::string* error) {
+  if (!args.has("series")) {
+    *error = std::string(query) + " needs {\"series\": index}";
+    return nullptr;
+  }
+  uint64_t index = args.u64("series", 0);
+  if (!args.ok()) return *error = args.error(), nullptr;
+  if (index >= model.series.size()) {
+    *error = "argument \"series\" must be an index in [0, " + std::to_string(model.series.size()) + ")";
+    return nullptr;
+  }
+  return &model.series[index];
+}
+
+// A series' block times, never negative (as the export keeps them). {0, 0} when it has none.
+std::pair<uint64_t, uint64_t> span(const Series& series) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const BlockEntry& e : series.entries)
+    if (e.timestamp_ns >= 0) lo = std::min(lo, e.timestamp_ns), hi = std::max(hi, e.timestamp_ns);
+  if (lo > hi) return {0, 0};
+  return {static_cast<uint64_t>(lo), static_cast<uint64_t>(hi)};
+}
+
+}  // namespace
+
+Json columns_query(const FileModel& model, QueryArgs& args) {
+  std::string error;
+  const Series* series = series_arg(model, args, "columns", &error);
+  if (!series) return QueryArgs::error_json(error);
+  std::vector<std::string> names = series_columns(*series, &error);
+  if (names.empty()) return QueryArgs::error_json(error);
+  Json columns = Json::array();
+  for (const std::string& name : names) {
+    Json column = Json::object();
+    column["name"] = name;
+    // One JSON cell "value" holds a sample of more than kExportArrayColumns elements.
+    column["kind"] = name == "value" && series->dimension.size() > 0 ? "json" : "number";
+    // The series' own "units" annotation, when it has one (writers set e.g. {"units": "V"}).
+    for (const char* key : {"units", "unit"}) {
+      auto it = series->annotations.find(key);
+      if (name != "sample" && it != series->annotations.end()) {
+        column["unit"] = it->second;
+        break;
+      }
+    }
+    columns.push_back(std::move(column));
+  }
+  Json j = Json::object();
+  j["series"] = series->index;
+  j["channel"] = series->channel();
+  j["type"] = series->type_label();
+  j["columns"] = std::move(columns);
+  return j;
+}
+
+Json plot_query(ByteSource& source, const FileModel& model, QueryArgs& args, const ProgressFn& progress) {
+  std::string error;
+  const Series* series = series_arg(model, args, "plot", &error);
+  if (!series) return QueryArgs::error_json(error);
+  auto [from, to] = span(*series);
+  ExportRequest request;
+  PlotOptions options;
+  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
+  PlotSink sink(options);
+  ExportResult result = export_series(source, model, *series, request, sink, progress);
+  return sink.to_json(result);
+}
+
+Json timeline_query(const FileModel& model, QueryArgs& args) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const Series& s : model.series) {
+    if (s.entries.empty()) continue;
+    auto [a, b] = span(s);
+    lo = std::min(lo, a), hi = std::max(hi, b);
+  }
+  if (lo > hi) lo = hi = 0;
+  uint64_t t0 = 0, t1 = 0;
+  size_t bins = 0;
+  if (!read_timeline_args(args, lo, hi, &t0, &t1, &bins)) return QueryArgs::error_json(args.error());
+  Timeline timeline(t0, t1, bins, model.series.size());
+  for (const Series& s : model.series) {
+    size_t row = timeline.row(s.channel(), s.type_label());
+    for (const BlockEntry& e : s.entries) timeline.add(row, e.timestamp_ns < 0 ? UINT64_MAX : static_cast<uint64_t>(e.timestamp_ns));
+  }
+  return timeline.to_json("block");
+}
+
+std::vector<QuerySpec> plot_query_table(ByteSource& source, const FileModel& model) {
+  std::vector<ArgSpec> plot_args{{"series", ArgType::U64, "series index"}};
+  for (ArgSpec& spec : plot_arg_specs()) plot_args.push_back(std::move(spec));
+  return {
+      {"columns", "the columns of `logscope export --series` after time_ns and what each holds (number, json)",
+       {{"series", ArgType::U64, "series index"}},
+       [&model](QueryArgs& args, const ProgressFn&) { return columns_query(model, args); }},
+      {"plot", "a POD series' columns over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
+       plot_args,
+       [&source, &model](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, model, args, progress); }},
+      {"timeline", "blocks per series and time bin, from the block indexes", timeline_arg_specs(),
+       [&model](QueryArgs& args, const ProgressFn&) { return timeline_query(model, args); }},
+  };
+}
+
+}  // namespace logscope::bddf

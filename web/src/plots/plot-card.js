@@ -1,0 +1,219 @@
+// The plot card: pick a topic (bag), POD series (BDDF) or actor (CARLA) and numeric fields, and
+// see them over time. The points come from the codec's "plot" query in the job worker (progress,
+// Cancel), which runs the export engine, so they are the rows `logscope export` writes for the same
+// range: all of them up to 20,000, beyond that first/last/min/max per pixel column, and always the
+// exact count ("N points in range"). The range is the timeline's selection; zooming in re-asks
+// the codec for the narrower range when the chart holds only buckets.
+import { h, clear, formatCount } from '../dom.js';
+import { nsTextToUtc } from '../format.js';
+import { LineChart } from './chart.js';
+import { FieldPicker, defaultFields, hasLivelyField } from './fields.js';
+import { themeColors, secondsText } from './kit.js';
+import { secondsAfter, nsAt, argsJson } from './range.js';
+import { unitOf, axisCaption } from './units.js';
+
+const MAX_POINTS = 20000;
+const POD = /^(u?int(8|16|32|64)|float(32|64)|double|float)(\[\d+\])*$/;
+
+// The sources a plot can draw, from the summary's tables: [{key, label, arg}].
+function sourcesOf(format, summary) {
+  const table = (name) => (summary.tables || []).find((t) => t.name === name);
+  const column = (t, name) => t?.columns.indexOf(name) ?? -1;
+  if (format === 'rosbag') {
+    const t = table('topics');
+    return (t?.rows || []).map((r) => ({ key: r[0], label: `${r[0]} (${formatCount(r[2])})`, arg: { topic: r[0] }, count: r[2] }))
+      .sort((a, b) => b.count - a.count);
+  }
+  if (format === 'bddf') {
+    const t = table('series');
+    return (t?.rows || []).map((r) => ({ key: String(r[column(t, 'index')]), label: `${r[column(t, 'channel')]} · ${r[column(t, 'type')]}`, arg: { series: r[column(t, 'index')] }, pod: POD.test(String(r[column(t, 'type')])) }))
+      .filter((s) => s.pod);
+  }
+  return [];
+}
+
+// The query's answer as arrays in seconds after the origin, for the chart.
+function chartData(result, origin) {
+  const base = secondsAfter(result.t0_ns, origin);
+  const range = { x0: base, x1: Math.max(base + 1e-9, secondsAfter(result.t1_ns, origin)) };
+  const num = (list) => Float64Array.from(list, (v) => (v === null ? NaN : v));
+  const data = { columns: result.columns, mode: result.mode, range, count: result.count };
+  if (result.mode === 'points') {
+    data.x = Float64Array.from(result.t, (t) => base + t / 1e9);
+    data.ys = result.values.map(num);
+  } else {
+    data.buckets = {
+      first: Float64Array.from(result.t_first, (t) => base + t / 1e9), last: Float64Array.from(result.t_last, (t) => base + t / 1e9),
+      count: result.bucket_count, firstValue: result.first.map(num), lastValue: result.last.map(num), min: result.min.map(num), max: result.max.map(num),
+    };
+  }
+  return data;
+}
+
+export function renderPlotCard(card, { session, view, format, range, signal }) {
+  const origin = range.origin;
+  const what = { rosbag: 'Topic', bddf: 'Series', carla: 'Actor' }[format];
+  const select = h('select.select#plot-source', { 'aria-label': what });
+  const fields = new FieldPicker({ onChange: () => changed(), signal });
+  const plotButton = h('button.button.small.primary#plot-run', { type: 'button', onclick: () => plot() }, 'Plot');
+  const count = h('span.small#plot-count');
+  const legend = h('div.plot-legend#plot-legend');
+  const note = h('div.small.data-note#plot-note');
+  const reset = h('button.button.small#plot-reset', { type: 'button', title: 'Show the whole range again (double click, or 0)', onclick: () => resetView() }, 'Reset');
+  const zoomOut = h('button.button.small#plot-zoom-out', { type: 'button', title: 'Zoom out (−)', onclick: () => chart.zoom(2) }, 'Zoom out');
+  clear(card).append(
+    h('div.card-head', {}, h('h3', {}, 'Plot'), h('span.muted.small', {}, 'the columns of logscope export, over time; wheel zooms, drag pans, shift-drag zooms to a span')),
+    h('div.data-toolbar', {}, h('label.small.muted', { for: 'plot-source' }, what), select, h('span.small.muted', {}, 'Fields'), fields.element, plotButton, count, h('span.spacer'), zoomOut, reset),
+    legend);
+  const xLabel = `time since ${nsTextToUtc(origin.toString()) || 'the start'}`;
+  const chart = new LineChart(card, { xLabel, signal, onView: (x0, x1) => viewChanged(x0, x1), onReset: () => resetView() });
+  card.append(note);
+  const auto = session.file.size <= session.autoCheckBytes; // small files plot by themselves
+  let sources = sourcesOf(format, session.summary);
+  let latest = null;
+  let shown = null; // the last answer drawn: {result, data, args}
+  let requery = null;
+  let known = []; // the source's columns ({name, kind, unit?})
+  let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
+
+  // Back to the timeline's range (or the whole topic): asked again if the chart holds a zoomed answer.
+  function resetView() {
+    if (zoomed) plot();
+    else chart.reset();
+  }
+
+  function fillSources(list, chosen = null) {
+    sources = list;
+    clear(select).append(...(list.length ? list.map((s) => h('option', { value: s.key }, s.label)) : [h('option', { value: '' }, format === 'carla' ? 'Reading the actors…' : 'Nothing to plot')]));
+    select.disabled = !list.length;
+    if (chosen && list.some((s) => s.key === chosen)) select.value = chosen;
+  }
+  const source = () => sources.find((s) => s.key === select.value);
+
+  function showCount() {
+    const data = shown?.data;
+    if (!data) { count.textContent = ''; return; }
+    const inView = chart.countInView();
+    const whole = chart.view && chart.view.x0 <= data.range.x0 && chart.view.x1 >= data.range.x1;
+    const n = whole ? data.count : inView;
+    count.dataset.count = String(n);
+    count.textContent = `${formatCount(n)} ${n === 1 ? 'point' : 'points'} in range${data.mode === 'buckets' ? ' · min/max per pixel' : ''}`;
+    count.title = `${secondsText(whole ? data.range.x0 : chart.view.x0, 3)} … ${secondsText(whole ? data.range.x1 : chart.view.x1, 3)}${data.mode === 'buckets' ? `; more than ${formatCount(MAX_POINTS)} points: each pixel column shows the first, last, lowest and highest value of its points` : ''}`;
+  }
+
+  function drawLegend(columns) {
+    const colors = themeColors(card);
+    const units = columns.map((name) => unitOf(known.find((c) => c.name === name) || { name }, format));
+    clear(legend).append(...columns.map((name, c) => h('span.plot-key', { dataset: { field: name }, title: units[c].convention ? 'ROS bags store no units: this is the unit REP 103 sets for this field' : null },
+      h('span.plot-swatch', { style: `background:${colors.series[c % colors.series.length]}` }), name, units[c].unit ? h('span.muted', {}, ` [${units[c].unit}]`) : null)));
+    chart.yLabel = axisCaption(units);
+  }
+
+  async function plot({ t0 = null, t1 = null, keepView = false } = {}) {
+    const s = source();
+    const chosen = fields.selected;
+    if (!s || !chosen.length) { note.textContent = s ? 'Choose at least one field.' : ''; return; }
+    const request = (latest = {});
+    const chosenRange = t0 !== null ? { t0, t1 } : range.value;
+    const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets: Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000))) };
+    if (chosenRange) Object.assign(args, { t0_ns: chosenRange.t0 < 0n ? 0n : chosenRange.t0, t1_ns: chosenRange.t1 < 0n ? 0n : chosenRange.t1 });
+    card.dataset.state = 'running';
+    clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
+    try {
+      const result = await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', null, { argsJson: argsJson(args) });
+      if (request !== latest) return;
+      if (result.error) throw new Error(result.error);
+      const data = chartData(result, origin);
+      shown = { result, data, args };
+      zoomed = t0 !== null;
+      Object.assign(card.dataset, { state: 'done', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
+      card.plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
+      drawLegend(result.columns);
+      chart.setData(data, { keepView });
+      clear(note);
+      if (!result.count) note.append(h('span.muted', {}, 'No rows in this range.'));
+      if (result.problem_count) note.append(h('span.tone-warn', { title: (result.problems || []).map((p) => `${p.code}: ${p.message}`).join('\n') }, ` ${formatCount(result.problem_count)} ${result.problem_count === 1 ? 'problem' : 'problems'} met while reading, as logscope export reports them (hover for the first).`));
+      if (format === 'bddf' && result.count) note.append(h('span.muted', {}, ' BDDF stores one time per block: the samples of a block share it (they stack at one point in time; "sample" is their place in the block).'));
+      plotButton.classList.remove('primary');
+      showCount();
+    } catch (error) {
+      if (request !== latest) return;
+      card.dataset.state = 'error';
+      view.status(note, error, () => plot({ t0, t1, keepView }));
+    }
+  }
+
+  // The chart moved: count locally while it holds every point of the view, else ask again.
+  function viewChanged(x0, x1) {
+    showCount();
+    const data = shown?.data;
+    if (!data) return;
+    const covered = x0 >= data.range.x0 - 1e-9 && x1 <= data.range.x1 + 1e-9;
+    if (data.mode === 'points' && covered) return;
+    clearTimeout(requery);
+    requery = setTimeout(() => plot({ t0: nsAt(x0, origin, Math.floor), t1: nsAt(x1, origin, Math.ceil), keepView: true }), 350);
+  }
+
+  function changed() {
+    plotButton.classList.add('primary');
+    if (auto) plot();
+  }
+
+  const columnsOf = async (s) => {
+    const result = await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg }));
+    if (result.error) throw new Error(result.error);
+    return result.columns;
+  };
+
+  async function loadColumns({ run = auto, chosen = null, columns = null } = {}) {
+    const s = source();
+    if (!s) return;
+    try {
+      known = columns || await columnsOf(s);
+      fields.setColumns(known, chosen || defaultFields(known, format));
+      if (run) plot();
+      else clear(note).append(h('span.muted', {}, 'Press Plot to read the chosen fields (the file is big: this reads every message of the topic in the range).'));
+    } catch (error) {
+      view.status(note, error, () => loadColumns({ run, chosen }));
+    }
+  }
+
+  // The first source (busiest first) with a field worth a look: a bag's busiest topic may hold
+  // only arrays (tf) or text (rosout). Each question is the definition only: nothing is read.
+  async function firstSource() {
+    for (const s of sources.slice(0, 50)) {
+      const columns = await columnsOf(s).catch(() => []);
+      if (hasLivelyField(columns)) {
+        select.value = s.key;
+        return loadColumns({ columns });
+      }
+    }
+    return loadColumns();
+  }
+
+  select.addEventListener('change', () => loadColumns(), { signal });
+  range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
+  fillSources(sources);
+  if (format !== 'carla') firstSource().catch(() => {});
+
+  return {
+    // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.
+    setActors(actors, preferred = null) {
+      const rank = { vehicle: 0, walker: 1 };
+      const list = actors.filter((a) => a.f.length > 0)
+        .sort((a, b) => (rank[a.type] ?? 2) - (rank[b.type] ?? 2) || (b.role_name === 'hero') - (a.role_name === 'hero') || a.id - b.id)
+        .map((a) => ({ key: String(a.id), label: `${a.id} · ${a.type} · ${a.blueprint}${a.role_name ? ` (${a.role_name})` : ''}`, arg: { actor: a.id } }));
+      const unique = [...new Map(list.map((s) => [s.key, s])).values()];
+      fillSources(unique, preferred === null ? null : String(preferred));
+      loadColumns();
+    },
+    // Plots this source (a timeline row's name, a map actor's id).
+    pick(key) {
+      const s = sources.find((x) => x.key === key || x.arg.topic === key || x.label.startsWith(`${key} ·`));
+      if (!s) return;
+      select.value = s.key;
+      card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      loadColumns({ run: true });
+    },
+  };
+}

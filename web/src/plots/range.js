@@ -1,0 +1,62 @@
+// Time on the page's plots: exact ns as BigInt, shown as seconds after the file's start (the
+// origin), and the time range chosen on the timeline, shared by the plot and the Data tab's
+// messages (one per opened file: a `change` event tells who listens).
+const ranges = new WeakMap();
+
+// The file's start (summary start_ns, a decimal string) as BigInt ns; 0n when it has none.
+export function originOf(session) {
+  const start = session?.summary?.file?.start_ns;
+  return typeof start === 'string' && /^-?\d+$/.test(start) ? BigInt(start) : 0n;
+}
+
+// Seconds after `origin` (a Number, for drawing) and back to exact ns (floor or ceil to the ns).
+export const secondsAfter = (ns, origin) => Number(BigInt(ns) - origin) / 1e9;
+export const nsAt = (seconds, origin, round = Math.round) => origin + BigInt(round(seconds * 1e9));
+
+// The range chosen on the timeline: {t0, t1} (BigInt ns, inclusive) or null for the whole file.
+export class TimeRange extends EventTarget {
+  constructor(origin) {
+    super();
+    this.origin = origin;
+    this.value = null;
+  }
+
+  set(t0, t1) {
+    if (t1 < t0) [t0, t1] = [t1, t0];
+    const same = this.value && this.value.t0 === t0 && this.value.t1 === t1;
+    if (same) return;
+    this.value = { t0, t1 };
+    this.dispatchEvent(new Event('change'));
+  }
+
+  clear() {
+    if (!this.value) return;
+    this.value = null;
+    this.dispatchEvent(new Event('change'));
+  }
+
+  // Seconds after the origin, for drawing: {x0, x1} or null.
+  get seconds() {
+    return this.value ? { x0: secondsAfter(this.value.t0, this.origin), x1: secondsAfter(this.value.t1, this.origin) } : null;
+  }
+
+  // The JSON members of a query's range ("t0_ns":…,"t1_ns":…), exact; '' for the whole file.
+  get argsJson() {
+    return this.value ? `"t0_ns":${this.value.t0},"t1_ns":${this.value.t1}` : '';
+  }
+}
+
+// The opened file's range (made on first use).
+export function timeRange(session) {
+  let range = ranges.get(session);
+  if (!range) ranges.set(session, (range = new TimeRange(originOf(session))));
+  return range;
+}
+
+// Arguments as JSON text with 64-bit integers exact: plain values through JSON.stringify, BigInt
+// values as their digits.
+export function argsJson(args) {
+  const parts = Object.entries(args).filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`);
+  return `{${parts.join(',')}}`;
+}
