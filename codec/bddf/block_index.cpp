@@ -1,5 +1,7 @@
 #include "bddf/block_index.h"
 
+#include "bddf/format.h"
+
 namespace logscope::bddf {
 namespace {
 
@@ -40,17 +42,17 @@ struct Wire {
   }
 };
 
-bool decode_timestamp(Wire wire, BlockIndexEntry* entry) {
+bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
   bool seen_seconds = false, seen_nanos = false;
   while (wire.at < wire.end) {
     uint32_t field, type;
     uint64_t v;
     if (!wire.tag(&field, &type) || type != kVarint || !wire.varint(&v)) return false;
     if (field == 1 && !seen_seconds) {
-      entry->seconds = static_cast<int64_t>(v);
+      *seconds = static_cast<int64_t>(v);
       seen_seconds = true;
     } else if (field == 2 && !seen_nanos) {
-      entry->nanos = static_cast<int32_t>(static_cast<uint32_t>(v));
+      *nanos = static_cast<int32_t>(static_cast<uint32_t>(v));
       seen_nanos = true;
     } else {
       return false;
@@ -60,15 +62,17 @@ bool decode_timestamp(Wire wire, BlockIndexEntry* entry) {
 }
 
 bool decode_entry(Wire wire, PlainBlockIndex* out) {
-  BlockIndexEntry entry;
+  BlockEntry entry;
   entry.extra_first = static_cast<uint32_t>(out->extra.size());
+  int64_t seconds = 0;
+  int32_t nanos = 0;
   bool seen_timestamp = false, seen_offset = false;
   while (wire.at < wire.end) {
     uint32_t field, type;
     if (!wire.tag(&field, &type)) return false;
     if (field == 1 && type == kLen && !seen_timestamp) {
       Wire timestamp;
-      if (!wire.sub(&timestamp) || !decode_timestamp(timestamp, &entry)) return false;
+      if (!wire.sub(&timestamp) || !decode_timestamp(timestamp, &seconds, &nanos)) return false;
       seen_timestamp = true;
     } else if (field == 2 && type == kVarint && !seen_offset) {
       if (!wire.varint(&entry.file_offset)) return false;
@@ -91,21 +95,21 @@ bool decode_entry(Wire wire, PlainBlockIndex* out) {
   uint64_t count = out->extra.size() - entry.extra_first;
   if (count > UINT32_MAX) return false;
   entry.extra_count = static_cast<uint32_t>(count);
+  entry.timestamp_ns = to_ns(seconds, nanos);
   out->entries.push_back(entry);
   return true;
 }
 
 }  // namespace
 
-bool decode_block_index_fast(const std::string& descriptor_block, PlainBlockIndex* out) {
+bool decode_block_index_fast(const uint8_t* descriptor_block, size_t size, PlainBlockIndex* out) {
   *out = PlainBlockIndex();
-  const auto* bytes = reinterpret_cast<const uint8_t*>(descriptor_block.data());
-  Wire block{bytes, bytes + descriptor_block.size()};
+  Wire block{descriptor_block, descriptor_block + size};
   uint32_t field, type;
   Wire sbi;
   // Exactly one field: series_block_index (3), spanning the whole block.
   if (!block.tag(&field, &type) || field != 3 || type != kLen || !block.sub(&sbi) || block.at != block.end) return false;
-  out->entries.reserve(sbi.end - sbi.at >= 16 ? static_cast<size_t>(sbi.end - sbi.at) / 16 : 0);  // an entry is ~16-20 bytes
+  out->entries.reserve(static_cast<size_t>(sbi.end - sbi.at) / 16);  // an entry is ~16-20 bytes: no regrowth
   bool seen[5] = {};
   while (sbi.at < sbi.end) {
     if (!sbi.tag(&field, &type)) return false;
@@ -136,9 +140,8 @@ void block_index_from_message(const bosdyn::api::SeriesBlockIndex& sbi, PlainBlo
   out->total_bytes = sbi.total_bytes();
   out->entries.reserve(static_cast<size_t>(sbi.block_entries_size()));
   for (const auto& e : sbi.block_entries()) {
-    BlockIndexEntry entry;
-    entry.seconds = e.timestamp().seconds();
-    entry.nanos = e.timestamp().nanos();
+    BlockEntry entry;
+    entry.timestamp_ns = to_ns(e.timestamp().seconds(), e.timestamp().nanos());
     entry.file_offset = e.file_offset();
     entry.extra_first = static_cast<uint32_t>(out->extra.size());
     entry.extra_count = static_cast<uint32_t>(e.additional_indexes_size());

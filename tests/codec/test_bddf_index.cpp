@@ -129,8 +129,7 @@ TEST_CASE("block index: the plain encoding decodes without protobuf to what prot
     CHECK(a.total_bytes == b.total_bytes);
     REQUIRE(a.entries.size() == b.entries.size());
     for (size_t i = 0; i < a.entries.size(); ++i) {
-      CHECK(a.entries[i].seconds == b.entries[i].seconds);
-      CHECK(a.entries[i].nanos == b.entries[i].nanos);
+      CHECK(a.entries[i].timestamp_ns == b.entries[i].timestamp_ns);
       CHECK(a.entries[i].file_offset == b.entries[i].file_offset);
       CHECK(a.entries[i].extra_count == b.entries[i].extra_count);
       for (uint32_t k = 0; k < a.entries[i].extra_count; ++k)
