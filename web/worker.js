@@ -6,6 +6,7 @@ import { DecompressOffload } from './src/decompress-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
 
+const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
 let modulePromise = null;
 let Module = null;
 let inspector = null;
@@ -26,7 +27,13 @@ function loadModule() {
   if (!modulePromise) {
     modulePromise = import('./gen/logscope.mjs')
       .then((m) => m.default(moduleOptions()))
-      .then((mod) => (Module = mod));
+      .then((mod) => {
+        Module = mod;
+        // Grow the heap and touch it once now, while no file is open: the first touch of fresh
+        // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
+        Module.prepareHeap(HEAP_PREPARED_MB);
+        return Module;
+      });
   }
   return modulePromise;
 }

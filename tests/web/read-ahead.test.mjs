@@ -95,7 +95,7 @@ test('the read-ahead ring returns the right bytes across slot edges, jumps and t
       onmessage = async ({ data: size }) => {
         const bytes = new Uint8Array(size);
         for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
-        const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20 }).start();
+        const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20, minRead: 1 << 20 }).start();
         const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
         const out = [];
         for (const [offset, length] of reads) {
