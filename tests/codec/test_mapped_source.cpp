@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "carla/demo.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "core/byte_source.h"
 #include "core/detect.h"
 #include "core/mapped_source.h"
