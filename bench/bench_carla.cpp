@@ -9,7 +9,7 @@
 
 #include "bench_util.h"
 #include "carla/queries.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 
 using namespace logscope;
 using namespace logscope::carla;

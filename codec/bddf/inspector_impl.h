@@ -1,5 +1,5 @@
 // The BDDF FormatInspector and the pieces it is made of (one file each: summary, checksum,
-// doctor, text, tree, decode).
+// doctor, text, tree (child_count/children/locate/spans/decode), decode, queries, file_map).
 #pragma once
 
 #include <string>

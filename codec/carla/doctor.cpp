@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "carla/reader.h"
 #include "carla/stream.h"
 
 namespace logscope::carla {

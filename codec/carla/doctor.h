@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "carla/scan.h"
+#include "carla/model.h"
 #include "core/byte_source.h"
 #include "core/report.h"
 

@@ -6,7 +6,7 @@
 #include "carla/decode.h"
 #include "carla/packets.h"
 #include "carla/queries.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "carla/stream.h"
 
 namespace logscope::carla {

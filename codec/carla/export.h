@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/byte_source.h"
-#include "carla/scan.h"
+#include "carla/model.h"
 #include "core/export.h"
 
 namespace logscope::carla {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "carla/format.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "core/sequential.h"
 
 namespace logscope::carla {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "carla/scan.h"
+#include "carla/model.h"
 #include "core/byte_source.h"
 #include "core/query.h"
 

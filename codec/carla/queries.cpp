@@ -1,5 +1,6 @@
-// show_recorder_collisions, show_recorder_actors_blocked (as CarlaRecorderQuery.cpp lays them
-// out), the actor table and trajectories.
+// The CARLA query table (every query needs the frame index: one scan, kept) and the handlers of
+// show_recorder_collisions and show_recorder_actors_blocked (as CarlaRecorderQuery.cpp lays them
+// out); the actor table and trajectories are in actors.cpp, the plot queries in plot_queries.cpp.
 //
 // Where CARLA's code is wrong we do the correct thing (spec §5; listed in docs/carla.md):
 // - Category letters: CARLA indexes {'o','v','w','t','h','a'} by actor type, so a traffic sign (4)
@@ -18,6 +19,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "carla/inspector_impl.h"
+#include "carla/plot_queries.h"
 #include "carla/queries.h"
 #include "carla/stream.h"
 
@@ -241,168 +244,84 @@ Json blocked_json(const ScanResult& scan, const BlockedResult& result) {
   return j;
 }
 
-ActorsResult query_actors(ByteSource& source, const ScanResult& scan, const ProgressFn& progress) {
-  ActorsResult result;
-  std::map<uint32_t, size_t> alive;  // id -> index of its latest life in result.actors
-  const Variant& variant = scan.variant.variant;
-  auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
-    if (packet.id == kPosition) {  // count without decoding: u16 total, then u32 id first in each record
-      size_t record = 4 + 2 * variant.vector_bytes();
-      for (size_t at = 2; at + record <= packet.size; at += record) {
-        uint32_t id;
-        std::memcpy(&id, payload + at, 4);
-        auto it = alive.find(id);
-        if (it != alive.end()) ++result.actors[it->second].positions;
-      }
-      return;
-    }
-    DecodedPacket p;
-    decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.is(packets::EventAdd)) {
-      for (const EventAddRecord& a : p.records(packets::EventAdd)) {
-        ActorInfo info;
-        info.id = a.id;
-        info.type = a.type;
-        info.blueprint = a.blueprint;
-        for (const Attribute& attribute : a.attributes) {
-          info.attributes.emplace_back(attribute.id, attribute.value);
-          if (attribute.id == "role_name") info.role_name = attribute.value;
-        }
-        info.spawn_frame = frame.id;
-        info.spawn_time = frame.elapsed;
-        alive[a.id] = result.actors.size();
-        result.actors.push_back(std::move(info));
-      }
-    } else if (p.is(packets::EventDel)) {
-      for (uint32_t id : p.records(packets::EventDel)) {
-        auto it = alive.find(id);
-        if (it == alive.end()) continue;
-        result.actors[it->second].destroy_frame = frame.id;
-        result.actors[it->second].destroy_time = frame.elapsed;
-        alive.erase(it);
-      }
-    } else if (p.is(packets::EventParent)) {
-      for (const auto& [child, parent] : p.records(packets::EventParent)) {
-        auto it = alive.find(child);
-        if (it == alive.end()) continue;
-        result.actors[it->second].parent = parent;
-        result.actors[it->second].has_parent = true;
-      }
-    }
+// The query table. Every query needs the frame index (one scan, kept).
+std::vector<QuerySpec> CarlaInspector::queries() {
+  auto text_arg = [](QueryArgs& args, const char* name) {
+    std::string v = args.str(name, "a");
+    return v.empty() ? 'a' : v[0];
   };
-  auto wanted = [](uint8_t id) { return id == kEventAdd || id == kEventDel || id == kEventParent || id == kPosition; };
-  result.cancelled = !stream_packets(source, scan, progress, wanted, visit);
-  std::stable_sort(result.actors.begin(), result.actors.end(), [](const ActorInfo& a, const ActorInfo& b) { return a.id < b.id; });
-  return result;
-}
-
-Json actors_json(const ActorsResult& result) {
-  Json j = Json::object();
-  if (result.cancelled) j["cancelled"] = true;
-  Json list = Json::array();
-  for (const ActorInfo& a : result.actors) {
-    Json actor = Json::object();
-    actor["id"] = a.id;
-    actor["type"] = actor_type_name(a.type);
-    actor["blueprint"] = a.blueprint;
-    actor["role_name"] = a.role_name;
-    Json attributes = Json::object();
-    for (const auto& [key, value] : a.attributes) attributes[key] = value;
-    actor["attributes"] = std::move(attributes);
-    actor["spawn_frame"] = a.spawn_frame;
-    actor["spawn_time"] = a.spawn_time;
-    actor["destroy_frame"] = a.destroy_frame ? Json(a.destroy_frame) : Json();
-    actor["destroy_time"] = a.destroy_frame ? Json(a.destroy_time) : Json();
-    actor["parent"] = a.has_parent ? Json(a.parent) : Json();
-    actor["positions"] = a.positions;
-    list.push_back(std::move(actor));
-  }
-  j["actors"] = std::move(list);
-  return j;
-}
-
-Table actors_table(const ActorsResult& result) {
-  Table table{"actors", {"id", "type", "blueprint", "role_name", "spawn_frame", "destroy_frame", "parent", "positions"}, {},
-              {Unit::Id, Unit::Text, Unit::Text, Unit::Text, Unit::Id, Unit::Id, Unit::Id, Unit::Count}};
-  for (const ActorInfo& a : result.actors)
-    table.rows.push_back({Json(a.id), Json(actor_type_name(a.type)), Json(a.blueprint), Json(a.role_name), Json(a.spawn_frame),
-                          a.destroy_frame ? Json(a.destroy_frame) : Json(), a.has_parent ? Json(a.parent) : Json(), Json(a.positions)});
+  std::vector<QuerySpec> table = {
+      {"frames", "a page of the frame index (id, elapsed, duration, offset, packets)",
+       {{"first", ArgType::U64, "first frame index"}, {"count", ArgType::U64, "frames"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         uint64_t first = args.u64("first", 0), count = args.u64("count", 1000);
+         Json j = Json::object();
+         j["total"] = s.frames.size();
+         j["first"] = first;
+         Json frames = Json::array();
+         for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i) {
+           const FrameEntry& f = s.frames[i];
+           Json frame = Json::object();
+           frame["index"] = i;
+           frame["id"] = f.id;
+           frame["elapsed"] = f.elapsed;
+           frame["duration"] = f.duration;
+           frame["offset"] = f.offset;
+           frame["length"] = f.end - f.offset;
+           frame["packets"] = f.packets;
+           frame["has_events"] = f.has_events;
+           frames.push_back(std::move(frame));
+         }
+         j["frames"] = std::move(frames);
+         return j;
+       }},
+      {"file_info", "show_recorder_file_info as JSON (and as text with \"text\": true)",
+       {{"text", ArgType::Bool, "add the text"}, {"all", ArgType::Bool, "show_all: every frame"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         Json j = file_info_json(source_, s);
+         if (args.flag("text")) j["text"] = file_info_text(source_, s, args.flag("all"), progress);
+         return j;
+       }},
+      {"collisions", "show_recorder_collisions: collisions between actor types",
+       {{"type1", ArgType::String, "h, v, w, t, o or a (any)"}, {"type2", ArgType::String, "h, v, w, t, o or a (any)"}},
+       [this, text_arg](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         CollisionResult result = query_collisions(source_, s, text_arg(args, "type1"), text_arg(args, "type2"), progress);
+         Json j = collisions_json(s, result);
+         j["text"] = collisions_text(s, result);
+         return j;
+       }},
+      {"blocked", "show_recorder_actors_blocked: actors that moved less than min_distance for min_time",
+       {{"min_time", ArgType::Double, "seconds (default 30)"}, {"min_distance", ArgType::Double, "centimetres (default 10)"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         const ScanResult& s = scan(progress);
+         BlockedResult result = query_blocked(source_, s, args.f64("min_time", 30), args.f64("min_distance", 10), progress);
+         Json j = blocked_json(s, result);
+         j["text"] = blocked_text(s, result);
+         return j;
+       }},
+      {"actors", "every actor: type, blueprint, spawn and destroy frames, parent",
+       {{"text", ArgType::Bool, "add the text table"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         ActorsResult result = query_actors(source_, scan(progress), progress);
+         Json j = actors_json(result);
+         if (args.flag("text")) j["text"] = actors_text(result);
+         return j;
+       }},
+      {"trajectory", "one actor's positions over time",
+       {{"actor", ArgType::U64, "actor id"}},
+       [this](QueryArgs& args, const ProgressFn& progress) {
+         if (!args.has("actor")) return QueryArgs::error_json("trajectory needs {\"actor\": id}");
+         uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));
+         if (!args.ok()) return Json::object();
+         return query_trajectory(source_, scan(progress), actor, progress);
+       }},
+  };
+  auto scanned = [this](const ProgressFn& progress) -> const ScanResult& { return scan(progress); };
+  for (QuerySpec& spec : plot_query_table(source_, scanned)) table.push_back(std::move(spec));
   return table;
-}
-
-std::string actors_text(const ActorsResult& result) {
-  std::ostringstream out;
-  out << std::setw(6) << "Id" << " " << std::left << std::setw(14) << "Type" << " " << std::setw(35) << "Blueprint" << " " << std::setw(12)
-      << "Role" << std::right << " " << std::setw(8) << "Spawn" << " " << std::setw(8) << "Destroy" << " " << std::setw(7) << "Parent" << " "
-      << std::setw(9) << "Positions" << "\n";
-  for (const ActorInfo& a : result.actors) {
-    out << std::setw(6) << a.id << " " << std::left << std::setw(14) << actor_type_name(a.type) << " " << std::setw(35) << a.blueprint << " "
-        << std::setw(12) << (a.role_name.empty() ? "-" : a.role_name) << std::right << " " << std::setw(8) << a.spawn_frame << " " << std::setw(8)
-        << (a.destroy_frame ? std::to_string(a.destroy_frame) : "-") << " " << std::setw(7) << (a.has_parent ? std::to_string(a.parent) : "-")
-        << " " << std::setw(9) << a.positions << "\n";
-  }
-  out << "\n" << result.actors.size() << " actors\n";
-  return out.str();
-}
-
-Json query_trajectory(ByteSource& source, const ScanResult& scan, uint32_t actor, const ProgressFn& progress, size_t max_points) {
-  const Variant& variant = scan.variant.variant;
-  uint64_t stride = std::max<uint64_t>(1, (scan.frames.size() + max_points - 1) / std::max<size_t>(1, max_points));
-  Json frame_ids = Json::array(), time = Json::array(), x = Json::array(), y = Json::array(), z = Json::array();
-  Json roll = Json::array(), pitch = Json::array(), yaw = Json::array(), vx = Json::array(), vy = Json::array(), vz = Json::array();
-  bool any_velocity = false;
-  uint64_t frame_counter = 0, last_position_frame = UINT64_MAX;
-  bool keep = false;
-  auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
-    if (packet.id == kFrameStart) {
-      keep = frame_counter++ % stride == 0;
-      return;
-    }
-    if (!keep) return;
-    DecodedPacket p;
-    decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (p.is(packets::Position)) {
-      for (const PositionRecord& r : p.records(packets::Position)) {
-        if (r.id != actor) continue;
-        frame_ids.push_back(frame.id);
-        time.push_back(frame.elapsed);
-        x.push_back(r.location.x), y.push_back(r.location.y), z.push_back(r.location.z);
-        roll.push_back(r.rotation.x), pitch.push_back(r.rotation.y), yaw.push_back(r.rotation.z);
-        vx.push_back(nullptr), vy.push_back(nullptr), vz.push_back(nullptr);
-        last_position_frame = frame.id;
-        break;
-      }
-    } else if (p.is(packets::Kinematics) && last_position_frame == frame.id) {
-      for (const KinematicsRecord& r : p.records(packets::Kinematics)) {
-        if (r.id != actor) continue;
-        vx.elements().back() = r.linear.x, vy.elements().back() = r.linear.y, vz.elements().back() = r.linear.z;
-        any_velocity = true;
-        break;
-      }
-    }
-  };
-  auto wanted = [](uint8_t id) { return id == kFrameStart || id == kPosition || id == kKinematics; };
-  bool finished = stream_packets(source, scan, progress, wanted, visit);
-  Json j = Json::object();
-  j["actor"] = actor;
-  j["points"] = time.size();
-  j["stride"] = stride;
-  if (!finished) j["cancelled"] = true;
-  j["frame"] = std::move(frame_ids);
-  j["time"] = std::move(time);
-  Json location = Json::object();
-  location["x"] = std::move(x), location["y"] = std::move(y), location["z"] = std::move(z);
-  j["location"] = std::move(location);
-  Json rotation = Json::object();
-  rotation["roll"] = std::move(roll), rotation["pitch"] = std::move(pitch), rotation["yaw"] = std::move(yaw);
-  j["rotation"] = std::move(rotation);
-  if (any_velocity) {
-    Json velocity = Json::object();
-    velocity["x"] = std::move(vx), velocity["y"] = std::move(vy), velocity["z"] = std::move(vz);
-    j["velocity"] = std::move(velocity);
-  }
-  j["units"] = "location cm, rotation degrees (roll, pitch, yaw), velocity as recorded (cm/s)";
-  return j;
 }
 
 }  // namespace logscope::carla

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "carla/model.h"
 #include "carla/packet_table.h"
-#include "carla/scan.h"
 #include "core/byte_source.h"
 #include "core/json.h"
 #include "core/report.h"

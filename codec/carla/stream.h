@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "carla/decode.h"
-#include "carla/scan.h"
+#include "carla/model.h"
 #include "carla/walker.h"
 
 namespace logscope::carla {

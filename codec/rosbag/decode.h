@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/json.h"
-#include "rosbag/bag.h"
+#include "rosbag/model.h"
 #include "rosbag/iterate.h"
 #include "rosbag/msgdef.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/byte_source.h"
 #include "core/export.h"
-#include "rosbag/bag.h"
+#include "rosbag/model.h"
 
 namespace logscope::rosbag {
 

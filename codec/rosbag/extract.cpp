@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "rosbag/bag.h"
 #include "rosbag/iterate.h"
+#include "rosbag/reader.h"
 #include "rosbag/writer.h"
 
 namespace logscope::rosbag {

@@ -1,14 +1,15 @@
-// The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, queries),
-// tree.cpp (tree, spans, decode) and doctor.cpp (check, checksum).
+// The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, stats,
+// chunk cache), tree.cpp (tree, spans, decode), doctor.cpp (check, checksum), queries.cpp (the
+// query table) and file_map.cpp (file_map).
 #pragma once
 
 #include <memory>
 #include <optional>
 
 #include "core/inspector.h"
-#include "rosbag/bag.h"
 #include "rosbag/decode.h"
 #include "rosbag/iterate.h"
+#include "rosbag/reader.h"
 #include "rosbag/summary.h"
 
 namespace logscope::rosbag {

@@ -11,7 +11,7 @@
 
 #include "core/byte_source.h"
 #include "core/report.h"
-#include "rosbag/bag.h"
+#include "rosbag/model.h"
 #include "rosbag/chunk.h"
 
 namespace logscope::rosbag {

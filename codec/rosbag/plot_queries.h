@@ -6,7 +6,7 @@
 #include "core/byte_source.h"
 #include "core/json.h"
 #include "core/query.h"
-#include "rosbag/bag.h"
+#include "rosbag/model.h"
 
 namespace logscope::rosbag {
 

@@ -8,6 +8,8 @@
 #include <ctime>
 #include <set>
 
+#include "rosbag/reader.h"
+
 namespace logscope::rosbag {
 namespace {
 

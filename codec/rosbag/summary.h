@@ -8,7 +8,7 @@
 
 #include "core/byte_source.h"
 #include "core/report.h"
-#include "rosbag/bag.h"
+#include "rosbag/model.h"
 
 namespace logscope::rosbag {
 

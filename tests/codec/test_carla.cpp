@@ -8,7 +8,7 @@
 #include "carla/demo.h"
 #include "carla/inspector.h"
 #include "carla/queries.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "carla/writer.h"
 #include "test_support.h"
 

@@ -6,7 +6,7 @@
 
 #include "carla/inspector.h"
 #include "carla/queries.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "carla/writer.h"
 #include "test_support.h"
 

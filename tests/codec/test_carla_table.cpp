@@ -7,7 +7,7 @@
 
 #include "../fuzz/tiny_files.h"
 #include "carla/decode.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "carla/stream.h"
 #include "carla/writer.h"
 #include "test_support.h"

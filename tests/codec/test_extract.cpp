@@ -12,9 +12,9 @@
 #include "core/byte_source.h"
 #include "core/detect.h"
 #include "inspector.h"
-#include "rosbag/bag.h"
 #include "rosbag/extract.h"
 #include "rosbag/iterate.h"
+#include "rosbag/reader.h"
 #include "rosbag/writer.h"
 #include "test_support.h"
 

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "carla/demo.h"
-#include "carla/scan.h"
+#include "carla/reader.h"
 #include "core/byte_source.h"
 #include "core/detect.h"
 #include "core/mapped_source.h"
-#include "rosbag/bag.h"
 #include "rosbag/demo.h"
 #include "rosbag/iterate.h"
+#include "rosbag/reader.h"
 #include "test_support.h"
 
 using namespace logscope;

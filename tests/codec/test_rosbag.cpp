@@ -7,11 +7,11 @@
 
 #include "core/byte_source.h"
 #include "core/detect.h"
-#include "rosbag/bag.h"
 #include "rosbag/decode.h"
 #include "rosbag/inspector.h"
 #include "rosbag/inspector.h"
 #include "rosbag/iterate.h"
+#include "rosbag/reader.h"
 #include "rosbag/summary.h"
 #include "rosbag/iterate.h"
 #include "rosbag/summary.h"

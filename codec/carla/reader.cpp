@@ -1,4 +1,6 @@
-#include "carla/scan.h"
+// The forward scan: header, frame index, packet statistics, layout-variant detection and the
+// framing findings of the doctor, in one pass over the file.
+#include "carla/reader.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "rosbag/bag.h"
+#include "rosbag/reader.h"
 
 namespace logscope::rosbag {
 namespace {

@@ -1,5 +1,5 @@
 // V2.0: index-first open, chunk headers on demand, and the recovery scan.
-#include "rosbag/bag.h"
+#include "rosbag/reader.h"
 
 #include <algorithm>
 
@@ -7,22 +7,7 @@
 
 namespace logscope::rosbag {
 
-void open_v1(ByteSource& source, Bag* bag, const ProgressFn& progress);  // bag_v1.cpp
-
-size_t Bag::add_connection(Connection connection) {
-  auto it = by_id.find(connection.id);
-  if (it != by_id.end()) return it->second;
-  by_id.emplace(connection.id, connections.size());
-  connections.push_back(std::move(connection));
-  return connections.size() - 1;
-}
-
-uint64_t Bag::message_count() const {
-  if (!messages.empty() || format != Format::RosbagV20) return messages.size();
-  uint64_t n = 0;
-  for (const Chunk& c : chunks) n += c.message_count();
-  return n;
-}
+void open_v1(ByteSource& source, Bag* bag, const ProgressFn& progress);  // reader_v1.cpp
 
 bool parse_connection_header(std::string_view bytes, Connection* c) {
   HeaderFields fields;

@@ -1,5 +1,6 @@
-// The forward scan: header, frame index, packet statistics, layout-variant detection and the
-// framing findings of the doctor. One pass; memory is the frame index (~48 bytes per frame).
+// What the reader knows about a CARLA log after its forward scan (reader.h): header, frame index,
+// packet statistics, the layout variant and the framing findings of the doctor. Memory is the
+// frame index (~48 bytes per frame).
 #pragma once
 
 #include <array>
@@ -52,20 +53,6 @@ struct VariantDetection {
   Json json;  // evidence, filled by the scan
 };
 
-// Keeps at most `per_code` problems of each code and summarises the rest.
-class ProblemLog {
- public:
-  explicit ProblemLog(size_t per_code = 20) : per_code_(per_code) {}
-  void add(Severity severity, uint64_t offset, const std::string& code, const std::string& message);
-  // The kept problems plus one note per code that overflowed.
-  std::vector<Problem> finish() const;
-
- private:
-  size_t per_code_;
-  std::vector<Problem> problems_;
-  std::map<std::string, uint64_t> counts_;
-};
-
 struct ScanResult {
   bool header_ok = false;
   LogHeader header;
@@ -80,11 +67,5 @@ struct ScanResult {
   VariantDetection variant;
   std::vector<Problem> problems;
 };
-
-// Reads the whole file once. `progress` may cancel (recovery.reason = "cancelled").
-ScanResult scan_log(ByteSource& source, const ProgressFn& progress);
-
-// Parses the info header; false (with a problem) when it is not a whole CARLA header.
-bool read_header(ByteSource& source, LogHeader* header, Problem* problem);
 
 }  // namespace logscope::carla

@@ -1,0 +1,76 @@
+// The CARLA summary: the report's common facts (the header's date plus the frames' elapsed time),
+// the format's facts, the packet table, the variant evidence and what a recovery kept. All of it
+// comes from the kept scan; check() (inspector.cpp) starts from the same base report.
+#include <cmath>
+
+#include "carla/inspector_impl.h"
+
+namespace logscope::carla {
+
+Report CarlaInspector::summary() {
+  const ScanResult& s = scan(nullptr);
+  Report report = base_report(s);
+  report.details["file_info"] = file_info_json(source_, s);
+  return report;
+}
+
+Report CarlaInspector::base_report(const ScanResult& s) {
+  Report report;
+  report.format = "carla";
+  report.format_label = "CARLA recorder log";
+  report.problems = s.problems;
+  // The recording starts at the header's date (whole seconds); frames give the elapsed time.
+  report.file.size_bytes = source_.size();
+  double elapsed = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
+  // Bounds keep hostile headers from overflowing: dates before 2255, durations under 30 years.
+  if (s.header_ok && !s.frames.empty() && s.header.date >= 0 && s.header.date < 9000000000LL && elapsed >= 0 && elapsed < 1e9) {
+    int64_t start = static_cast<int64_t>(s.header.date) * 1000000000;
+    report.file.start_ns = start;
+    report.file.end_ns = start + static_cast<int64_t>(std::llround(elapsed * 1e9));
+  }
+  report.file.counts = {{"frames", s.frames.size()}};
+  Facts& f = report.facts;
+  if (s.header_ok) {
+    f.set("version", s.header.version, Unit::Id);
+    f.set("map", s.header.map, Unit::Text);
+    f.set("date", format_date(s.header.date), Unit::Text);
+    f.set("date_unix", s.header.date, Unit::UnixSeconds);
+  }
+  f.set("variant", variant_label(s.variant.variant), Unit::Text);
+  if (const Json* hint = s.variant.json.find("carla_version_hint")) f.set("carla_version", *hint, Unit::Text);
+  if (s.recovery.damaged) {
+    logscope::Recovery& r = report.recovery;
+    r.performed = true;
+    r.reason = s.recovery.reason;
+    r.message = s.recovery.message;
+    r.ends_at = s.recovery.ends_at;
+    r.recovered = {{"frames", s.frames.size()}};
+  }
+  Table packets{"packets", {"id", "packet", "count", "bytes"}, {}, {Unit::Id, Unit::Text, Unit::Count, Unit::Bytes}};
+  for (int id = 0; id < 256; ++id)
+    if (s.packet_counts[id])
+      packets.rows.push_back({Json(id), Json(packet_name(static_cast<uint8_t>(id), s.variant.variant)), Json(s.packet_counts[id]),
+                              Json(s.packet_bytes[id])});
+  report.tables.push_back(std::move(packets));
+  report.details["variant"] = s.variant.to_json();
+  Json header = Json::object();
+  header["version"] = s.header.version;
+  header["magic"] = s.header.magic;
+  header["date"] = s.header.date;
+  header["map"] = s.header.map;
+  header["size"] = s.header.size;
+  report.details["header"] = std::move(header);
+  if (s.recovery.damaged) {
+    Json recovery = Json::object();
+    recovery["message"] = s.recovery.message;
+    recovery["complete_frames"] = s.frames.size();
+    recovery["ends_at"] = s.recovery.ends_at;
+    recovery["reason"] = s.recovery.reason;
+    recovery["recovered_until"] = s.data_end;
+    if (s.recovery.incomplete_frame_id) recovery["incomplete_frame"] = s.recovery.incomplete_frame_id;
+    report.details["recovery"] = std::move(recovery);
+  }
+  return report;
+}
+
+}  // namespace logscope::carla

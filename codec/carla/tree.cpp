@@ -1,0 +1,224 @@
+// The CARLA structure tree: the info header, one node per complete frame ("f<index>"), its packets
+// ("p<offset>", found by walking the frame) and their records ("r<offset>.<index>"), and a "tail"
+// for the bytes after the last complete frame; hex spans and decoding of the same nodes.
+#include <algorithm>
+#include <cstdio>
+
+#include "carla/inspector_impl.h"
+#include "core/node_id.h"
+
+namespace logscope::carla {
+
+std::vector<PacketRef> CarlaInspector::frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count) {
+  std::vector<PacketRef> out;
+  ChunkReader reader(source_, 64 * 1024);
+  PacketWalker walker(reader, begin, end);
+  PacketRef packet;
+  for (uint64_t index = 0; out.size() < count && walker.next(&packet) == PacketWalker::Step::Packet; ++index)
+    if (index >= first) out.push_back(packet);
+  return out;
+}
+
+std::optional<PacketRef> CarlaInspector::packet_at(uint64_t offset) {
+  const ScanResult& s = scan(nullptr);
+  if (offset < s.header.size || offset >= s.data_end) return std::nullopt;
+  ChunkReader reader(source_, 64);
+  PacketWalker walker(reader, offset, s.data_end);
+  PacketRef packet;
+  if (walker.next(&packet) != PacketWalker::Step::Packet) return std::nullopt;
+  return packet;
+}
+
+bool CarlaInspector::decode_at(const PacketRef& packet, DecodedPacket* out) {
+  ChunkReader reader(source_, 64 * 1024);
+  const uint8_t* payload = reader.get(packet.payload(), packet.size);
+  if (!payload) {
+    *out = DecodedPacket();
+    out->error = "payload too large to decode";
+    return false;
+  }
+  decode_packet(packet.id, payload, packet.size, scan(nullptr).variant.variant, out);
+  return true;
+}
+
+TreeNode CarlaInspector::packet_node(const PacketRef& packet) {
+  const Variant& v = scan(nullptr).variant.variant;
+  TreeNode node;
+  node.id = NodeId::one('p', {packet.offset});
+  node.label = packet_name(packet.id, v) + " (" + std::to_string(packet.size) + " B)";
+  node.kind = packet.id == kFrameStart || packet.id == kFrameEnd ? "header" : "data";
+  node.offset = packet.offset;
+  node.length = 5 + uint64_t{packet.size};
+  DecodedPacket decoded;
+  if (packet.size >= 2 && packet.id != kFrameStart && packet.id < 100 && decode_at(packet, &decoded)) {
+    node.child_count = record_count(decoded);
+    if (node.child_count) node.label += ", " + std::to_string(node.child_count) + " records";
+  }
+  return node;
+}
+
+size_t CarlaInspector::frame_containing(uint64_t offset) const {
+  const auto& frames = scan_->frames;
+  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
+  if (it == frames.begin()) return frames.size();
+  --it;
+  return offset < it->end ? static_cast<size_t>(it - frames.begin()) : frames.size();
+}
+
+uint64_t CarlaInspector::child_count(const std::string& id) {
+  const ScanResult& s = scan(nullptr);
+  if (id.empty()) return 1 + s.frames.size() + (source_.size() > s.data_end ? 1 : 0);
+  if (auto index = parse_node_number(id, 'f')) return *index < s.frames.size() ? s.frames[*index].packets : 0;
+  if (auto offset = parse_node_number(id, 'p')) {
+    auto packet = packet_at(*offset);
+    return packet ? packet_node(*packet).child_count : 0;
+  }
+  return 0;
+}
+
+std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t first, uint64_t count) {
+  const ScanResult& s = scan(nullptr);
+  std::vector<TreeNode> out;
+  if (id.empty()) {
+    uint64_t total = child_count(id);
+    for (uint64_t i = first; i < total && out.size() < count; ++i) {
+      TreeNode node;
+      if (i == 0) {
+        node = TreeNode{"header", "Info header (" + s.header.map + ")", "header", 0, s.header_ok ? s.header.size : source_.size(), 0};
+      } else if (i - 1 < s.frames.size()) {
+        const FrameEntry& f = s.frames[i - 1];
+        char elapsed[32];
+        std::snprintf(elapsed, sizeof elapsed, "%g", f.elapsed);
+        node = TreeNode{NodeId::one('f', {i - 1}), "Frame " + std::to_string(f.id) + " at " + elapsed + " s" + (f.has_events ? " (events)" : ""),
+                        "frame", f.offset, f.end - f.offset, f.packets};
+      } else {
+        node = TreeNode{"tail", "Incomplete data: " + s.recovery.reason, "damaged", s.data_end, source_.size() - s.data_end, 0};
+      }
+      out.push_back(std::move(node));
+    }
+  } else if (auto index = parse_node_number(id, 'f')) {
+    if (*index < s.frames.size())
+      for (const PacketRef& p : frame_packets(s.frames[*index].offset, s.frames[*index].end, first, std::min<uint64_t>(count, 100000)))
+        out.push_back(packet_node(p));
+  } else if (auto offset = parse_node_number(id, 'p')) {
+    auto packet = packet_at(*offset);
+    DecodedPacket decoded;
+    if (!packet || !decode_at(*packet, &decoded)) return out;
+    size_t n = record_count(decoded);
+    for (uint64_t i = first; i < n && out.size() < count; ++i) {
+      uint64_t begin = decoded.record_offsets[i];
+      uint64_t end = i + 1 < n ? decoded.record_offsets[i + 1] : packet->size;
+      Json record = record_to_json(decoded, i);
+      std::string label = std::string(decoded.kind_name()) + " record " + std::to_string(i);
+      if (const Json* rid = record.find("id")) label += ": id " + rid->dump();
+      if (const Json* bp = record.find("blueprint")) label += " " + bp->as_string();
+      out.push_back(TreeNode{NodeId::one('r', {packet->offset, i}), label, "record", packet->payload() + begin, end - begin, 0});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> CarlaInspector::locate(uint64_t offset) {
+  const ScanResult& s = scan(nullptr);
+  if (offset < s.header.size || !s.header_ok) return {"header"};
+  if (offset >= s.data_end) return offset < source_.size() ? std::vector<std::string>{"tail"} : std::vector<std::string>{};
+  size_t index = frame_containing(offset);
+  if (index >= s.frames.size()) return {};
+  std::vector<std::string> path{NodeId::one('f', {index})};
+  const FrameEntry& f = s.frames[index];
+  for (const PacketRef& p : frame_packets(f.offset, f.end, 0, UINT64_MAX)) {
+    if (offset < p.offset || offset >= p.end()) continue;
+    path.push_back(NodeId::one('p', {p.offset}));
+    DecodedPacket decoded;
+    if (offset >= p.payload() && decode_at(p, &decoded)) {
+      size_t n = record_count(decoded);
+      for (size_t i = 0; i < n; ++i) {
+        uint64_t begin = p.payload() + decoded.record_offsets[i];
+        uint64_t end = i + 1 < n ? p.payload() + decoded.record_offsets[i + 1] : p.end();
+        if (offset >= begin && offset < end) path.push_back(NodeId::one('r', {p.offset, static_cast<uint64_t>(i)}));
+      }
+    }
+    break;
+  }
+  return path;
+}
+
+std::vector<Span> CarlaInspector::spans(uint64_t offset, uint64_t length) {
+  const ScanResult& s = scan(nullptr);
+  std::vector<Span> out;
+  uint64_t end = offset + length;
+  if (offset < s.header.size)
+    out.push_back(Span{0, s.header.size, "Info header", "header", {}});
+  const auto& frames = s.frames;
+  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
+  if (it != frames.begin()) --it;
+  size_t detailed = 0;
+  for (; it != frames.end() && it->offset < end; ++it) {
+    if (it->end <= offset) continue;
+    Span frame{it->offset, it->end - it->offset, "Frame " + std::to_string(it->id), "frame", {}};
+    if (detailed++ < 64) {  // packet detail for the frames a hex view can show
+      for (const PacketRef& p : frame_packets(it->offset, it->end, 0, UINT64_MAX)) {
+        if (p.end() <= offset || p.offset >= end) continue;
+        Span packet{p.offset, 5 + uint64_t{p.size}, packet_name(p.id, s.variant.variant), "data", {}};
+        packet.children.push_back(Span{p.offset, 5, "packet header (id, size)", "header", {}});
+        if (p.size) packet.children.push_back(Span{p.payload(), p.size, "payload", "data", {}});
+        frame.children.push_back(std::move(packet));
+      }
+    }
+    out.push_back(std::move(frame));
+  }
+  if (end > s.data_end && s.data_end < source_.size())
+    out.push_back(Span{s.data_end, source_.size() - s.data_end, "incomplete data (" + s.recovery.reason + ")", "damaged", {}});
+  return out;
+}
+
+Json CarlaInspector::decode(const std::string& id) {
+  const ScanResult& s = scan(nullptr);
+  Json j = Json::object();
+  if (id == "header") {
+    j["version"] = s.header.version;
+    j["magic"] = s.header.magic;
+    j["date"] = s.header.date;
+    j["date_text"] = format_date(s.header.date);
+    j["map"] = s.header.map;
+    return j;
+  }
+  if (id == "tail") {
+    j["recovery"] = s.recovery.message;
+    return j;
+  }
+  auto node = NodeId::parse(id);
+  if (node && node->is('f')) {
+    uint64_t index = node->number();
+    if (index >= s.frames.size()) return Json::object();
+    const FrameEntry& f = s.frames[index];
+    j["frame"] = f.id;
+    j["elapsed"] = f.elapsed;
+    j["duration"] = f.duration;
+    j["offset"] = f.offset;
+    j["length"] = f.end - f.offset;
+    j["packets"] = f.packets;
+    return j;
+  }
+  // "p<offset>" is a packet, "r<offset>.<index>" one record of it.
+  if (node && (node->is('p') || node->is('r', 2))) {
+    auto packet = packet_at(node->number());
+    DecodedPacket decoded;
+    if (!packet || !decode_at(*packet, &decoded)) {
+      j["error"] = "no packet at this node";
+      return j;
+    }
+    if (node->is('r', 2)) {
+      uint64_t index = node->number(0, 1);
+      return index < record_count(decoded) ? record_to_json(decoded, static_cast<size_t>(index)) : Json::object();
+    }
+    j = packet_to_json(decoded, 0, 1000);
+    j["offset"] = packet->offset;
+    j["size"] = packet->size;
+    return j;
+  }
+  j["error"] = "unknown node: " + id;
+  return j;
+}
+
+}  // namespace logscope::carla
