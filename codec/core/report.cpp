@@ -34,7 +34,8 @@ const char* unit_name(Unit unit) {
 const char* problem_category(const std::string& code) {
   // Codes that mean data was lost, or found only by scanning because the index was unusable.
   static const char* const recovery[] = {
-      "bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type",
+      "bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type", "bddf.file.truncated_block",
+      "bddf.file.truncated_header",
       "rosbag.index.missing", "rosbag.index.unusable", "rosbag.recovery.stopped", "rosbag.chunk.truncated",
       "carla.file.truncated", "carla.header.truncated", "carla.frame.missing_end",
   };

@@ -122,7 +122,12 @@ TEST_CASE("bddf damage: a file cut anywhere keeps every complete block and says 
     CHECK(field(recovery, "ends_at").as_uint() == cut.ends_at);
     CHECK(field(recovery, "recovered_blocks").as_uint() == cut.complete);
     CHECK(field(report.details, "data_blocks").as_uint() == cut.complete);
-    if (std::string(cut.end_code) != "eof") CHECK(problem_offset(report, std::string("bddf.file.") + cut.end_code) == mid);
+    if (std::string(cut.end_code) != "eof") {
+      CHECK(problem_offset(report, std::string("bddf.file.") + cut.end_code) == mid);
+      // Where the data stops is a recovery fact: the page lists it in its recovery callout.
+      for (const Problem& p : report.problems)
+        if (p.code == std::string("bddf.file.") + cut.end_code) CHECK(std::string(problem_category(p.code)) == "recovery");
+    }
     // The damaged tail shows in the tree as the last node.
     std::vector<TreeNode> nodes = opened.inspector->children("", opened.inspector->child_count("") - 1, 1);
     if (std::string(cut.end_code) != "eof") CHECK(field(opened.inspector->decode(nodes[0].id), "block_type").as_string() == "damaged");
