@@ -35,8 +35,22 @@ function appFiles() {
   return files;
 }
 
-function buildDist() {
+// The scripts as served: each module minified on its own (no bundling, so module and worker URLs
+// stay as they are), which halves what a first visit downloads (docs/benchmarks-browser.md).
+// Without esbuild (npm install not run) they are copied as written.
+async function scriptMinifier() {
+  try {
+    const esbuild = await import('esbuild');
+    return async (text) => (await esbuild.transform(text, { minify: true, format: 'esm', charset: 'ascii', legalComments: 'none', logLevel: 'error' })).code;
+  } catch {
+    console.warn('build-dist: esbuild is not installed (npm install): scripts are copied unminified');
+    return null;
+  }
+}
+
+async function buildDist() {
   const files = appFiles();
+  const minify = await scriptMinifier();
   const hash = createHash('sha256');
   for (const f of [...files, 'sw.js']) hash.update(f).update(readFileSync(join(web, f)));
   const version = hash.digest('hex').slice(0, 12);
@@ -44,7 +58,8 @@ function buildDist() {
   for (const name of readdirSync(out)) if (name !== SINGLE_NAME) rmSync(join(out, name), { recursive: true, force: true });
   for (const f of files) {
     mkdirSync(dirname(join(out, f)), { recursive: true });
-    copyFileSync(join(web, f), join(out, f));
+    if (minify && /\.m?js$/.test(f)) writeFileSync(join(out, f), await minify(readFileSync(join(web, f), 'utf8')));
+    else copyFileSync(join(web, f), join(out, f));
   }
   // index.html: the build version, which also turns on the service worker (web/src/offline.js).
   const html = readFileSync(join(web, 'index.html'), 'utf8');
@@ -117,4 +132,4 @@ async function buildSingle() {
 }
 
 if (args.includes('--single')) await buildSingle();
-else buildDist();
+else await buildDist();
