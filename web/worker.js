@@ -188,9 +188,10 @@ async function handle({ id, op, args }) {
     return;
   }
   if (op === '__crash__') {
-    // Test hook: an uncaught error outside any request, like a bug in the worker would cause.
-    setTimeout(() => { throw new Error('simulated worker crash'); });
-    return;
+    // Test hook: an uncaught error outside any request, like a bug in the worker would cause. The
+    // queue waits for it, so a request sent after it never runs first (a small file's check
+    // could finish before the timer fired).
+    return new Promise(() => setTimeout(() => { throw new Error('simulated worker crash'); }));
   }
   const handler = ops[op];
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
