@@ -46,12 +46,17 @@ FrameStatus read_frame(ByteSource& source, uint64_t offset, uint64_t limit, Bloc
   return FrameStatus::Ok;
 }
 
-std::string read_descriptor_bytes(ByteSource& source, const BlockFrame& frame) {
+size_t descriptor_byte_count(const BlockFrame& frame) {
   uint64_t size = frame.type == kDataBlock ? (frame.descriptor_too_big ? 0 : frame.descriptor_size)
                                            : frame.type == kDescriptorBlock ? frame.size_field : 0;
+  return size > frame.length ? 0 : static_cast<size_t>(size);  // framing already bounded it by the file
+}
+
+std::string read_descriptor_bytes(ByteSource& source, const BlockFrame& frame) {
+  size_t size = descriptor_byte_count(frame);
   std::string out;
-  if (size == 0 || size > frame.length) return out;  // framing already bounded it by the file
-  out.resize(static_cast<size_t>(size));
+  if (size == 0) return out;
+  out.resize(size);
   out.resize(source.read(frame.body_offset(), out.data(), out.size()));
   return out;
 }

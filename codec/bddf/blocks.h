@@ -30,7 +30,10 @@ enum class FrameStatus { Ok, AtEnd, ShortHeader, Truncated };
 // `limit`. `why` says what is wrong when the status is not Ok.
 FrameStatus read_frame(ByteSource& source, uint64_t offset, uint64_t limit, BlockFrame* frame, std::string* why);
 
-// The descriptor bytes of a block: the DescriptorBlock body, or a data block's DataDescriptor.
+// How many descriptor bytes a block holds: the DescriptorBlock body, or a data block's
+// DataDescriptor; 0 when there are none or the framing does not bound them.
+size_t descriptor_byte_count(const BlockFrame& frame);
+// The descriptor bytes of a block (descriptor_byte_count of them, fewer if the read falls short).
 std::string read_descriptor_bytes(ByteSource& source, const BlockFrame& frame);
 
 // Parses protobuf bytes of any size safely (false on junk or on > 2 GB).

@@ -165,12 +165,12 @@ bool read_block_index(ByteSource& source, uint64_t offset, uint64_t limit, Plain
   if (!read_descriptor_frame(source, offset, limit, frame, why)) return false;
   // Read into memory that is not zero-filled first (a std::string would be): a busy series' index
   // is megabytes, and in wasm touching fresh memory twice cost a tenth of the time to open.
-  uint64_t size = frame->size_field;
+  size_t size = descriptor_byte_count(*frame);
   std::unique_ptr<uint8_t[]> buffer;
   size_t got = 0;
-  if (size != 0 && size <= frame->length) {  // else empty, as read_descriptor_bytes gives
-    buffer.reset(new uint8_t[static_cast<size_t>(size)]);
-    got = source.read(frame->body_offset(), buffer.get(), static_cast<size_t>(size));
+  if (size != 0) {
+    buffer.reset(new uint8_t[size]);
+    got = source.read(frame->body_offset(), buffer.get(), size);
   }
   if (decode_block_index_fast(buffer.get(), got, sbi)) return true;
   std::string bytes(reinterpret_cast<const char*>(buffer.get()), got);
