@@ -239,7 +239,8 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
       *reason = "the block index of series " + std::to_string(i) + " at " + std::to_string(sbi_offset) + " is unusable: " +
                 (why.empty() ? "not a SeriesBlockIndex" : why);
       *code = "bddf.index.bad_series_index";
-      *at = sbi_offset;
+      // A listed offset past the end of the file is the FileIndex's fault: point at the FileIndex.
+      *at = sbi_offset < model.size ? sbi_offset : index_offset;
       return false;
     }
     DescriptorBlock sd_block;

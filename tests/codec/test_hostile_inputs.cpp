@@ -57,7 +57,8 @@ uint64_t put_descriptor(Bytes& file, const bosdyn::api::DescriptorBlock& block) 
 // A BDDF whose FileIndex lists one SeriesBlockIndex (and so one descriptor) `series` times; the
 // block index has `entries` entries. Before the fix the reader parsed and stored the block index
 // once per listing: series x entries index entries from a file of a few dozen KB.
-Bytes bddf_shared_block_index(int series, int entries) {
+// `listed_offset`, when set, replaces the block index offset the FileIndex lists.
+Bytes bddf_shared_block_index(int series, int entries, uint64_t listed_offset = 0) {
   using namespace bosdyn::api;
   Bytes file = {'B', 'D', 'D', 'F'};
   DescriptorBlock fd;
@@ -80,7 +81,7 @@ Bytes bddf_shared_block_index(int series, int entries) {
   DescriptorBlock index;
   for (int i = 0; i < series; ++i) {
     *index.mutable_file_index()->add_series_identifiers() = sd.series_descriptor().series_identifier();
-    index.mutable_file_index()->add_series_block_index_offsets(sbi_offset);
+    index.mutable_file_index()->add_series_block_index_offsets(listed_offset != 0 ? listed_offset : sbi_offset);
     index.mutable_file_index()->add_series_identifier_hashes(0);
   }
   uint64_t index_offset = put_descriptor(file, index);
@@ -108,6 +109,20 @@ TEST_CASE("BDDF: a FileIndex listing one block index for many series is refused,
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MESSAGE("shared block index, " << big.size() << " bytes: " << seconds << " s");
   CHECK(seconds < 20);
+}
+
+TEST_CASE("BDDF: a FileIndex listing a block index past the end of the file points at the FileIndex") {
+  // Found by libFuzzer: the problem's offset was the listed one, 200 KB past a 2 KB file.
+  Bytes file = bddf_shared_block_index(1, 3, 212813);
+  logscope::MemoryByteSource source(file);
+  logscope::Report report = logscope::bddf::open_inspector(source)->summary();
+  bool found = false;
+  for (const auto& problem : report.problems) {
+    CHECK(problem.offset < file.size());
+    if (problem.code == "bddf.index.bad_series_index") found = true;
+  }
+  CHECK(found);
+  logscope_fuzz::exercise(file.data(), file.size());
 }
 
 TEST_CASE("BDDF: timestamps at the ends of the int64 range (summary spans, rates, info text)") {
