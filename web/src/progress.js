@@ -33,7 +33,7 @@ export class ProgressBar {
     const seconds = (performance.now() - task.started) / 1000;
     const rate = seconds > 0.05 ? done / seconds : 0;
     const percent = total > 0 ? Math.min(100, (100 * done) / total) : 0;
-    this.fill.style.width = `${percent}%`;
+    this.fill.style.transform = `scaleX(${percent / 100})`;
     this.root.querySelector('.progress-track').setAttribute('aria-valuenow', Math.round(percent));
     const left = rate > 0 && total > done ? formatDuration((total - done) / rate) + ' left' : '';
     this.text.textContent = [`${formatBytes(done)} of ${formatBytes(total)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left].filter(Boolean).join(' · ');

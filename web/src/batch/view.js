@@ -84,7 +84,7 @@ export function batchController(app) {
     const done = run.doneCount, all = run.rows.length;
     const checked = run.bytesChecked;
     const percent = run.totalBytes ? (100 * checked) / run.totalBytes : (100 * done) / Math.max(1, all);
-    parts.fill.style.width = `${Math.min(100, percent)}%`;
+    parts.fill.style.transform = `scaleX(${Math.min(100, percent) / 100})`;
     parts.fill.parentElement.setAttribute('aria-valuenow', String(Math.round(percent)));
     if (run.running) {
       const seconds = (performance.now() - run.startedAt) / 1000;
