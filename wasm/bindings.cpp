@@ -32,6 +32,34 @@ Json parse_or_empty(const std::string& text) {
   return parsed ? *parsed : Json::object();
 }
 
+// A checksum the worker feeds from file.stream() (ChecksumFeed, core/inspector.h): each chunk is
+// copied into buffer() and hashed while the browser reads the next one.
+class WasmChecksumFeed {
+ public:
+  explicit WasmChecksumFeed(std::unique_ptr<ChecksumFeed> feed) : feed_(std::move(feed)) {}
+  double covered() const { return static_cast<double>(feed_->covered()); }
+  // Room in the heap for the next `size` bytes, valid until the next call; 0 (no room) past
+  // kMaxChunk: the caller splits bigger chunks.
+  double buffer(double size) {
+    if (!(size >= 0 && size <= kMaxChunk)) return 0;
+    size_t wanted = static_cast<size_t>(size);
+    if (wanted > capacity_) {
+      chunk_.reset(new uint8_t[wanted]);
+      capacity_ = wanted;
+    }
+    return static_cast<double>(reinterpret_cast<uintptr_t>(chunk_.get()));
+  }
+  void update(double size) { feed_->update(chunk_.get(), std::min(capacity_, static_cast<size_t>(std::max(size, 0.0)))); }
+  // `error`: why the stream ended early ("" when every byte came).
+  std::string finish(const std::string& error) { return feed_->finish(error, false).dump(); }
+
+ private:
+  static constexpr size_t kMaxChunk = 16u << 20;
+  std::unique_ptr<ChecksumFeed> feed_;
+  std::unique_ptr<uint8_t[]> chunk_;
+  size_t capacity_ = 0;
+};
+
 class WasmInspector {
  public:
   // `read` is a JS function (offset, length, pointer). It either returns a Uint8Array of the bytes
@@ -67,6 +95,11 @@ class WasmInspector {
     return guarded([&] { return inspector_->file_map(full_check, js_progress(progress)).to_json(); });
   }
   std::string checksum(val progress) { return guarded([&] { return inspector_->checksum(js_progress(progress)); }); }
+  // Null when there is nothing to feed: checksum() then answers without reading.
+  std::unique_ptr<WasmChecksumFeed> checksum_feed() {
+    std::unique_ptr<ChecksumFeed> feed = inspector_ ? inspector_->checksum_feed() : nullptr;
+    return feed ? std::make_unique<WasmChecksumFeed>(std::move(feed)) : nullptr;
+  }
   std::string info_text(const std::string& options_json) {
     if (!inspector_) return "";
     Json options = parse_or_empty(options_json);
@@ -193,6 +226,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("infoReport", &logscope::WasmInspector::info_report)
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)
+      .function("checksumFeed", &logscope::WasmInspector::checksum_feed)
       .function("fileMap", &logscope::WasmInspector::file_map)
       .function("infoText", &logscope::WasmInspector::info_text)
       .function("childCount", &logscope::WasmInspector::child_count)
@@ -205,4 +239,9 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("extract", &logscope::WasmInspector::extract)
       .function("exportRows", &logscope::WasmInspector::export_rows)
       .function("readStats", &logscope::WasmInspector::read_stats);
+  emscripten::class_<logscope::WasmChecksumFeed>("ChecksumFeed")
+      .function("covered", &logscope::WasmChecksumFeed::covered)
+      .function("buffer", &logscope::WasmChecksumFeed::buffer)
+      .function("update", &logscope::WasmChecksumFeed::update)
+      .function("finish", &logscope::WasmChecksumFeed::finish);
 }

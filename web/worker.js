@@ -5,6 +5,7 @@ import { makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.
 import { DecompressOffload } from './src/decompress-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
+import { streamChecksum } from './src/stream-checksum.js';
 
 const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
 let modulePromise = null;
@@ -111,6 +112,17 @@ const ops = {
     return parse(inspector.fileMap(!!fullCheck, progress));
   },
   async checksum(_, progress) {
+    // Without the read-ahead worker, a local file streams into the checksum (web/src/stream-checksum.js).
+    // With it, the codec pulls the file through the read-ahead ring: measured faster, because
+    // the ring keeps reading while the codec hashes, where one worker's stream stalls.
+    const feed = reader.kind === 'file' && !reader.readAhead ? inspector.checksumFeed() : null;
+    if (feed) {
+      try {
+        return parse(await streamChecksum(Module, feed, reader, progress));
+      } finally {
+        feed.delete();
+      }
+    }
     await ensureOffload();
     return parse(inspector.checksum(progress));
   },
@@ -167,6 +179,7 @@ const ops = {
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
+    checksum_streamed_bytes: reader?.checksumStreamed ?? 0,
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

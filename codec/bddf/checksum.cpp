@@ -33,15 +33,17 @@ ChecksumPass::ChecksumPass(const FileModel& model) : model_(model) {
 
 void ChecksumPass::attach(SequentialReader& reader) {
   if (!hashing_) return;
-  reader.set_observer([this](const uint8_t* data, size_t size) {
-    if (hashed_ >= covered_) return;
-    size_t n = static_cast<size_t>(std::min<uint64_t>(size, covered_ - hashed_));
-    sha_.update(data, n);
-    hashed_ += n;
-  });
+  reader.set_observer([this](const uint8_t* data, size_t size) { update(data, size); });
 }
 
-Json ChecksumPass::finish(const SequentialReader& reader, bool cancelled) {
+void ChecksumPass::update(const uint8_t* data, size_t size) {
+  if (!hashing_ || hashed_ >= covered_) return;
+  size_t n = static_cast<size_t>(std::min<uint64_t>(size, covered_ - hashed_));
+  sha_.update(data, n);
+  hashed_ += n;
+}
+
+Json ChecksumPass::finish(const std::string& error, bool cancelled) {
   if (!hashing_) return result_;
   Json j = result_;
   const std::string stored = j.find("stored")->as_string();  // a copy: adding keys below may move it
@@ -52,7 +54,7 @@ Json ChecksumPass::finish(const SequentialReader& reader, bool cancelled) {
   } else if (hashed_ < covered_) {
     j["status"] = "mismatch";
     j["computed"] = Json();
-    j["message"] = reader.error().empty() ? "could not read byte " + std::to_string(hashed_) : reader.error();
+    j["message"] = error.empty() ? "could not read byte " + std::to_string(hashed_) : error;
   } else {
     std::string computed = Sha1::hex(sha_.finish());
     j["computed"] = computed;

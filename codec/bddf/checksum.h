@@ -1,27 +1,32 @@
-// The file's SHA1, fed by a SequentialReader's observer: the checksum alone drains the reader;
-// the doctor walks blocks through the same reader and gets the hash from the same reads.
+// The file's SHA1, fed by a SequentialReader's observer (the checksum alone drains the reader;
+// the doctor walks blocks through the same reader and gets the hash from the same reads), or by
+// a caller that pushes the bytes itself (ChecksumFeed: the page streams the file into it).
 #pragma once
 
 #include <cstdint>
 
 #include "bddf/model.h"
+#include "core/inspector.h"
 #include "core/json.h"
 #include "core/sequential.h"
 #include "core/sha1.h"
 
 namespace logscope::bddf {
 
-class ChecksumPass {
+class ChecksumPass : public ChecksumFeed {
  public:
   explicit ChecksumPass(const FileModel& model);
   bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
-  uint64_t covered() const { return covered_; }
+  uint64_t covered() const override { return covered_; }
   uint64_t hashed() const { return hashed_; }
   // The checksum JSON when nothing is hashed (absent trailer, CHECKSUM_TYPE_NONE).
   const Json& unhashed() const { return result_; }
   void attach(SequentialReader& reader);
+  // Hashes the next bytes; anything past covered() is ignored.
+  void update(const uint8_t* data, size_t size) override;
   // The checksum JSON ({"status": "valid"|"mismatch"|"none"|"absent"|"cancelled", ...}).
-  Json finish(const SequentialReader& reader, bool cancelled);
+  Json finish(const std::string& error, bool cancelled) override;
+  Json finish(const SequentialReader& reader, bool cancelled) { return finish(reader.error(), cancelled); }
 
  private:
   const FileModel& model_;

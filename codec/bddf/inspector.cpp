@@ -2,6 +2,7 @@
 // doctor.cpp, text.cpp, checksum.cpp, tree.cpp, queries.cpp, file_map.cpp).
 #include "bddf/inspector.h"
 
+#include "bddf/checksum.h"
 #include "bddf/inspector_impl.h"
 #include "bddf/reader.h"
 
@@ -20,6 +21,11 @@ Report BddfInspector::check(const ProgressFn& progress) {
 std::string BddfInspector::info_text(const InfoOptions& options) { return render_info_text(model_, options); }
 
 Json BddfInspector::checksum(const ProgressFn& progress) { return compute_checksum(source_, model_, progress); }
+std::unique_ptr<ChecksumFeed> BddfInspector::checksum_feed() {
+  auto pass = std::make_unique<ChecksumPass>(model_);
+  if (!pass->hashing()) return nullptr;
+  return pass;
+}
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) {
   return std::make_unique<BddfInspector>(source);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,17 @@ struct InfoOptions {
   bool freq = false;  // rosbag --freq
 };
 
+// A checksum whose bytes its caller pushes in, in order: the page streams the file into it from
+// the browser's own reader, which a pull through ByteSource cannot overlap with the hashing.
+class ChecksumFeed {
+ public:
+  virtual ~ChecksumFeed() = default;
+  virtual uint64_t covered() const = 0;  // feed bytes [0, covered()) of the file
+  virtual void update(const uint8_t* data, size_t size) = 0;
+  // The same JSON as FormatInspector::checksum(). `error` says why fewer bytes came, if they did.
+  virtual Json finish(const std::string& error, bool cancelled) = 0;
+};
+
 class FormatInspector {
  public:
   virtual ~FormatInspector() = default;
@@ -53,6 +65,9 @@ class FormatInspector {
   virtual std::string info_text(const InfoOptions& options) = 0;
   // Checksum status: {"status": "valid"|"mismatch"|"none"|"absent"|"not_applicable"|"cancelled", ...}.
   virtual Json checksum(const ProgressFn& progress) = 0;
+  // The same checksum fed by the caller; null when there is nothing to hash (checksum() answers
+  // without reading) or the format has no checksum.
+  virtual std::unique_ptr<ChecksumFeed> checksum_feed() { return nullptr; }
 
   // Structure tree, expanded lazily and paged.
   virtual uint64_t child_count(const std::string& node_id) = 0;

@@ -255,3 +255,50 @@ TEST_CASE("bddf writer: the same input gives the same bytes (annotations in key 
   for (size_t i = 0; i < at.size(); ++i) CHECK(at[i] != std::string::npos);
   for (size_t i = 1; i < at.size(); ++i) CHECK(at[i - 1] < at[i]);
 }
+
+// What the page does for "Verify checksum" on a local file: it streams the bytes into the feed.
+Json fed_checksum(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, size_t stop_at = SIZE_MAX) {
+  std::unique_ptr<ChecksumFeed> feed = inspector.checksum_feed();
+  REQUIRE(feed);
+  uint64_t end = std::min<uint64_t>({feed->covered(), bytes.size(), stop_at});
+  for (uint64_t at = 0; at < end; at += piece) feed->update(bytes.data() + at, std::min<uint64_t>(piece, end - at));
+  return feed->finish(end < feed->covered() ? "the browser could not read the file" : "", false);
+}
+
+TEST_CASE("bddf checksum: bytes fed by the caller give what the pulled checksum gives") {
+  std::vector<uint8_t> bytes = write_like_official_sample();
+  auto opened = bddf_test::open_bytes(bytes);
+  Json pulled = opened.inspector->checksum(nullptr);
+  CHECK(field(pulled, "status").as_string() == "valid");
+  for (size_t piece : {size_t{1}, size_t{7}, size_t{65536}, bytes.size()})
+    CHECK(fed_checksum(*opened.inspector, bytes, piece).dump() == pulled.dump());
+  // Bytes past covered() (the digest and the magic) are ignored.
+  std::unique_ptr<ChecksumFeed> feed = opened.inspector->checksum_feed();
+  feed->update(bytes.data(), bytes.size());
+  CHECK(feed->finish("", false).dump() == pulled.dump());
+
+  std::vector<uint8_t> flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  auto damaged = bddf_test::open_bytes(flipped);
+  Json pulled_mismatch = damaged.inspector->checksum(nullptr);
+  CHECK(field(pulled_mismatch, "status").as_string() == "mismatch");
+  CHECK(fed_checksum(*damaged.inspector, flipped, 4096).dump() == pulled_mismatch.dump());
+
+  // A read that fails part way: a mismatch that says why, nothing computed.
+  Json cut = fed_checksum(*opened.inspector, bytes, 4096, 10000);
+  CHECK(field(cut, "status").as_string() == "mismatch");
+  CHECK(field(cut, "message").as_string() == "the browser could not read the file");
+  CHECK(field(cut, "computed").is_null());
+}
+
+TEST_CASE("bddf checksum: nothing to feed when the file declares no checksum") {
+  MemoryFile file;
+  Writer::Options none;
+  none.sha1 = false;
+  {
+    Writer writer(file.sink(), none);
+    REQUIRE(writer.finish());
+  }
+  auto opened = bddf_test::open_bytes(file.bytes);
+  CHECK_FALSE(opened.inspector->checksum_feed());
+}

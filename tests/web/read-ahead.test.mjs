@@ -77,7 +77,15 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
     assert.deepEqual(isolated.check.facts, alone.check.facts);
     const native = cliJson('check', files[kind], '--json');
     assert.deepEqual(isolated.check.problems, native.report.problems);
-    if (kind === 'bddf') assert.equal(isolated.checksum.status, 'valid');
+    if (kind === 'bddf') {
+      assert.equal(isolated.checksum.status, 'valid');
+      assert.deepEqual(alone.checksum, native.report.details.checksum);
+      // Without the ring, the checksum streamed the file into the codec instead of pulling it
+      // (whole, each time it ran: the page also verifies a small file by itself when it opens).
+      const streamed = alone.stats.checksum_streamed_bytes;
+      assert.ok(streamed > 0 && streamed % alone.checksum.covered_bytes === 0, `${streamed} bytes streamed`);
+      assert.equal(isolated.stats.checksum_streamed_bytes, 0);
+    }
     // Reads stay few and large: no pass makes one read per record.
     assert.ok(isolated.stats.read_calls < 200, `${isolated.stats.read_calls} reads for a 40 MB file`);
   });

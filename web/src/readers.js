@@ -13,6 +13,7 @@ export function fileReader(file, readAhead = null) {
   const sync = new FileReaderSync();
   return {
     kind: 'file',
+    file,
     name: file.name,
     size: file.size,
     bytesRead: 0,

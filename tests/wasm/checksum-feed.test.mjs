@@ -1,0 +1,69 @@
+// "Verify checksum" without the read-ahead worker: the page streams the file into the codec's
+// ChecksumFeed. Fed in any chunk sizes it must say what the pulled checksum says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath, loadModule, openWithWasm } from './support.mjs';
+
+function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
+  const feed = inspector.checksumFeed();
+  assert.ok(feed, 'a BDDF with a SHA1 checksum has a feed');
+  try {
+    const end = Math.min(feed.covered(), bytes.length, stopAt);
+    for (let at = 0; at < end; at += piece) {
+      const chunk = bytes.subarray(at, Math.min(end, at + piece));
+      const pointer = feed.buffer(chunk.length);
+      Module.HEAPU8.set(chunk, pointer);
+      feed.update(chunk.length);
+    }
+    return JSON.parse(feed.finish(end < feed.covered() ? 'the stream ended early' : ''));
+  } finally {
+    feed.delete();
+  }
+}
+
+test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut short', async (t) => {
+  if (!existsSync(cliPath)) return t.skip('SKIPPED: the native CLI is not built');
+  const Module = await loadModule();
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-feed-'));
+  try {
+    const path = join(dir, 'feed.bddf');
+    execFileSync(cliPath, ['make-demo-bddf', path, '--size-mb', '3'], { stdio: 'ignore' });
+    const bytes = readFileSync(path);
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(bytes.length / 2)] ^= 0x20;
+    const flippedPath = join(dir, 'flipped.bddf');
+    writeFileSync(flippedPath, flipped);
+    for (const [file, data, status] of [[path, bytes, 'valid'], [flippedPath, flipped, 'mismatch']]) {
+      const opened = await openWithWasm(file);
+      try {
+        const pulled = JSON.parse(opened.inspector.checksum(null));
+        assert.equal(pulled.status, status);
+        for (const piece of [1000, 65536, 20 << 20]) assert.deepEqual(fed(Module, opened.inspector, data, piece), pulled, `pieces of ${piece}`);
+        const feed = opened.inspector.checksumFeed();
+        assert.equal(feed.buffer(17 << 20), 0, 'no room past 16 MB: the caller splits');
+        feed.delete();
+        const cut = fed(Module, opened.inspector, data, 65536, 100000);
+        assert.equal(cut.status, 'mismatch');
+        assert.equal(cut.message, 'the stream ended early');
+        assert.equal(cut.computed, null);
+      } finally {
+        opened.close();
+      }
+    }
+    // A bag has no checksum to feed: checksum() answers without reading.
+    const bag = join(dir, 'feed.bag');
+    execFileSync(cliPath, ['make-demo-rosbag', bag, '--size-mb', '1'], { stdio: 'ignore' });
+    const opened = await openWithWasm(bag);
+    try {
+      assert.equal(opened.inspector.checksumFeed(), null);
+    } finally {
+      opened.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
