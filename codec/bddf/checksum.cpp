@@ -8,7 +8,7 @@
 
 namespace logscope::bddf {
 
-ChecksumPass::ChecksumPass(const FileModel& model) : model_(model) {
+ChecksumPass::ChecksumPass(const FileModel& model) {
   result_["algorithm"] = "SHA1";
   const Trailer& t = model.trailer;
   if (!t.present) {

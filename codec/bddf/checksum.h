@@ -29,7 +29,6 @@ class ChecksumPass : public ChecksumFeed {
   Json finish(const SequentialReader& reader, bool cancelled) { return finish(reader.error(), cancelled); }
 
  private:
-  const FileModel& model_;
   Json result_ = Json::object();
   bool hashing_ = false;
   uint64_t covered_ = 0;

@@ -40,15 +40,8 @@ FileMap BddfInspector::file_map(bool full_check, const ProgressFn& progress) {
     map.missing(0, "no index and no trailer: the file ends at byte " + std::to_string(model.size) +
                        " without them (a writer that never closed, or a cut)");
 
-  std::vector<Problem> problems = model.problems;
-  std::string how = model.indexed ? "index" : "scan";
-  if (full_check) {
-    Report report = check(progress);
-    map.refine_with_check(report);
-    problems = report.problems;
-    how = "check";
-  }
-  return map.finish(how, std::move(problems));
+  if (full_check) return map.finish_checked(check(progress));
+  return map.finish(model.indexed ? "index" : "scan", model.problems);
 }
 
 }  // namespace logscope::bddf

@@ -23,15 +23,8 @@ FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
     map.damaged_from(from, "not readable: " + s.recovery.message);
     map.missing(0, "the log ends inside a frame: the rest was never written or was cut off");
   }
-  std::vector<Problem> problems = s.problems;
-  std::string how = "scan";
-  if (full_check) {
-    Report report = check(progress);
-    map.refine_with_check(report);
-    problems = report.problems;
-    how = "check";
-  }
-  return map.finish(how, std::move(problems));
+  if (full_check) return map.finish_checked(check(progress));
+  return map.finish("scan", s.problems);
 }
 
 Report CarlaInspector::check(const ProgressFn& progress) {

@@ -59,6 +59,11 @@ class FileMapBuilder {
   // Where the structures the index knows end; past it (to the file's end) is unreachable.
   void structures_end(uint64_t offset) { structures_end_ = offset; }
   FileMap finish(std::string source, std::vector<Problem> problems) const;
+  // The map refined by a full check (refine_with_check), with the check's problems.
+  FileMap finish_checked(Report report) {
+    refine_with_check(report);
+    return finish("check", std::move(report.problems));
+  }
 
  private:
   struct Item {

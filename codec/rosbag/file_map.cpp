@@ -53,15 +53,8 @@ FileMap BagInspector::file_map(bool full_check, const ProgressFn& progress) {
     map.missing(bag_.index_pos, "cut off: the header puts the index at byte " + std::to_string(bag_.index_pos) +
                                     ", past the end of the file");
 
-  std::vector<Problem> problems = bag_.problems;
-  std::string how = bag_.indexed ? "index" : "scan";
-  if (full_check) {
-    Report report = check(progress);
-    map.refine_with_check(report);
-    problems = report.problems;
-    how = "check";
-  }
-  return map.finish(how, std::move(problems));
+  if (full_check) return map.finish_checked(check(progress));
+  return map.finish(bag_.indexed ? "index" : "scan", bag_.problems);
 }
 
 }  // namespace logscope::rosbag
