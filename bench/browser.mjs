@@ -176,10 +176,13 @@ async function benchFile(browser, url, spec, peer) {
   const limits = [await readLimit(page, path)];
   const row = { file: spec.file, size, isolated, cores, summary, passes: {} };
   for (const pass of spec.passes.filter((p) => p !== 'summary')) {
-    const waitedBefore = (await jobMemory(page)).read_ahead_waited_ms || 0;
+    const before = await jobMemory(page);
     row.passes[pass] = await timePass(page, pass);
     row.passes[pass].memory = await jobMemory(page);
-    row.passes[pass].waitedS = ((row.passes[pass].memory.read_ahead_waited_ms || 0) - waitedBefore) / 1000;
+    const delta = (key) => ((row.passes[pass].memory[key] || 0) - (before[key] || 0)) / 1000;
+    row.passes[pass].waitedS = delta('read_ahead_waited_ms');
+    row.passes[pass].helpersBusyS = delta('offload_busy_ms');
+    row.passes[pass].helpersWaitedS = delta('offload_waited_ms');
   }
   row.viewMemory = await page.evaluate(() => window.logscope.readStats());
   if (spec.file.endsWith('.bag') && peer) row.peer = await foxglovePeer(page);
@@ -225,7 +228,7 @@ function describe(row) {
   lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit` : 'from the index'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
   for (const [name, r] of Object.entries(row.passes)) {
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + (r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '');
-    lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers` : ''} | ${memoryText(r.memory)} |`);
+    lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
   }
   if (row.oneCore) {
     const r = row.oneCore, all = row.passes.check;

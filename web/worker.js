@@ -183,6 +183,8 @@ const ops = {
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,
+    offload_busy_ms: (await offload)?.busyMs() ?? 0,
+    offload_waited_ms: Math.round((await offload)?.waitedMs ?? 0),
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).

@@ -19,7 +19,7 @@ export function slotView(buffer, k) {
   const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
   const base = k * slotBytes;
   return {
-    words: new Int32Array(buffer, base, 16), // [state, compression, input size, uncompressed size, verify, json length, result size, helper memory MB]
+    words: new Int32Array(buffer, base, 16), // [state, compression, input size, uncompressed size, verify, json length, result size, helper memory MB, helper busy ms (slot 0)]
     json: new Uint8Array(buffer, base + 64, 1024),
     input: new Uint8Array(buffer, base + MAILBOX.header, MAILBOX.inputBytes),
     output: new Uint8Array(buffer, base + MAILBOX.header + MAILBOX.inputBytes, MAILBOX.outputBytes),
@@ -45,6 +45,12 @@ export class DecompressOffload {
     this.helpers = helpers;
     this.entries = new Map(); // ticket -> {helper, k}
     this.offloaded = 0; // chunks decoded by helpers (for the benchmarks)
+    this.waitedMs = 0; // time the codec waited for a helper's result (for the benchmarks)
+  }
+
+  // Time the helpers spent decoding, summed (for the benchmarks).
+  busyMs() {
+    return this.helpers.reduce((sum, helper) => sum + Atomics.load(helper.slots[0].words, 8), 0);
   }
 
   // A helper's next slot in ring order, if it can take a chunk now.
@@ -92,8 +98,10 @@ export class DecompressOffload {
     const slot = helper.slots[k];
     // A helper that does not answer must not hang the pass: the codec then decodes the chunk
     // itself, and every later chunk too (a crashed helper never answers again).
-    const deadline = helper.silent ? 0 : performance.now() + HELPER_TIMEOUT_MS;
+    const started = performance.now();
+    const deadline = helper.silent ? 0 : started + HELPER_TIMEOUT_MS;
     while (Atomics.load(slot.words, 0) === STATE.submitted && performance.now() < deadline) Atomics.wait(slot.words, 0, STATE.submitted, 1000);
+    this.waitedMs += performance.now() - started;
     if (Atomics.load(slot.words, 0) !== STATE.done) {
       helper.silent = true;
       return { ok: false, code: 'offload.unavailable', message: 'a decompression worker did not answer', checksum_present: false, checksum_verified: false };
