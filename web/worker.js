@@ -1,7 +1,7 @@
 // The codec worker: owns the wasm module, one Inspector and the reader of the open file.
 // Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
-import { makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
+import { describeReadError, makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
@@ -233,6 +233,5 @@ async function handle({ id, op, args }) {
 
 function describe(error) {
   if (typeof error === 'number') return `the codec raised a C++ exception (${error})`;
-  if (error && error.name === 'NotReadableError') return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
-  return String((error && error.message) || error);
+  return describeReadError(error);
 }

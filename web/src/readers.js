@@ -47,6 +47,12 @@ export function fileReader(file, readAhead = null) {
   };
 }
 
+// What to tell the user when the browser fails to read a chosen local file.
+export function describeReadError(error) {
+  if (error && error.name === 'NotReadableError') return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
+  return String((error && error.message) || error);
+}
+
 // Thrown when the remote file is not the one that was opened any more.
 export class ChangedError extends Error {
   constructor(message) { super(message); this.name = 'ChangedError'; }

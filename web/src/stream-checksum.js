@@ -2,6 +2,8 @@
 // fastest reader) pushed chunk by chunk into the codec's checksum (ChecksumFeed). Hashing one
 // chunk overlaps the browser's reading of the next inside this one worker: no read-ahead worker
 // and no shared memory, so it runs at the same speed where the page is not cross-origin isolated.
+import { describeReadError } from './readers.js';
+
 const MAX_PIECE = 16 << 20; // the most ChecksumFeed.buffer() hands out (wasm/bindings.cpp)
 
 export async function streamChecksum(Module, feed, reader, progress) {
@@ -25,7 +27,7 @@ export async function streamChecksum(Module, feed, reader, progress) {
       progress(done, total);
     }
   } catch (failure) {
-    error = `the browser stopped reading the file at byte ${done} (${failure?.name || 'Error'}: ${failure?.message || failure}); it may have been moved, changed or deleted since it was chosen`;
+    error = `stopped at byte ${done}: ${describeReadError(failure)}`;
   }
   return feed.finish(error);
 }
