@@ -12,6 +12,7 @@
 #include "core/search.h"
 #include "inspector.h"
 #include "output_jobs.h"
+#include "warm_up.h"
 
 using emscripten::val;
 
@@ -218,6 +219,7 @@ void prepare_heap(double megabytes) {
 
 EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("prepareHeap", &logscope::prepare_heap);
+  emscripten::function("warmUp", &logscope::warm_up_opening);
   emscripten::class_<logscope::WasmInspector>("Inspector")
       .constructor<double, val>()
       .function("detection", &logscope::WasmInspector::detection)

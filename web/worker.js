@@ -202,6 +202,12 @@ async function handle({ id, op, args }) {
     cores = Math.max(1, Math.min(args.cores || cores, navigator.hardwareConcurrency || 1));
     return;
   }
+  if (op === 'warmUp') {
+    // Compiles the opening path before a file is chosen (codec/warm_up.h). Compiled code is shared
+    // by every worker of the page, so one worker does it; a failure only loses the head start.
+    try { (await loadModule()).warmUp(); } catch { /* the open that follows reports real errors */ }
+    return;
+  }
   if (op === '__crash__') {
     // Test hook: an uncaught error outside any request, like a bug in the worker would cause. The
     // queue waits for it, so a request sent after it never runs first (a small file's check

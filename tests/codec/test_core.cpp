@@ -1,4 +1,4 @@
-// Core: JSON, byte sources and the cache, the cursor, detection, search.
+// Core: JSON, byte sources and the cache, the cursor, detection, search, the warm-up.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +14,7 @@
 #include "core/search.h"
 #include "core/sha1.h"
 #include "test_support.h"
+#include "warm_up.h"
 
 using namespace logscope;
 
@@ -345,4 +346,8 @@ TEST_CASE("query table: arguments checked against the schema, errors name the ar
   CHECK(error(R"({"frist": 1})") == R"(page: unknown argument "frist" (this query takes: first, t0_ns, rate, series))");
   CHECK(run_query(table, "nope", Json::object(), nullptr).find("error")->as_string() == "unknown query: nope (this format answers: page)");
   CHECK(query_table_json(table).dump().find(R"({"name":"t0_ns","type":"i64","help":""})") != std::string::npos);
+}
+
+TEST_CASE("the warm-up opens a clean file of every format (a file our writers and readers disagree on would warm nothing)") {
+  CHECK(warm_up_opening() == 4);
 }

@@ -20,7 +20,15 @@ const sourceFor = (file) => (file.remote
 export const isAbort = (error) => error?.name === 'AbortError';
 
 // Two workers for the next session, started early so the codec compiles while the user chooses.
-export const spareWorkers = () => ({ client: new WorkerClient(), jobs: new WorkerClient() });
+// The page's first view worker also compiles the opening path ahead (codec/warm_up.h); the
+// compiled code is shared with every later worker.
+let warmedUp = false;
+export function spareWorkers() {
+  const client = new WorkerClient();
+  if (!warmedUp) client.warmUp();
+  warmedUp = true;
+  return { client, jobs: new WorkerClient() };
+}
 
 // Events: detected (the format is known), unknown (not a log), summary (summary and report are
 // in), shown (the summary is on screen: background reads may start), checking (a full check

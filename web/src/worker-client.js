@@ -63,6 +63,11 @@ export class WorkerClient {
     }
   }
 
+  // Asks the worker to compile the opening path now, before a file is chosen (no reply).
+  warmUp() {
+    this.worker.postMessage({ id: 0, op: 'warmUp' });
+  }
+
   call(op, args = {}, { onProgress, transfer = [] } = {}) {
     if (this.disposed) return Promise.reject(this.disposed);
     const id = this.nextId++;
