@@ -130,6 +130,7 @@ const ops = {
   // file's `check --json` line (a Blob, off the JS heap) go back, never the report.
   async checkFile({ source, path }, progress) {
     const opened = await ops.open({ source });
+    await reader.ready;
     const detectionText = inspector.detection();
     let reportText = null;
     if (opened.known) {
@@ -191,6 +192,9 @@ const ops = {
   ...outputOps(() => ({ Module, inspector })),
 };
 
+// Requests that read only the index or a few small ranges: they never wait for the read-ahead.
+const INDEX_OPS = new Set(['open', 'checkFile', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
+
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();
 self.onmessage = (event) => {
@@ -217,6 +221,7 @@ async function handle({ id, op, args }) {
   const handler = ops[op];
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
   if (op !== 'open' && op !== 'checkFile' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
+  if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead
   let last = 0;
   const progress = (done, total) => {
     const now = performance.now();

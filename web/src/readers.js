@@ -9,7 +9,7 @@ export { prepareReadAhead, readAheadAvailable };
 // isolated (web/src/read-ahead.js). The codec keeps its own block cache with read-ahead (256 KB blocks, sequential fetches grown
 // to 8 MB), so every read that reaches a reader is already a large, block-aligned request.
 
-export function fileReader(file, readAhead = null) {
+export function fileReader(file) {
   const sync = new FileReaderSync();
   return {
     kind: 'file',
@@ -17,7 +17,9 @@ export function fileReader(file, readAhead = null) {
     name: file.name,
     size: file.size,
     bytesRead: 0,
-    readAhead,
+    readAhead: null, // attached by makeReader once the read-ahead worker has the file
+    ready: Promise.resolve(), // settles once the read-ahead is attached or known to be missing
+    closed: false,
     read(offset, length) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
@@ -30,8 +32,8 @@ export function fileReader(file, readAhead = null) {
     readInto(offset, length, heap, pointer) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return 0;
-      if (readAhead) {
-        const n = readAhead.readInto(offset, end - offset, heap, pointer);
+      if (this.readAhead) {
+        const n = this.readAhead.readInto(offset, end - offset, heap, pointer);
         if (n >= 0) {
           this.bytesRead += n;
           return n;
@@ -42,7 +44,8 @@ export function fileReader(file, readAhead = null) {
       return bytes.length;
     },
     close() {
-      readAhead?.stop();
+      this.closed = true;
+      this.readAhead?.stop();
     },
   };
 }
@@ -109,15 +112,19 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
   };
 }
 
-// Builds the reader for an `open` request's source description.
+// Builds the reader for an `open` request's source description. A local file's read-ahead is
+// handed the file in the background: opening reads only the index and does not wait for it
+// (10-40 ms on a loaded machine); whole-file passes wait for `ready` (web/worker.js).
 export async function makeReader(source) {
   if (source.kind === 'file') {
-    let readAhead = null;
+    const reader = fileReader(source.file);
     if (readAheadAvailable() && source.file.size > STREAM_MIN_READ) {
       // Without it the reader still works, only without overlap: never fail an open for it.
-      readAhead = await new ReadAhead(source.file).start().catch(() => null);
+      reader.ready = new ReadAhead(source.file).start().then(
+        (readAhead) => { if (reader.closed) readAhead.stop(); else reader.readAhead = readAhead; },
+        () => {});
     }
-    return fileReader(source.file, readAhead);
+    return reader;
   }
   if (source.kind === 'url') return httpReader(source);
   throw new Error(`unsupported source kind: ${source.kind}`);
