@@ -51,10 +51,11 @@ export class HexView {
     this.cursor = 0;
     this.selection = null;
     this.generation = (this.generation || 0) + 1;
-    this.layout();
-    this.scroller.scrollTop = 0;
-    this.render();
     this.onCursor(this.cursor);
+    // A hidden view is laid out when its tab is shown (layout()): measuring it now would force a
+    // layout of the whole page in the middle of opening the file (30-70 ms before the summary).
+    this.scrollToTop = true;
+    if (!this.root.closest('[hidden]')) this.layout();
   }
 
   // The client changed (a fresh worker after cancel or crash): keep the cache, use the new one.
@@ -69,6 +70,10 @@ export class HexView {
     this.scaled = natural > MAX_SPACER;
     this.spacer.style.height = `${this.scaled ? MAX_SPACER : natural}px`;
     while (this.rows.length < visible + 1) this.rows.push(this.makeRow());
+    if (this.scrollToTop && visible > 1) {
+      this.scrollToTop = false; // a new file starts at the top
+      this.scroller.scrollTop = 0;
+    }
     this.render();
   }
 

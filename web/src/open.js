@@ -85,7 +85,12 @@ export function openController(app) {
         return null;
       }
     };
-    const opened = await answer(() => session.client.open(session.source));
+    // The summary is asked for with the open: the worker runs the two back to back, without a
+    // round trip through this thread (busy laying out the views for the new file) between them.
+    const openReply = session.client.open(session.source);
+    const summaryReply = session.client.call('summary');
+    summaryReply.catch(() => {}); // read below, once the format is known
+    const opened = await answer(() => openReply);
     if (!opened) return;
     session.detection = opened.value.detection;
     status.format(opened.value.known ? session.detection.family : 'unknown');
@@ -95,7 +100,7 @@ export function openController(app) {
       status.state('unknown');
       return;
     }
-    const summary = await answer(() => session.client.call('summary').then((s) => {
+    const summary = await answer(() => summaryReply.then((s) => {
       if (s.error) throw new Error(s.error);
       return s;
     }));
