@@ -1,6 +1,7 @@
 // Formatting of facts and table cells, decided by key name and value type (web/src/format.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as formatFns from '../../web/src/format.js';
 import { formatValue, humanize, formatSeconds } from '../../web/src/format.js';
 
 const text = (key, value, context) => formatValue(key, value, context).text;
@@ -44,4 +45,21 @@ test('column headers read as words with units', () => {
   assert.equal(humanize('role_name'), 'Role name');
   assert.equal(humanize('start_time'), 'Start time');
   assert.equal(humanize('date_unix'), 'Date (Unix time)');
+});
+
+test('counts and floats are grouped as en-US writes them, without loading Intl', () => {
+  const { formatCount, formatFloat } = formatFns;
+  const values = [0, 7, 999, 1000, -1000, 12345, 1234567, 9007199254740991, -987654321, 0.5, 1.25, 1234.5678, -1234.5, 0.0004, 1e20, 999.9995];
+  for (const v of values) assert.equal(formatCount(v), v.toLocaleString('en-US'), String(v));
+  for (const v of [100.04, 123456.78, -2500.25, 1e6 + 0.06, 99999.95]) {
+    assert.equal(formatFloat(v), v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }), String(v));
+  }
+  for (let k = 1; k < 3000; k++) { // a sweep over magnitudes and fractions, ties included
+    const v = (k % 2 ? 1 : -1) * (k ** 2.7 / 9.1 + (k % 20) * 0.0005);
+    assert.equal(formatCount(v), v.toLocaleString('en-US'), String(v));
+    if (Math.abs(v) >= 100) assert.equal(formatFloat(v), v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }), String(v));
+  }
+  assert.equal(formatCount('12'), '12');
+  assert.equal(formatCount(NaN), 'NaN');
+  assert.equal(formatCount(-0), '0'); // where en-US writes -0
 });

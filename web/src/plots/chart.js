@@ -2,7 +2,7 @@
 // bucket when the codec thinned a long series. Wheel or +/− zooms the time axis around the cursor,
 // drag pans, shift-drag zooms to the dragged span, a double click (or 0) shows the query's whole
 // range; hovering shows a crosshair and the values under it. The view's changes go to onView(x0, x1).
-import { h } from '../dom.js';
+import { h, formatCount } from '../dom.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, niceTicks, timeTicks, tickText, timeTickText, valueText, secondsText } from './kit.js';
 
 const PAD = { top: 12, right: 18, bottom: 44 };
@@ -242,7 +242,7 @@ export class LineChart {
     ctx.setLineDash([3, 3]);
     ctx.beginPath(); ctx.moveTo(x, plot.top); ctx.lineTo(x, plot.top + plot.height); ctx.stroke();
     ctx.setLineDash([]);
-    const lines = [points ? secondsText(t) : `${secondsText(t, 3)} … ${secondsText(d.buckets.last[i], 3)} · ${d.buckets.count[i].toLocaleString('en-US')} points`];
+    const lines = [points ? secondsText(t) : `${secondsText(t, 3)} … ${secondsText(d.buckets.last[i], 3)} · ${formatCount(d.buckets.count[i])} points`];
     d.columns.forEach((name, c) => {
       const color = colors.series[c % colors.series.length];
       if (points) {
