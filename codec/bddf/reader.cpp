@@ -218,6 +218,12 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
         "the FileIndex lists " + std::to_string(count) + " identifiers, " + std::to_string(model.file_index_offsets.size()) +
             " block-index offsets and " + std::to_string(model.file_index_hashes.size()) + " hashes");
   count = std::min(count, model.file_index_offsets.size());
+  // The block indexes sit together before the FileIndex: one read for all of them, where each
+  // would otherwise be its own (a browser read costs milliseconds however small).
+  if (count > 0) {
+    uint64_t first = *std::min_element(model.file_index_offsets.begin(), model.file_index_offsets.begin() + count);
+    if (first >= kFirstBlockOffset && first < index_offset) source.will_read(first, index_offset - first);
+  }
 
   model.series.resize(count);
   // Every series has its own block index and descriptor. An index listing one block for many

@@ -120,6 +120,16 @@ const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t w
   return &blocks_.front();
 }
 
+void CachedByteSource::will_read(uint64_t offset, uint64_t length) {
+  uint64_t total = inner_.size();
+  if (offset >= total) return;
+  length = std::min<uint64_t>(length, total - offset);
+  if (length == 0 || length > options_.capacity / 2) return;
+  const Block* cached = find_block(offset);
+  if (cached && cached->offset + cached->size >= offset + length) return;
+  fetch(offset, static_cast<size_t>(length));
+}
+
 size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length) {
   uint64_t total = inner_.size();
   if (offset >= total) return 0;

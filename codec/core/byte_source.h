@@ -29,6 +29,9 @@ class ByteSource {
   // (pread on the same file), or null. Lets a pass read its next window in the background
   // (SequentialReader). Wrappers that keep state (caches, counters) hand on their inner file's.
   virtual ByteSource* concurrent_source() { return nullptr; }
+  // A hint: [offset, offset+length) will be read soon, in pieces (an index spread over several
+  // records). A cache may fetch it in one call; other sources ignore it.
+  virtual void will_read(uint64_t offset, uint64_t length) { (void)offset, (void)length; }
 };
 
 // Reads a native file with pread.
@@ -82,6 +85,7 @@ class CountingByteSource : public ByteSource {
   explicit CountingByteSource(ByteSource& inner) : inner_(inner) {}
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  void will_read(uint64_t offset, uint64_t length) override { inner_.will_read(offset, length); }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t read_calls() const { return read_calls_; }
   void reset() { bytes_read_ = read_calls_ = 0; }
@@ -109,6 +113,8 @@ class CachedByteSource : public ByteSource {
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
   ByteSource* concurrent_source() override { return inner_.concurrent_source(); }
+  // Fetches the range in one call when it fits in half the cache and is not cached already.
+  void will_read(uint64_t offset, uint64_t length) override;
   void clear();
 
  private:

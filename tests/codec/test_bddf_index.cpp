@@ -42,6 +42,26 @@ std::vector<uint8_t> big_file() {
 
 }  // namespace
 
+TEST_CASE("bddf index: behind the page's cache, opening reads all block indexes in one call") {
+  std::vector<uint8_t> bytes = big_file();
+  MemoryByteSource memory(bytes.data(), bytes.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;
+  options.block_size = 16 * 1024;  // as wasm/bindings.cpp
+  CachedByteSource cached(counting, options);
+  auto inspector = bddf::open_inspector(cached);
+  inspector->summary();
+  const FileModel& model = bddf_test::model_of(*inspector);
+  REQUIRE(model.series.size() == 3);
+  uint64_t index_bytes = bytes.size() - model.series[0].block_index_file_offset;
+  REQUIRE(index_bytes > 3 * options.block_size);  // several blocks, so one read per series without the hint
+  INFO(counting.read_calls() << " reads, " << counting.bytes_read() << " bytes; index " << index_bytes);
+  // The trailer's block, the block indexes with the FileIndex, the start (descriptors), the last
+  // POD block's header.
+  CHECK(counting.read_calls() <= 4);
+  CHECK(counting.bytes_read() < index_bytes + 4 * options.block_size);
+}
+
 TEST_CASE("bddf index: opening reads only the index, extraction reads nothing") {
   std::vector<uint8_t> bytes = big_file();
   MemoryByteSource memory(bytes.data(), bytes.size());

@@ -105,6 +105,31 @@ TEST_CASE("cached source: a large read is one call, scattered small reads stay s
   CHECK(counting.bytes_read() <= 500 * 2 * options.block_size);
 }
 
+TEST_CASE("cached source: a will_read hint fetches the range in one call, within half the cache") {
+  std::vector<uint8_t> data(64 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7);
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;
+  options.block_size = 16 * 1024;
+  CachedByteSource cached(counting, options);
+  cached.will_read(1000 * 1000, 3 * 1000 * 1000);
+  CHECK(counting.read_calls() == 1);
+  // Later reads anywhere in the range, in any order, cost nothing.
+  uint8_t piece[5000];
+  for (uint64_t at : {3'900'000ull, 1'000'000ull, 2'222'222ull}) {
+    REQUIRE(cached.read(at, piece, sizeof piece) == sizeof piece);
+    CHECK(std::memcmp(piece, data.data() + at, sizeof piece) == 0);
+  }
+  CHECK(counting.read_calls() == 1);
+  cached.will_read(1000 * 1000, 1000);  // already cached: no read
+  CHECK(counting.read_calls() == 1);
+  // More than half the cache (a hostile index offset) is ignored, as is a range past the end.
+  cached.will_read(0, 40 * 1024 * 1024);
+  cached.will_read(data.size() + 10, 100);
+  CHECK(counting.read_calls() == 1);
+}
+
 TEST_CASE("detection by content, with a diagnosis for everything else") {
   CHECK(detect_kind("") == "empty");
   CHECK(detect_kind("BDDF\x01\x02") == "bddf");
