@@ -1,8 +1,8 @@
 // The read pump: a worker that only reads. The codec worker asks for byte ranges in a ring of
 // slots in a SharedArrayBuffer; the pump fills them one after another, so the next window is read
 // while the codec works on this one (web/src/read-ahead.js). It is stopped by terminate(). It
-// says 'booted' as soon as it runs: a worker must have started before its creator blocks in
-// Atomics.wait.
+// says 'booted' once it holds the port that brings its file: a worker must have started before
+// its creator blocks in Atomics.wait.
 //
 // Where Atomics.waitAsync exists, ranges that continue each other are read from one
 // file.stream(): in Chromium that reads a File at the browser's limit, while FileReaderSync in
@@ -88,11 +88,12 @@ async function streamPump(file, { state, ranges, error, slotBytes }, slots) {
   }
 }
 
-self.onmessage = ({ data: { file, buffer, slots, slotSize } }) => {
-  const ring = layout(buffer, slots, slotSize);
-  self.postMessage('running');
-  if (typeof Atomics.waitAsync === 'function') streamPump(file, ring, slots);
-  else syncPump(file, ring, slots);
+// The first message is the port that later brings the file (web/src/read-ahead.js).
+self.onmessage = ({ data: port }) => {
+  port.onmessage = ({ data: { file, buffer, slots, slotSize } }) => {
+    const ring = layout(buffer, slots, slotSize);
+    if (typeof Atomics.waitAsync === 'function') streamPump(file, ring, slots);
+    else syncPump(file, ring, slots);
+  };
+  self.postMessage('booted');
 };
-
-self.postMessage('booted');

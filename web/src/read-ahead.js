@@ -16,13 +16,23 @@ export function readAheadAvailable() {
   return typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true && typeof Worker === 'function';
 }
 
-let sparePump = null;
+let sparePump = null; // a promise of a booted pump, or of null when it could not start
+let bootedPump = null; // the same pump once booted: taken synchronously by ReadAhead.attach
 
+// A pump is handed its file over a MessagePort given to it when it boots: a message on a port
+// reaches it while this worker is blocked (in the codec, waiting for a slot), where a message to
+// the worker itself waits until this worker yields (measured in Chromium). So a booted pump can
+// be attached synchronously, and opening a file never waits for it.
 function bootPump() {
   return new Promise((resolve, reject) => {
-    const pump = new Worker(new URL('./pump-worker.js', import.meta.url), { type: 'module' });
-    pump.onmessage = () => resolve(pump);
-    pump.onerror = (event) => reject(new Error(`the read-ahead worker failed to start: ${event.message || 'unknown error'}`));
+    const worker = new Worker(new URL('./pump-worker.js', import.meta.url), { type: 'module' });
+    const channel = new MessageChannel();
+    worker.onmessage = () => {
+      bootedPump = { worker, port: channel.port1 };
+      resolve(bootedPump);
+    };
+    worker.onerror = (event) => reject(new Error(`the read-ahead worker failed to start: ${event.message || 'unknown error'}`));
+    worker.postMessage(channel.port2, [channel.port2]);
   });
 }
 
@@ -31,13 +41,22 @@ export function prepareReadAhead() {
   if (readAheadAvailable() && !sparePump) sparePump = bootPump().catch(() => null);
 }
 
-async function takePump() {
-  prepareReadAhead();
-  const pump = await sparePump;
+function takeBootedPump() {
+  const pump = bootedPump;
+  bootedPump = null;
   sparePump = null;
-  if (!pump) throw new Error('the read-ahead worker could not be started');
   setTimeout(prepareReadAhead, 0); // the next file's pump boots in the background
   return pump;
+}
+
+async function takePump() {
+  prepareReadAhead();
+  await sparePump;
+  if (!bootedPump) {
+    sparePump = null;
+    throw new Error('the read-ahead worker could not be started');
+  }
+  return takeBootedPump();
 }
 
 export class ReadAhead {
@@ -54,23 +73,28 @@ export class ReadAhead {
     this.waitedMs = 0; // time the codec spent waiting for the pump (for the benchmarks)
   }
 
-  // Hands the file to a pump that has already started (one is kept spare, so opening a file
-  // does not wait for a worker to boot).
+  // Hands the file to a pump that has already booted, or returns false (none is booted yet).
+  attach() {
+    if (!bootedPump) return false;
+    this.handTo(takeBootedPump());
+    return true;
+  }
+
+  // Waits for a pump to boot, then hands it the file.
   async start() {
-    const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
-    Object.assign(this, layout(buffer, this.slots, this.slotSize));
-    this.pump = await takePump();
-    // Wait until the pump has the file: a message to a worker we created is delivered only when
-    // this worker yields, and the codec may block on the stream before it does.
-    await new Promise((resolve) => {
-      this.pump.onmessage = () => resolve();
-      this.pump.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
-    });
+    this.handTo(await takePump());
     return this;
   }
 
+  handTo(pump) {
+    const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
+    Object.assign(this, layout(buffer, this.slots, this.slotSize));
+    this.pump = pump;
+    pump.port.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
+  }
+
   stop() {
-    this.pump?.terminate();
+    this.pump?.worker.terminate();
     this.pump = null;
   }
 

@@ -51,8 +51,10 @@ export function fileReader(file) {
 }
 
 // What to tell the user when the browser fails to read a chosen local file.
+// (A local file's stream fails with a TypeError "network error" in Chromium.)
 export function describeReadError(error) {
-  if (error && error.name === 'NotReadableError') return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
+  const streamFailed = error && error.name === 'TypeError' && /network error/i.test(String(error.message));
+  if (error && (error.name === 'NotReadableError' || streamFailed)) return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
   return String((error && error.message) || error);
 }
 
@@ -112,17 +114,23 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
   };
 }
 
-// Builds the reader for an `open` request's source description. A local file's read-ahead is
-// handed the file in the background: opening reads only the index and does not wait for it
-// (10-40 ms on a loaded machine); whole-file passes wait for `ready` (web/worker.js).
+// Builds the reader for an `open` request's source description. A local file gets its read-ahead
+// at once from the pump booted in advance, so every pass, even a scan while opening (a CARLA log),
+// reads through it. Without a booted pump it is attached in the background (10-40 ms on a loaded
+// machine): opening never waits for it, whole-file passes wait for `ready` (web/worker.js).
 export async function makeReader(source) {
   if (source.kind === 'file') {
     const reader = fileReader(source.file);
     if (readAheadAvailable() && source.file.size > STREAM_MIN_READ) {
-      // Without it the reader still works, only without overlap: never fail an open for it.
-      reader.ready = new ReadAhead(source.file).start().then(
-        (readAhead) => { if (reader.closed) readAhead.stop(); else reader.readAhead = readAhead; },
-        () => {});
+      const readAhead = new ReadAhead(source.file);
+      if (readAhead.attach()) {
+        reader.readAhead = readAhead;
+      } else {
+        // Without it the reader still works, only without overlap: never fail an open for it.
+        reader.ready = readAhead.start().then(
+          () => { if (reader.closed) readAhead.stop(); else reader.readAhead = readAhead; },
+          () => {});
+      }
     }
     return reader;
   }
