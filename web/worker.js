@@ -112,10 +112,10 @@ const ops = {
     return parse(inspector.fileMap(!!fullCheck, progress));
   },
   async checksum(_, progress) {
-    // Without the read-ahead worker, a local file streams into the checksum (web/src/stream-checksum.js).
-    // With it, the codec pulls the file through the read-ahead ring: measured faster, because
-    // the ring keeps reading while the codec hashes, where one worker's stream stalls.
-    const feed = reader.kind === 'file' && !reader.readAhead ? inspector.checksumFeed() : null;
+    // A local file streams into the checksum from a feeder worker (web/src/stream-checksum.js),
+    // isolated or not: measured faster than pulling it through the read-ahead ring, which
+    // copies every byte once more.
+    const feed = reader.kind === 'file' ? inspector.checksumFeed() : null;
     if (feed) {
       try {
         return parse(await streamChecksum(Module, feed, reader, progress));
@@ -181,6 +181,7 @@ const ops = {
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
     checksum_streamed_bytes: reader?.checksumStreamed ?? 0,
+    checksum_feeder: Boolean(reader?.checksumFeeder),
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

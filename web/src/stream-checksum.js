@@ -1,33 +1,74 @@
-// "Verify checksum" on a local file: the browser's own stream of the file (file.stream(), its
-// fastest reader) pushed chunk by chunk into the codec's checksum (ChecksumFeed). Hashing one
-// chunk overlaps the browser's reading of the next inside this one worker: no read-ahead worker
-// and no shared memory, so it runs at the same speed where the page is not cross-origin isolated.
+// "Verify checksum" on a local file: the file's stream pushed into the codec's checksum
+// (ChecksumFeed). A feeder worker (file-feed-worker.js) reads the stream and transfers its chunks
+// here, so the browser keeps reading while this worker hashes, with or without cross-origin
+// isolation and with one copy fewer than the read-ahead ring. Where no worker can be started from
+// here (the single-file build runs this worker from a Blob URL), this worker reads the stream
+// itself, which stalls the stream while it hashes.
 import { describeReadError } from './readers.js';
 
 const MAX_PIECE = 16 << 20; // the most ChecksumFeed.buffer() hands out (wasm/bindings.cpp)
+const IN_FLIGHT = 32 << 20; // read ahead of the hashing at most this much
+
+function startFeeder() {
+  try {
+    return new Worker(new URL('./file-feed-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+}
 
 export async function streamChecksum(Module, feed, reader, progress) {
   const total = feed.covered();
-  const stream = reader.file.slice(0, total).stream().getReader();
   let done = 0;
-  let error = '';
-  try {
-    for (;;) {
-      const { done: ended, value } = await stream.read();
-      if (ended) break;
-      for (let at = 0; at < value.length; at += MAX_PIECE) {
-        const piece = value.subarray(at, at + MAX_PIECE);
-        const pointer = feed.buffer(piece.length);
-        Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
-        feed.update(piece.length);
-      }
-      done += value.length;
-      reader.bytesRead += value.length;
-      reader.checksumStreamed = (reader.checksumStreamed || 0) + value.length;
-      progress(done, total);
+  const push = (chunk) => {
+    for (let at = 0; at < chunk.length; at += MAX_PIECE) {
+      const piece = chunk.subarray(at, at + MAX_PIECE);
+      const pointer = feed.buffer(piece.length);
+      Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
+      feed.update(piece.length);
     }
+    done += chunk.length;
+    reader.bytesRead += chunk.length;
+  };
+  let error = '';
+  const feeder = startFeeder();
+  try {
+    if (feeder) await fromFeeder(feeder, reader.file, total, push, () => progress(done, total));
+    else await fromStream(reader.file, total, push, () => progress(done, total));
   } catch (failure) {
     error = `stopped at byte ${done}: ${describeReadError(failure)}`;
+  } finally {
+    feeder?.terminate();
   }
+  reader.checksumStreamed = (reader.checksumStreamed || 0) + done;
+  reader.checksumFeeder = Boolean(feeder);
   return feed.finish(error);
+}
+
+function fromFeeder(feeder, file, total, push, progress) {
+  let consumed = 0;
+  return new Promise((resolve, reject) => {
+    feeder.onerror = (event) => reject(new Error(`the file feeder failed: ${event.message || 'unknown error'}`));
+    feeder.onmessage = ({ data }) => {
+      if (data.done) return resolve();
+      if (data.failed) return reject(Object.assign(new Error(data.failed.message), { name: data.failed.name }));
+      for (const chunk of data.chunks) {
+        push(chunk);
+        consumed += chunk.length;
+      }
+      feeder.postMessage(consumed);
+      progress();
+    };
+    feeder.postMessage({ file, start: 0, end: total, window: IN_FLIGHT });
+  });
+}
+
+async function fromStream(file, total, push, progress) {
+  const stream = file.slice(0, total).stream().getReader();
+  for (;;) {
+    const { done, value } = await stream.read();
+    if (done) return;
+    push(value);
+    progress();
+  }
 }
