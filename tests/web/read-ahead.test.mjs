@@ -4,9 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { root, cli, cliJson, haveCli, skipUnless, openFile, waitOpened, waitIdle } from './helpers.mjs';
@@ -24,6 +24,8 @@ before(async () => {
   execFileSync(cli, ['make-demo-rosbag', files.bag, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
   files.bz2 = join(dir, 'pass-bz2.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bz2, '--size-mb', '12', '--compression', 'bz2'], { stdio: 'ignore' });
+  files.carla = join(dir, 'scan.log');
+  execFileSync(cli, ['make-demo-carla', files.carla, '--size-mb', '40'], { stdio: 'ignore' });
   for (const isolate of [true, false]) {
     const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate });
     await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
@@ -80,16 +82,41 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
     if (kind === 'bddf') {
       assert.equal(isolated.checksum.status, 'valid');
       assert.deepEqual(alone.checksum, native.report.details.checksum);
-      // Without the ring, the checksum streamed the file into the codec instead of pulling it
-      // (whole, each time it ran: the page also verifies a small file by itself when it opens).
-      const streamed = alone.stats.checksum_streamed_bytes;
-      assert.ok(streamed > 0 && streamed % alone.checksum.covered_bytes === 0, `${streamed} bytes streamed`);
-      assert.equal(isolated.stats.checksum_streamed_bytes, 0);
+      // Isolated or not, the checksum streamed the file from a feeder worker instead of pulling
+      // it (whole, each time it ran: the page also verifies a small file by itself when it opens).
+      for (const run of [isolated, alone]) {
+        const streamed = run.stats.checksum_streamed_bytes;
+        assert.ok(streamed > 0 && streamed % run.checksum.covered_bytes === 0, `${streamed} bytes streamed`);
+        assert.equal(run.stats.checksum_feeder, true);
+      }
     }
     // Reads stay few and large: no pass makes one read per record.
     assert.ok(isolated.stats.read_calls < 200, `${isolated.stats.read_calls} reads for a 40 MB file`);
   });
 }
+
+// A CARLA log has no index: its summary is a scan of the whole file, made while opening. The pump
+// booted ahead is attached at once (a MessagePort reaches it while the codec blocks), so that
+// scan reads ahead too, and its summary is the CLI's.
+test('carla: the summary scan reads ahead when isolated, with the CLI\'s summary', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const summaries = {};
+  for (const isolate of [true, false]) {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`http://127.0.0.1:${servers[isolate].address().port}/?nodemo`);
+    await page.waitForTimeout(500); // the view worker and its pump boot before the file is chosen, as for a user
+    await openFile(page, files.carla);
+    assert.equal(await waitOpened(page, 'scan.log'), 'summary');
+    const stats = await page.evaluate(() => window.logscope.readStats());
+    summaries[isolate] = await page.evaluate(() => window.logscope.state.summary);
+    await page.context().close();
+    assert.equal(stats.read_ahead, isolate);
+    if (isolate) assert.ok(stats.read_ahead_bytes >= 30e6, `the scan read ${stats.read_ahead_bytes} bytes through the ring`);
+    else assert.equal(stats.read_ahead_bytes, 0);
+  }
+  assert.deepEqual(summaries.true, summaries.false);
+  assert.deepEqual(summaries.true, cliJson('info', files.carla, '--json').summary);
+});
 
 // The ring itself, in a worker of the isolated page: reads that continue each other, cross slot
 // edges, jump back (a new stream), run past the end, and are too small for the stream, all
@@ -125,4 +152,26 @@ test('the read-ahead ring returns the right bytes across slot edges, jumps and t
   await page.context().close();
   assert.deepEqual(result.map((r) => r.n), [1 << 20, 1536 * 1024, 3 << 20, 2 << 20, 1500000, -1]);
   assert.ok(result.every((r) => r.same), JSON.stringify(result));
+});
+
+// A file changed on disk after it was chosen: the browser refuses to read it, and the checksum
+// says so and where it stopped, isolated (feeder worker) or not, instead of hanging.
+test('a checksum of a file that changed after it was chosen stops with the reason', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  for (const isolate of [true, false]) {
+    const path = join(dir, `changed-${isolate}.bddf`);
+    copyFileSync(files.bddf, path);
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`http://127.0.0.1:${servers[isolate].address().port}/?nodemo`);
+    await openFile(page, path);
+    assert.equal(await waitOpened(page, basename(path)), 'summary');
+    await waitIdle(page);
+    appendFileSync(path, 'more');
+    const checksum = await page.evaluate(() => window.logscope.jobsClient().call('checksum'));
+    const stats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    await page.context().close();
+    assert.equal(checksum.status, 'mismatch');
+    assert.match(checksum.message, /^stopped at byte \d+: the browser could not read the file/);
+    assert.equal(stats.checksum_feeder, true);
+  }
 });
