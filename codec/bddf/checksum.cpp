@@ -8,7 +8,7 @@
 
 namespace logscope::bddf {
 
-ChecksumPass::ChecksumPass(const FileModel& model) {
+ChecksumPass::ChecksumPass(const FileModel& model, bool beside_parsing) {
   result_["algorithm"] = "SHA1";
   const Trailer& t = model.trailer;
   if (!t.present) {
@@ -29,6 +29,17 @@ ChecksumPass::ChecksumPass(const FileModel& model) {
     return;
   }
   hashing_ = true;
+  Sha1Offload* offload = beside_parsing ? sha1_offload() : nullptr;
+  if (offload && offload->begin()) {
+    offload_ = offload;
+    batch_.reserve(kOffloadBatch);
+  }
+}
+
+// A pass that ends without finish() (an early return) still ends the offloaded hash.
+ChecksumPass::~ChecksumPass() {
+  std::string ignored_hex, ignored_error;
+  if (offload_) offload_->finish(&ignored_hex, &ignored_error);
 }
 
 void ChecksumPass::attach(SequentialReader& reader) {
@@ -39,12 +50,34 @@ void ChecksumPass::attach(SequentialReader& reader) {
 void ChecksumPass::update(const uint8_t* data, size_t size) {
   if (!hashing_ || hashed_ >= covered_) return;
   size_t n = static_cast<size_t>(std::min<uint64_t>(size, covered_ - hashed_));
-  sha_.update(data, n);
   hashed_ += n;
+  if (!offload_) {
+    sha_.update(data, n);
+    return;
+  }
+  while (n > 0) {
+    size_t take = std::min(n, kOffloadBatch - batch_.size());
+    batch_.insert(batch_.end(), data, data + take);
+    data += take;
+    n -= take;
+    if (batch_.size() == kOffloadBatch) flush_to_offload();
+  }
+}
+
+void ChecksumPass::flush_to_offload() {
+  if (!batch_.empty()) offload_->update(batch_.data(), batch_.size());
+  batch_.clear();
 }
 
 Json ChecksumPass::finish(const std::string& error, bool cancelled) {
   if (!hashing_) return result_;
+  std::string offloaded_hex, offload_error;
+  bool offload_ok = true;
+  if (offload_) {
+    if (!cancelled && hashed_ >= covered_) flush_to_offload();
+    offload_ok = offload_->finish(&offloaded_hex, &offload_error);  // also ends an unfinished hash
+    offload_ = nullptr;
+  }
   Json j = result_;
   const std::string stored = j.find("stored")->as_string();  // a copy: adding keys below may move it
   if (cancelled) {
@@ -55,8 +88,12 @@ Json ChecksumPass::finish(const std::string& error, bool cancelled) {
     j["status"] = "mismatch";
     j["computed"] = Json();
     j["message"] = error.empty() ? "could not read byte " + std::to_string(hashed_) : error;
+  } else if (!offload_ok) {
+    j["status"] = "mismatch";
+    j["computed"] = Json();
+    j["message"] = "could not compute the checksum: " + offload_error;
   } else {
-    std::string computed = Sha1::hex(sha_.finish());
+    std::string computed = offloaded_hex.empty() ? Sha1::hex(sha_.finish()) : offloaded_hex;
     j["computed"] = computed;
     if (computed == stored) {
       j["status"] = "valid";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "bddf/model.h"
 #include "core/inspector.h"
@@ -15,7 +16,12 @@ namespace logscope::bddf {
 
 class ChecksumPass : public ChecksumFeed {
  public:
-  explicit ChecksumPass(const FileModel& model);
+  // beside_parsing: the pass also parses, so the hash goes to the installed Sha1Offload if any.
+  explicit ChecksumPass(const FileModel& model, bool beside_parsing = false);
+  ~ChecksumPass() override;
+  ChecksumPass(const ChecksumPass&) = delete;
+  ChecksumPass& operator=(const ChecksumPass&) = delete;
+  bool offloaded() const { return offload_ != nullptr; }
   bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
   uint64_t covered() const override { return covered_; }
   uint64_t hashed() const { return hashed_; }
@@ -29,6 +35,11 @@ class ChecksumPass : public ChecksumFeed {
   Json finish(const SequentialReader& reader, bool cancelled) { return finish(reader.error(), cancelled); }
 
  private:
+  void flush_to_offload();
+  // The doctor observes one block at a time: the offload gets them gathered, a few calls per file.
+  static constexpr size_t kOffloadBatch = 4u << 20;
+  Sha1Offload* offload_ = nullptr;
+  std::vector<uint8_t> batch_;
   Json result_ = Json::object();
   bool hashing_ = false;
   uint64_t covered_ = 0;

@@ -107,7 +107,7 @@ void run_doctor(ByteSource& source, const FileModel& model, Report& report, cons
   // One pass: the block walk reads through a SequentialReader whose observer hashes every byte,
   // so the checksum costs no read of its own (the walk skips payloads; the hash reads them).
   uint64_t size = model.size;
-  ChecksumPass checksum(model);
+  ChecksumPass checksum(model, /*beside_parsing=*/true);
   SequentialReader reader(source, 0, size);
   checksum.attach(reader);
   SequentialByteSource pass(reader, source);

@@ -31,4 +31,11 @@ Sha1::Digest Sha1::of(const void* data, size_t size) {
 
 std::string Sha1::hex(const Digest& digest) { return hex_string(digest.data(), digest.size()); }
 
+namespace {
+Sha1Offload* installed_offload = nullptr;
+}  // namespace
+
+void set_sha1_offload(Sha1Offload* offload) { installed_offload = offload; }
+Sha1Offload* sha1_offload() { return installed_offload; }
+
 }  // namespace logscope

@@ -75,6 +75,13 @@ inline std::string json_diff(const logscope::Json& expected, const logscope::Jso
   return expected == actual ? "" : path + ": expected " + expected.dump() + ", got " + actual.dump();
 }
 
+// A key that must be there.
+inline const logscope::Json& field(const logscope::Json& object, const std::string& key) {
+  const logscope::Json* value = object.find(key);
+  REQUIRE_MESSAGE(value, "missing key " << key);
+  return *value;
+}
+
 inline bool has_problem(const logscope::Report& report, const std::string& code) {
   for (const auto& p : report.problems)
     if (p.code == code) return true;
