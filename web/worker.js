@@ -3,6 +3,7 @@
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
 import { describeReadError, makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
+import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
 import { streamChecksum } from './src/stream-checksum.js';
@@ -43,14 +44,24 @@ function loadModule() {
 loadModule().catch(() => { modulePromise = null; });
 prepareReadAhead();
 
-// Whole-file passes over bags decompress chunks on every core: helper workers are started the
-// first time such a pass runs (they must be running before the codec blocks waiting for them).
+// Whole-file passes spread over the cores: bags decompress chunks on helper workers, a BDDF's
+// check hashes on one (web/src/hash-offload.js). Helpers are started the first time such a pass
+// runs (they must be running before the codec blocks waiting for them).
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
+let hashOffload = null;
 async function ensureOffload() {
-  // Only bags have chunks to decompress: other formats would pay for a helper that idles.
+  // Only bags have chunks to decompress, and only a BDDF's check hashes beside its walk: other
+  // formats would pay for a helper that idles.
   const family = inspector ? parse(inspector.detection())?.family : null;
-  if (offload || family !== 'rosbag' || !readAheadAvailable() || cores < 2) return;
+  if (!readAheadAvailable() || cores < 2) return;
+  if (family === 'bddf' && !hashOffload) {
+    hashOffload = HashOffload.start()
+      .then((started) => { Module.setSha1Offload(started); return started; })
+      .catch(() => null);
+  }
+  if (family === 'bddf') await hashOffload;
+  if (offload || family !== 'rosbag') return;
   offload = DecompressOffload.start(cores - 1)
     .then((started) => { Module.setDecompressOffload(started); return started; })
     .catch(() => null);
@@ -187,6 +198,10 @@ const ops = {
     offload_memory: (await offload)?.memory() ?? 0,
     offload_busy_ms: (await offload)?.busyMs() ?? 0,
     offload_waited_ms: Math.round((await offload)?.waitedMs ?? 0),
+    hash_offloaded_bytes: (await hashOffload)?.offloadedBytes ?? 0,
+    hash_memory: (await hashOffload)?.memory() ?? 0,
+    hash_busy_ms: (await hashOffload)?.busyMs() ?? 0,
+    hash_waited_ms: Math.round((await hashOffload)?.waitedMs ?? 0),
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).

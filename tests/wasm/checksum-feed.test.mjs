@@ -1,5 +1,6 @@
 // "Verify checksum" without the read-ahead worker: the page streams the file into the codec's
-// ChecksumFeed. Fed in any chunk sizes it must say what the pulled checksum says.
+// ChecksumFeed. Fed in any chunk sizes it must say what the pulled checksum says. And the hashing
+// helper's side of the full check (web/src/hash-worker.js): the SHA1 of what it is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,4 +67,22 @@ test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the hashing helper\'s SHA1 (sha1Input, sha1Update, sha1Finish) is the SHA1 of the bytes, and starts over after each digest', async () => {
+  const { createHash } = await import('node:crypto');
+  const Module = await loadModule();
+  const bytes = new Uint8Array(3_000_001);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+  for (const piece of [1, 4096, 1 << 20, bytes.length]) {
+    for (let at = 0; at < bytes.length; at += piece) {
+      const chunk = bytes.subarray(at, at + piece);
+      Module.sha1Input(chunk.length).set(chunk);
+      Module.sha1Update(chunk.length);
+      if (piece === 1 && at >= 5000) break; // one byte at a time: the first 5001 bytes are enough
+    }
+    const expected = createHash('sha1').update(piece === 1 ? bytes.subarray(0, 5001) : bytes).digest('hex');
+    assert.equal(Module.sha1Finish(), expected, `pieces of ${piece} bytes`);
+  }
+  assert.equal(Module.sha1Finish(), createHash('sha1').digest('hex'), 'nothing given: the SHA1 of no bytes');
 });

@@ -62,7 +62,7 @@ async function runPasses(isolate, path, name) {
 
 const names = { bddf: 'pass.bddf', bag: 'pass.bag', bz2: 'pass-bz2.bag' };
 for (const kind of ['bddf', 'bag', 'bz2']) {
-  test(`${kind}: checksum and full check read ahead${kind === 'bddf' ? '' : ' and decompress on helper workers'} when isolated, alone when not, with the CLI's results`, async (t) => {
+  test(`${kind}: checksum and full check read ahead${kind === 'bddf' ? ' and hash on a helper worker' : ' and decompress on helper workers'} when isolated, alone when not, with the CLI's results`, async (t) => {
     if (skipUnless(t, { cli: true })) return;
     const name = names[kind];
     const isolated = await runPasses(true, files[kind], name);
@@ -80,6 +80,12 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
     const native = cliJson('check', files[kind], '--json');
     assert.deepEqual(isolated.check.problems, native.report.problems);
     if (kind === 'bddf') {
+      // The check hashed on a helper beside its block walk, every covered byte once each time it
+      // ran (the page also checks a small file by itself when it opens).
+      const hashed = isolated.stats.hash_offloaded_bytes;
+      assert.ok(hashed > 0 && hashed % isolated.check.details.checksum.covered_bytes === 0, `${hashed} bytes hashed on the helper`);
+      assert.equal(alone.stats.hash_offloaded_bytes, 0);
+      assert.equal(isolated.check.details.checksum.status, 'valid');
       assert.equal(isolated.checksum.status, 'valid');
       assert.deepEqual(alone.checksum, native.report.details.checksum);
       // Isolated or not, the checksum streamed the file from a feeder worker instead of pulling
