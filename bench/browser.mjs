@@ -198,7 +198,7 @@ async function openPage(context, url, path, query = '') {
 async function jobMemory(page) {
   const stats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
   const ring = stats.read_ahead ? 4 * (8 << 20) : 0;
-  return { ...stats, ring, total: stats.wasm_memory + ring + (stats.offload_memory || 0) };
+  return { ...stats, ring, total: stats.wasm_memory + ring + (stats.offload_memory || 0) + (stats.hash_memory || 0) };
 }
 
 async function benchFile(browser, url, spec, peer) {
@@ -224,6 +224,9 @@ async function benchFile(browser, url, spec, peer) {
     row.passes[pass].waitedS = delta('read_ahead_waited_ms');
     row.passes[pass].helpersBusyS = delta('offload_busy_ms');
     row.passes[pass].helpersWaitedS = delta('offload_waited_ms');
+    row.passes[pass].hashedOnHelper = delta('hash_offloaded_bytes') > 0;
+    row.passes[pass].hashBusyS = delta('hash_busy_ms');
+    row.passes[pass].hashWaitedS = delta('hash_waited_ms');
   }
   row.viewMemory = await page.evaluate(() => window.logscope.readStats());
   if (spec.file.endsWith('.bag') && peer) row.peer = await foxglovePeer(page);
@@ -256,6 +259,7 @@ const seconds = (x) => `${x.toFixed(x < 1 ? 3 : 2)} s`;
 function memoryText(m) {
   const parts = [`${mb(m.wasm_memory).toFixed(0)} MB codec`];
   if (m.ring) parts.push(`${mb(m.ring).toFixed(0)} MB read-ahead ring`);
+  if (m.hash_memory) parts.push(`${mb(m.hash_memory).toFixed(0)} MB in the hashing helper`);
   if (m.feeder) parts.push(`at most ${mb(m.feeder).toFixed(0)} MB in flight from the feeder`);
   if (m.offload_helpers) parts.push(`${mb(m.offload_memory).toFixed(0)} MB in ${m.offload_helpers} decompression helper${m.offload_helpers > 1 ? 's' : ''}`);
   return `${mb(m.total).toFixed(0)} MB (${parts.join(' + ')})`;
@@ -277,7 +281,8 @@ function describe(row) {
   if (codec && needsWholeFile) lines.push(codecLine('summary', s));
   for (const [name, r] of Object.entries(row.passes)) {
     const fed = name === 'checksum' && r.memory.checksum_feeder;
-    const reading = fed ? ', read by a feeder worker' : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '';
+    const reading = (fed ? ', read by a feeder worker' : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
+      (r.hashedOnHelper ? `, SHA1 on a helper (busy ${seconds(r.hashBusyS)}; the codec waited ${seconds(r.hashWaitedS)} for it)` : '');
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + reading;
     lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
     if (codec && name === 'checksum') lines.push(codecLine('Verify checksum', r.seconds));

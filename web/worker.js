@@ -50,12 +50,15 @@ prepareReadAhead();
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 let hashOffload = null;
+const HASH_HELPER_MIN_CORES = 3;
 async function ensureOffload() {
   // Only bags have chunks to decompress, and only a BDDF's check hashes beside its walk: other
   // formats would pay for a helper that idles.
   const family = inspector ? parse(inspector.detection())?.family : null;
   if (!readAheadAvailable() || cores < 2) return;
-  if (family === 'bddf' && !hashOffload) {
+  // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
+  // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
+  if (family === 'bddf' && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = HashOffload.start()
       .then((started) => { Module.setSha1Offload(started); return started; })
       .catch(() => null);
