@@ -72,8 +72,8 @@ void ChecksumPass::flush_to_offload() {
 Json ChecksumPass::finish(const std::string& error, bool cancelled) {
   if (!hashing_) return result_;
   std::string offloaded_hex, offload_error;
-  bool offload_ok = true;
-  if (offload_) {
+  bool offloaded = offload_ != nullptr, offload_ok = true;
+  if (offloaded) {
     if (!cancelled && hashed_ >= covered_) flush_to_offload();
     offload_ok = offload_->finish(&offloaded_hex, &offload_error);  // also ends an unfinished hash
     offload_ = nullptr;
@@ -93,7 +93,7 @@ Json ChecksumPass::finish(const std::string& error, bool cancelled) {
     j["computed"] = Json();
     j["message"] = "could not compute the checksum: " + offload_error;
   } else {
-    std::string computed = offloaded_hex.empty() ? Sha1::hex(sha_.finish()) : offloaded_hex;
+    std::string computed = offloaded ? offloaded_hex : Sha1::hex(sha_.finish());
     j["computed"] = computed;
     if (computed == stored) {
       j["status"] = "valid";

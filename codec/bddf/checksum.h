@@ -21,7 +21,6 @@ class ChecksumPass : public ChecksumFeed {
   ~ChecksumPass() override;
   ChecksumPass(const ChecksumPass&) = delete;
   ChecksumPass& operator=(const ChecksumPass&) = delete;
-  bool offloaded() const { return offload_ != nullptr; }
   bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
   uint64_t covered() const override { return covered_; }
   uint64_t hashed() const { return hashed_; }
