@@ -1,27 +1,20 @@
 // A decompression helper (see decompress-offload.js): its own instance of the codec module. Once
 // the module is loaded it serves its mailbox forever, slot after slot in ring order, blocking in
 // Atomics.wait in between; the codec worker stops it with terminate().
-import createLogscope from '../gen/logscope.mjs';
+import { loadHelperModule, waitUntil } from './helper-module.js';
 import { CODE_NAMES, MAILBOX, STATE, slotView } from './decompress-offload.js';
 
 const encoder = new TextEncoder();
 
 self.onmessage = async ({ data: { buffer } }) => {
-  let Module;
-  try {
-    Module = await createLogscope();
-  } catch (error) {
-    self.postMessage(`the decompression worker could not load the codec: ${error.message || error}`);
-    return;
-  }
+  const Module = await loadHelperModule('decompression');
+  if (!Module) return;
   const slots = Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k));
   self.postMessage('listening');
   let busyMs = 0; // time spent on chunks, for the benchmarks (slot 0's word 8)
   for (let k = 0; ; k = (k + 1) % MAILBOX.slots) {
     const { words, json, input, output } = slots[k];
-    // Wait on the value just seen: loading it again for the wait could see 'submitted' and then
-    // sleep through the notify that came with it.
-    for (let now = Atomics.load(words, 0); now !== STATE.submitted; now = Atomics.load(words, 0)) Atomics.wait(words, 0, now);
+    waitUntil(words, 0, STATE.submitted);
     const started = performance.now();
     let status;
     try {

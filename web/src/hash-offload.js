@@ -50,7 +50,7 @@ export class HashOffload {
   waitFor(k, want) {
     const { words } = this.ring;
     const started = performance.now();
-    // Wait on the value just seen (see decompress-worker.js).
+    // Wait on the value just seen (see helper-module.js waitUntil), with a deadline.
     for (let now = Atomics.load(words, k); now !== want; now = Atomics.load(words, k)) {
       const left = HELPER_TIMEOUT_MS - (performance.now() - started);
       if (left <= 0 || Atomics.wait(words, k, now, left) === 'timed-out') {

@@ -1,19 +1,14 @@
 // The hashing helper (see hash-offload.js): its own instance of the codec module. Once the module
 // is loaded it serves its ring forever, slot after slot, blocking in Atomics.wait in between; the
 // codec worker stops it with terminate().
-import createLogscope from '../gen/logscope.mjs';
+import { loadHelperModule, waitUntil } from './helper-module.js';
 import { KIND, RING, STATE, ringView } from './hash-offload.js';
 
 const encoder = new TextEncoder();
 
 self.onmessage = async ({ data: { buffer } }) => {
-  let Module;
-  try {
-    Module = await createLogscope();
-  } catch (error) {
-    self.postMessage(`the hashing worker could not load the codec: ${error.message || error}`);
-    return;
-  }
+  const Module = await loadHelperModule('hashing');
+  if (!Module) return;
   const { words, result, slot } = ringView(buffer);
   self.postMessage('listening');
   let busyMs = 0;
@@ -25,8 +20,7 @@ self.onmessage = async ({ data: { buffer } }) => {
     words[14] = ok ? 1 : 0;
   };
   for (let k = 0; ; k = (k + 1) % RING.slots) {
-    // Wait on the value just seen (see decompress-worker.js).
-    for (let now = Atomics.load(words, k); now !== STATE.submitted; now = Atomics.load(words, k)) Atomics.wait(words, k, now);
+    waitUntil(words, k, STATE.submitted);
     const started = performance.now();
     const length = words[RING.slots + k];
     const finishing = words[2 * RING.slots + k] === KIND.finish;

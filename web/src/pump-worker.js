@@ -26,7 +26,7 @@ function finish(state, k, status) {
 function syncPump(file, { state, ranges, error, slotBytes }, slots) {
   const sync = new FileReaderSync();
   for (let k = 0; ; k = (k + 1) % slots) {
-    // Wait on the value just seen (see decompress-worker.js).
+    // Wait on the value just seen (see helper-module.js waitUntil; not imported here: it would load the codec glue).
     for (let now = Atomics.load(state, k); now !== SLOT.requested; now = Atomics.load(state, k)) Atomics.wait(state, k, now);
     const offset = ranges[3 * k], length = ranges[3 * k + 1];
     try {

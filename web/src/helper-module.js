@@ -1,0 +1,18 @@
+// What every helper worker does the same way (decompress-worker.js, hash-worker.js, pump-worker.js).
+import createLogscope from '../gen/logscope.mjs';
+
+// The helper's own instance of the codec module, or null once it has told its creator why not.
+export async function loadHelperModule(what) {
+  try {
+    return await createLogscope();
+  } catch (error) {
+    self.postMessage(`the ${what} worker could not load the codec: ${error.message || error}`);
+    return null;
+  }
+}
+
+// Blocks until words[k] is `want`. It waits on the value just seen: loading it again for the wait
+// could see `want` arrive and then sleep through the notify that came with it.
+export function waitUntil(words, k, want) {
+  for (let now = Atomics.load(words, k); now !== want; now = Atomics.load(words, k)) Atomics.wait(words, k, now);
+}
