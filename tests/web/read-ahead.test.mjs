@@ -126,38 +126,45 @@ test('carla: the summary scan reads ahead when isolated, with the CLI\'s summary
   assert.deepEqual(summaries.true, cliJson('info', files.carla, '--json').summary);
 });
 
-// The ring itself, in a worker of the isolated page: reads that continue each other, cross slot
-// edges, jump back (a new stream), run past the end, and are too small for the stream, all
-// compared byte for byte with the Blob they read.
-test('the read-ahead ring returns the right bytes across slot edges, jumps and the end of the file', async () => {
+// Runs `body` (module code; ORIGIN stands for the page's origin) in a worker of the isolated page
+// and returns what it posts, given `arg`.
+async function inIsolatedWorker(body, arg) {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`http://127.0.0.1:${servers.true.address().port}/?nodemo`);
-  const result = await page.evaluate(async () => {
-    const code = `
-      import { ReadAhead } from '${location.origin}/src/read-ahead.js';
-      onmessage = async ({ data: size }) => {
-        const bytes = new Uint8Array(size);
-        for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
-        const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20, minRead: 1 << 20 }).start();
-        const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
-        const out = [];
-        for (const [offset, length] of reads) {
-          const into = new Uint8Array(length);
-          const n = ahead.readInto(offset, length, into);
-          const want = bytes.subarray(offset, Math.min(size, offset + length));
-          out.push({ offset, n, same: n === -1 || (n === want.length && want.every((b, i) => into[i] === b)) });
-        }
-        ahead.stop();
-        postMessage(out);
-      };`;
+  const result = await page.evaluate(({ body, arg }) => {
+    const code = body.replaceAll('ORIGIN', location.origin);
     const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
     return new Promise((resolve, reject) => {
       worker.onmessage = ({ data }) => resolve(data);
       worker.onerror = (e) => reject(new Error(e.message));
-      worker.postMessage(9 * (1 << 20) + 12345);
+      worker.postMessage(arg);
     });
-  });
+  }, { body, arg });
   await page.context().close();
+  return result;
+}
+
+// The ring itself, in a worker of the isolated page: reads that continue each other, cross slot
+// edges, jump back (a new stream), run past the end, and are too small for the stream, all
+// compared byte for byte with the Blob they read.
+test('the read-ahead ring returns the right bytes across slot edges, jumps and the end of the file', async () => {
+  const result = await inIsolatedWorker(`
+    import { ReadAhead } from 'ORIGIN/src/read-ahead.js';
+    onmessage = async ({ data: size }) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
+      const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20, minRead: 1 << 20 }).start();
+      const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
+      const out = [];
+      for (const [offset, length] of reads) {
+        const into = new Uint8Array(length);
+        const n = ahead.readInto(offset, length, into);
+        const want = bytes.subarray(offset, Math.min(size, offset + length));
+        out.push({ offset, n, same: n === -1 || (n === want.length && want.every((b, i) => into[i] === b)) });
+      }
+      ahead.stop();
+      postMessage(out);
+    };`, 9 * (1 << 20) + 12345);
   assert.deepEqual(result.map((r) => r.n), [1 << 20, 1536 * 1024, 3 << 20, 2 << 20, 1500000, -1]);
   assert.ok(result.every((r) => r.same), JSON.stringify(result));
 });
@@ -188,35 +195,24 @@ test('a checksum of a file that changed after it was chosen stops with the reaso
 // of the isolated page whatever the cores: pieces of odd sizes across slot edges, a digest, a
 // second hash after it, compared with the browser's own SHA-1.
 test('the hashing helper gives the SHA1 of what it is handed, piece by piece, one hash after another', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`http://127.0.0.1:${servers.true.address().port}/?nodemo`);
-  const result = await page.evaluate(async () => {
-    const code = `
-      import { HashOffload } from '${location.origin}/src/hash-offload.js';
-      const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
-      onmessage = async ({ data: size }) => {
-        const bytes = new Uint8Array(size);
-        for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
-        const offload = await HashOffload.start();
-        const out = [];
-        for (const piece of [1234567, 5 << 20, size]) {
-          if (!offload.begin()) throw new Error('the helper refused a hash');
-          for (let at = 0; at < size; at += piece) offload.update(bytes.subarray(at, at + piece));
-          out.push({ piece, got: offload.finish(), want: hex(await crypto.subtle.digest('SHA-1', bytes)) });
-        }
-        offload.begin();
-        out.push({ piece: 0, got: offload.finish(), want: hex(await crypto.subtle.digest('SHA-1', new Uint8Array(0))) });
-        postMessage({ out, offloaded: offload.offloadedBytes });
-        offload.worker.terminate();
-      };`;
-    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
-    return new Promise((resolve, reject) => {
-      worker.onmessage = ({ data }) => resolve(data);
-      worker.onerror = (e) => reject(new Error(e.message));
-      worker.postMessage(21 * (1 << 20) + 777);
-    });
-  });
-  await page.context().close();
+  const result = await inIsolatedWorker(`
+    import { HashOffload } from 'ORIGIN/src/hash-offload.js';
+    const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    onmessage = async ({ data: size }) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
+      const offload = await HashOffload.start();
+      const out = [];
+      for (const piece of [1234567, 5 << 20, size]) {
+        if (!offload.begin()) throw new Error('the helper refused a hash');
+        for (let at = 0; at < size; at += piece) offload.update(bytes.subarray(at, at + piece));
+        out.push({ piece, got: offload.finish(), want: hex(await crypto.subtle.digest('SHA-1', bytes)) });
+      }
+      offload.begin();
+      out.push({ piece: 0, got: offload.finish(), want: hex(await crypto.subtle.digest('SHA-1', new Uint8Array(0))) });
+      postMessage({ out, offloaded: offload.offloadedBytes });
+      offload.worker.terminate();
+    };`, 21 * (1 << 20) + 777);
   for (const { piece, got, want } of result.out) assert.deepEqual(got, { ok: true, hex: want }, `pieces of ${piece} bytes`);
   assert.equal(result.offloaded, 3 * (21 * (1 << 20) + 777));
 });
