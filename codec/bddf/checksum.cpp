@@ -109,11 +109,11 @@ Json ChecksumPass::finish(const std::string& error, bool cancelled) {
 Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
   ChecksumPass pass(model);
   if (!pass.hashing()) return pass.unhashed();
-  SequentialReader reader(source, 0, pass.covered());
+  SequentialReader reader(source, 0, pass.end());
   pass.attach(reader);
-  ProgressTicker ticker(progress, pass.covered());
+  ProgressTicker ticker(progress, pass.end());
   bool completed = reader.drain([&](uint64_t done) { return ticker.update(done); });
-  if (completed) ticker.update(pass.covered());
+  if (completed) ticker.update(pass.end());
   return pass.finish(reader, !completed && ticker.cancelled());
 }
 

@@ -1,6 +1,6 @@
 // The file's SHA1, fed by a SequentialReader's observer (the checksum alone drains the reader;
 // the doctor walks blocks through the same reader and gets the hash from the same reads), or by
-// a caller that pushes the bytes itself (ChecksumFeed: the page streams the file into it).
+// a caller that pushes the bytes itself (ByteFeed: the page streams the file into it).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace logscope::bddf {
 
-class ChecksumPass : public ChecksumFeed {
+class ChecksumPass : public ByteFeed {
  public:
   // beside_parsing: the pass also parses, so the hash goes to the installed Sha1Offload if any.
   explicit ChecksumPass(const FileModel& model, bool beside_parsing = false);
@@ -22,12 +22,12 @@ class ChecksumPass : public ChecksumFeed {
   ChecksumPass(const ChecksumPass&) = delete;
   ChecksumPass& operator=(const ChecksumPass&) = delete;
   bool hashing() const { return hashing_; }  // false: absent trailer or CHECKSUM_TYPE_NONE
-  uint64_t covered() const override { return covered_; }
+  uint64_t end() const override { return covered_; }
   uint64_t hashed() const { return hashed_; }
   // The checksum JSON when nothing is hashed (absent trailer, CHECKSUM_TYPE_NONE).
   const Json& unhashed() const { return result_; }
   void attach(SequentialReader& reader);
-  // Hashes the next bytes; anything past covered() is ignored.
+  // Hashes the next bytes; anything past end() is ignored.
   void update(const uint8_t* data, size_t size) override;
   // The checksum JSON ({"status": "valid"|"mismatch"|"none"|"absent"|"cancelled", ...}).
   Json finish(const std::string& error, bool cancelled) override;

@@ -21,7 +21,7 @@ Report BddfInspector::check(const ProgressFn& progress) {
 std::string BddfInspector::info_text(const InfoOptions& options) { return render_info_text(model_, options); }
 
 Json BddfInspector::checksum(const ProgressFn& progress) { return compute_checksum(source_, model_, progress); }
-std::unique_ptr<ChecksumFeed> BddfInspector::checksum_feed() {
+std::unique_ptr<ByteFeed> BddfInspector::checksum_feed() {
   auto pass = std::make_unique<ChecksumPass>(model_);
   if (!pass->hashing()) return nullptr;
   return pass;

@@ -11,6 +11,7 @@
 #include "carla/model.h"
 #include "carla/queries.h"
 #include "carla/reader.h"
+#include "carla/scanner.h"
 #include "carla/walker.h"
 #include "core/inspector.h"
 
@@ -35,6 +36,12 @@ class CarlaInspector : public FormatInspector {
     j["status"] = "not_applicable";
     j["message"] = "CARLA recorder logs carry no checksum";
     return j;
+  }
+
+  // The scan pushed in by the page (scanner.h); null once a scan is kept.
+  std::unique_ptr<ByteFeed> scan_feed() override {
+    if (scan_ && !scan_->cancelled) return nullptr;
+    return carla::scan_feed(source_, [this](ScanResult&& scanned) { scan_ = std::move(scanned); });
   }
 
   uint64_t child_count(const std::string& id) override;

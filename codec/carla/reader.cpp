@@ -1,6 +1,7 @@
 // The forward scan: header, frame index, packet statistics, layout-variant detection and the
 // framing findings of the doctor, in one pass over the file.
 #include "carla/reader.h"
+#include "carla/scanner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -230,9 +231,176 @@ std::string version_hint(const ScanResult& r) {
 
 Json VariantDetection::to_json() const { return json; }
 
+// What the scan keeps between packets.
+struct LogScanner::State {
+  State(ScanResult& result, uint64_t size) : r(result), file_size(size) {}
+  void close_frame(uint64_t end);
+  ScanResult& r;
+  uint64_t file_size;
+  ProblemLog problems;
+  VariantJudge judge;
+  bool in_frame = false;
+  FrameEntry frame;
+  const FrameEntry* previous = nullptr;
+};
+
+LogScanner::LogScanner(ScanResult& result, uint64_t file_size) : state_(std::make_unique<State>(result, file_size)) {
+  result.data_end = result.header.size;
+}
+LogScanner::~LogScanner() = default;
+
+size_t LogScanner::payload_need(const PacketRef& packet) {
+  return needs_whole_payload(packet.id) ? packet.size : std::min<uint32_t>(packet.size, 24);
+}
+
+void LogScanner::State::close_frame(uint64_t end) {
+  frame.end = end;
+  if (previous) {
+    if (frame.id != previous->id + 1)
+      problems.add(Severity::Warning, frame.offset, "carla.frame.id_gap",
+                   "frame id " + std::to_string(frame.id) + " follows frame " + std::to_string(previous->id) + " (ids should count up by one)");
+    if (frame.elapsed < previous->elapsed)
+      problems.add(Severity::Error, frame.offset, "carla.frame.time_backwards",
+                   "frame " + std::to_string(frame.id) + " is at " + std::to_string(frame.elapsed) + " s, before frame " + std::to_string(previous->id) +
+                       " at " + std::to_string(previous->elapsed) + " s");
+    if (previous->duration == -1.0)
+      problems.add(Severity::Error, previous->offset, "carla.frame.duration_missing",
+                   "frame " + std::to_string(previous->id) + " keeps the duration -1 that only the last frame should have (its duration was never back-patched)");
+    else if (std::fabs(previous->elapsed + previous->duration - frame.elapsed) > 1e-6 * std::max(1.0, std::fabs(frame.elapsed)))
+      problems.add(Severity::Warning, frame.offset, "carla.frame.time_inconsistent",
+                   "frame " + std::to_string(frame.id) + " starts at " + std::to_string(frame.elapsed) + " s, but the previous frame started at " +
+                       std::to_string(previous->elapsed) + " s and lasted " + std::to_string(previous->duration) + " s");
+  }
+  if (r.frames.size() == r.frames.capacity() && r.frames.size() >= 1024) {
+    // Grow the index in large steps guided by the bytes left (each regrowth copies it into fresh
+    // pages, and page faults are what a scan pays most for), but never beyond 8x the frames
+    // actually seen: a count guessed from the file is not trusted with an allocation.
+    uint64_t per_frame = std::max<uint64_t>(1, (end - r.header.size) / r.frames.size());
+    uint64_t expected = r.frames.size() + (file_size - std::min(end, file_size)) / per_frame * 11 / 10 + 64;
+    r.frames.reserve(static_cast<size_t>(std::min<uint64_t>(expected, uint64_t{8} * r.frames.size())));
+  }
+  r.frames.push_back(frame);
+  previous = &r.frames.back();
+  r.data_end = end;
+  in_frame = false;
+}
+
+void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
+  ScanResult& r = state_->r;
+  ProblemLog& problems = state_->problems;
+  VariantJudge& judge = state_->judge;
+  bool& in_frame = state_->in_frame;
+  FrameEntry& frame = state_->frame;
+  auto close_frame = [this](uint64_t end) { state_->close_frame(end); };
+  uint8_t id = packet.id;
+  ++r.packet_counts[id];
+  r.packet_bytes[id] += 5 + uint64_t{packet.size};
+  if (!payload) {
+    problems.add(Severity::Error, packet.offset, "carla.packet.too_large",
+                 packet_name(id, Variant()) + " packet declares " + std::to_string(packet.size) + " payload bytes: too large to check; skipped");
+    return;
+  }
+  if (id == kFrameStart) {
+    if (in_frame) {
+      problems.add(Severity::Error, packet.offset, "carla.frame.missing_end",
+                   "frame " + std::to_string(frame.id) + " (at " + at(frame.offset) + ") has no FrameEnd before the next FrameStart");
+      close_frame(packet.offset);
+    }
+    if (packet.size != 24) {
+      judge.add(packet, payload);
+      return;
+    }
+    frame = FrameEntry();
+    Cursor c(payload, 24);
+    frame.id = c.u64();
+    frame.duration = c.f64();
+    frame.elapsed = c.f64();
+    frame.offset = packet.offset;
+    frame.packets = 1;
+    in_frame = true;
+    return;
+  }
+  judge.add(packet, payload);
+  if (!in_frame) {
+    ++r.packets_outside_frames;
+    problems.add(Severity::Warning, packet.offset, "carla.packet.outside_frame",
+                 packet_name(id, Variant()) + " packet (id " + std::to_string(id) + ") is outside any frame (not between FrameStart and FrameEnd)");
+    return;
+  }
+  ++frame.packets;
+  if (id == kFrameEnd) {
+    close_frame(packet.end());
+    return;
+  }
+  if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
+  if (id == kCollision && packet.size >= 2) {
+    Cursor c(payload, packet.size);
+    uint16_t total = c.u16();
+    for (uint16_t i = 0; i < total && c.remaining() >= 14; ++i) {
+      c.u32();
+      uint32_t a = c.u32(), b = c.u32();
+      c.skip(2);
+      r.non_actor_collisions += (a == kNoActor) + (b == kNoActor);
+    }
+  }
+  if (id < 100 && !known_in_any_order(id))
+    problems.add(Severity::Warning, packet.offset, "carla.packet.unknown_id",
+                 "packet id " + std::to_string(id) + " is not a CARLA packet (ids 0-" + std::to_string(highest_known_id()) +
+                     ", user packets from 100); skipped by its size (" +
+                     std::to_string(packet.size) + " bytes)");
+}
+
+void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) {
+  ScanResult& r = state_->r;
+  ProblemLog& problems = state_->problems;
+  uint64_t file_size = state_->file_size;
+  bool in_frame = state_->in_frame;
+  const FrameEntry& frame = state_->frame;
+  // Where and why reading stopped.
+  Recovery& rec = r.recovery;
+  r.cancelled = cancelled;
+  if (r.cancelled) {
+    rec.damaged = true;
+    rec.reason = "cancelled";
+    rec.ends_at = last.offset;
+    rec.message = "cancelled at " + at(last.offset);
+  } else if (step != PacketWalker::Step::End || in_frame) {
+    rec.damaged = true;
+    rec.ends_at = file_size;
+    rec.incomplete_offset = in_frame ? frame.offset : last.offset;
+    rec.incomplete_frame_id = in_frame ? frame.id : 0;
+    std::string where;
+    if (step == PacketWalker::Step::CutInHeader) {
+      rec.reason = "cut_in_packet_header";
+      where = "inside a packet header at " + at(last.offset) + " (" + plural(file_size - last.offset, "byte") + " of 5)";
+    } else if (step == PacketWalker::Step::CutInPayload) {
+      rec.reason = "cut_in_payload";
+      where = "inside the payload of a " + packet_name(last.id, Variant()) + " packet (id " + std::to_string(last.id) + ") at " + at(last.offset) +
+              " that declares " + plural(last.size, "byte") + " (" + std::to_string(file_size - last.payload()) + " present)";
+    } else {
+      rec.reason = "frame_without_end";
+      where = "after the packet ending at " + at(file_size) + ", before the frame's FrameEnd";
+    }
+    rec.message = "the file ends at " + at(file_size) + " " + where + "; " + plural(r.frames.size(), "complete frame") + " recovered up to " +
+                  at(r.data_end);
+    if (in_frame)
+      rec.message += "; frame " + std::to_string(frame.id) + " (from " + at(frame.offset) + ") is incomplete and not counted";
+    problems.add(Severity::Error, last.offset, "carla.file.truncated", rec.message);
+  } else if (!r.frames.empty() && r.frames.back().duration != -1.0) {
+    problems.add(Severity::Warning, r.frames.back().offset, "carla.frame.last_duration",
+                 "the last frame (" + std::to_string(r.frames.back().id) + ") has duration " + std::to_string(r.frames.back().duration) +
+                     " instead of -1: the recording was probably cut at a frame boundary");
+  }
+  if (!r.frames.empty() && r.frames.back().duration == -1.0 && !rec.damaged)
+    problems.add(Severity::Info, r.frames.back().offset, "carla.frame.last_duration",
+                 "the last frame keeps duration -1, as CARLA writes it (expected)");
+  r.variant = state_->judge.decide(problems);
+  r.variant.json["carla_version_hint"] = version_hint(r);
+  r.problems = problems.finish();
+}
+
 ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
   ScanResult r;
-  ProblemLog problems;
   uint64_t file_size = source.size();
   Problem header_problem;
   r.header_ok = read_header(source, &r.header, &header_problem);
@@ -244,153 +412,20 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
     r.recovery.message = header_problem.message;
     return r;
   }
-  r.data_end = r.header.size;
+  LogScanner scanner(r, file_size);
   PacketStream walker(source, r.header.size, file_size);
   ProgressTicker ticker(progress, file_size);
-  VariantJudge judge;
-  bool in_frame = false;
-  FrameEntry frame;
-  const FrameEntry* previous = nullptr;
   PacketRef packet;
   PacketWalker::Step step;
-
-  auto close_frame = [&](uint64_t end) {
-    frame.end = end;
-    if (previous) {
-      if (frame.id != previous->id + 1)
-        problems.add(Severity::Warning, frame.offset, "carla.frame.id_gap",
-                     "frame id " + std::to_string(frame.id) + " follows frame " + std::to_string(previous->id) + " (ids should count up by one)");
-      if (frame.elapsed < previous->elapsed)
-        problems.add(Severity::Error, frame.offset, "carla.frame.time_backwards",
-                     "frame " + std::to_string(frame.id) + " is at " + std::to_string(frame.elapsed) + " s, before frame " + std::to_string(previous->id) +
-                         " at " + std::to_string(previous->elapsed) + " s");
-      if (previous->duration == -1.0)
-        problems.add(Severity::Error, previous->offset, "carla.frame.duration_missing",
-                     "frame " + std::to_string(previous->id) + " keeps the duration -1 that only the last frame should have (its duration was never back-patched)");
-      else if (std::fabs(previous->elapsed + previous->duration - frame.elapsed) > 1e-6 * std::max(1.0, std::fabs(frame.elapsed)))
-        problems.add(Severity::Warning, frame.offset, "carla.frame.time_inconsistent",
-                     "frame " + std::to_string(frame.id) + " starts at " + std::to_string(frame.elapsed) + " s, but the previous frame started at " +
-                         std::to_string(previous->elapsed) + " s and lasted " + std::to_string(previous->duration) + " s");
-    }
-    if (r.frames.size() == r.frames.capacity() && r.frames.size() >= 1024) {
-      // Grow the index in large steps guided by the bytes left (each regrowth copies it into fresh
-      // pages, and page faults are what a scan pays most for), but never beyond 8x the frames
-      // actually seen: a count guessed from the file is not trusted with an allocation.
-      uint64_t per_frame = std::max<uint64_t>(1, (end - r.header.size) / r.frames.size());
-      uint64_t expected = r.frames.size() + (file_size - std::min(end, file_size)) / per_frame * 11 / 10 + 64;
-      r.frames.reserve(static_cast<size_t>(std::min<uint64_t>(expected, uint64_t{8} * r.frames.size())));
-    }
-    r.frames.push_back(frame);
-    previous = &r.frames.back();
-    r.data_end = end;
-    in_frame = false;
-  };
-
+  bool cancelled = false;
   while ((step = walker.next(&packet)) == PacketWalker::Step::Packet) {
     if (!ticker.update(packet.offset)) {
-      r.cancelled = true;
+      cancelled = true;
       break;
     }
-    uint8_t id = packet.id;
-    ++r.packet_counts[id];
-    r.packet_bytes[id] += 5 + uint64_t{packet.size};
-    size_t need = needs_whole_payload(id) ? packet.size : std::min<uint32_t>(packet.size, 24);
-    const uint8_t* payload = walker.payload(packet, need);
-    if (!payload) {
-      problems.add(Severity::Error, packet.offset, "carla.packet.too_large",
-                   packet_name(id, Variant()) + " packet declares " + std::to_string(packet.size) + " payload bytes: too large to check; skipped");
-      continue;
-    }
-    if (id == kFrameStart) {
-      if (in_frame) {
-        problems.add(Severity::Error, packet.offset, "carla.frame.missing_end",
-                     "frame " + std::to_string(frame.id) + " (at " + at(frame.offset) + ") has no FrameEnd before the next FrameStart");
-        close_frame(packet.offset);
-      }
-      if (packet.size != 24) {
-        judge.add(packet, payload);
-        continue;
-      }
-      frame = FrameEntry();
-      Cursor c(payload, 24);
-      frame.id = c.u64();
-      frame.duration = c.f64();
-      frame.elapsed = c.f64();
-      frame.offset = packet.offset;
-      frame.packets = 1;
-      in_frame = true;
-      continue;
-    }
-    judge.add(packet, payload);
-    if (!in_frame) {
-      ++r.packets_outside_frames;
-      problems.add(Severity::Warning, packet.offset, "carla.packet.outside_frame",
-                   packet_name(id, Variant()) + " packet (id " + std::to_string(id) + ") is outside any frame (not between FrameStart and FrameEnd)");
-      continue;
-    }
-    ++frame.packets;
-    if (id == kFrameEnd) {
-      close_frame(packet.end());
-      continue;
-    }
-    if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
-    if (id == kCollision && packet.size >= 2) {
-      Cursor c(payload, packet.size);
-      uint16_t total = c.u16();
-      for (uint16_t i = 0; i < total && c.remaining() >= 14; ++i) {
-        c.u32();
-        uint32_t a = c.u32(), b = c.u32();
-        c.skip(2);
-        r.non_actor_collisions += (a == kNoActor) + (b == kNoActor);
-      }
-    }
-    if (id < 100 && !known_in_any_order(id))
-      problems.add(Severity::Warning, packet.offset, "carla.packet.unknown_id",
-                   "packet id " + std::to_string(id) + " is not a CARLA packet (ids 0-" + std::to_string(highest_known_id()) +
-                       ", user packets from 100); skipped by its size (" +
-                       std::to_string(packet.size) + " bytes)");
+    scanner.on_packet(packet, walker.payload(packet, LogScanner::payload_need(packet)));
   }
-
-  // Where and why reading stopped.
-  Recovery& rec = r.recovery;
-  if (r.cancelled) {
-    rec.damaged = true;
-    rec.reason = "cancelled";
-    rec.ends_at = packet.offset;
-    rec.message = "cancelled at " + at(packet.offset);
-  } else if (step != PacketWalker::Step::End || in_frame) {
-    rec.damaged = true;
-    rec.ends_at = file_size;
-    rec.incomplete_offset = in_frame ? frame.offset : packet.offset;
-    rec.incomplete_frame_id = in_frame ? frame.id : 0;
-    std::string where;
-    if (step == PacketWalker::Step::CutInHeader) {
-      rec.reason = "cut_in_packet_header";
-      where = "inside a packet header at " + at(packet.offset) + " (" + plural(file_size - packet.offset, "byte") + " of 5)";
-    } else if (step == PacketWalker::Step::CutInPayload) {
-      rec.reason = "cut_in_payload";
-      where = "inside the payload of a " + packet_name(packet.id, Variant()) + " packet (id " + std::to_string(packet.id) + ") at " + at(packet.offset) +
-              " that declares " + plural(packet.size, "byte") + " (" + std::to_string(file_size - packet.payload()) + " present)";
-    } else {
-      rec.reason = "frame_without_end";
-      where = "after the packet ending at " + at(file_size) + ", before the frame's FrameEnd";
-    }
-    rec.message = "the file ends at " + at(file_size) + " " + where + "; " + plural(r.frames.size(), "complete frame") + " recovered up to " +
-                  at(r.data_end);
-    if (in_frame)
-      rec.message += "; frame " + std::to_string(frame.id) + " (from " + at(frame.offset) + ") is incomplete and not counted";
-    problems.add(Severity::Error, packet.offset, "carla.file.truncated", rec.message);
-  } else if (!r.frames.empty() && r.frames.back().duration != -1.0) {
-    problems.add(Severity::Warning, r.frames.back().offset, "carla.frame.last_duration",
-                 "the last frame (" + std::to_string(r.frames.back().id) + ") has duration " + std::to_string(r.frames.back().duration) +
-                     " instead of -1: the recording was probably cut at a frame boundary");
-  }
-  if (!r.frames.empty() && r.frames.back().duration == -1.0 && !rec.damaged)
-    problems.add(Severity::Info, r.frames.back().offset, "carla.frame.last_duration",
-                 "the last frame keeps duration -1, as CARLA writes it (expected)");
-  r.variant = judge.decide(problems);
-  r.variant.json["carla_version_hint"] = version_hint(r);
-  r.problems = problems.finish();
+  scanner.finish(step, packet, cancelled);
   return r;
 }
 

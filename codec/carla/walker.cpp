@@ -63,4 +63,74 @@ PacketWalker::Step PacketStream::next_slow(PacketRef* packet) {
   return PacketWalker::Step::Packet;
 }
 
+void PacketFeed::stop(PacketWalker::Step step, const PacketRef& packet) {
+  ended_ = true;
+  step_ = step;
+  last_ = packet;
+  pending_ = std::vector<uint8_t>();
+}
+
+bool PacketFeed::gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want) {
+  size_t take = static_cast<size_t>(std::min<uint64_t>(want - pending_.size(), static_cast<uint64_t>(e - *p)));
+  pending_.insert(pending_.end(), *p, *p + take);
+  *p += take;
+  *at += take;
+  return pending_.size() >= want;
+}
+
+void PacketFeed::push(const uint8_t* data, size_t size) {
+  if (ended_ || received_ >= end_) return;
+  size = static_cast<size_t>(std::min<uint64_t>(size, end_ - received_));
+  const uint8_t* p = data;
+  const uint8_t* e = data + size;
+  uint64_t at = received_;  // the file offset of *p
+  received_ += size;
+  while (!ended_) {
+    if (at < position_) {  // the rest of a payload already visited
+      uint64_t skip = std::min<uint64_t>(static_cast<uint64_t>(e - p), position_ - at);
+      p += skip;
+      at += skip;
+      if (at < position_) return;
+    }
+    PacketRef packet;
+    packet.offset = position_;
+    if (position_ >= end_) return stop(PacketWalker::Step::End, packet);
+    // The bytes from position_: a copy begun in an earlier push, or in place.
+    const uint8_t* bytes = pending_.empty() ? p : pending_.data();
+    size_t have = pending_.empty() ? static_cast<size_t>(e - p) : pending_.size();
+    if (have == 0) return;
+    packet.id = bytes[0];
+    if (end_ - position_ < 5) return stop(PacketWalker::Step::CutInHeader, packet);
+    if (have < 5) {
+      if (!gather(&p, e, &at, 5)) return;
+      continue;
+    }
+    std::memcpy(&packet.size, bytes + 1, 4);
+    if (packet.size > end_ - position_ - 5) return stop(PacketWalker::Step::CutInPayload, packet);
+    size_t need = need_(packet);
+    bool too_large = need > max_view_ - std::min<size_t>(max_view_, 5);
+    if (!too_large && have < 5 + need) {
+      if (!gather(&p, e, &at, 5 + need)) return;
+      continue;
+    }
+    visit_(packet, too_large ? nullptr : bytes + 5);
+    position_ = packet.end();
+    if (pending_.capacity() > (16u << 20)) pending_ = std::vector<uint8_t>();  // a rare big packet's room goes
+    else pending_.clear();
+  }
+}
+
+bool PacketFeed::ended(PacketWalker::Step* step, PacketRef* last) const {
+  if (ended_) {
+    *step = step_;
+    *last = last_;
+    return true;
+  }
+  if (position_ < end_ || received_ < end_) return false;
+  *step = PacketWalker::Step::End;  // an empty range, which no push reached
+  *last = PacketRef();
+  last->offset = position_;
+  return true;
+}
+
 }  // namespace logscope::carla

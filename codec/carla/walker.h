@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "core/byte_source.h"
@@ -110,6 +111,42 @@ class PacketStream {
   const uint8_t* span_ = nullptr;  // bytes [span_begin_, span_end_) of the file
   uint64_t span_begin_ = 0, span_end_ = 0;
   uint64_t prefetched_ = 0;  // lines before this offset were asked for
+};
+
+// The packets of [begin, end) from bytes pushed in order (the page's stream of the file): the
+// same steps as PacketStream, for a caller handed the bytes instead of reading them. A packet is
+// parsed in place when its header and the payload bytes `need` asks for are in one push, and from
+// a copy when they straddle pushes; the rest of a payload is dropped as it comes.
+class PacketFeed {
+ public:
+  using Need = size_t (*)(const PacketRef& packet);
+  // `payload`: the first need(packet) bytes, or null when 5 + need exceeds `max_view` (as
+  // PacketStream::payload refuses them).
+  using Visit = std::function<void(const PacketRef& packet, const uint8_t* payload)>;
+  PacketFeed(uint64_t begin, uint64_t end, size_t max_view, Need need, Visit visit)
+      : position_(begin), received_(begin), end_(end), max_view_(max_view), need_(need), visit_(std::move(visit)) {}
+  // The next bytes of the range; bytes past `end` are ignored.
+  void push(const uint8_t* data, size_t size);
+  uint64_t received() const { return received_; }  // every byte before this came
+  // True once the walk has ended (End or a cut): then `step` and `last` say how, as
+  // PacketStream::next() would have. False while bytes it needs have not come.
+  bool ended(PacketWalker::Step* step, PacketRef* last) const;
+
+ private:
+  void stop(PacketWalker::Step step, const PacketRef& packet);
+  // Appends bytes from [*p, e) to pending_ until it holds `want`; false when they ran out.
+  bool gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want);
+
+  uint64_t position_;   // the next packet header
+  uint64_t received_;   // offset after the last pushed byte
+  uint64_t end_;
+  size_t max_view_;
+  Need need_;
+  Visit visit_;
+  std::vector<uint8_t> pending_;  // bytes from position_ of a packet that straddles pushes
+  bool ended_ = false;
+  PacketWalker::Step step_ = PacketWalker::Step::End;
+  PacketRef last_;
 };
 
 }  // namespace logscope::carla

@@ -34,14 +34,17 @@ struct InfoOptions {
   bool freq = false;  // rosbag --freq
 };
 
-// A checksum whose bytes its caller pushes in, in order: the page streams the file into it from
-// the browser's own reader, which a pull through ByteSource cannot overlap with the hashing.
-class ChecksumFeed {
+// A whole-file pass whose bytes its caller pushes in, in order: the page streams the file into
+// it from the browser's own reader, which a pull through ByteSource cannot overlap with the work.
+// The checksum and the CARLA scan are fed this way.
+class ByteFeed {
  public:
-  virtual ~ChecksumFeed() = default;
-  virtual uint64_t covered() const = 0;  // feed bytes [0, covered()) of the file
+  virtual ~ByteFeed() = default;
+  // Feed bytes [begin(), end()) of the file.
+  virtual uint64_t begin() const { return 0; }
+  virtual uint64_t end() const = 0;
   virtual void update(const uint8_t* data, size_t size) = 0;
-  // The same JSON as FormatInspector::checksum(). `error` says why fewer bytes came, if they did.
+  // The pass's JSON answer. `error` says why fewer bytes came, if they did.
   virtual Json finish(const std::string& error, bool cancelled) = 0;
 };
 
@@ -66,8 +69,12 @@ class FormatInspector {
   // Checksum status: {"status": "valid"|"mismatch"|"none"|"absent"|"not_applicable"|"cancelled", ...}.
   virtual Json checksum(const ProgressFn& progress) = 0;
   // The same checksum fed by the caller; null when there is nothing to hash (checksum() answers
-  // without reading) or the format has no checksum.
-  virtual std::unique_ptr<ChecksumFeed> checksum_feed() { return nullptr; }
+  // without reading) or the format has no checksum. finish() gives checksum()'s JSON.
+  virtual std::unique_ptr<ByteFeed> checksum_feed() { return nullptr; }
+  // The whole-file scan a summary needs where the format has no index (CARLA), fed by the caller;
+  // null when the summary reads an index or the scan is already done. Once a complete feed is
+  // finished, summary() and the views use its result; after an error they scan as before.
+  virtual std::unique_ptr<ByteFeed> scan_feed() { return nullptr; }
 
   // Structure tree, expanded lazily and paged.
   virtual uint64_t child_count(const std::string& node_id) = 0;

@@ -140,7 +140,7 @@ TEST_CASE("bddf samples: summary agrees with the official readers' truth") {
     if (expected_status != "absent")
       CHECK(field(checksum, "computed").as_string() == field(trailer, "computed_sha1_of_0_to_size_minus_24").as_string());
     // The page's way: the file's bytes pushed into the feed in the browser's chunk sizes.
-    if (std::unique_ptr<ChecksumFeed> feed = opened.inspector->checksum_feed()) {
+    if (std::unique_ptr<ByteFeed> feed = opened.inspector->checksum_feed()) {
       std::vector<uint8_t> bytes = test_support::read_file(test_support::sample("bddf/" + name + ".bddf"));
       for (size_t at = 0; at < bytes.size(); at += 65536) feed->update(bytes.data() + at, std::min<size_t>(65536, bytes.size() - at));
       CHECK(feed->finish("", false).dump() == checksum.dump());

@@ -259,11 +259,11 @@ TEST_CASE("bddf writer: the same input gives the same bytes (annotations in key 
 
 // What the page does for "Verify checksum" on a local file: it streams the bytes into the feed.
 Json fed_checksum(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, size_t stop_at = SIZE_MAX) {
-  std::unique_ptr<ChecksumFeed> feed = inspector.checksum_feed();
+  std::unique_ptr<ByteFeed> feed = inspector.checksum_feed();
   REQUIRE(feed);
-  uint64_t end = std::min<uint64_t>({feed->covered(), bytes.size(), stop_at});
+  uint64_t end = std::min<uint64_t>({feed->end(), bytes.size(), stop_at});
   for (uint64_t at = 0; at < end; at += piece) feed->update(bytes.data() + at, std::min<uint64_t>(piece, end - at));
-  return feed->finish(end < feed->covered() ? "the browser could not read the file" : "", false);
+  return feed->finish(end < feed->end() ? "the browser could not read the file" : "", false);
 }
 
 TEST_CASE("bddf checksum: bytes fed by the caller give what the pulled checksum gives") {
@@ -273,8 +273,8 @@ TEST_CASE("bddf checksum: bytes fed by the caller give what the pulled checksum 
   CHECK(field(pulled, "status").as_string() == "valid");
   for (size_t piece : {size_t{1}, size_t{7}, size_t{65536}, bytes.size()})
     CHECK(fed_checksum(*opened.inspector, bytes, piece).dump() == pulled.dump());
-  // Bytes past covered() (the digest and the magic) are ignored.
-  std::unique_ptr<ChecksumFeed> feed = opened.inspector->checksum_feed();
+  // Bytes past end() (the digest and the magic) are ignored.
+  std::unique_ptr<ByteFeed> feed = opened.inspector->checksum_feed();
   feed->update(bytes.data(), bytes.size());
   CHECK(feed->finish("", false).dump() == pulled.dump());
 

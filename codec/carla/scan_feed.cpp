@@ -1,0 +1,64 @@
+// scan_log with the packets pushed in (scanner.h): the page streams a CARLA log into its scan
+// from a feeder worker instead of pulling it through the read-ahead ring.
+#include <string>
+#include <utility>
+
+#include "carla/reader.h"
+#include "carla/scanner.h"
+#include "core/sequential.h"
+
+namespace logscope::carla {
+
+namespace {
+
+class ScanFeed : public ByteFeed {
+ public:
+  ScanFeed(ScanResult header_only, uint64_t file_size, std::function<void(ScanResult&&)> keep)
+      : result_(std::move(header_only)),
+        scanner_(result_, file_size),
+        packets_(result_.header.size, file_size, SequentialReader::Options().max_view, &LogScanner::payload_need,
+                 [this](const PacketRef& packet, const uint8_t* payload) { scanner_.on_packet(packet, payload); }),
+        file_size_(file_size),
+        keep_(std::move(keep)) {}
+
+  uint64_t begin() const override { return result_.header.size; }
+  uint64_t end() const override { return file_size_; }
+  void update(const uint8_t* data, size_t size) override { packets_.push(data, size); }
+
+  Json finish(const std::string& error, bool cancelled) override {
+    Json answer = Json::object();
+    PacketWalker::Step step;
+    PacketRef last;
+    if (finished_ || cancelled || !error.empty() || !packets_.ended(&step, &last)) {
+      answer["status"] = "incomplete";
+      answer["error"] = finished_ ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+      finished_ = true;
+      return answer;
+    }
+    finished_ = true;
+    scanner_.finish(step, last, false);
+    keep_(std::move(result_));
+    answer["status"] = "scanned";
+    return answer;
+  }
+
+ private:
+  ScanResult result_;  // declared before the scanner and the packets, which refer to it
+  LogScanner scanner_;
+  PacketFeed packets_;
+  uint64_t file_size_;
+  std::function<void(ScanResult&&)> keep_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteFeed> scan_feed(ByteSource& source, std::function<void(ScanResult&&)> keep) {
+  ScanResult r;
+  Problem problem;
+  r.header_ok = read_header(source, &r.header, &problem);
+  if (!r.header_ok) return nullptr;  // scan_log answers at once from the header alone
+  return std::make_unique<ScanFeed>(std::move(r), source.size(), std::move(keep));
+}
+
+}  // namespace logscope::carla
