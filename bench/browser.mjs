@@ -18,7 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
 const inputs = join(cache, 'bench-inputs');
 const cli = join(root, 'build', 'native', 'logscope');
-const FEEDER_IN_FLIGHT = (32 << 20) + (4 << 20); // web/src/stream-checksum.js IN_FLIGHT + file-feed-worker.js BATCH
+const FEEDER_IN_FLIGHT = (32 << 20) + (4 << 20); // web/src/stream-feed.js IN_FLIGHT + file-feed-worker.js BATCH
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const withFallback = !process.argv.includes('--no-fallback');
 
@@ -216,7 +216,7 @@ async function benchFile(browser, url, spec, peer) {
     row.passes[pass] = await timePass(page, pass);
     row.passes[pass].memory = await jobMemory(page);
     if (pass === 'checksum' && row.passes[pass].memory.checksum_feeder) {
-      // The feeder's window and its batch being gathered (web/src/stream-checksum.js, file-feed-worker.js).
+      // The feeder's window and its batch being gathered (web/src/stream-feed.js, file-feed-worker.js).
       row.passes[pass].memory.feeder = FEEDER_IN_FLIGHT;
       row.passes[pass].memory.total += FEEDER_IN_FLIGHT;
     }

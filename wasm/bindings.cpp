@@ -33,12 +33,13 @@ Json parse_or_empty(const std::string& text) {
   return parsed ? *parsed : Json::object();
 }
 
-// A checksum the worker feeds from file.stream() (ChecksumFeed, core/inspector.h): each chunk is
-// copied into buffer() and hashed while the browser reads the next one.
-class WasmChecksumFeed {
+// A pass the worker feeds from file.stream() (ByteFeed, core/inspector.h: the checksum, the CARLA
+// scan): each chunk is copied into buffer() and worked on while the browser reads the next one.
+class WasmByteFeed {
  public:
-  explicit WasmChecksumFeed(std::unique_ptr<ChecksumFeed> feed) : feed_(std::move(feed)) {}
-  double covered() const { return static_cast<double>(feed_->covered()); }
+  explicit WasmByteFeed(std::unique_ptr<ByteFeed> feed) : feed_(std::move(feed)) {}
+  double begin() const { return static_cast<double>(feed_->begin()); }
+  double end() const { return static_cast<double>(feed_->end()); }
   // Room in the heap for the next `size` bytes, valid until the next call; 0 (no room) past
   // kMaxChunk: the caller splits bigger chunks.
   double buffer(double size) {
@@ -56,7 +57,7 @@ class WasmChecksumFeed {
 
  private:
   static constexpr size_t kMaxChunk = 16u << 20;
-  std::unique_ptr<ChecksumFeed> feed_;
+  std::unique_ptr<ByteFeed> feed_;
   std::unique_ptr<uint8_t[]> chunk_;
   size_t capacity_ = 0;
 };
@@ -97,10 +98,9 @@ class WasmInspector {
   }
   std::string checksum(val progress) { return guarded([&] { return inspector_->checksum(js_progress(progress)); }); }
   // Null when there is nothing to feed: checksum() then answers without reading.
-  std::unique_ptr<WasmChecksumFeed> checksum_feed() {
-    std::unique_ptr<ChecksumFeed> feed = inspector_ ? inspector_->checksum_feed() : nullptr;
-    return feed ? std::make_unique<WasmChecksumFeed>(std::move(feed)) : nullptr;
-  }
+  std::unique_ptr<WasmByteFeed> checksum_feed() { return wrap(inspector_ ? inspector_->checksum_feed() : nullptr); }
+  // Null when summary() needs no whole-file scan (or has it already).
+  std::unique_ptr<WasmByteFeed> scan_feed() { return wrap(inspector_ ? inspector_->scan_feed() : nullptr); }
   std::string info_text(const std::string& options_json) {
     if (!inspector_) return "";
     Json options = parse_or_empty(options_json);
@@ -185,6 +185,10 @@ class WasmInspector {
     return options;
   }
 
+  static std::unique_ptr<WasmByteFeed> wrap(std::unique_ptr<ByteFeed> feed) {
+    return feed ? std::make_unique<WasmByteFeed>(std::move(feed)) : nullptr;
+  }
+
   template <typename Fn>
   std::string guarded(Fn fn) {
     if (!inspector_) {
@@ -229,6 +233,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)
       .function("checksumFeed", &logscope::WasmInspector::checksum_feed)
+      .function("scanFeed", &logscope::WasmInspector::scan_feed)
       .function("fileMap", &logscope::WasmInspector::file_map)
       .function("infoText", &logscope::WasmInspector::info_text)
       .function("childCount", &logscope::WasmInspector::child_count)
@@ -241,9 +246,10 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("extract", &logscope::WasmInspector::extract)
       .function("exportRows", &logscope::WasmInspector::export_rows)
       .function("readStats", &logscope::WasmInspector::read_stats);
-  emscripten::class_<logscope::WasmChecksumFeed>("ChecksumFeed")
-      .function("covered", &logscope::WasmChecksumFeed::covered)
-      .function("buffer", &logscope::WasmChecksumFeed::buffer)
-      .function("update", &logscope::WasmChecksumFeed::update)
-      .function("finish", &logscope::WasmChecksumFeed::finish);
+  emscripten::class_<logscope::WasmByteFeed>("ByteFeed")
+      .function("begin", &logscope::WasmByteFeed::begin)
+      .function("end", &logscope::WasmByteFeed::end)
+      .function("buffer", &logscope::WasmByteFeed::buffer)
+      .function("update", &logscope::WasmByteFeed::update)
+      .function("finish", &logscope::WasmByteFeed::finish);
 }

@@ -6,7 +6,7 @@ import { DecompressOffload } from './src/decompress-offload.js';
 import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
-import { streamChecksum } from './src/stream-checksum.js';
+import { streamFeed } from './src/stream-feed.js';
 
 const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
 let modulePromise = null;
@@ -115,7 +115,22 @@ const ops = {
     const detection = parse(inspector.detection());
     return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
   },
-  summary: () => parse(inspector.summary()),
+  async summary(_, progress) {
+    // A format without an index (CARLA) scans the whole file first: a local file streams into
+    // the scan (web/src/stream-feed.js). An incomplete feed keeps nothing, and summary() then
+    // scans by reading, which reports what went wrong as before.
+    const feed = reader.kind === 'file' ? inspector.scanFeed() : null;
+    if (feed) {
+      try {
+        const fed = await streamFeed(Module, feed, reader, progress);
+        reader.scanStreamed = (reader.scanStreamed || 0) + fed.streamed;
+        reader.scanFeeder = fed.fromFeeder;
+      } finally {
+        feed.delete();
+      }
+    }
+    return parse(inspector.summary());
+  },
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
   async check(_, progress) {
     await ensureOffload();
@@ -126,13 +141,16 @@ const ops = {
     return parse(inspector.fileMap(!!fullCheck, progress));
   },
   async checksum(_, progress) {
-    // A local file streams into the checksum from a feeder worker (web/src/stream-checksum.js),
+    // A local file streams into the checksum from a feeder worker (web/src/stream-feed.js),
     // isolated or not: measured faster than pulling it through the read-ahead ring, which
     // copies every byte once more.
     const feed = reader.kind === 'file' ? inspector.checksumFeed() : null;
     if (feed) {
       try {
-        return parse(await streamChecksum(Module, feed, reader, progress));
+        const fed = await streamFeed(Module, feed, reader, progress);
+        reader.checksumStreamed = (reader.checksumStreamed || 0) + fed.streamed;
+        reader.checksumFeeder = fed.fromFeeder;
+        return parse(fed.answer);
       } finally {
         feed.delete();
       }
@@ -196,6 +214,8 @@ const ops = {
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
     checksum_streamed_bytes: reader?.checksumStreamed ?? 0,
     checksum_feeder: Boolean(reader?.checksumFeeder),
+    scan_streamed_bytes: reader?.scanStreamed ?? 0,
+    scan_feeder: Boolean(reader?.scanFeeder),
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

@@ -1,6 +1,6 @@
-// "Verify checksum" without the read-ahead worker: the page streams the file into the codec's
-// ChecksumFeed. Fed in any chunk sizes it must say what the pulled checksum says. And the hashing
-// helper's side of the full check (web/src/hash-worker.js): the SHA1 of what it is given.
+// Passes the page feeds from the file's stream (ByteFeed): "Verify checksum" and the scan behind a
+// CARLA log's summary. Fed in any chunk sizes they must say what the pulled pass says. And the
+// hashing helper's side of the full check (web/src/hash-worker.js): the SHA1 of what it is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,14 +13,14 @@ function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
   const feed = inspector.checksumFeed();
   assert.ok(feed, 'a BDDF with a SHA1 checksum has a feed');
   try {
-    const end = Math.min(feed.covered(), bytes.length, stopAt);
+    const end = Math.min(feed.end(), bytes.length, stopAt);
     for (let at = 0; at < end; at += piece) {
       const chunk = bytes.subarray(at, Math.min(end, at + piece));
       const pointer = feed.buffer(chunk.length);
       Module.HEAPU8.set(chunk, pointer);
       feed.update(chunk.length);
     }
-    return JSON.parse(feed.finish(end < feed.covered() ? 'the stream ended early' : ''));
+    return JSON.parse(feed.finish(end < feed.end() ? 'the stream ended early' : ''));
   } finally {
     feed.delete();
   }
@@ -63,6 +63,47 @@ test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut s
       assert.equal(opened.inspector.checksumFeed(), null);
     } finally {
       opened.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a CARLA log\'s scan fed in chunks gives the pulled summary, and an early end keeps nothing', async (t) => {
+  if (!existsSync(cliPath)) return t.skip('SKIPPED: the native CLI is not built');
+  const Module = await loadModule();
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-scan-feed-'));
+  try {
+    const path = join(dir, 'feed.log');
+    execFileSync(cliPath, ['make-demo-carla', path, '--size-mb', '2'], { stdio: 'ignore' });
+    const bytes = readFileSync(path);
+    const pulled = await openWithWasm(path);
+    const expected = JSON.parse(pulled.inspector.summary());
+    assert.equal(pulled.inspector.scanFeed(), null, 'a kept scan needs no feed');
+    pulled.close();
+    for (const [piece, stopAt] of [[1000, Infinity], [65536, Infinity], [20 << 20, Infinity], [65536, 100000]]) {
+      const opened = await openWithWasm(path);
+      try {
+        const feed = opened.inspector.scanFeed();
+        assert.ok(feed, 'a CARLA log is scanned to be summarised');
+        const begin = feed.begin(), end = Math.min(feed.end(), stopAt);
+        assert.ok(begin > 0 && begin < 1000, 'the packets start after the header');
+        for (let at = begin; at < end; at += piece) {
+          const chunk = bytes.subarray(at, Math.min(end, at + piece));
+          Module.HEAPU8.set(chunk, feed.buffer(chunk.length));
+          feed.update(chunk.length);
+        }
+        const answer = JSON.parse(feed.finish(''));
+        feed.delete();
+        assert.equal(answer.status, end === bytes.length ? 'scanned' : 'incomplete', `pieces of ${piece} up to ${stopAt}`);
+        const readBefore = JSON.parse(opened.inspector.readStats()).bytes_read;
+        assert.deepEqual(JSON.parse(opened.inspector.summary()), expected, `pieces of ${piece} up to ${stopAt}`);
+        const readBySummary = JSON.parse(opened.inspector.readStats()).bytes_read - readBefore;
+        if (answer.status === 'scanned') assert.ok(readBySummary < bytes.length / 4, `a fed summary reads little (${readBySummary} bytes)`);
+        else assert.ok(readBySummary > bytes.length / 2, 'after an incomplete feed the summary scans by reading');
+      } finally {
+        opened.close();
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,75 @@
+// Whole-file passes on a local file with the file's stream pushed into the codec (a ByteFeed:
+// "Verify checksum", the scan behind a CARLA log's summary). A feeder worker (file-feed-worker.js)
+// reads the stream and transfers its chunks here, so the browser keeps reading while this worker
+// works, with or without cross-origin isolation and with one copy fewer than the read-ahead ring.
+// Where no worker can be started from here (the single-file build runs this worker from a Blob
+// URL), this worker reads the stream itself, which stalls the stream while it works.
+import { describeReadError } from './readers.js';
+
+const MAX_PIECE = 16 << 20; // the most ByteFeed.buffer() hands out (wasm/bindings.cpp)
+const IN_FLIGHT = 32 << 20; // read ahead of the codec at most this much
+
+function startFeeder() {
+  try {
+    return new Worker(new URL('./file-feed-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+}
+
+// Feeds bytes [feed.begin(), feed.end()) of the reader's file; progress(done, total) in file
+// offsets. Returns the feed's answer (JSON text), the bytes that came and whether a feeder worker
+// brought them.
+export async function streamFeed(Module, feed, reader, progress) {
+  const begin = feed.begin(), end = feed.end();
+  let done = begin;
+  const push = (chunk) => {
+    for (let at = 0; at < chunk.length; at += MAX_PIECE) {
+      const piece = chunk.subarray(at, at + MAX_PIECE);
+      const pointer = feed.buffer(piece.length);
+      Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
+      feed.update(piece.length);
+    }
+    done += chunk.length;
+    reader.bytesRead += chunk.length;
+  };
+  let error = '';
+  const feeder = startFeeder();
+  try {
+    if (feeder) await fromFeeder(feeder, reader.file, begin, end, push, () => progress(done, end));
+    else await fromStream(reader.file, begin, end, push, () => progress(done, end));
+  } catch (failure) {
+    error = `stopped at byte ${done}: ${describeReadError(failure)}`;
+  } finally {
+    feeder?.terminate();
+  }
+  return { answer: feed.finish(error), streamed: done - begin, fromFeeder: Boolean(feeder) };
+}
+
+function fromFeeder(feeder, file, begin, end, push, progress) {
+  let consumed = 0;
+  return new Promise((resolve, reject) => {
+    feeder.onerror = (event) => reject(new Error(`the file feeder failed: ${event.message || 'unknown error'}`));
+    feeder.onmessage = ({ data }) => {
+      if (data.done) return resolve();
+      if (data.failed) return reject(Object.assign(new Error(data.failed.message), { name: data.failed.name }));
+      for (const chunk of data.chunks) {
+        push(chunk);
+        consumed += chunk.length;
+      }
+      feeder.postMessage(consumed);
+      progress();
+    };
+    feeder.postMessage({ file, start: begin, end, window: IN_FLIGHT });
+  });
+}
+
+async function fromStream(file, begin, end, push, progress) {
+  const stream = file.slice(begin, end).stream().getReader();
+  for (;;) {
+    const { done, value } = await stream.read();
+    if (done) return;
+    push(value);
+    progress();
+  }
+}
