@@ -127,6 +127,8 @@ Json file_info_json(ByteSource& source, const ScanResult& scan, size_t max_event
   Json events = Json::array();
   size_t listed = 0;
   const Variant& variant = scan.variant.variant;
+  const EventPackets& kept = scan.events;
+  size_t next_kept = 0;
   for (const FrameEntry& f : scan.frames) {
     if (!f.has_events) continue;
     if (listed++ >= max_event_frames) {
@@ -144,7 +146,17 @@ Json file_info_json(ByteSource& source, const ScanResult& scan, size_t max_event
       for (size_t i = 0; list && i < record_count(p); ++i) list->push_back(record_to_json(p, i));
       for (uint32_t id : p.records(packets::EventDel)) destroys.push_back(id);
     };
-    stream_packets(source, scan, nullptr, event_id, visit, f.offset, f.end);
+    if (kept.complete) {  // the scan kept the frame's event packets: nothing to read
+      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.offset; ++next_kept) {}
+      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.end; ++next_kept) {
+        const EventPackets::Entry& e = kept.packets[next_kept];
+        PacketRef packet;
+        packet.offset = e.offset, packet.id = e.id, packet.size = e.size;
+        visit(FrameStartRecord(), packet, kept.bytes.data() + e.at);
+      }
+    } else {
+      stream_packets(source, scan, nullptr, event_id, visit, f.offset, f.end);
+    }
     frame["create"] = std::move(creates);
     frame["destroy"] = std::move(destroys);
     frame["parenting"] = std::move(parents);

@@ -53,6 +53,22 @@ struct VariantDetection {
   Json json;  // evidence, filled by the scan
 };
 
+// The packets with event records (what `info` lists per frame), kept by the scan so that the
+// summary does not read them again: in a browser each of those reads costs about a millisecond.
+// Dropped (complete = false) when they would take more than kBudget bytes; they are read then.
+struct EventPackets {
+  static constexpr size_t kBudget = 8u << 20;
+  struct Entry {
+    uint64_t offset;  // of the packet header
+    uint8_t id;
+    uint32_t size;
+    size_t at;  // where its payload starts in `bytes`
+  };
+  bool complete = true;
+  std::vector<Entry> packets;  // in file order
+  std::vector<uint8_t> bytes;  // the payloads back to back
+};
+
 struct ScanResult {
   bool header_ok = false;
   LogHeader header;
@@ -66,6 +82,7 @@ struct ScanResult {
   Recovery recovery;
   VariantDetection variant;
   std::vector<Problem> problems;
+  EventPackets events;
 };
 
 }  // namespace logscope::carla

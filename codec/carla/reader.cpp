@@ -235,6 +235,7 @@ Json VariantDetection::to_json() const { return json; }
 struct LogScanner::State {
   State(ScanResult& result, uint64_t size) : r(result), file_size(size) {}
   void close_frame(uint64_t end);
+  void keep_event(const PacketRef& packet, const uint8_t* payload);
   ScanResult& r;
   uint64_t file_size;
   ProblemLog problems;
@@ -251,6 +252,19 @@ LogScanner::~LogScanner() = default;
 
 size_t LogScanner::payload_need(const PacketRef& packet) {
   return needs_whole_payload(packet.id) ? packet.size : std::min<uint32_t>(packet.size, 24);
+}
+
+void LogScanner::State::keep_event(const PacketRef& packet, const uint8_t* payload) {
+  EventPackets& events = r.events;
+  if (!events.complete) return;
+  size_t cost = packet.size + sizeof(EventPackets::Entry);
+  if (cost > EventPackets::kBudget - std::min(EventPackets::kBudget, events.bytes.size() + events.packets.size() * sizeof(EventPackets::Entry))) {
+    events = EventPackets();
+    events.complete = false;
+    return;
+  }
+  events.packets.push_back({packet.offset, packet.id, packet.size, events.bytes.size()});
+  events.bytes.insert(events.bytes.end(), payload, payload + packet.size);
 }
 
 void LogScanner::State::close_frame(uint64_t end) {
@@ -332,7 +346,10 @@ void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
     close_frame(packet.end());
     return;
   }
-  if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) frame.has_events = true;
+  if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) {
+    frame.has_events = true;
+    if (payload_need(packet) == packet.size) state_->keep_event(packet, payload);
+  }
   if (id == kCollision && packet.size >= 2) {
     Cursor c(payload, packet.size);
     uint16_t total = c.u16();

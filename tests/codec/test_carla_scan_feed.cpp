@@ -6,6 +6,7 @@
 #include <string>
 
 #include "carla/inspector.h"
+#include "carla/queries.h"
 #include "carla/reader.h"
 #include "carla/scanner.h"
 #include "carla/writer.h"
@@ -32,6 +33,8 @@ std::string describe(const ScanResult& r) {
   out += "recovery " + std::to_string(rec.damaged) + " " + rec.reason + " " + std::to_string(rec.ends_at) + " " + std::to_string(rec.incomplete_offset) + " " +
          std::to_string(rec.incomplete_frame_id) + " " + rec.message + "\n";
   out += "variant " + r.variant.json.dump() + "\n";
+  out += "events " + std::to_string(r.events.complete) + " " + std::to_string(r.events.packets.size()) + " " +
+         std::string(r.events.bytes.begin(), r.events.bytes.end()) + "\n";
   for (const Problem& p : r.problems) out += "problem " + std::to_string(p.offset) + " " + p.code + " " + p.message + "\n";
   return out;
 }
@@ -189,5 +192,64 @@ TEST_CASE("carla scan feed: real logs pushed in stream-sized pieces give the pul
     std::string expected = pulled(bytes);
     CHECK(pushed(bytes, 65536) == expected);  // Chromium's stream chunk size
     CHECK(pushed(bytes, 0, 3) == expected);
+  }
+}
+
+namespace {
+
+// file_info_json from the event packets the scan kept, and from reading them again.
+void check_kept_events_match_reading(const std::vector<uint8_t>& bytes) {
+  MemoryByteSource memory(bytes.data(), bytes.size());
+  ScanResult scan = scan_log(memory, nullptr);
+  REQUIRE(scan.events.complete);
+  CountingByteSource counting(memory);
+  std::string from_kept = file_info_json(counting, scan).dump();
+  CHECK(counting.bytes_read() == 0);  // the summary's event lists read nothing
+  ScanResult dropped = scan;
+  dropped.events = EventPackets();
+  dropped.events.complete = false;
+  CHECK(file_info_json(counting, dropped).dump() == from_kept);
+  CHECK(from_kept.find("\"create\":[{") != std::string::npos);  // (there are events to list)
+}
+
+}  // namespace
+
+TEST_CASE("carla scan keeps the event packets the summary lists, and the lists equal reading them") {
+  check_kept_events_match_reading(busy_log(6));
+  // Cut inside a frame with events: the incomplete frame's kept packets are not listed.
+  std::vector<uint8_t> log = busy_log(6);
+  MemoryByteSource source(log.data(), log.size());
+  ScanResult whole = scan_log(source, nullptr);
+  std::vector<uint8_t> cut(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(whole.frames[1].offset + 60));
+  check_kept_events_match_reading(cut);
+}
+
+TEST_CASE("carla scan drops its kept events past the budget, and the summary reads them instead") {
+  LogWriter w;
+  w.header(1637671165, "Town02");
+  const int frames = 300;
+  for (int f = 1; f <= frames; ++f) {
+    w.frame_start(f, f == frames ? -1.0 : 0.05, (f - 1) * 0.05);
+    EventAddRecord car;
+    car.id = 100 + f, car.type = 1, car.blueprint = "vehicle.audi.tt", car.attributes = {{3, "role_name", std::string(40000, 'x')}};
+    w.write(packets::EventAdd, std::vector<EventAddRecord>{car});
+    w.frame_end();
+  }
+  std::vector<uint8_t> log = w.take();
+  MemoryByteSource memory(log.data(), log.size());
+  ScanResult scan = scan_log(memory, nullptr);
+  CHECK_FALSE(scan.events.complete);
+  CHECK(scan.events.bytes.capacity() == 0);  // the memory goes back
+  CountingByteSource counting(memory);
+  Json info = file_info_json(counting, scan);
+  CHECK(counting.bytes_read() > EventPackets::kBudget);
+  CHECK(info["events"].size() == frames);
+}
+
+TEST_CASE("carla scan: kept events on real logs equal reading them") {
+  if (!test_support::have_samples()) return;
+  for (const char* name : {"carla/scenario_runner_0.9.10_DistanceBetweenVehicles.log", "carla/scenario_runner_0.9.13_DistanceToLaneCenter.log"}) {
+    CAPTURE(name);
+    check_kept_events_match_reading(test_support::read_file(test_support::sample(name)));
   }
 }
