@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -103,24 +103,38 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
   });
 }
 
-// A CARLA log has no index: its summary is a scan of the whole file, made while opening. The pump
-// booted ahead is attached at once (a MessagePort reaches it while the codec blocks), so that
-// scan reads ahead too, and its summary is the CLI's.
-test('carla: the summary scan reads ahead when isolated, with the CLI\'s summary', async (t) => {
+// A CARLA log has no index: its summary is a scan of the whole file, made while opening. The
+// file's stream is pushed into the scan from a feeder worker, isolated or not (no read-ahead ring,
+// no read per window), with a progress bar while it runs, and its summary is the CLI's.
+test('carla: the summary scan is fed from the file\'s stream, with progress and the CLI\'s summary', async (t) => {
   if (skipUnless(t, { cli: true })) return;
   const summaries = {};
+  const size = statSync(files.carla).size;
   for (const isolate of [true, false]) {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`http://127.0.0.1:${servers[isolate].address().port}/?nodemo`);
     await page.waitForTimeout(500); // the view worker and its pump boot before the file is chosen, as for a user
+    await page.evaluate(() => {
+      window.progressSeen = [];
+      const bar = document.querySelector('#progress');
+      new MutationObserver(() => { if (!bar.hidden) window.progressSeen.push(bar.textContent); }).observe(bar, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     await openFile(page, files.carla);
     assert.equal(await waitOpened(page, 'scan.log'), 'summary');
     const stats = await page.evaluate(() => window.logscope.readStats());
     summaries[isolate] = await page.evaluate(() => window.logscope.state.summary);
+    const seen = await page.evaluate(() => window.progressSeen);
+    // The header's "read N of M" counts the stream fed to the scan: the whole file.
+    const shownRead = Number(await page.evaluate(() => document.body.dataset.bytesRead));
+    assert.ok(shownRead >= size - 1000, `shown as read: ${shownRead} of ${size}`);
+    // Once the summary is shown the scan's bar is gone (a full check may have started its own).
+    assert.equal(await page.evaluate(() => { const bar = document.querySelector('#progress'); return !bar.hidden && bar.textContent.includes('Scanning'); }), false);
     await page.context().close();
-    assert.equal(stats.read_ahead, isolate);
-    if (isolate) assert.ok(stats.read_ahead_bytes >= 30e6, `the scan read ${stats.read_ahead_bytes} bytes through the ring`);
-    else assert.equal(stats.read_ahead_bytes, 0);
+    assert.equal(stats.scan_feeder, true);
+    assert.ok(stats.scan_streamed_bytes > size - 1000 && stats.scan_streamed_bytes < size, `the scan was fed ${stats.scan_streamed_bytes} of ${size} bytes (all but the header)`);
+    assert.equal(stats.read_ahead_bytes, 0);
+    assert.ok(stats.read_calls <= 4, `${stats.read_calls} reads besides the stream (the header, the first packets)`);
+    assert.ok(seen.some((text) => /Scanning scan\.log/.test(text)), `the scan showed progress: ${JSON.stringify(seen.slice(0, 3))}`);
   }
   assert.deepEqual(summaries.true, summaries.false);
   assert.deepEqual(summaries.true, cliJson('info', files.carla, '--json').summary);

@@ -79,9 +79,9 @@ export function fileHeader(app) {
     },
 
     // The summary is on screen: how long it took and what it read.
-    summaryShown(elapsed, stats) {
+    summaryShown(elapsed, stats, bytesRead) {
       const where = session.file.remote ? `, fetched ${formatBytes(stats?.reader_bytes ?? 0)} in ${stats?.reader_requests ?? 0} range requests` : '';
-      sub(`${session.summary.format_label || session.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(stats?.bytes_read ?? 0)} of ${formatBytes(session.file.size)}${where}`);
+      sub(`${session.summary.format_label || session.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(bytesRead ?? 0)} of ${formatBytes(session.file.size)}${where}`);
       sourceNote();
     },
   };

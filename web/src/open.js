@@ -88,7 +88,16 @@ export function openController(app) {
     // The summary is asked for with the open: the worker runs the two back to back, without a
     // round trip through this thread (busy laying out the views for the new file) between them.
     const openReply = session.client.open(session.source);
-    const summaryReply = session.client.call('summary');
+    // Only a file without an index (a CARLA log) is scanned whole for its summary, and only
+    // such a scan reports progress: the bar appears for it alone.
+    let scanning = null;
+    const onProgress = (done, total) => {
+      if (session.aborted) return;
+      scanning ??= progress.start(`Scanning ${file.name} (it has no index)`, { total });
+      scanning(done, total);
+    };
+    const summaryReply = session.client.call('summary', {}, { onProgress });
+    summaryReply.finally(() => { if (scanning && !session.aborted) progress.finish(); }).catch(() => {});
     summaryReply.catch(() => {}); // read below, once the format is known
     const opened = await answer(() => openReply);
     if (!opened) return;
@@ -111,8 +120,10 @@ export function openController(app) {
     let stats;
     try { stats = await session.result(session.client.call('readStats').catch(() => null)); } catch { return; }
     status.state('summary');
-    status.summaryShown(elapsed, stats?.bytes_read);
-    app.header.summaryShown(elapsed, stats);
+    // What the summary read: through the codec's reads, plus the stream fed to a scan.
+    const summaryRead = stats ? stats.bytes_read + (stats.scan_streamed_bytes || 0) : undefined;
+    status.summaryShown(elapsed, summaryRead);
+    app.header.summaryShown(elapsed, stats, summaryRead);
     session.emit('shown');
     // The next file's workers start now, so they too are warm when it is picked.
     if (!spare) setTimeout(() => { spare ??= spareWorkers(); }, 500);
