@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rosbag/chunk.h"
+#include "helper_input.h"
 
 using emscripten::val;
 
@@ -61,10 +62,9 @@ void set_decompress_offload(val js) {
   rosbag::set_decompress_offload(installed.get());
 }
 
-// What a helper worker runs: JS copies a chunk's compressed bytes into chunkInput(n), then
-// decompressChunk decodes them with the same decompressor the pipeline uses.
+// What a helper worker runs: JS copies a chunk's compressed bytes into helperInput(n)
+// (helper_input.h), then decompressChunk decodes them with the same decompressor the pipeline uses.
 struct HelperChunk {
-  std::vector<uint8_t> in;
   rosbag::ChunkDecompressor decompressor;
   rosbag::ByteBuffer out;
 };
@@ -73,16 +73,10 @@ HelperChunk& helper_chunk() {
   return chunk;
 }
 
-val chunk_input(double size) {
-  HelperChunk& chunk = helper_chunk();
-  chunk.in.resize(static_cast<size_t>(size));
-  return val(emscripten::typed_memory_view(chunk.in.size(), chunk.in.data()));
-}
-
 val decompress_chunk(const std::string& compression, uint32_t uncompressed_size, bool verify) {
   HelperChunk& chunk = helper_chunk();
-  rosbag::DecompressStatus status =
-      chunk.decompressor.decompress(compression, chunk.in.data(), chunk.in.size(), uncompressed_size, &chunk.out, verify);
+  const std::vector<uint8_t>& in = helper_input();
+  rosbag::DecompressStatus status = chunk.decompressor.decompress(compression, in.data(), in.size(), uncompressed_size, &chunk.out, verify);
   val result = val::object();
   result.set("ok", status.ok);
   result.set("code", status.code);
@@ -98,6 +92,5 @@ val decompress_chunk(const std::string& compression, uint32_t uncompressed_size,
 
 EMSCRIPTEN_BINDINGS(logscope_offload) {
   emscripten::function("setDecompressOffload", &logscope::set_decompress_offload);
-  emscripten::function("chunkInput", &logscope::chunk_input);
   emscripten::function("decompressChunk", &logscope::decompress_chunk);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/sha1.h"
+#include "helper_input.h"
 
 using emscripten::val;
 
@@ -45,36 +46,25 @@ void set_sha1_offload_js(val js) {
   set_sha1_offload(installed.get());
 }
 
-// The helper's side: JS copies the next bytes into sha1Input(n), sha1Update(n) hashes them, and
-// sha1Finish() gives the digest and starts a new hash.
-struct HelperHash {
-  std::vector<uint8_t> in;
-  Sha1 sha;
-};
-HelperHash& helper_hash() {
-  static HelperHash hash;
-  return hash;
-}
-
-val sha1_input(double size) {
-  HelperHash& hash = helper_hash();
-  hash.in.resize(static_cast<size_t>(size));
-  return val(emscripten::typed_memory_view(hash.in.size(), hash.in.data()));
+// The helper's side: JS copies the next bytes into helperInput(n) (helper_input.h),
+// sha1Update(n) hashes them, and sha1Finish() gives the digest and starts a new hash.
+Sha1& helper_sha1() {
+  static Sha1 sha;
+  return sha;
 }
 
 void sha1_update(double size) {
-  HelperHash& hash = helper_hash();
-  hash.sha.update(hash.in.data(), std::min(hash.in.size(), static_cast<size_t>(size)));
+  const std::vector<uint8_t>& in = helper_input();
+  helper_sha1().update(in.data(), std::min(in.size(), static_cast<size_t>(size)));
 }
 
-std::string sha1_finish() { return Sha1::hex(helper_hash().sha.finish()); }
+std::string sha1_finish() { return Sha1::hex(helper_sha1().finish()); }
 
 }  // namespace
 }  // namespace logscope
 
 EMSCRIPTEN_BINDINGS(logscope_hash_offload) {
   emscripten::function("setSha1Offload", &logscope::set_sha1_offload_js);
-  emscripten::function("sha1Input", &logscope::sha1_input);
   emscripten::function("sha1Update", &logscope::sha1_update);
   emscripten::function("sha1Finish", &logscope::sha1_finish);
 }

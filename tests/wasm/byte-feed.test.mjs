@@ -110,7 +110,7 @@ test('a CARLA log\'s scan fed in chunks gives the pulled summary, and an early e
   }
 });
 
-test('the hashing helper\'s SHA1 (sha1Input, sha1Update, sha1Finish) is the SHA1 of the bytes, and starts over after each digest', async () => {
+test('the hashing helper\'s SHA1 (helperInput, sha1Update, sha1Finish) is the SHA1 of the bytes, and starts over after each digest', async () => {
   const { createHash } = await import('node:crypto');
   const Module = await loadModule();
   const bytes = new Uint8Array(3_000_001);
@@ -118,7 +118,7 @@ test('the hashing helper\'s SHA1 (sha1Input, sha1Update, sha1Finish) is the SHA1
   for (const piece of [1, 4096, 1 << 20, bytes.length]) {
     for (let at = 0; at < bytes.length; at += piece) {
       const chunk = bytes.subarray(at, at + piece);
-      Module.sha1Input(chunk.length).set(chunk);
+      Module.helperInput(chunk.length).set(chunk);
       Module.sha1Update(chunk.length);
       if (piece === 1 && at >= 5000) break; // one byte at a time: the first 5001 bytes are enough
     }

@@ -18,7 +18,7 @@ self.onmessage = async ({ data: { buffer } }) => {
     const started = performance.now();
     let status;
     try {
-      Module.chunkInput(words[2]).set(input.subarray(0, words[2]));
+      Module.helperInput(words[2]).set(input.subarray(0, words[2]));
       const result = Module.decompressChunk(CODE_NAMES[words[1]], words[3], words[4] === 1);
       status = { ok: result.ok, code: result.code, message: result.message, checksum_present: result.checksum_present, checksum_verified: result.checksum_verified };
       if (result.ok && result.bytes.length <= output.length) {

@@ -26,7 +26,7 @@ self.onmessage = async ({ data: { buffer } }) => {
     const finishing = words[2 * RING.slots + k] === KIND.finish;
     try {
       if (!finishing && !broken) {
-        Module.sha1Input(length).set(slot(k).subarray(0, length));
+        Module.helperInput(length).set(slot(k).subarray(0, length));
         Module.sha1Update(length);
       } else if (finishing) {
         const hex = Module.sha1Finish(); // also starts the next hash
