@@ -1,6 +1,6 @@
 // The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, stats,
-// chunk cache), tree.cpp (tree, spans, decode), doctor.cpp (check, checksum), queries.cpp (the
-// query table) and file_map.cpp (file_map).
+// chunk cache), tree.cpp (tree, spans), record_view.cpp (decode), doctor.cpp (check, checksum),
+// queries.cpp (the query table) and file_map.cpp (file_map).
 #pragma once
 
 #include <memory>
@@ -13,6 +13,9 @@
 #include "rosbag/summary.h"
 
 namespace logscope::rosbag {
+
+// The number in a node id ("c12/r3": from 1 gives 12, from 4 gives 3); false unless it is digits.
+bool parse_node_index(const std::string& text, size_t from, uint64_t* out);
 
 class BagInspector : public FormatInspector {
  public:
