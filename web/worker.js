@@ -73,6 +73,20 @@ async function ensureOffload() {
 
 const parse = (text) => (text ? JSON.parse(text) : null);
 
+// Pushes the local file's stream into `feed` (a ByteFeed: web/src/stream-feed.js) and deletes it;
+// returns the feed's answer, or null when there was no feed. `pass` names it in readStats.
+async function feedFile(feed, pass, progress) {
+  if (!feed) return null;
+  try {
+    const fed = await streamFeed(Module, feed, reader, progress);
+    reader.fed ??= {};
+    reader.fed[pass] = { bytes: (reader.fed[pass]?.bytes || 0) + fed.streamed, feeder: fed.fromFeeder };
+    return fed.answer;
+  } finally {
+    feed.delete();
+  }
+}
+
 // Index of `id` among the children of `parent`, found by bisecting on offsets (children are in
 // file order), so a node among a million siblings is found with ~20 small calls.
 function indexOfChild(parent, id, offset) {
@@ -117,18 +131,9 @@ const ops = {
   },
   async summary(_, progress) {
     // A format without an index (CARLA) scans the whole file first: a local file streams into
-    // the scan (web/src/stream-feed.js). An incomplete feed keeps nothing, and summary() then
-    // scans by reading, which reports what went wrong as before.
-    const feed = reader.kind === 'file' ? inspector.scanFeed() : null;
-    if (feed) {
-      try {
-        const fed = await streamFeed(Module, feed, reader, progress);
-        reader.scanStreamed = (reader.scanStreamed || 0) + fed.streamed;
-        reader.scanFeeder = fed.fromFeeder;
-      } finally {
-        feed.delete();
-      }
-    }
+    // the scan. An incomplete feed keeps nothing, and summary() then scans by reading, which
+    // reports what went wrong as before.
+    await feedFile(reader.kind === 'file' ? inspector.scanFeed() : null, 'scan', progress);
     return parse(inspector.summary());
   },
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
@@ -144,17 +149,8 @@ const ops = {
     // A local file streams into the checksum from a feeder worker (web/src/stream-feed.js),
     // isolated or not: measured faster than pulling it through the read-ahead ring, which
     // copies every byte once more.
-    const feed = reader.kind === 'file' ? inspector.checksumFeed() : null;
-    if (feed) {
-      try {
-        const fed = await streamFeed(Module, feed, reader, progress);
-        reader.checksumStreamed = (reader.checksumStreamed || 0) + fed.streamed;
-        reader.checksumFeeder = fed.fromFeeder;
-        return parse(fed.answer);
-      } finally {
-        feed.delete();
-      }
-    }
+    const answer = await feedFile(reader.kind === 'file' ? inspector.checksumFeed() : null, 'checksum', progress);
+    if (answer !== null) return parse(answer);
     await ensureOffload();
     return parse(inspector.checksum(progress));
   },
@@ -212,10 +208,10 @@ const ops = {
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
-    checksum_streamed_bytes: reader?.checksumStreamed ?? 0,
-    checksum_feeder: Boolean(reader?.checksumFeeder),
-    scan_streamed_bytes: reader?.scanStreamed ?? 0,
-    scan_feeder: Boolean(reader?.scanFeeder),
+    checksum_streamed_bytes: reader?.fed?.checksum?.bytes ?? 0,
+    checksum_feeder: Boolean(reader?.fed?.checksum?.feeder),
+    scan_streamed_bytes: reader?.fed?.scan?.bytes ?? 0,
+    scan_feeder: Boolean(reader?.fed?.scan?.feeder),
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

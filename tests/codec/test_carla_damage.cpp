@@ -8,6 +8,7 @@
 #include "carla/queries.h"
 #include "carla/reader.h"
 #include "carla/writer.h"
+#include "test_carla_support.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -19,23 +20,7 @@ using test_support::has_code;
 
 const bool kUtc = (test_support::use_utc(), true);
 
-std::vector<uint8_t> small_log(int frames) {
-  LogWriter w;
-  w.header(1637671165, "Town02");
-  for (int f = 1; f <= frames; ++f) {
-    w.frame_start(f, f == frames ? -1.0 : 0.05, (f - 1) * 0.05);
-    EventAddRecord car;
-    car.id = 5, car.type = 1, car.blueprint = "vehicle.audi.tt", car.attributes = {{3, "role_name", "hero"}};
-    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{car} : std::vector<EventAddRecord>{});
-    w.write(packets::EventDel, {});
-    w.write(packets::EventParent, {});
-    w.write(packets::Collision, {});
-    w.write(packets::Position, {{5, {f * 10.0, 0, 0}, {0, 0, 0}}});
-    w.write(packets::PlatformTime, {f * 0.05});
-    w.frame_end();
-  }
-  return w.take();
-}
+using carla_test::small_log;
 
 // Checks one cut copy against the frames of the whole file.
 void check_cut(const std::vector<uint8_t>& whole, const ScanResult& full, size_t cut) {

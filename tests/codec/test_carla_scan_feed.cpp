@@ -10,6 +10,7 @@
 #include "carla/reader.h"
 #include "carla/scanner.h"
 #include "carla/writer.h"
+#include "test_carla_support.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -65,24 +66,13 @@ std::string pushed(const std::vector<uint8_t>& bytes, size_t piece, uint32_t see
   return describe(kept);
 }
 
+// The small log with a collision, an unknown id and a user packet larger than small pieces.
 std::vector<uint8_t> busy_log(int frames) {
-  LogWriter w;
-  w.header(1637671165, "Town02");
-  for (int f = 1; f <= frames; ++f) {
-    w.frame_start(f, f == frames ? -1.0 : 0.05, (f - 1) * 0.05);
-    EventAddRecord car;
-    car.id = 5, car.type = 1, car.blueprint = "vehicle.audi.tt", car.attributes = {{3, "role_name", "hero"}};
-    w.write(packets::EventAdd, f == 1 ? std::vector<EventAddRecord>{car} : std::vector<EventAddRecord>{});
-    w.write(packets::EventDel, {});
-    w.write(packets::EventParent, {});
-    w.write(packets::Collision, f == 2 ? std::vector<CollisionRecord>{{1, 5, kNoActor, false, false}} : std::vector<CollisionRecord>{});
-    w.write(packets::Position, {{5, {f * 10.0, 0, 0}, {0, 0, 0}}});
-    if (f == 3) w.raw_packet(42, std::vector<uint8_t>(700, 0xab));   // an unknown id, skipped by its size
-    if (f == 4) w.raw_packet(120, std::vector<uint8_t>(5000, 0x11));  // a user packet larger than small pieces
-    w.write(packets::PlatformTime, {f * 0.05});
-    w.frame_end();
-  }
-  return w.take();
+  return carla_test::small_log(frames, [](LogWriter& w, int f) {
+    if (f == 2) w.write(packets::Collision, {{1, 5, kNoActor, false, false}});
+    if (f == 3) w.raw_packet(42, std::vector<uint8_t>(700, 0xab));
+    if (f == 4) w.raw_packet(120, std::vector<uint8_t>(5000, 0x11));
+  });
 }
 
 }  // namespace
