@@ -1,6 +1,8 @@
 #include "bddf/blocks.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "bddf/format.h"
 #include "core/cursor.h"
@@ -73,31 +75,101 @@ bool parse_message(google::protobuf::MessageLite& message, const std::string& by
   return message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
+std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& block, const std::function<bool(const WalkedBlock&)>& visit) {
+  std::string why;
+  FrameStatus status = read_frame(source, at, source.size(), &block.frame, &why);
+  if (status == FrameStatus::AtEnd) return WalkEnd{"eof", "the file ends after the last complete block, without index or trailer", at};
+  if (status == FrameStatus::ShortHeader) return WalkEnd{"truncated_header", "the file ends inside a block header: " + why, at};
+  if (status == FrameStatus::Truncated) return WalkEnd{"truncated_block", "the file ends inside a block: " + why, at};
+  uint8_t type = block.frame.type;
+  if (type != kDataBlock && type != kDescriptorBlock && type != kEndBlock)
+    return WalkEnd{"unknown_block_type",
+                   "unknown block type " + std::to_string(type) + " (size field " + std::to_string(block.frame.size_field) +
+                       "); the framing cannot be followed past it",
+                   at};
+  block.descriptor = read_descriptor_bytes(source, block.frame);
+  if (!visit(block)) return WalkEnd{"cancelled", "stopped at byte " + std::to_string(at), at};
+  if (type == kEndBlock) return WalkEnd{"end_block", "the file ends with its END block", at};
+  return std::nullopt;  // the next block is at at + block.frame.length (length >= 8: the walk advances)
+}
+
 WalkEnd walk_blocks(ByteSource& source, uint64_t start, const std::function<bool(const WalkedBlock&)>& visit,
                     const ProgressFn& progress) {
-  uint64_t size = source.size();
-  ProgressTicker ticker(progress, size);
-  WalkEnd end;
+  ProgressTicker ticker(progress, source.size());
   uint64_t at = start;
   WalkedBlock block;
   for (;;) {
     if (!ticker.update(at)) return {"cancelled", "cancelled at byte " + std::to_string(at), at};
+    if (std::optional<WalkEnd> end = walk_one(source, at, block, visit)) return *end;
+    at += block.frame.length;
+  }
+}
+
+namespace {
+
+// The bytes of a block the walk reads (header and descriptor), held from the block's start, seen
+// as the whole file: reads elsewhere find nothing (BlockFeed gathers what walk_one reads first).
+class GatheredBlock : public ByteSource {
+ public:
+  GatheredBlock(uint64_t file_size, uint64_t begin, const std::vector<uint8_t>& bytes) : size_(file_size), begin_(begin), bytes_(bytes) {}
+  uint64_t size() const override { return size_; }
+  size_t read(uint64_t offset, void* destination, size_t length) override {
+    if (offset < begin_ || offset - begin_ >= bytes_.size()) return 0;
+    size_t n = static_cast<size_t>(std::min<uint64_t>(length, bytes_.size() - (offset - begin_)));
+    std::memcpy(destination, bytes_.data() + (offset - begin_), n);
+    return n;
+  }
+
+ private:
+  uint64_t size_, begin_;
+  const std::vector<uint8_t>& bytes_;
+};
+
+}  // namespace
+
+bool BlockFeed::gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want) {
+  if (held_.size() >= want) return true;
+  size_t take = static_cast<size_t>(std::min<uint64_t>(want - held_.size(), static_cast<uint64_t>(e - *p)));
+  held_.insert(held_.end(), *p, *p + take);
+  *p += take;
+  *at += take;
+  return held_.size() >= want;
+}
+
+void BlockFeed::push(const uint8_t* data, size_t size) {
+  if (end_ || received_ >= file_size_) return;
+  size = static_cast<size_t>(std::min<uint64_t>(size, file_size_ - received_));
+  const uint8_t* p = data;
+  const uint8_t* e = data + size;
+  uint64_t at = received_;  // the file offset of *p
+  received_ += size;
+  while (!end_) {
+    if (at < position_) {  // the rest of a block already visited (its payload)
+      uint64_t skip = std::min<uint64_t>(static_cast<uint64_t>(e - p), position_ - at);
+      p += skip;
+      at += skip;
+      if (at < position_) return;
+    }
+    // Gather the header walk_one reads (12 bytes, or what is left of the file), then the
+    // descriptor its frame announces; the payload is never held.
+    size_t header = static_cast<size_t>(std::min<uint64_t>(12, file_size_ - std::min(file_size_, position_)));
+    if (!gather(&p, e, &at, header)) return;
+    GatheredBlock source(file_size_, position_, held_);
+    BlockFrame frame;
     std::string why;
-    FrameStatus status = read_frame(source, at, size, &block.frame, &why);
-    if (status == FrameStatus::AtEnd)
-      return {"eof", "the file ends after the last complete block, without index or trailer", at};
-    if (status == FrameStatus::ShortHeader) return {"truncated_header", "the file ends inside a block header: " + why, at};
-    if (status == FrameStatus::Truncated) return {"truncated_block", "the file ends inside a block: " + why, at};
-    uint8_t type = block.frame.type;
-    if (type != kDataBlock && type != kDescriptorBlock && type != kEndBlock)
-      return {"unknown_block_type",
-              "unknown block type " + std::to_string(type) + " (size field " + std::to_string(block.frame.size_field) +
-                  "); the framing cannot be followed past it",
-              at};
-    block.descriptor = read_descriptor_bytes(source, block.frame);
-    if (!visit(block)) return {"cancelled", "stopped at byte " + std::to_string(at), at};
-    if (type == kEndBlock) return {"end_block", "the file ends with its END block", at};
-    at += block.frame.length;  // length >= 8, so the walk always advances
+    if (read_frame(source, position_, file_size_, &frame, &why) == FrameStatus::Ok) {
+      size_t descriptor = descriptor_byte_count(frame);
+      if (descriptor && !gather(&p, e, &at, static_cast<size_t>(frame.body_offset() - position_) + descriptor)) return;
+    }
+    WalkedBlock block;
+    end_ = walk_one(source, position_, block, visit_);
+    // held_ holds [position_, at): a block shorter than the 12 header bytes gathered leaves the
+    // next block's first bytes in it.
+    uint64_t next = position_ + block.frame.length;
+    if (at > next) held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(next - position_));
+    else held_.clear();
+    if (held_.empty() && held_.capacity() > (16u << 20)) held_ = std::vector<uint8_t>();  // a rare big descriptor's room goes
+    position_ = next;
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "bddf.pb.h"
@@ -56,5 +58,32 @@ struct WalkEnd {
 // unknown block type. `visit` returning false stops the walk ("cancelled").
 WalkEnd walk_blocks(ByteSource& source, uint64_t start, const std::function<bool(const WalkedBlock&)>& visit,
                     const ProgressFn& progress);
+// One step of that walk: the block at `at` is read into `block` and visited; the walk's end, or
+// nothing when the next block starts at at + block.frame.length.
+std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& block, const std::function<bool(const WalkedBlock&)>& visit);
+
+// The same walk from `start` over the file's bytes pushed in order from byte 0 (the page's stream
+// of the file): each block's header and descriptor are gathered, its payload is dropped as it
+// comes, and walk_one does the rest, so the blocks, visits and end are those of walk_blocks.
+class BlockFeed {
+ public:
+  using Visit = std::function<bool(const WalkedBlock&)>;
+  BlockFeed(uint64_t file_size, uint64_t start, Visit visit)
+      : file_size_(file_size), position_(start), visit_(std::move(visit)) {}
+  // The next bytes of the file; bytes past its end are ignored.
+  void push(const uint8_t* data, size_t size);
+  // How the walk ended, once it has (null while bytes it needs have not come).
+  const std::optional<WalkEnd>& end() const { return end_; }
+
+ private:
+  // Appends bytes from [*p, e) to held_ until it holds `want`; false when they ran out.
+  bool gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want);
+  uint64_t file_size_;
+  uint64_t position_;  // the block being gathered
+  uint64_t received_ = 0;  // offset after the last pushed byte
+  Visit visit_;
+  std::vector<uint8_t> held_;  // bytes from position_: the header and descriptor being gathered
+  std::optional<WalkEnd> end_;
+};
 
 }  // namespace logscope::bddf

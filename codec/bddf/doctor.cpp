@@ -11,94 +11,118 @@
 namespace logscope::bddf {
 namespace {
 
-void check_against_index(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress) {
-  std::vector<bool> seen(model.blocks().size(), false);
-  std::vector<uint64_t> payload_bytes(model.series.size(), 0);
-  auto problem = [&](Severity severity, uint64_t at, const char* code, std::string message) {
-    report.add_problem(severity, at, code, std::move(message));
-  };
-  WalkEnd end = walk_blocks(
-      source, kFirstBlockOffset,
-      [&](const WalkedBlock& walked) {
-        const BlockFrame& frame = walked.frame;
-        size_t pos = model.block_at(frame.offset);
-        if (pos != SIZE_MAX) seen[pos] = true;
-        const BlockRef* ref = pos == SIZE_MAX ? nullptr : &model.blocks()[pos];
-        if (frame.type == kEndBlock) {
-          if (frame.offset != model.size - kTrailerSize)
-            problem(Severity::Error, frame.offset, "bddf.trailer.misplaced_end",
-                    "an END block at " + std::to_string(frame.offset) + ", not at the trailer position " +
-                        std::to_string(model.size - kTrailerSize));
-          return true;
-        }
-        if (frame.type == kDescriptorBlock) {
-          bosdyn::api::DescriptorBlock block;
-          if (!parse_message(block, walked.descriptor))
-            problem(Severity::Error, frame.offset, "bddf.block.bad_descriptor",
-                    "descriptor block of " + std::to_string(frame.size_field) + " bytes does not parse");
-          else if (ref && ref->kind == BlockKind::Data)
-            problem(Severity::Error, frame.offset, "bddf.index.entry_not_data",
-                    "the index lists a data block at " + std::to_string(frame.offset) + " but a descriptor block is there");
-          return true;
-        }
-        // Data block.
-        if (frame.descriptor_too_big) {
-          problem(Severity::Error, frame.offset, "bddf.data.descriptor_too_big",
-                  "descriptor size " + std::to_string(frame.descriptor_size) + " exceeds the block size " +
-                      std::to_string(frame.size_field));
-          return true;
-        }
-        bosdyn::api::DataDescriptor descriptor;
-        if (!parse_message(descriptor, walked.descriptor)) {
-          problem(Severity::Error, frame.offset, "bddf.data.bad_descriptor", "the DataDescriptor does not parse");
-          return true;
-        }
-        uint32_t position = model.series_position(descriptor.series_index());
-        if (position == UINT32_MAX) {
-          problem(Severity::Error, frame.offset, "bddf.data.series_out_of_range",
-                  "data block names series " + std::to_string(descriptor.series_index()) + ", which the file does not have");
-          return true;
-        }
-        payload_bytes[position] += frame.payload_size();
-        if (!ref || ref->kind != BlockKind::Data) {
-          problem(Severity::Warning, frame.offset, "bddf.index.unindexed_block",
-                  "data block of series " + std::to_string(position) + " is in no series index");
-          return true;
-        }
-        const Series& series = model.series[ref->series];
-        if (ref->series != position)
-          problem(Severity::Error, frame.offset, "bddf.index.entry_series_mismatch",
-                  "the index of series " + std::to_string(ref->series) + " lists this block, but it belongs to series " +
-                      std::to_string(position));
-        int64_t ts = to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos());
-        if (ts != series.entries[ref->entry].timestamp_ns)
-          problem(Severity::Error, frame.offset, "bddf.index.entry_timestamp_mismatch",
-                  "the index says timestamp " + std::to_string(series.entries[ref->entry].timestamp_ns) +
-                      " ns, the block says " + std::to_string(ts) + " ns");
-        return true;
-      },
-      progress);
-  if (end.code == "cancelled") {
-    report.add_problem(Severity::Info, end.at, "bddf.check.cancelled", "block walk cancelled; results are partial");
-    return;
+// Holds the index against the blocks a walk finds: visit() each block, then finish() with how
+// the walk ended. The same for the pulled walk (walk_blocks) and the pushed one (BlockFeed).
+class IndexCheck {
+ public:
+  IndexCheck(const FileModel& model, Report& report)
+      : model_(model), report_(report), seen_(model.blocks().size(), false), payload_bytes_(model.series.size(), 0) {}
+
+  bool visit(const WalkedBlock& walked) {
+    const BlockFrame& frame = walked.frame;
+    size_t pos = model_.block_at(frame.offset);
+    if (pos != SIZE_MAX) seen_[pos] = true;
+    const BlockRef* ref = pos == SIZE_MAX ? nullptr : &model_.blocks()[pos];
+    if (frame.type == kEndBlock) {
+      if (frame.offset != model_.size - kTrailerSize)
+        problem(Severity::Error, frame.offset, "bddf.trailer.misplaced_end",
+                "an END block at " + std::to_string(frame.offset) + ", not at the trailer position " +
+                    std::to_string(model_.size - kTrailerSize));
+      return true;
+    }
+    if (frame.type == kDescriptorBlock) {
+      bosdyn::api::DescriptorBlock block;
+      if (!parse_message(block, walked.descriptor))
+        problem(Severity::Error, frame.offset, "bddf.block.bad_descriptor",
+                "descriptor block of " + std::to_string(frame.size_field) + " bytes does not parse");
+      else if (ref && ref->kind == BlockKind::Data)
+        problem(Severity::Error, frame.offset, "bddf.index.entry_not_data",
+                "the index lists a data block at " + std::to_string(frame.offset) + " but a descriptor block is there");
+      return true;
+    }
+    // Data block.
+    if (frame.descriptor_too_big) {
+      problem(Severity::Error, frame.offset, "bddf.data.descriptor_too_big",
+              "descriptor size " + std::to_string(frame.descriptor_size) + " exceeds the block size " +
+                  std::to_string(frame.size_field));
+      return true;
+    }
+    bosdyn::api::DataDescriptor descriptor;
+    if (!parse_message(descriptor, walked.descriptor)) {
+      problem(Severity::Error, frame.offset, "bddf.data.bad_descriptor", "the DataDescriptor does not parse");
+      return true;
+    }
+    uint32_t position = model_.series_position(descriptor.series_index());
+    if (position == UINT32_MAX) {
+      problem(Severity::Error, frame.offset, "bddf.data.series_out_of_range",
+              "data block names series " + std::to_string(descriptor.series_index()) + ", which the file does not have");
+      return true;
+    }
+    payload_bytes_[position] += frame.payload_size();
+    if (!ref || ref->kind != BlockKind::Data) {
+      problem(Severity::Warning, frame.offset, "bddf.index.unindexed_block",
+              "data block of series " + std::to_string(position) + " is in no series index");
+      return true;
+    }
+    const Series& series = model_.series[ref->series];
+    if (ref->series != position)
+      problem(Severity::Error, frame.offset, "bddf.index.entry_series_mismatch",
+              "the index of series " + std::to_string(ref->series) + " lists this block, but it belongs to series " +
+                  std::to_string(position));
+    int64_t ts = to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos());
+    if (ts != series.entries[ref->entry].timestamp_ns)
+      problem(Severity::Error, frame.offset, "bddf.index.entry_timestamp_mismatch",
+              "the index says timestamp " + std::to_string(series.entries[ref->entry].timestamp_ns) +
+                  " ns, the block says " + std::to_string(ts) + " ns");
+    return true;
   }
-  if (!end.clean())
-    report.add_problem(Severity::Error, end.at,
-                       end.code == "unknown_block_type" ? "bddf.block.unknown_type" : "bddf.file." + end.code, end.words);
-  const std::vector<BlockRef>& blocks = model.blocks();
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    const BlockRef& ref = blocks[i];
-    if (seen[i] || ref.kind == BlockKind::Magic || ref.offset >= end.at) continue;
-    std::string what = ref.kind == BlockKind::Data ? "block " + std::to_string(ref.entry) + " of series " + std::to_string(ref.series)
-                                                   : std::string(block_kind_name(ref.kind));
-    report.add_problem(Severity::Error, ref.offset, "bddf.index.entry_not_a_block",
-                       "the index places " + what + " at " + std::to_string(ref.offset) + ", which is not the start of a block");
+
+  void finish(const WalkEnd& end) {
+    if (end.code == "cancelled") {
+      report_.add_problem(Severity::Info, end.at, "bddf.check.cancelled", "block walk cancelled; results are partial");
+      return;
+    }
+    if (!end.clean())
+      report_.add_problem(Severity::Error, end.at,
+                         end.code == "unknown_block_type" ? "bddf.block.unknown_type" : "bddf.file." + end.code, end.words);
+    const std::vector<BlockRef>& blocks = model_.blocks();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const BlockRef& ref = blocks[i];
+      if (seen_[i] || ref.kind == BlockKind::Magic || ref.offset >= end.at) continue;
+      std::string what = ref.kind == BlockKind::Data ? "block " + std::to_string(ref.entry) + " of series " + std::to_string(ref.series)
+                                                     : std::string(block_kind_name(ref.kind));
+      report_.add_problem(Severity::Error, ref.offset, "bddf.index.entry_not_a_block",
+                         "the index places " + what + " at " + std::to_string(ref.offset) + ", which is not the start of a block");
+    }
+    for (size_t s = 0; s < model_.series.size(); ++s)
+      if (end.clean() && payload_bytes_[s] != model_.series[s].total_bytes)
+        report_.add_problem(Severity::Error, model_.series[s].block_index_file_offset, "bddf.index.total_bytes_mismatch",
+                           "series " + std::to_string(s) + ": the index says " + std::to_string(model_.series[s].total_bytes) +
+                               " payload bytes, its blocks hold " + std::to_string(payload_bytes_[s]));
   }
-  for (size_t s = 0; s < model.series.size(); ++s)
-    if (end.clean() && payload_bytes[s] != model.series[s].total_bytes)
-      report.add_problem(Severity::Error, model.series[s].block_index_file_offset, "bddf.index.total_bytes_mismatch",
-                         "series " + std::to_string(s) + ": the index says " + std::to_string(model.series[s].total_bytes) +
-                             " payload bytes, its blocks hold " + std::to_string(payload_bytes[s]));
+
+ private:
+  void problem(Severity severity, uint64_t at, const char* code, std::string message) {
+    report_.add_problem(severity, at, code, std::move(message));
+  }
+  const FileModel& model_;
+  Report& report_;
+  std::vector<bool> seen_;
+  std::vector<uint64_t> payload_bytes_;
+};
+
+// Adds the checksum's result and the walk's problems to `report`, as check() reports them.
+void add_findings(const FileModel& model, Json checksum, Report& walk, Report& report) {
+  const std::string& status = checksum.find("status")->as_string();
+  if (status == "mismatch")
+    report.add_problem(Severity::Error, model.size - kDigestSize - 4, "bddf.checksum.mismatch", checksum.find("message")->as_string());
+  else if (status == "cancelled")
+    report.add_problem(Severity::Info, 0, "bddf.check.cancelled", "checksum cancelled");
+  bool checksum_cancelled = status == "cancelled";
+  report.details["checksum"] = std::move(checksum);
+  if (checksum_cancelled) return;
+  for (Problem& p : walk.problems) report.problems.push_back(std::move(p));
+  if (model.recovery.performed) report.details["recovery"] = recovery_json(model.recovery);
 }
 
 }  // namespace
@@ -117,22 +141,67 @@ void run_doctor(ByteSource& source, const FileModel& model, Report& report, cons
     return !cancelled;
   };
   Report walk;
-  if (model.indexed) check_against_index(pass, model, walk, pass_progress);
+  if (model.indexed) {
+    IndexCheck index_check(model, walk);
+    index_check.finish(walk_blocks(pass, kFirstBlockOffset, [&](const WalkedBlock& b) { return index_check.visit(b); }, pass_progress));
+  }
   if (!cancelled && checksum.hashing()) {
     ProgressTicker ticker(pass_progress, size);
     reader.drain([&](uint64_t done) { return ticker.update(done); });
   }
-  Json result = checksum.finish(reader, cancelled);
-  const std::string& status = result.find("status")->as_string();
-  if (status == "mismatch")
-    report.add_problem(Severity::Error, size - kDigestSize - 4, "bddf.checksum.mismatch", result.find("message")->as_string());
-  else if (status == "cancelled")
-    report.add_problem(Severity::Info, 0, "bddf.check.cancelled", "checksum cancelled");
-  bool checksum_cancelled = status == "cancelled";
-  report.details["checksum"] = std::move(result);
-  if (checksum_cancelled) return;
-  for (Problem& p : walk.problems) report.problems.push_back(std::move(p));
-  if (model.recovery.performed) report.details["recovery"] = recovery_json(model.recovery);
+  add_findings(model, checksum.finish(reader, cancelled), walk, report);
+}
+
+namespace {
+
+// The doctor fed by its caller: the checksum and the block walk take the same pushed bytes, and
+// finish() gives check()'s report, or {"status": "incomplete"} when the bytes did not all come
+// (the caller then runs check(), which reads the file and says what went wrong).
+class DoctorFeed : public ByteFeed {
+ public:
+  explicit DoctorFeed(const FileModel& model)
+      : model_(model),
+        checksum_(model, /*beside_parsing=*/true),
+        index_check_(model, walk_),
+        blocks_(model.size, kFirstBlockOffset, [this](const WalkedBlock& block) { return index_check_.visit(block); }) {}
+
+  uint64_t end() const override { return model_.indexed ? model_.size : checksum_.end(); }
+  void update(const uint8_t* data, size_t size) override {
+    checksum_.update(data, size);
+    if (model_.indexed) blocks_.push(data, size);
+    received_ += size;
+  }
+  Json finish(const std::string& error, bool cancelled) override {
+    if (finished_ || cancelled || !error.empty() || received_ < end() || (model_.indexed && !blocks_.end())) {
+      Json answer = Json::object();
+      answer["status"] = "incomplete";
+      answer["error"] = finished_ ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+      finished_ = true;
+      return answer;
+    }
+    finished_ = true;
+    if (model_.indexed) index_check_.finish(*blocks_.end());
+    Report report = build_summary(model_);
+    add_findings(model_, checksum_.finish("", false), walk_, report);
+    return report.to_json();
+  }
+
+ private:
+  const FileModel& model_;
+  ChecksumPass checksum_;
+  Report walk_;
+  IndexCheck index_check_;  // after walk_, which it fills
+  BlockFeed blocks_;
+  uint64_t received_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteFeed> doctor_feed(const FileModel& model) {
+  auto feed = std::make_unique<DoctorFeed>(model);
+  if (feed->end() == 0) return nullptr;  // neither index nor checksum: check() reads nothing
+  return feed;
 }
 
 }  // namespace logscope::bddf

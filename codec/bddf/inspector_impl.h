@@ -2,6 +2,7 @@
 // doctor, text, tree (child_count/children/locate/spans/decode), decode, queries, file_map).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "bddf/model.h"
@@ -22,6 +23,9 @@ Json compute_checksum(ByteSource& source, const FileModel& model, const Progress
 
 // doctor.cpp: walks every block and checks it against the index; adds problems to `report`.
 void run_doctor(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress);
+// The same check with the file's bytes pushed in (FormatInspector::check_feed); null when the
+// check reads nothing (no index to hold against the blocks, no checksum).
+std::unique_ptr<ByteFeed> doctor_feed(const FileModel& model);
 
 // text.cpp
 std::string render_info_text(const FileModel& model, const InfoOptions& options);
@@ -42,6 +46,7 @@ class BddfInspector : public FormatInspector {
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
   std::unique_ptr<ByteFeed> checksum_feed() override;
+  std::unique_ptr<ByteFeed> check_feed() override { return doctor_feed(model_); }
   uint64_t child_count(const std::string& node_id) override;
   std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;
   std::vector<std::string> locate(uint64_t offset) override;

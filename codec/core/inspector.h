@@ -64,6 +64,9 @@ class FormatInspector {
   }
   // The doctor: a full validation that may read the whole file. Includes the summary.
   virtual Report check(const ProgressFn& progress) = 0;
+  // The same check fed by the caller, where the format has it (BDDF): finish() gives check()'s
+  // report JSON, or {"status": "incomplete"} after an early end (then call check()).
+  virtual std::unique_ptr<ByteFeed> check_feed() { return nullptr; }
   // The `info` text in the layout users know from the format's own tools.
   virtual std::string info_text(const InfoOptions& options) = 0;
   // Checksum status: {"status": "valid"|"mismatch"|"none"|"absent"|"not_applicable"|"cancelled", ...}.

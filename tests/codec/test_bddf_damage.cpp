@@ -1,6 +1,7 @@
 // Damaged and cut files, made from our writer's output: the doctor names each fault with its
 // offset, recovery keeps every complete block, and nothing crashes on junk.
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "bddf/blocks.h"
@@ -273,4 +274,91 @@ TEST_CASE("bddf wire decoder: nested messages, strings, bytes, limits") {
   std::string deep = "\x08\x01";
   for (int i = 0; i < 200 && deep.size() < 120; ++i) deep = "\x0a" + std::string(1, static_cast<char>(deep.size())) + deep;
   CHECK(field(decode_wire(reinterpret_cast<const uint8_t*>(deep.data()), deep.size(), 0, WireLimits{}), "fields").size() == 1);
+}
+
+namespace {
+
+// What the page does for "Run full check" on a local file: it streams the bytes into the check
+// feed, in pieces of `piece` bytes (0: random sizes from 1 to 300). Null when there is no feed.
+std::optional<std::string> fed_check(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed = 1,
+                                     uint64_t stop_at = UINT64_MAX) {
+  std::unique_ptr<ByteFeed> feed = inspector.check_feed();
+  if (!feed) return std::nullopt;
+  REQUIRE(feed->begin() == 0);
+  std::mt19937 random(seed);
+  uint64_t end = std::min<uint64_t>({feed->end(), bytes.size(), stop_at});
+  for (uint64_t at = 0; at < end;) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(piece ? piece : 1 + random() % 300, end - at));
+    feed->update(bytes.data() + at, n);
+    at += n;
+  }
+  return feed->finish("", false).dump();
+}
+
+void check_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed) {
+  auto opened = bddf_test::open_bytes(bytes);
+  std::string pulled = opened.inspector->check(nullptr).to_json().dump();
+  std::optional<std::string> fed = fed_check(*opened.inspector, bytes, piece, seed);
+  if (fed) CHECK(*fed == pulled);
+  else CHECK_FALSE(bddf_test::model_of(*opened.inspector).indexed);  // only then is there nothing to feed
+}
+
+}  // namespace
+
+TEST_CASE("bddf check feed: pieces of any size give the pulled check") {
+  Fixture f = make_file();
+  for (size_t piece : {1, 5, 7, 8, 11, 12, 13, 100, 4096, 1 << 20}) {
+    CAPTURE(piece);
+    check_fed_equals_pulled(f.bytes, piece, 1);
+  }
+  for (uint32_t seed = 1; seed <= 5; ++seed) check_fed_equals_pulled(f.bytes, 0, seed);
+  // An empty file: its blocks (descriptor, index) are shorter than the 12 header bytes the walk
+  // reads, so each header gathered holds the next block's first bytes.
+  std::vector<uint8_t> empty;
+  {
+    Writer writer([&](const void* d, size_t n) {
+      empty.insert(empty.end(), static_cast<const uint8_t*>(d), static_cast<const uint8_t*>(d) + n);
+      return true;
+    }, Writer::Options{});
+    REQUIRE(writer.finish());
+  }
+  for (size_t piece : {1, 3, 70}) check_fed_equals_pulled(empty, piece, 1);
+}
+
+TEST_CASE("bddf check feed: every cut and random damage give the pulled check") {
+  Fixture f = make_file();
+  for (size_t cut = 0; cut <= f.bytes.size(); cut += cut < 300 ? 1 : 37) {
+    CAPTURE(cut);
+    check_fed_equals_pulled(std::vector<uint8_t>(f.bytes.begin(), f.bytes.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
+                            static_cast<uint32_t>(cut));
+  }
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    std::vector<uint8_t> bytes = f.bytes;
+    for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
+    check_fed_equals_pulled(bytes, 0, static_cast<uint32_t>(trial));
+  }
+}
+
+TEST_CASE("bddf check feed: an early end keeps nothing and asks for the pulled check") {
+  Fixture f = make_file();
+  auto opened = bddf_test::open_bytes(f.bytes);
+  std::optional<std::string> fed = fed_check(*opened.inspector, f.bytes, 4096, 1, f.bytes.size() / 2);
+  REQUIRE(fed);
+  CHECK(fed->find("\"status\":\"incomplete\"") != std::string::npos);
+  std::unique_ptr<ByteFeed> failed = opened.inspector->check_feed();
+  failed->update(f.bytes.data(), f.bytes.size());
+  CHECK(field(failed->finish("the browser could not read the file", false), "error").as_string() == "the browser could not read the file");
+}
+
+TEST_CASE("bddf check feed: the real samples give the pulled check") {
+  if (!test_support::have_samples()) return;
+  for (const char* name : {"bddf/robot_state_small.bddf", "bddf/corrupted_checksum.bddf", "bddf/empty.bddf", "bddf/truncated_no_trailer.bddf"}) {
+    CAPTURE(name);
+    std::vector<uint8_t> bytes = test_support::read_file(test_support::sample(name));
+    REQUIRE(!bytes.empty());
+    check_fed_equals_pulled(bytes, 65536, 1);
+    check_fed_equals_pulled(bytes, 0, 2);
+  }
 }
