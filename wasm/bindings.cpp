@@ -101,6 +101,8 @@ class WasmInspector {
   std::unique_ptr<WasmByteFeed> checksum_feed() { return wrap(inspector_ ? inspector_->checksum_feed() : nullptr); }
   // Null when summary() needs no whole-file scan (or has it already).
   std::unique_ptr<WasmByteFeed> scan_feed() { return wrap(inspector_ ? inspector_->scan_feed() : nullptr); }
+  // Null when the format's check is not fed (or reads nothing): check() then.
+  std::unique_ptr<WasmByteFeed> check_feed() { return wrap(inspector_ ? inspector_->check_feed() : nullptr); }
   std::string info_text(const std::string& options_json) {
     if (!inspector_) return "";
     Json options = parse_or_empty(options_json);
@@ -234,6 +236,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("checksum", &logscope::WasmInspector::checksum)
       .function("checksumFeed", &logscope::WasmInspector::checksum_feed)
       .function("scanFeed", &logscope::WasmInspector::scan_feed)
+      .function("checkFeed", &logscope::WasmInspector::check_feed)
       .function("fileMap", &logscope::WasmInspector::file_map)
       .function("infoText", &logscope::WasmInspector::info_text)
       .function("childCount", &logscope::WasmInspector::child_count)

@@ -139,6 +139,11 @@ const ops = {
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
   async check(_, progress) {
     await ensureOffload();
+    // A BDDF's check (block walk and SHA1) takes the local file's stream; a feed that ended early
+    // keeps nothing, and check() then reads the file and reports what went wrong.
+    const answer = await feedFile(reader.kind === 'file' ? inspector.checkFeed() : null, 'check', progress);
+    const fed = answer === null ? null : parse(answer);
+    if (fed && fed.status !== 'incomplete') return fed;
     return parse(inspector.check(progress));
   },
   async fileMap({ fullCheck }, progress) {
@@ -212,6 +217,8 @@ const ops = {
     checksum_feeder: Boolean(reader?.fed?.checksum?.feeder),
     scan_streamed_bytes: reader?.fed?.scan?.bytes ?? 0,
     scan_feeder: Boolean(reader?.fed?.scan?.feeder),
+    check_streamed_bytes: reader?.fed?.check?.bytes ?? 0,
+    check_feeder: Boolean(reader?.fed?.check?.feeder),
     chunks_offloaded: (await offload)?.offloaded ?? 0,
     offload_helpers: (await offload)?.helpers.length ?? 0,
     offload_memory: (await offload)?.memory() ?? 0,

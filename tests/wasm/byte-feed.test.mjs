@@ -1,5 +1,5 @@
-// Passes the page feeds from the file's stream (ByteFeed): "Verify checksum" and the scan behind a
-// CARLA log's summary. Fed in any chunk sizes they must say what the pulled pass says. And the
+// Passes the page feeds from the file's stream (ByteFeed): "Verify checksum", a BDDF's full check
+// and the scan behind a CARLA log's summary. Fed in any chunk sizes they must say what the pulled pass says. And the
 // hashing helper's side of the full check (web/src/hash-worker.js): the SHA1 of what it is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
   }
 }
 
-test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut short', async (t) => {
+test('a BDDF checksum and full check fed in chunks equal the pulled ones: valid, flipped, cut short', async (t) => {
   if (!existsSync(cliPath)) return t.skip('SKIPPED: the native CLI is not built');
   const Module = await loadModule();
   const dir = mkdtempSync(join(tmpdir(), 'logscope-feed-'));
@@ -47,6 +47,19 @@ test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut s
         const feed = opened.inspector.checksumFeed();
         assert.equal(feed.buffer(17 << 20), 0, 'no room past 16 MB: the caller splits');
         feed.delete();
+        // The full check (block walk and SHA1) fed the same way gives the pulled check.
+        const pulledCheck = JSON.parse(opened.inspector.check(null));
+        for (const piece of [1000, 65536]) {
+          const feed = opened.inspector.checkFeed();
+          for (let at = 0; at < data.length; at += piece) {
+            const chunk = data.subarray(at, Math.min(data.length, at + piece));
+            Module.HEAPU8.set(chunk, feed.buffer(chunk.length));
+            feed.update(chunk.length);
+          }
+          const answer = JSON.parse(feed.finish(''));
+          feed.delete();
+          assert.deepEqual(answer, pulledCheck, `check fed in pieces of ${piece}`);
+        }
         const cut = fed(Module, opened.inspector, data, 65536, 100000);
         assert.equal(cut.status, 'mismatch');
         assert.equal(cut.message, 'the stream ended early');
@@ -61,6 +74,7 @@ test('a BDDF checksum fed in chunks equals the pulled one: valid, flipped, cut s
     const opened = await openWithWasm(bag);
     try {
       assert.equal(opened.inspector.checksumFeed(), null);
+      assert.equal(opened.inspector.checkFeed(), null, 'a bag\'s check is pulled');
     } finally {
       opened.close();
     }
