@@ -215,7 +215,7 @@ async function benchFile(browser, url, spec, peer) {
     const before = await jobMemory(page);
     row.passes[pass] = await timePass(page, pass);
     row.passes[pass].memory = await jobMemory(page);
-    if (pass === 'checksum' && row.passes[pass].memory.checksum_feeder) {
+    if (row.passes[pass].memory[`${pass}_feeder`]) {
       // The feeder's window and its batch being gathered (web/src/stream-feed.js, file-feed-worker.js).
       row.passes[pass].memory.feeder = FEEDER_IN_FLIGHT;
       row.passes[pass].memory.total += FEEDER_IN_FLIGHT;
@@ -280,7 +280,7 @@ function describe(row) {
   lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit` : 'from the index'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
   if (codec && needsWholeFile) lines.push(codecLine('summary', s));
   for (const [name, r] of Object.entries(row.passes)) {
-    const fed = name === 'checksum' && r.memory.checksum_feeder;
+    const fed = r.memory[`${name}_feeder`];
     const reading = (fed ? ', read by a feeder worker' : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
       (r.hashedOnHelper ? `, SHA1 on a helper (busy ${seconds(r.hashBusyS)}; the codec waited ${seconds(r.hashWaitedS)} for it)` : '');
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + reading;
