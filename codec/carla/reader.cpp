@@ -234,6 +234,8 @@ Json VariantDetection::to_json() const { return json; }
 // What the scan keeps between packets.
 struct LogScanner::State {
   State(ScanResult& result, uint64_t size) : r(result), file_size(size) {}
+  void on_packet(const PacketRef& packet, const uint8_t* payload);
+  void finish(PacketWalker::Step step, const PacketRef& last, bool cancelled);
   void close_frame(uint64_t end);
   void keep_event(const PacketRef& packet, const uint8_t* payload);
   ScanResult& r;
@@ -249,6 +251,8 @@ LogScanner::LogScanner(ScanResult& result, uint64_t file_size) : state_(std::mak
   result.data_end = result.header.size;
 }
 LogScanner::~LogScanner() = default;
+void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) { state_->on_packet(packet, payload); }
+void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) { state_->finish(step, last, cancelled); }
 
 size_t LogScanner::payload_need(const PacketRef& packet) {
   return needs_whole_payload(packet.id) ? packet.size : std::min<uint32_t>(packet.size, 24);
@@ -299,13 +303,7 @@ void LogScanner::State::close_frame(uint64_t end) {
   in_frame = false;
 }
 
-void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
-  ScanResult& r = state_->r;
-  ProblemLog& problems = state_->problems;
-  VariantJudge& judge = state_->judge;
-  bool& in_frame = state_->in_frame;
-  FrameEntry& frame = state_->frame;
-  auto close_frame = [this](uint64_t end) { state_->close_frame(end); };
+void LogScanner::State::on_packet(const PacketRef& packet, const uint8_t* payload) {
   uint8_t id = packet.id;
   ++r.packet_counts[id];
   r.packet_bytes[id] += 5 + uint64_t{packet.size};
@@ -348,7 +346,7 @@ void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
   }
   if (event_id(id) && packet.size >= 2 && (payload[0] | payload[1])) {
     frame.has_events = true;
-    if (payload_need(packet) == packet.size) state_->keep_event(packet, payload);
+    if (payload_need(packet) == packet.size) keep_event(packet, payload);
   }
   if (id == kCollision && packet.size >= 2) {
     Cursor c(payload, packet.size);
@@ -367,12 +365,7 @@ void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
                      std::to_string(packet.size) + " bytes)");
 }
 
-void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) {
-  ScanResult& r = state_->r;
-  ProblemLog& problems = state_->problems;
-  uint64_t file_size = state_->file_size;
-  bool in_frame = state_->in_frame;
-  const FrameEntry& frame = state_->frame;
+void LogScanner::State::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) {
   // Where and why reading stopped.
   Recovery& rec = r.recovery;
   r.cancelled = cancelled;
@@ -411,7 +404,7 @@ void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool can
   if (!r.frames.empty() && r.frames.back().duration == -1.0 && !rec.damaged)
     problems.add(Severity::Info, r.frames.back().offset, "carla.frame.last_duration",
                  "the last frame keeps duration -1, as CARLA writes it (expected)");
-  r.variant = state_->judge.decide(problems);
+  r.variant = judge.decide(problems);
   r.variant.json["carla_version_hint"] = version_hint(r);
   r.problems = problems.finish();
 }
