@@ -6,6 +6,7 @@
 
 #include "bddf/format.h"
 #include "core/cursor.h"
+#include "core/pushed_piece.h"
 
 namespace logscope::bddf {
 
@@ -127,48 +128,29 @@ class GatheredBlock : public ByteSource {
 
 }  // namespace
 
-bool BlockFeed::gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want) {
-  if (held_.size() >= want) return true;
-  size_t take = static_cast<size_t>(std::min<uint64_t>(want - held_.size(), static_cast<uint64_t>(e - *p)));
-  held_.insert(held_.end(), *p, *p + take);
-  *p += take;
-  *at += take;
-  return held_.size() >= want;
-}
-
 void BlockFeed::push(const uint8_t* data, size_t size) {
   if (end_ || received_ >= file_size_) return;
-  size = static_cast<size_t>(std::min<uint64_t>(size, file_size_ - received_));
-  const uint8_t* p = data;
-  const uint8_t* e = data + size;
-  uint64_t at = received_;  // the file offset of *p
-  received_ += size;
+  PushedPiece piece(data, size, &received_, file_size_);
   while (!end_) {
-    if (at < position_) {  // the rest of a block already visited (its payload)
-      uint64_t skip = std::min<uint64_t>(static_cast<uint64_t>(e - p), position_ - at);
-      p += skip;
-      at += skip;
-      if (at < position_) return;
-    }
+    if (!piece.skip_to(position_)) return;  // the rest of a block already visited (its payload)
     // Gather the header walk_one reads (12 bytes, or what is left of the file), then the
     // descriptor its frame announces; the payload is never held.
     size_t header = static_cast<size_t>(std::min<uint64_t>(12, file_size_ - std::min(file_size_, position_)));
-    if (!gather(&p, e, &at, header)) return;
+    if (!piece.gather(held_, header)) return;
     GatheredBlock source(file_size_, position_, held_);
     BlockFrame frame;
     std::string why;
     if (read_frame(source, position_, file_size_, &frame, &why) == FrameStatus::Ok) {
       size_t descriptor = descriptor_byte_count(frame);
-      if (descriptor && !gather(&p, e, &at, static_cast<size_t>(frame.body_offset() - position_) + descriptor)) return;
+      if (descriptor && !piece.gather(held_, static_cast<size_t>(frame.body_offset() - position_) + descriptor)) return;
     }
     WalkedBlock block;
     end_ = walk_one(source, position_, block, visit_);
-    // held_ holds [position_, at): a block shorter than the 12 header bytes gathered leaves the
-    // next block's first bytes in it.
+    // held_ holds [position_, piece.offset()): a block shorter than the 12 header bytes gathered
+    // leaves the next block's first bytes in it.
     uint64_t next = position_ + block.frame.length;
-    if (at > next) held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(next - position_));
-    else held_.clear();
-    if (held_.empty() && held_.capacity() > (16u << 20)) held_ = std::vector<uint8_t>();  // a rare big descriptor's room goes
+    if (piece.offset() > next) held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(next - position_));
+    else PushedPiece::clear(held_);
     position_ = next;
   }
 }

@@ -76,8 +76,6 @@ class BlockFeed {
   const std::optional<WalkEnd>& end() const { return end_; }
 
  private:
-  // Appends bytes from [*p, e) to held_ until it holds `want`; false when they ran out.
-  bool gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want);
   uint64_t file_size_;
   uint64_t position_;  // the block being gathered
   uint64_t received_ = 0;  // offset after the last pushed byte

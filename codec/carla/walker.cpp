@@ -70,39 +70,22 @@ void PacketFeed::stop(PacketWalker::Step step, const PacketRef& packet) {
   pending_ = std::vector<uint8_t>();
 }
 
-bool PacketFeed::gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want) {
-  size_t take = static_cast<size_t>(std::min<uint64_t>(want - pending_.size(), static_cast<uint64_t>(e - *p)));
-  pending_.insert(pending_.end(), *p, *p + take);
-  *p += take;
-  *at += take;
-  return pending_.size() >= want;
-}
-
 void PacketFeed::push(const uint8_t* data, size_t size) {
   if (ended_ || received_ >= end_) return;
-  size = static_cast<size_t>(std::min<uint64_t>(size, end_ - received_));
-  const uint8_t* p = data;
-  const uint8_t* e = data + size;
-  uint64_t at = received_;  // the file offset of *p
-  received_ += size;
+  PushedPiece piece(data, size, &received_, end_);
   while (!ended_) {
-    if (at < position_) {  // the rest of a payload already visited
-      uint64_t skip = std::min<uint64_t>(static_cast<uint64_t>(e - p), position_ - at);
-      p += skip;
-      at += skip;
-      if (at < position_) return;
-    }
+    if (!piece.skip_to(position_)) return;  // the rest of a payload already visited
     PacketRef packet;
     packet.offset = position_;
     if (position_ >= end_) return stop(PacketWalker::Step::End, packet);
     // The bytes from position_: a copy begun in an earlier push, or in place.
-    const uint8_t* bytes = pending_.empty() ? p : pending_.data();
-    size_t have = pending_.empty() ? static_cast<size_t>(e - p) : pending_.size();
+    const uint8_t* bytes = pending_.empty() ? piece.data() : pending_.data();
+    size_t have = pending_.empty() ? piece.left() : pending_.size();
     if (have == 0) return;
     packet.id = bytes[0];
     if (end_ - position_ < 5) return stop(PacketWalker::Step::CutInHeader, packet);
     if (have < 5) {
-      if (!gather(&p, e, &at, 5)) return;
+      if (!piece.gather(pending_, 5)) return;
       continue;
     }
     std::memcpy(&packet.size, bytes + 1, 4);
@@ -110,13 +93,12 @@ void PacketFeed::push(const uint8_t* data, size_t size) {
     size_t need = need_(packet);
     bool too_large = need > max_view_ - std::min<size_t>(max_view_, 5);
     if (!too_large && have < 5 + need) {
-      if (!gather(&p, e, &at, 5 + need)) return;
+      if (!piece.gather(pending_, 5 + need)) return;
       continue;
     }
     visit_(packet, too_large ? nullptr : bytes + 5);
     position_ = packet.end();
-    if (pending_.capacity() > (16u << 20)) pending_ = std::vector<uint8_t>();  // a rare big packet's room goes
-    else pending_.clear();
+    PushedPiece::clear(pending_);
   }
 }
 

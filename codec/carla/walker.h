@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/byte_source.h"
+#include "core/pushed_piece.h"
 #include "core/sequential.h"
 
 namespace logscope::carla {
@@ -134,8 +135,6 @@ class PacketFeed {
 
  private:
   void stop(PacketWalker::Step step, const PacketRef& packet);
-  // Appends bytes from [*p, e) to pending_ until it holds `want`; false when they ran out.
-  bool gather(const uint8_t** p, const uint8_t* e, uint64_t* at, size_t want);
 
   uint64_t position_;   // the next packet header
   uint64_t received_;   // offset after the last pushed byte
