@@ -173,9 +173,7 @@ class DoctorFeed : public ByteFeed {
   }
   Json finish(const std::string& error, bool cancelled) override {
     if (finished_ || cancelled || !error.empty() || received_ < end() || (model_.indexed && !blocks_.end())) {
-      Json answer = Json::object();
-      answer["status"] = "incomplete";
-      answer["error"] = finished_ ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+      Json answer = incomplete(finished_, cancelled, error);
       finished_ = true;
       return answer;
     }

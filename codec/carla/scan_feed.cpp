@@ -26,18 +26,17 @@ class ScanFeed : public ByteFeed {
   void update(const uint8_t* data, size_t size) override { packets_.push(data, size); }
 
   Json finish(const std::string& error, bool cancelled) override {
-    Json answer = Json::object();
     PacketWalker::Step step;
     PacketRef last;
     if (finished_ || cancelled || !error.empty() || !packets_.ended(&step, &last)) {
-      answer["status"] = "incomplete";
-      answer["error"] = finished_ ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+      Json answer = incomplete(finished_, cancelled, error);
       finished_ = true;
       return answer;
     }
     finished_ = true;
     scanner_.finish(step, last, false);
     keep_(std::move(result_));
+    Json answer = Json::object();
     answer["status"] = "scanned";
     return answer;
   }

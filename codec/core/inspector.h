@@ -46,6 +46,16 @@ class ByteFeed {
   virtual void update(const uint8_t* data, size_t size) = 0;
   // The pass's JSON answer. `error` says why fewer bytes came, if they did.
   virtual Json finish(const std::string& error, bool cancelled) = 0;
+
+ protected:
+  // finish()'s answer for a pass that keeps nothing: {"status": "incomplete", "error": why}, the
+  // why from a second finish(), a cancel, the caller's `error`, or else an early end.
+  static Json incomplete(bool finished_before, bool cancelled, const std::string& error) {
+    Json answer = Json::object();
+    answer["status"] = "incomplete";
+    answer["error"] = finished_before ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+    return answer;
+  }
 };
 
 class FormatInspector {
