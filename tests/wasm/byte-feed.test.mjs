@@ -9,17 +9,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, loadModule, openWithWasm } from './support.mjs';
 
+// Pushes bytes [feed.begin(), end) of the file into `feed` in pieces, as web/src/stream-feed.js does.
+function pushInto(Module, feed, bytes, piece, end) {
+  for (let at = feed.begin(); at < end; at += piece) {
+    const chunk = bytes.subarray(at, Math.min(end, at + piece));
+    Module.HEAPU8.set(chunk, feed.buffer(chunk.length)); // HEAPU8 after buffer(): growing replaces it
+    feed.update(chunk.length);
+  }
+}
+
 function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
   const feed = inspector.checksumFeed();
   assert.ok(feed, 'a BDDF with a SHA1 checksum has a feed');
   try {
     const end = Math.min(feed.end(), bytes.length, stopAt);
-    for (let at = 0; at < end; at += piece) {
-      const chunk = bytes.subarray(at, Math.min(end, at + piece));
-      const pointer = feed.buffer(chunk.length);
-      Module.HEAPU8.set(chunk, pointer);
-      feed.update(chunk.length);
-    }
+    pushInto(Module, feed, bytes, piece, end);
     return JSON.parse(feed.finish(end < feed.end() ? 'the stream ended early' : ''));
   } finally {
     feed.delete();
@@ -51,11 +55,7 @@ test('a BDDF checksum and full check fed in chunks equal the pulled ones: valid,
         const pulledCheck = JSON.parse(opened.inspector.check(null));
         for (const piece of [1000, 65536]) {
           const feed = opened.inspector.checkFeed();
-          for (let at = 0; at < data.length; at += piece) {
-            const chunk = data.subarray(at, Math.min(data.length, at + piece));
-            Module.HEAPU8.set(chunk, feed.buffer(chunk.length));
-            feed.update(chunk.length);
-          }
+          pushInto(Module, feed, data, piece, data.length);
           const answer = JSON.parse(feed.finish(''));
           feed.delete();
           assert.deepEqual(answer, pulledCheck, `check fed in pieces of ${piece}`);
@@ -102,11 +102,7 @@ test('a CARLA log\'s scan fed in chunks gives the pulled summary, and an early e
         assert.ok(feed, 'a CARLA log is scanned to be summarised');
         const begin = feed.begin(), end = Math.min(feed.end(), stopAt);
         assert.ok(begin > 0 && begin < 1000, 'the packets start after the header');
-        for (let at = begin; at < end; at += piece) {
-          const chunk = bytes.subarray(at, Math.min(end, at + piece));
-          Module.HEAPU8.set(chunk, feed.buffer(chunk.length));
-          feed.update(chunk.length);
-        }
+        pushInto(Module, feed, bytes, piece, end);
         const answer = JSON.parse(feed.finish(''));
         feed.delete();
         assert.equal(answer.status, end === bytes.length ? 'scanned' : 'incomplete', `pieces of ${piece} up to ${stopAt}`);
