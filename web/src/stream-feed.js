@@ -1,5 +1,5 @@
 // Whole-file passes on a local file with the file's stream pushed into the codec (a ByteFeed:
-// "Verify checksum", the scan behind a CARLA log's summary). A feeder worker (file-feed-worker.js)
+// "Verify checksum", a BDDF's full check, the scan behind a CARLA log's summary). A feeder worker (file-feed-worker.js)
 // reads the stream and transfers its chunks here, so the browser keeps reading while this worker
 // works, with or without cross-origin isolation and with one copy fewer than the read-ahead ring.
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
