@@ -48,6 +48,9 @@ class BagInspector : public FormatInspector {
   std::vector<uint32_t> chunk_record_offsets(const LoadedChunk& chunk);
   // The index data records after chunk `index`: (offset, length) pairs.
   std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(size_t index);
+  // Those of them the tree shows under the chunk (the ones inside its node).
+  std::vector<std::pair<uint64_t, uint64_t>> chunk_index_children(size_t index);
+  uint64_t chunk_extent_end(size_t index);
   uint64_t record_length(uint64_t offset);
   TreeNode chunk_node(size_t index);
   TreeNode record_node(const std::string& id, uint64_t offset);

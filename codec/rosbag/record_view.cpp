@@ -91,7 +91,7 @@ Json BagInspector::decode(const std::string& id) {
     }
     uint64_t k = 0;
     if (slash + 1 < id.size() && id[slash + 1] == 'i' && parse_node_index(id, slash + 2, &k)) {
-      auto index = chunk_index_records(i);
+      auto index = chunk_index_children(i);
       if (k < index.size()) return record_json(index[k].first);
     }
     if (slash + 1 < id.size() && id[slash + 1] == 'r' && parse_node_index(id, slash + 2, &k)) {

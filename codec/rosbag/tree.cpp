@@ -93,11 +93,35 @@ std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_records(siz
   return out;
 }
 
+// The tree's children of chunk `index` among its index data records: those that start inside the
+// chunk node. A damaged index_pos can put some in the index section, where they are its records.
+std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_children(size_t index) {
+  std::vector<std::pair<uint64_t, uint64_t>> records = chunk_index_records(index);
+  uint64_t end = chunk_extent_end(index);
+  while (!records.empty() && records.back().first >= end) records.pop_back();
+  return records;
+}
+
 uint64_t BagInspector::record_length(uint64_t offset) {
   RecordFrame frame;
   std::string header, why;
   if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok) return 0;
   return frame.end() - offset;
+}
+
+// Where chunk i's tree node ends. The node groups the chunk record and the index data records
+// after it: it reaches the next chunk (or the index section, or the end of the file), and at
+// least the end of the chunk record.
+uint64_t BagInspector::chunk_extent_end(size_t i) {
+  read_chunk_header(source_, &bag_, i);
+  const Chunk& c = bag_.chunks[i];
+  const std::vector<size_t>& order = chunks_by_position();
+  auto next = std::upper_bound(order.begin(), order.end(), c.pos, [&](uint64_t o, size_t k) { return o < bag_.chunks[k].pos; });
+  uint64_t extent_end = bag_.file_size;
+  if (next != order.end()) extent_end = std::min(extent_end, bag_.chunks[*next].pos);
+  if (bag_.index_pos > c.pos) extent_end = std::min(extent_end, bag_.index_pos);
+  uint64_t record_end = c.header_ok ? std::min(c.record_end(), bag_.file_size) : c.pos;
+  return std::max(extent_end, record_end);
 }
 
 TreeNode BagInspector::chunk_node(size_t i) {
@@ -107,15 +131,7 @@ TreeNode BagInspector::chunk_node(size_t i) {
   node.id = "c" + std::to_string(i);
   node.kind = "chunk";
   node.offset = c.pos;
-  // The node groups the chunk record and the index data records after it: it reaches the next
-  // chunk (or the index section, or the end of the file), so its children lie inside it.
-  const std::vector<size_t>& order = chunks_by_position();
-  auto next = std::upper_bound(order.begin(), order.end(), c.pos, [&](uint64_t o, size_t k) { return o < bag_.chunks[k].pos; });
-  uint64_t extent_end = bag_.file_size;
-  if (next != order.end()) extent_end = std::min(extent_end, bag_.chunks[*next].pos);
-  if (bag_.index_pos > c.pos) extent_end = std::min(extent_end, bag_.index_pos);
-  uint64_t record_end = c.header_ok ? std::min(c.record_end(), bag_.file_size) : c.pos;
-  node.length = std::max(extent_end, record_end) - c.pos;
+  node.length = chunk_extent_end(i) - c.pos;
   node.label = "chunk " + std::to_string(i) + " (" + (c.compression.empty() ? "?" : c.compression) + ", " +
                std::to_string(c.message_count()) + " messages, " + format_time(c.start) + " - " + format_time(c.end) + ")";
   // An estimate until the chunk is expanded: messages plus their index records.
@@ -173,7 +189,7 @@ uint64_t BagInspector::child_count(const std::string& id) {
   uint64_t i;
   if (id[0] == 'c' && id.find('/') == std::string::npos && parse_node_index(id, 1, &i) && i < bag_.chunks.size()) {
     const LoadedChunk* chunk = cached_chunk(i);
-    return (chunk ? chunk_record_offsets(*chunk).size() : 0) + chunk_index_records(i).size();
+    return (chunk ? chunk_record_offsets(*chunk).size() : 0) + chunk_index_children(i).size();
   }
   return 0;
 }
@@ -226,7 +242,7 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
       node.length = c.compression == "none" ? frame.end() - inner[k] : 0;
       out.push_back(node);
     } else {
-      auto index = chunk_index_records(i);
+      auto index = chunk_index_children(i);
       uint64_t j = k - inner.size();
       if (j < index.size()) {
         TreeNode node = record_node(id + "/i" + std::to_string(j), index[j].first);
@@ -286,7 +302,7 @@ std::vector<std::string> BagInspector::locate(uint64_t offset) {
     }
   }
   if (c.header_ok && offset >= c.record_end()) {
-    auto index = chunk_index_records(i);
+    auto index = chunk_index_children(i);
     for (size_t k = 0; k < index.size(); ++k)
       if (offset >= index[k].first && offset < index[k].first + index[k].second) return {id, id + "/i" + std::to_string(k)};
   }
@@ -348,7 +364,7 @@ std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
         }
         out.push_back(std::move(s));
       }
-      for (const auto& index : chunk_index_records(*it))
+      for (const auto& index : chunk_index_children(*it))
         if (overlaps(index.first, index.second)) out.push_back(record_span(index.first, "index data", "index"));
     }
     for (uint64_t at : bag_.index_records) {

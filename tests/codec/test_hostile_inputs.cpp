@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "../fuzz/exercise.h"
+#include "../fuzz/invariants.h"
 #include "../fuzz/tiny_files.h"
 #include "bddf.pb.h"
 #include "bddf/format.h"
 #include "bddf/inspector.h"
 #include "rosbag/msgdef.h"
+#include "rosbag/reader.h"
 #include "test_support.h"
 
 namespace {
@@ -305,4 +307,27 @@ TEST_CASE("mutation sweep: CARLA") {
   logscope::carla::Variant ue5;
   ue5.doubles = true;
   CHECK(sweep("carla ue5", logscope_fuzz::tiny_carla(ue5), 8, 16, 8) > 0);
+}
+
+TEST_CASE("ROS bag: an index_pos pointing at the index data after a chunk keeps the tree's children inside their chunk") {
+  // fuzz_rosbag (CI, 2026-11-26): index_pos moved back to where chunk 0's index data records
+  // start. The index section then begins with them (unexpected records, listed as its own) and
+  // chunk 0's node stops at index_pos, but the tree also listed those records as the chunk's
+  // children, outside it.
+  Bytes bag = logscope_fuzz::tiny_bag(200, "none");
+  logscope::MemoryByteSource intact(bag);
+  logscope::rosbag::Bag opened;
+  logscope::rosbag::open_bag(intact, logscope::detect(intact).format, &opened);
+  REQUIRE(opened.chunks.size() > 1);
+  REQUIRE(logscope::rosbag::read_chunk_header(intact, &opened, 0));
+  uint64_t index_data = opened.chunks[0].record_end();
+  std::string text(bag.begin(), bag.end());
+  size_t field = text.find("index_pos=");
+  REQUIRE(field != std::string::npos);
+  for (int k = 0; k < 8; ++k) bag[field + 10 + k] = static_cast<uint8_t>(index_data >> (8 * k));
+  logscope_fuzz::Invariants result = logscope_fuzz::check_invariants(bag.data(), bag.size());
+  for (const std::string& v : result.violations) FAIL_CHECK(v);
+  CHECK(result.family == "rosbag");
+  CHECK(test_support::has_code(result.summary.problems, "rosbag.index.unexpected_record"));
+  logscope_fuzz::exercise(bag.data(), bag.size());
 }
