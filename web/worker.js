@@ -87,6 +87,20 @@ async function feedFile(feed, pass, progress) {
   }
 }
 
+// The full check's report (JSON text), as the page's button and the batch table run it. A local
+// file streams into what takes a stream: a CARLA log's scan (once per file; check() starts from
+// it) and a BDDF's block walk and SHA1. A feed that ended early keeps nothing, and check() then
+// reads the file and reports what went wrong.
+async function checkText(progress) {
+  await ensureOffload();
+  if (reader.kind === 'file') {
+    await feedFile(inspector.scanFeed(), 'scan', progress);
+    const answer = await feedFile(inspector.checkFeed(), 'check', progress);
+    if (answer !== null && parse(answer).status !== 'incomplete') return answer;
+  }
+  return inspector.check(progress);
+}
+
 // Index of `id` among the children of `parent`, found by bisecting on offsets (children are in
 // file order), so a node among a million siblings is found with ~20 small calls.
 function indexOfChild(parent, id, offset) {
@@ -137,15 +151,7 @@ const ops = {
     return parse(inspector.summary());
   },
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
-  async check(_, progress) {
-    await ensureOffload();
-    // A BDDF's check (block walk and SHA1) takes the local file's stream; a feed that ended early
-    // keeps nothing, and check() then reads the file and reports what went wrong.
-    const answer = await feedFile(reader.kind === 'file' ? inspector.checkFeed() : null, 'check', progress);
-    const fed = answer === null ? null : parse(answer);
-    if (fed && fed.status !== 'incomplete') return fed;
-    return parse(inspector.check(progress));
-  },
+  check: async (_, progress) => parse(await checkText(progress)),
   async fileMap({ fullCheck }, progress) {
     if (fullCheck) await ensureOffload();
     return parse(inspector.fileMap(!!fullCheck, progress));
@@ -165,11 +171,7 @@ const ops = {
     const opened = await ops.open({ source });
     await reader.ready;
     const detectionText = inspector.detection();
-    let reportText = null;
-    if (opened.known) {
-      await ensureOffload();
-      reportText = inspector.check(progress);
-    }
+    const reportText = opened.known ? await checkText(progress) : null;
     const row = rowFields(opened.detection, reportText ? JSON.parse(reportText) : null);
     const line = new Blob([checkLine({ path, size: reader.size, detectionText, reportText }), '\n']);
     inspector.delete();
