@@ -97,8 +97,8 @@ export function openController(app) {
       scanning(done, total);
     };
     const summaryReply = session.client.call('summary', {}, { onProgress });
+    // Read below, once the format is known; a failure is reported there (this chain only ends the bar).
     summaryReply.finally(() => { if (scanning && !session.aborted) progress.finish(); }).catch(() => {});
-    summaryReply.catch(() => {}); // read below, once the format is known
     const opened = await answer(() => openReply);
     if (!opened) return;
     session.detection = opened.value.detection;
