@@ -191,6 +191,48 @@ test('the read-ahead ring returns the right bytes across slot edges, jumps and t
   assert.ok(result.every((r) => r.same), JSON.stringify(result));
 });
 
+// The file feeder (web/src/file-feed-worker.js) driven directly: ranges that start and end off
+// the 16 MB pieces, windows smaller and larger than a piece, and a consumer that acknowledges
+// late. The bytes come whole and in order, and what is read ahead of the acknowledged bytes
+// never exceeds the window (or one piece, when the window is smaller than a piece).
+test('the file feeder delivers a range whole and in order, never further ahead than its window', async () => {
+  const result = await inIsolatedWorker(`
+    onmessage = async ({ data: size }) => {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
+      const file = new Blob([bytes]);
+      const out = [];
+      for (const [start, end, window] of [[0, size, 64 << 20], [12345, size - 777, 1 << 20], [5, 5, 1 << 20], [size - 10, size, 0]]) {
+        const feeder = new Worker('ORIGIN/src/file-feed-worker.js', { type: 'module' });
+        const got = await new Promise((resolve, reject) => {
+          const received = new Uint8Array(end - start);
+          let consumed = 0, acknowledged = 0, furthest = 0, same = true;
+          feeder.onerror = (e) => reject(new Error(e.message));
+          feeder.onmessage = ({ data }) => {
+            if (data.failed) return reject(new Error(data.failed.message));
+            if (data.done) return resolve({ start, end, window, consumed, furthest, same: same && consumed === end - start && received.every((b, i) => b === bytes[start + i]) });
+            for (const chunk of data.chunks) {
+              received.set(chunk, consumed);
+              consumed += chunk.length;
+            }
+            furthest = Math.max(furthest, consumed - acknowledged); // posted before the feeder heard of more
+            const now = consumed;
+            setTimeout(() => { acknowledged = now; feeder.postMessage(now); }, 20); // a slow consumer
+          };
+          feeder.postMessage({ file, start, end, window });
+        });
+        feeder.terminate();
+        out.push(got);
+      }
+      postMessage(out);
+    };`, 40 * (1 << 20) + 4321);
+  for (const r of result) {
+    assert.ok(r.same, `[${r.start}, ${r.end}) with a ${r.window}-byte window: ${JSON.stringify(r)}`);
+    assert.ok(r.furthest <= Math.max(r.window, 16 << 20), `read ${r.furthest} bytes ahead with a ${r.window}-byte window`);
+  }
+  assert.ok(result[0].furthest > 16 << 20, 'a large window lets the feeder read several pieces ahead');
+});
+
 // A file changed on disk after it was chosen: the browser refuses to read it, and the checksum
 // says so and where it stopped, isolated (feeder worker) or not, instead of hanging.
 test('a checksum of a file that changed after it was chosen stops with the reason', async (t) => {

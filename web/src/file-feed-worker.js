@@ -1,48 +1,56 @@
-// The file feeder: a worker that only reads. It streams [start, end) of a File (file.stream(),
-// the browser's fastest reader) and posts the chunks, gathered into batches of a few MB and
-// transferred (not copied), to its creator. Because this worker does nothing else, the browser
-// keeps reading while the creator works on the last batch; a worker that read and hashed in turn
-// stalled the stream while it hashed. At most `window` bytes are in flight: the creator
-// acknowledges what it has consumed, so memory stays bounded whatever the file size.
-const BATCH = 4 << 20;
+// The file feeder: a worker that only reads. It reads [start, end) of a File in pieces of 16 MB
+// (Blob.slice().arrayBuffer()), several at once, and transfers each piece (not a copy) to its
+// creator in file order. Because this worker does nothing else, the browser keeps reading while
+// the creator works; a worker that read and hashed in turn stalled the reading while it hashed.
+// Overlapped slice reads delivered a 1 GB file to a worker copying it into WebAssembly memory
+// about 20 % sooner than file.stream() did (1.42-1.50 s against 1.73-1.83 s, page probe, one run):
+// the stream comes in chunks of a few hundred KB, each posted and copied on its own.
+// At most `window` bytes are read ahead of what the creator has acknowledged as consumed, so
+// memory stays bounded whatever the file size.
+const PIECE = 16 << 20;
+const READS_AT_ONCE = 3;
 
 let acknowledged = 0;
-let wake = null;
+let onAcknowledged = null;
 
 self.onmessage = ({ data }) => {
   if (typeof data === 'number') {
     acknowledged = data;
-    wake?.();
+    onAcknowledged?.();
     return;
   }
   feed(data);
 };
 
 async function feed({ file, start, end, window }) {
-  let posted = start;
-  let batch = [], bytes = 0;
-  const flush = async () => {
-    if (!bytes) return;
-    self.postMessage({ chunks: batch }, batch.map((chunk) => chunk.buffer));
-    posted += bytes;
-    batch = [];
-    bytes = 0;
-    while (posted - start - acknowledged > window) await new Promise((resolve) => { wake = resolve; });
+  const reads = []; // promises of the pieces in flight, in file order
+  let next = start;
+  let wake = null;
+  // Starts reads while there is room: the window counts what is read or being read and not yet consumed.
+  const launch = () => {
+    while (next < end && reads.length < READS_AT_ONCE) {
+      const to = Math.min(end, next + PIECE);
+      // (A piece larger than the window still goes once everything before it is consumed.)
+      if (to - start - acknowledged > window && next - start > acknowledged) break;
+      reads.push(file.slice(next, to).arrayBuffer());
+      next = to;
+    }
+  };
+  onAcknowledged = () => {
+    launch();
+    wake?.();
   };
   try {
-    const stream = file.slice(start, end).stream().getReader();
-    for (;;) {
-      const { done, value } = await stream.read();
-      if (done) break;
-      // A chunk may be a view on a larger buffer: transfer only what is its own.
-      batch.push(value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice());
-      bytes += value.length;
-      if (bytes >= BATCH) await flush();
+    launch();
+    while (reads.length) {
+      const buffer = await reads.shift();
+      self.postMessage({ chunks: [new Uint8Array(buffer)] }, [buffer]);
+      launch();
+      // Nothing in flight but more to read: the window is full until the creator consumes.
+      while (!reads.length && next < end) await new Promise((resolve) => { wake = resolve; });
     }
-    await flush();
     self.postMessage({ done: true });
   } catch (failure) {
-    await flush().catch(() => {});
     self.postMessage({ failed: { name: failure.name || 'Error', message: String(failure.message || failure) } });
   }
 }

@@ -1,13 +1,16 @@
 // Whole-file passes on a local file with the file's stream pushed into the codec (a ByteFeed:
 // "Verify checksum", a BDDF's full check, the scan behind a CARLA log's summary). A feeder worker (file-feed-worker.js)
-// reads the stream and transfers its chunks here, so the browser keeps reading while this worker
-// works, with or without cross-origin isolation and with one copy fewer than the read-ahead ring.
+// reads the file in large overlapped pieces and transfers them here, so the browser keeps reading
+// while this worker works, with or without cross-origin isolation and with one copy fewer than
+// the read-ahead ring.
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
 // URL), this worker reads the stream itself, which stalls the stream while it works.
 import { describeReadError } from './readers.js';
 
-const MAX_PIECE = 16 << 20; // the most ByteFeed.buffer() hands out (wasm/bindings.cpp)
-const IN_FLIGHT = 32 << 20; // read ahead of the codec at most this much
+// Pushed 4 MB at a time, so the codec's buffer for a piece stays small (ByteFeed.buffer() hands out
+// at most 16 MB, wasm/bindings.cpp); the feeder's pieces are 16 MB.
+const PUSH_PIECE = 4 << 20;
+const IN_FLIGHT = 64 << 20; // read ahead of the codec at most this much (three 16 MB reads of the feeder and what it has posted)
 
 function startFeeder() {
   try {
@@ -24,8 +27,8 @@ export async function streamFeed(Module, feed, reader, progress) {
   const begin = feed.begin(), end = feed.end();
   let done = begin;
   const push = (chunk) => {
-    for (let at = 0; at < chunk.length; at += MAX_PIECE) {
-      const piece = chunk.subarray(at, at + MAX_PIECE);
+    for (let at = 0; at < chunk.length; at += PUSH_PIECE) {
+      const piece = chunk.subarray(at, at + PUSH_PIECE);
       const pointer = feed.buffer(piece.length);
       Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
       feed.update(piece.length);
