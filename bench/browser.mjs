@@ -18,7 +18,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
 const inputs = join(cache, 'bench-inputs');
 const cli = join(root, 'build', 'native', 'logscope');
-const FEEDER_IN_FLIGHT = (32 << 20) + (4 << 20); // web/src/stream-feed.js IN_FLIGHT + file-feed-worker.js BATCH
+const FEEDER_IN_FLIGHT = 64 << 20; // web/src/stream-feed.js IN_FLIGHT: what the feeder reads ahead, in flight or posted
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const withFallback = !process.argv.includes('--no-fallback');
 
@@ -39,7 +39,8 @@ function ensureInputs() {
 }
 
 // The browser's own read limit for this file: a fresh worker of the same page reads the whole
-// File, once with FileReaderSync in 32 MB reads and once with file.stream(). The file is set on a
+// File with FileReaderSync in 32 MB reads, with file.stream(), and in 16 MB slices three at a
+// time (Blob.slice().arrayBuffer(), as the page's feeder reads). The file is set on a
 // hidden input of our own (the page empties its input after opening, so the same file can be
 // picked again).
 async function readLimit(page, path) {
@@ -57,6 +58,12 @@ async function readLimit(page, path) {
       if (how === 'sync') {
         const sync = new FileReaderSync();
         for (let at = 0; at < file.size; at += 32 << 20) bytes += sync.readAsArrayBuffer(file.slice(at, at + (32 << 20))).byteLength;
+      } else if (how === 'slices') {
+        const reads = [];
+        for (let at = 0; at < file.size || reads.length;) {
+          while (reads.length < 3 && at < file.size) reads.push(file.slice(at, (at += 16 << 20)).arrayBuffer());
+          bytes += (await reads.shift()).byteLength;
+        }
       } else {
         const reader = file.stream().getReader();
         for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.byteLength; }
@@ -72,7 +79,8 @@ async function readLimit(page, path) {
     });
     const sync = await run('sync');
     const stream = await run('stream');
-    return { sync, stream };
+    const slices = await run('slices');
+    return { sync, stream, slices };
   });
 }
 
@@ -109,6 +117,41 @@ async function codecLimit(page, work) {
       worker.postMessage({ file, work });
     });
   }, work);
+}
+
+// The feed alone: the page's own stream feed (web/src/stream-feed.js: a feeder worker reading
+// file.stream() and transferring batches) into a fresh worker that copies every piece into a
+// WebAssembly memory and does nothing else. No pushed pass (checksum, BDDF check, CARLA scan)
+// can be faster than this on this machine; the read limit has no copy and no second worker.
+// The better of two runs.
+async function feedLimit(page) {
+  return page.evaluate(async () => {
+    const file = document.querySelector('#bench-probe-input').files[0];
+    const code = `import { streamFeed } from '${new URL('src/stream-feed.js', location.href)}';
+    onmessage = async ({ data: file }) => {
+      const memory = new WebAssembly.Memory({ initial: 257 }); // room for the largest piece (16 MB)
+      const Module = { HEAPU8: new Uint8Array(memory.buffer) };
+      const feed = { begin: () => 0, end: () => file.size, buffer: () => 0, update() {}, finish: () => '{}' };
+      const runs = [];
+      for (let rep = 0; rep < 2; rep++) {
+        const t0 = performance.now();
+        const fed = await streamFeed(Module, feed, { file, bytesRead: 0 }, () => {});
+        runs.push({ seconds: (performance.now() - t0) / 1000, bytes: fed.streamed, feeder: fed.fromFeeder });
+      }
+      postMessage(runs);
+    };`;
+    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    return new Promise((resolve) => {
+      const worker = new Worker(url, { type: 'module' });
+      worker.onerror = (event) => resolve({ error: `feed-limit worker: ${event.message}` });
+      worker.onmessage = ({ data }) => {
+        worker.terminate();
+        const best = data.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+        resolve({ ...best, complete: data.every((r) => r.bytes === file.size) });
+      };
+      worker.postMessage(file);
+    });
+  });
 }
 
 // The browser peer: @foxglove/rosbag in a worker of the same page, on the same File.
@@ -244,9 +287,10 @@ async function benchFile(browser, url, spec, peer) {
   await probePage.goto(`${url}?nodemo`);
   limits.push(await readLimit(probePage, path)); // once more after the passes: the better of the two counts
   if (spec.codecLimit) row.codecLimit = await codecLimit(probePage, spec.codecLimit);
+  row.feedLimit = await feedLimit(probePage);
   await probePage.close();
   const rate = (r) => r.bytes / r.seconds;
-  row.limit = { runs: limits, best: Math.max(...limits.flatMap((l) => [rate(l.sync), rate(l.stream)])) };
+  row.limit = { runs: limits, best: Math.max(...limits.flatMap((l) => [rate(l.sync), rate(l.stream), rate(l.slices)])) };
   await context.close();
   return row;
 }
@@ -268,8 +312,9 @@ function memoryText(m) {
 function describe(row) {
   const limitS = row.size / row.limit.best;
   const lines = [];
-  const rates = row.limit.runs.map((l) => `${(mb(l.sync.bytes) / l.sync.seconds).toFixed(0)} / ${(mb(l.stream.bytes) / l.stream.seconds).toFixed(0)}`).join(', then ');
-  lines.push(`| ${row.file} (${(row.size / 1e9).toFixed(2)} GB) | read limit | ${seconds(limitS)} (${mb(row.limit.best).toFixed(0)} MB/s) | FileReaderSync 32 MB / file.stream() in MB/s: ${rates} | |`);
+  const rateOf = (r) => (mb(r.bytes) / r.seconds).toFixed(0);
+  const rates = row.limit.runs.map((l) => `${rateOf(l.sync)} / ${rateOf(l.stream)} / ${rateOf(l.slices)}`).join(', then ');
+  lines.push(`| ${row.file} (${(row.size / 1e9).toFixed(2)} GB) | read limit | ${seconds(limitS)} (${mb(row.limit.best).toFixed(0)} MB/s) | FileReaderSync 32 MB / file.stream() / three 16 MB arrayBuffer() at once, in MB/s: ${rates} | |`);
   const needsWholeFile = row.file.startsWith('carla');
   const s = row.summary.seconds;
   // The codec alone on the file in memory (codecLimit): what the pass would take if reading were free.
@@ -277,11 +322,19 @@ function describe(row) {
   const codecLine = (work, passSeconds) => (codec.error
     ? `| | ${work}: the codec alone | failed | ${codec.error} | |`
     : `| | ${work}: the codec alone, the file in memory | ${seconds(codec.seconds)} (${(mb(row.size) / codec.seconds).toFixed(0)} MB/s, one core) | the pass reaches **${pct(codec.seconds / passSeconds)}** of it${codec.ok ? '' : ' (its result differed!)'} | |`);
-  lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit` : 'from the index'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
+  const feed = row.feedLimit;
+  if (feed) {
+    lines.push(feed.error
+      ? `| | the feed alone | failed | ${feed.error} | |`
+      : `| | the feed alone: feeder worker → WebAssembly memory, no codec work | ${seconds(feed.seconds)} (${(mb(row.size) / feed.seconds).toFixed(0)} MB/s${feed.feeder ? '' : ', no feeder worker'}) | ${pct(limitS / feed.seconds)} of the read limit: the most a pushed pass reaches here${feed.complete ? '' : ' (it stopped early!)'} | |`);
+  }
+  // A pushed pass against the feed alone.
+  const ofFeed = (passSeconds) => (feed && !feed.error ? ` (${pct(feed.seconds / passSeconds)} of the feed alone)` : '');
+  lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit${ofFeed(s)}` : 'from the index'} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
   if (codec && needsWholeFile) lines.push(codecLine('summary', s));
   for (const [name, r] of Object.entries(row.passes)) {
     const fed = r.memory[`${name}_feeder`];
-    const reading = (fed ? ', read by a feeder worker' : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
+    const reading = (fed ? `, read by a feeder worker${ofFeed(r.seconds)}` : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
       (r.hashedOnHelper ? `, SHA1 on a helper (busy ${seconds(r.hashBusyS)}; the codec waited ${seconds(r.hashWaitedS)} for it)` : '');
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + reading;
     lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
@@ -362,13 +415,16 @@ async function main() {
     '',
     `Written by \`npm run bench:browser\` (bench/browser.mjs) on ${new Date().toISOString().slice(0, 10)}: ${chromiumVersion}, headless, ${cpus().length} cores, files in the page cache.`,
     'Every figure below was measured in this one run. For each file the "read limit" is how fast a fresh worker of the same page reads',
-    'the same File (the better of FileReaderSync in 32 MB reads and `file.stream()`); each pass is shown as a fraction of it.',
+    'the same File (the best of FileReaderSync in 32 MB reads, `file.stream()` and three 16 MB `Blob.slice().arrayBuffer()` reads at once);',
+    'each pass is shown as a fraction of it.',
     'Passes are run as a user runs them: the summary after the file is set on the input (worker and module already warm),',
     '"Verify checksum" and "Run full check" buttons. Memory is what the worker that ran the pass holds at its end: its WebAssembly memory',
     '(which never shrinks, so it is the peak), the read-ahead ring, and the decompression helpers\' mailboxes and memory.',
     'The browser peer, @foxglove/rosbag with @foxglove/wasm-lz4 and @foxglove/wasm-bz2, runs in a worker of the same page on the same File.',
     '"The codec alone" is the same work (SHA1, CARLA scan) on the file already in memory, in a fresh worker of the same page: where the browser',
     'reads faster than the codec computes on one core, that, not the read limit, bounds the pass.',
+    '"The feed alone" is the stream feed that pushed passes use (a feeder worker transferring the file to a worker that copies it into',
+    'WebAssembly memory) with no codec work: the most a pushed pass can reach on this machine.',
     '',
   ];
   const loadTotal = Object.values(load).reduce((a, b) => a + b, 0);
