@@ -4,10 +4,10 @@
 // says 'booted' once it holds the port that brings its file: a worker must have started before
 // its creator blocks in Atomics.wait.
 //
-// Where Atomics.waitAsync exists, ranges that continue each other are read from one
-// file.stream(): in Chromium that reads a File at the browser's limit, while FileReaderSync in
-// 8 MB reads reaches about two thirds of it (measured side by side, docs/benchmarks-browser.md).
-// Elsewhere the pump reads each range with FileReaderSync.
+// Where Atomics.waitAsync exists, the requested slots are read all at once with
+// Blob.slice().arrayBuffer(): in Chromium that reads a File faster than file.stream() (which the
+// pump used before) or FileReaderSync (docs/benchmarks-browser.md's read limit rows). Elsewhere
+// the pump reads each range with FileReaderSync.
 import { SLOT, layout } from './read-ahead-layout.js';
 
 const encoder = new TextEncoder();
@@ -50,40 +50,25 @@ async function waitRequested(state, k) {
   }
 }
 
-// One stream for as long as the requests continue each other; a request elsewhere (the codec
-// jumped) starts a new stream at its offset.
-async function streamPump(file, { state, ranges, error, slotBytes }, slots) {
-  let reader = null, position = -1, pending = null; // pending: the unused tail of the last chunk
+// Every requested slot has its read in flight at once (Blob.slice().arrayBuffer()), filled in
+// ring order: the browser reads several ranges at a time, which is faster than one
+// file.stream(), and a jump elsewhere needs nothing special.
+async function slicePump(file, { state, ranges, error, slotBytes }, slots) {
+  const reads = new Map(); // slot -> promise of its bytes
   for (let k = 0; ; k = (k + 1) % slots) {
     await waitRequested(state, k);
-    const offset = ranges[3 * k], length = ranges[3 * k + 1];
+    for (let j = 0, i = k; j < slots && Atomics.load(state, i) === SLOT.requested; j++, i = (i + 1) % slots)
+      if (!reads.has(i)) reads.set(i, file.slice(ranges[3 * i], ranges[3 * i] + ranges[3 * i + 1]).arrayBuffer());
     try {
-      if (offset !== position) {
-        reader?.cancel().catch(() => {});
-        reader = file.slice(offset).stream().getReader();
-        position = offset;
-        pending = null;
-      }
-      const target = slotBytes(k);
-      let filled = 0;
-      while (filled < length) {
-        if (!pending?.length) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          pending = value;
-        }
-        const n = Math.min(pending.length, length - filled);
-        target.set(pending.subarray(0, n), filled);
-        filled += n;
-        pending = pending.subarray(n);
-      }
-      position += filled;
-      ranges[3 * k + 2] = filled;
+      const bytes = new Uint8Array(await reads.get(k));
+      slotBytes(k).set(bytes);
+      ranges[3 * k + 2] = bytes.length;
       finish(state, k, SLOT.filled);
     } catch (failure) {
-      position = -1; // the next request starts a new stream
       fail(error, failure);
       finish(state, k, SLOT.failed);
+    } finally {
+      reads.delete(k);
     }
   }
 }
@@ -92,7 +77,7 @@ async function streamPump(file, { state, ranges, error, slotBytes }, slots) {
 self.onmessage = ({ data: port }) => {
   port.onmessage = ({ data: { file, buffer, slots, slotSize } }) => {
     const ring = layout(buffer, slots, slotSize);
-    if (typeof Atomics.waitAsync === 'function') streamPump(file, ring, slots);
+    if (typeof Atomics.waitAsync === 'function') slicePump(file, ring, slots);
     else syncPump(file, ring, slots);
   };
   self.postMessage('booted');
