@@ -1,23 +1,19 @@
 // The doctor: every chunk decompressed and compared with its ChunkInfo and IndexData records,
 // lz4 content checksums, connections, topics, overlap; V1.x index entries against the records.
+// The steps are CheckRun's (check_run.h), shared with the check feed (check_feed.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
 
-#include "rosbag/inspector_impl.h"
+#include "rosbag/check_run.h"
 
 namespace logscope::rosbag {
 namespace {
 
 std::string chunk_at(const Chunk& c) { return "chunk at byte " + std::to_string(c.pos); }
 
-struct ChecksumTally {
-  uint64_t checked = 0;
-  uint64_t failed = 0;
-  uint64_t lz4_chunks = 0;
-  bool cancelled = false;
-};
+}  // namespace
 
 Json checksum_json(const ChecksumTally& t, const Bag& bag) {
   Json j = Json::object();
@@ -41,8 +37,6 @@ Json checksum_json(const ChecksumTally& t, const Bag& bag) {
   return j;
 }
 
-}  // namespace
-
 Json BagInspector::checksum(const ProgressFn& progress) {
   ChecksumTally tally;
   if (bag_.encryptor.empty())
@@ -57,57 +51,28 @@ Json BagInspector::checksum(const ProgressFn& progress) {
 }
 
 Report BagInspector::check(const ProgressFn& progress) {
-  Report report = summary();
-  auto add = [&](Severity s, uint64_t offset, std::string code, std::string message) {
-    report.add_problem(s, offset, std::move(code), std::move(message));
-  };
-  ChecksumTally tally;
+  CheckRun run(*this);
+  bool cancelled = false;
+  if (bag_.version == 200 && bag_.encryptor.empty()) {
+    cancelled = !for_each_chunk(source_, bag_, [&](LoadedChunk& loaded) { run.chunk(loaded); }, progress);
+  } else if (bag_.version != 200) {
+    // V1.x: every message record must be where the index (or the scan) says.
+    std::vector<Problem> problems;
+    IterateResult r = for_each_message(source_, bag_, IterateOptions(), [&](const MessageView& view) {
+      if (bag_.version == 102) run.validate(view.conn, view.data, view.record_offset, [&] { return "at byte " + std::to_string(view.record_offset); });
+      return true;
+    }, &problems, progress);
+    cancelled = r.cancelled;
+    for (Problem& p : problems) run.report().problems.push_back(std::move(p));
+  }
+  return run.finish(cancelled);
+}
 
-  // Every message is validated against its connection's definition (no JSON is built); the
-  // first failures of each connection are reported with where they are, then a count.
-  constexpr uint64_t kReportedPerConnection = 3;
-  struct Validation {
-    bool ready = false;
-    const MessageSchema* schema = nullptr;
-    const Connection* connection = nullptr;
-    uint64_t checked = 0, failed = 0;
-    uint64_t first_offset = 0;
-  };
-  std::vector<Validation> validations;
-  std::map<uint32_t, Validation> sparse;  // ids too large for the table
-  uint64_t messages_validated = 0, messages_failed = 0;
-  auto validation_of = [&](uint32_t id) -> Validation& {
-    Validation& v = id < 65536 ? (id >= validations.size() ? (validations.resize(size_t{id} + 1), validations[id]) : validations[id]) : sparse[id];
-    if (!v.ready) {
-      v.ready = true;
-      v.connection = bag_.connection(id);
-      if (v.connection && !v.connection->definition.empty()) {
-        std::string error;
-        v.schema = decoder_.schema(*v.connection, &error);
-        if (!v.schema)
-          add(Severity::Warning, v.connection->record_offset, "rosbag.message.undecodable",
-              "messages on " + v.connection->topic + " (" + v.connection->type + ") cannot be decoded: " + error);
-      }
-    }
-    return v;
-  };
-  // `where` locates the message for the user: a file offset, plus a sentence part.
-  auto validate = [&](uint32_t conn, std::string_view data, uint64_t offset, auto where) {
-    Validation& v = validation_of(conn);
-    if (!v.schema) return;
-    ++v.checked;
-    ++messages_validated;
-    if (v.schema->validate(reinterpret_cast<const uint8_t*>(data.data()), data.size())) return;
-    ++messages_failed;
-    if (v.failed++ == 0) v.first_offset = offset;
-    if (v.failed > kReportedPerConnection) return;
-    std::string error;
-    decoder_.decode(v.connection, data, &error);
-    add(Severity::Warning, offset, "rosbag.message.undecodable",
-        "message " + std::to_string(v.checked) + " on " + v.connection->topic + " (" + v.connection->type + ", " + where() +
-            ") does not decode with its definition: " + error);
-  };
+// Every message is validated against its connection's definition (no JSON is built); the
+// first failures of each connection are reported with where they are, then a count.
+constexpr uint64_t kReportedPerConnection = 3;
 
+CheckRun::CheckRun(BagInspector& inspector) : inspector_(inspector), bag_(inspector.bag_), report_(inspector.summary()) {
   // Connections: definitions, and one topic with several types or md5s.
   std::map<std::string, std::set<std::pair<std::string, std::string>>> topic_types;
   for (const Connection& c : bag_.connections) {
@@ -125,133 +90,166 @@ Report BagInspector::check(const ProgressFn& progress) {
       for (const auto& p : t.second) list += (list.empty() ? "" : ", ") + p.first + " [" + p.second + "]";
       add(Severity::Warning, 0, "rosbag.topic.conflicting_types", "topic " + t.first + " has connections of different types or md5sums: " + list);
     }
+}
 
+CheckRun::Validation& CheckRun::validation_of(uint32_t id) {
+  Validation& v = id < 65536 ? (id >= validations_.size() ? (validations_.resize(size_t{id} + 1), validations_[id]) : validations_[id]) : sparse_[id];
+  if (!v.ready) {
+    v.ready = true;
+    v.connection = bag_.connection(id);
+    if (v.connection && !v.connection->definition.empty()) {
+      std::string error;
+      v.schema = inspector_.decoder_.schema(*v.connection, &error);
+      if (!v.schema)
+        add(Severity::Warning, v.connection->record_offset, "rosbag.message.undecodable",
+            "messages on " + v.connection->topic + " (" + v.connection->type + ") cannot be decoded: " + error);
+    }
+  }
+  return v;
+}
+
+void CheckRun::validate(uint32_t conn, std::string_view data, uint64_t offset, const std::function<std::string()>& where) {
+  Validation& v = validation_of(conn);
+  if (!v.schema) return;
+  ++v.checked;
+  ++messages_validated_;
+  if (v.schema->validate(reinterpret_cast<const uint8_t*>(data.data()), data.size())) return;
+  ++messages_failed_;
+  if (v.failed++ == 0) v.first_offset = offset;
+  if (v.failed > kReportedPerConnection) return;
+  std::string error;
+  inspector_.decoder_.decode(v.connection, data, &error);
+  add(Severity::Warning, offset, "rosbag.message.undecodable",
+      "message " + std::to_string(v.checked) + " on " + v.connection->topic + " (" + v.connection->type + ", " + where() +
+          ") does not decode with its definition: " + error);
+}
+
+void CheckRun::chunk(LoadedChunk& loaded) {
+  const Chunk& c = bag_.chunks[loaded.chunk_index];
+  if (c.compression == "lz4") {
+    ++tally_.lz4_chunks;
+    if (loaded.status.checksum_verified) ++tally_.checked;
+  }
+  if (!loaded.read_ok) {
+    add(Severity::Error, c.pos, loaded.read_code,
+        loaded.read_error.empty() ? chunk_at(c) + " is unreadable or runs past the end of the file" : loaded.read_error);
+    return;
+  }
+  if (!loaded.status.ok) {
+    if (loaded.status.code == "rosbag.chunk.lz4_checksum") ++tally_.failed, ++tally_.checked;
+    add(Severity::Error, c.pos, loaded.status.code, chunk_at(c) + ": " + loaded.status.message);
+    return;
+  }
+  if (!loaded.records.complete)
+    add(Severity::Error, c.data_offset(), "rosbag.chunk.malformed_record",
+        chunk_at(c) + ": inner record at chunk offset " + std::to_string(loaded.records.stop_offset) + ": " + loaded.records.stop_reason);
+  // Real contents against the ChunkInfo.
+  std::map<uint32_t, uint32_t> real;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const ChunkMessage& m : loaded.records.messages) {
+    ++real[m.conn];
+    lo = std::min(lo, m.time_ns);
+    hi = std::max(hi, m.time_ns);
+    if (!bag_.connection(m.conn)) {
+      add(Severity::Error, c.pos, "rosbag.connection.missing",
+          chunk_at(c) + " has a message on connection " + std::to_string(m.conn) + ", which has no connection record");
+    }
+  }
+  for (const ChunkMessage& m : loaded.records.messages) {
+    bool in_place = c.compression == "none";
+    validate(m.conn, loaded.message_data(m), in_place ? c.data_offset() + m.record_offset : c.pos, [&] {
+      return in_place ? "at byte " + std::to_string(c.data_offset() + m.record_offset)
+                      : chunk_at(c) + ", chunk offset " + std::to_string(m.record_offset);
+    });
+  }
+  std::map<uint32_t, uint32_t> declared(c.counts.begin(), c.counts.end());
+  uint64_t where = c.info_offset ? c.info_offset : c.pos;
+  if (c.info_offset && real != declared) {
+    uint64_t real_total = loaded.records.messages.size(), declared_total = c.message_count();
+    add(Severity::Error, where, "rosbag.chunk_info.count_mismatch",
+        "chunk info of the " + chunk_at(c) + " declares " + std::to_string(declared_total) + " messages over " +
+            std::to_string(declared.size()) + " connections; the chunk holds " + std::to_string(real_total) + " over " + std::to_string(real.size()));
+  }
+  if (c.info_offset && !loaded.records.messages.empty() && (c.start.ns() != lo || c.end.ns() != hi))
+    add(Severity::Error, where, "rosbag.chunk_info.time_mismatch",
+        "chunk info of the " + chunk_at(c) + " says " + format_time(c.start) + " - " + format_time(c.end) + "; its messages span " +
+            format_time(Time::from_ns(lo)) + " - " + format_time(Time::from_ns(hi)));
+  if (bag_.indexed && c.record_end() > bag_.index_pos)
+    add(Severity::Error, c.pos, "rosbag.chunk.past_index", chunk_at(c) + " runs past index_pos " + std::to_string(bag_.index_pos));
+  // IndexData records after the chunk: every entry must name a real message at its offset.
+  // Messages are in record order here (the doctor's walk does not sort them by time).
+  const auto& in_order = loaded.records.messages;
+  auto message_at = [&](uint32_t off) -> const ChunkMessage* {
+    auto it = std::lower_bound(in_order.begin(), in_order.end(), off, [](const ChunkMessage& m, uint32_t o) { return m.record_offset < o; });
+    return it != in_order.end() && it->record_offset == off ? &*it : nullptr;
+  };
+  // The IndexData records came along in the same read as the chunk (up to the next chunk);
+  // a chunk read on its own has them read here.
+  struct IndexRecord {
+    uint64_t offset;
+    uint32_t conn, count, data_len;
+    const uint8_t* data;
+  };
+  std::vector<IndexRecord> index;
+  std::vector<std::vector<uint8_t>> storage;
+  size_t expected_records = c.counts.size() + 1;  // +1: tolerate one unexpected record count
+  if (loaded.trailer_complete) {
+    size_t pos = 0;
+    while (pos < loaded.trailer_size && index.size() < expected_records) {
+      RecordFrame frame;
+      std::string_view header;
+      std::string why;
+      HeaderFields fields;
+      if (parse_record(loaded.trailer, loaded.trailer_size, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) ||
+          fields.op() != kOpIndexData)
+        break;
+      IndexRecord rec{loaded.trailer_offset + pos, 0, 0, frame.data_len, loaded.trailer + frame.data_offset()};
+      fields.u32("conn", &rec.conn);
+      fields.u32("count", &rec.count);
+      index.push_back(rec);
+      pos = static_cast<size_t>(frame.end());
+    }
+  } else {
+    std::string header, why;
+    HeaderFields fields;
+    for (const auto& at : inspector_.chunk_index_records(loaded.chunk_index)) {
+      RecordFrame frame;
+      if (read_record(inspector_.source_, at.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
+      storage.push_back(inspector_.source_.read_vector(frame.data_offset(), frame.data_len));
+      IndexRecord rec{at.first, 0, 0, static_cast<uint32_t>(storage.back().size()), storage.back().data()};
+      fields.u32("conn", &rec.conn);
+      fields.u32("count", &rec.count);
+      index.push_back(rec);
+    }
+  }
+  uint64_t entries = 0, bad = 0, first_bad = 0;
+  for (const IndexRecord& rec : index) {
+    if (uint64_t{rec.count} * 12 != rec.data_len)
+      add(Severity::Error, rec.offset, "rosbag.index_data.count_mismatch",
+          "index data record at byte " + std::to_string(rec.offset) + " declares " + std::to_string(rec.count) + " entries in " +
+              std::to_string(rec.data_len) + " bytes");
+    for (size_t e = 0; e + 12 <= rec.data_len; e += 12) {
+      ++entries;
+      Time t{load_u32(rec.data + e), load_u32(rec.data + e + 4)};
+      uint32_t off = load_u32(rec.data + e + 8);
+      const ChunkMessage* m = message_at(off);
+      if (!m || m->conn != rec.conn || m->time_ns != t.ns()) {
+        if (!bad++) first_bad = rec.offset;
+      }
+    }
+  }
+  if (bad)
+    add(Severity::Error, first_bad, "rosbag.index_data.bad_entry",
+        std::to_string(bad) + " index entries after the " + chunk_at(c) + " do not match a message at their offset, time and connection");
+  if (entries != loaded.records.messages.size() && (bag_.indexed || !index.empty()))
+    add(bag_.indexed ? Severity::Error : Severity::Warning, c.record_end(), "rosbag.index_data.count_mismatch",
+        "the index data after the " + chunk_at(c) + " lists " + std::to_string(entries) + " messages; the chunk holds " +
+            std::to_string(loaded.records.messages.size()));
+}
+
+Report CheckRun::finish(bool cancelled) {
+  tally_.cancelled = cancelled;
   if (bag_.version == 200 && bag_.encryptor.empty()) {
-    std::vector<uint64_t> index_entries(bag_.chunks.size());
-    bool completed = for_each_chunk(source_, bag_, [&](LoadedChunk& loaded) {
-      const Chunk& c = bag_.chunks[loaded.chunk_index];
-      if (c.compression == "lz4") {
-        ++tally.lz4_chunks;
-        if (loaded.status.checksum_verified) ++tally.checked;
-      }
-      if (!loaded.read_ok) {
-        add(Severity::Error, c.pos, loaded.read_code,
-            loaded.read_error.empty() ? chunk_at(c) + " is unreadable or runs past the end of the file" : loaded.read_error);
-        return;
-      }
-      if (!loaded.status.ok) {
-        if (loaded.status.code == "rosbag.chunk.lz4_checksum") ++tally.failed, ++tally.checked;
-        add(Severity::Error, c.pos, loaded.status.code, chunk_at(c) + ": " + loaded.status.message);
-        return;
-      }
-      if (!loaded.records.complete)
-        add(Severity::Error, c.data_offset(), "rosbag.chunk.malformed_record",
-            chunk_at(c) + ": inner record at chunk offset " + std::to_string(loaded.records.stop_offset) + ": " + loaded.records.stop_reason);
-      // Real contents against the ChunkInfo.
-      std::map<uint32_t, uint32_t> real;
-      uint64_t lo = UINT64_MAX, hi = 0;
-      for (const ChunkMessage& m : loaded.records.messages) {
-        ++real[m.conn];
-        lo = std::min(lo, m.time_ns);
-        hi = std::max(hi, m.time_ns);
-        if (!bag_.connection(m.conn)) {
-          add(Severity::Error, c.pos, "rosbag.connection.missing",
-              chunk_at(c) + " has a message on connection " + std::to_string(m.conn) + ", which has no connection record");
-        }
-      }
-      for (const ChunkMessage& m : loaded.records.messages) {
-        bool in_place = c.compression == "none";
-        validate(m.conn, loaded.message_data(m), in_place ? c.data_offset() + m.record_offset : c.pos, [&] {
-          return in_place ? "at byte " + std::to_string(c.data_offset() + m.record_offset)
-                          : chunk_at(c) + ", chunk offset " + std::to_string(m.record_offset);
-        });
-      }
-      std::map<uint32_t, uint32_t> declared(c.counts.begin(), c.counts.end());
-      uint64_t where = c.info_offset ? c.info_offset : c.pos;
-      if (c.info_offset && real != declared) {
-        uint64_t real_total = loaded.records.messages.size(), declared_total = c.message_count();
-        add(Severity::Error, where, "rosbag.chunk_info.count_mismatch",
-            "chunk info of the " + chunk_at(c) + " declares " + std::to_string(declared_total) + " messages over " +
-                std::to_string(declared.size()) + " connections; the chunk holds " + std::to_string(real_total) + " over " + std::to_string(real.size()));
-      }
-      if (c.info_offset && !loaded.records.messages.empty() && (c.start.ns() != lo || c.end.ns() != hi))
-        add(Severity::Error, where, "rosbag.chunk_info.time_mismatch",
-            "chunk info of the " + chunk_at(c) + " says " + format_time(c.start) + " - " + format_time(c.end) + "; its messages span " +
-                format_time(Time::from_ns(lo)) + " - " + format_time(Time::from_ns(hi)));
-      if (bag_.indexed && c.record_end() > bag_.index_pos)
-        add(Severity::Error, c.pos, "rosbag.chunk.past_index", chunk_at(c) + " runs past index_pos " + std::to_string(bag_.index_pos));
-      // IndexData records after the chunk: every entry must name a real message at its offset.
-      // Messages are in record order here (the doctor's walk does not sort them by time).
-      const auto& in_order = loaded.records.messages;
-      auto message_at = [&](uint32_t off) -> const ChunkMessage* {
-        auto it = std::lower_bound(in_order.begin(), in_order.end(), off, [](const ChunkMessage& m, uint32_t o) { return m.record_offset < o; });
-        return it != in_order.end() && it->record_offset == off ? &*it : nullptr;
-      };
-      // The IndexData records came along in the same read as the chunk (up to the next chunk);
-      // a chunk read on its own has them read here.
-      struct IndexRecord {
-        uint64_t offset;
-        uint32_t conn, count, data_len;
-        const uint8_t* data;
-      };
-      std::vector<IndexRecord> index;
-      std::vector<std::vector<uint8_t>> storage;
-      size_t expected_records = c.counts.size() + 1;  // +1: tolerate one unexpected record count
-      if (loaded.trailer_complete) {
-        size_t pos = 0;
-        while (pos < loaded.trailer_size && index.size() < expected_records) {
-          RecordFrame frame;
-          std::string_view header;
-          std::string why;
-          HeaderFields fields;
-          if (parse_record(loaded.trailer, loaded.trailer_size, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) ||
-              fields.op() != kOpIndexData)
-            break;
-          IndexRecord rec{loaded.trailer_offset + pos, 0, 0, frame.data_len, loaded.trailer + frame.data_offset()};
-          fields.u32("conn", &rec.conn);
-          fields.u32("count", &rec.count);
-          index.push_back(rec);
-          pos = static_cast<size_t>(frame.end());
-        }
-      } else {
-        std::string header, why;
-        HeaderFields fields;
-        for (const auto& at : chunk_index_records(loaded.chunk_index)) {
-          RecordFrame frame;
-          if (read_record(source_, at.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
-          storage.push_back(source_.read_vector(frame.data_offset(), frame.data_len));
-          IndexRecord rec{at.first, 0, 0, static_cast<uint32_t>(storage.back().size()), storage.back().data()};
-          fields.u32("conn", &rec.conn);
-          fields.u32("count", &rec.count);
-          index.push_back(rec);
-        }
-      }
-      uint64_t entries = 0, bad = 0, first_bad = 0;
-      for (const IndexRecord& rec : index) {
-        if (uint64_t{rec.count} * 12 != rec.data_len)
-          add(Severity::Error, rec.offset, "rosbag.index_data.count_mismatch",
-              "index data record at byte " + std::to_string(rec.offset) + " declares " + std::to_string(rec.count) + " entries in " +
-                  std::to_string(rec.data_len) + " bytes");
-        for (size_t e = 0; e + 12 <= rec.data_len; e += 12) {
-          ++entries;
-          Time t{load_u32(rec.data + e), load_u32(rec.data + e + 4)};
-          uint32_t off = load_u32(rec.data + e + 8);
-          const ChunkMessage* m = message_at(off);
-          if (!m || m->conn != rec.conn || m->time_ns != t.ns()) {
-            if (!bad++) first_bad = rec.offset;
-          }
-        }
-      }
-      index_entries[loaded.chunk_index] = entries;
-      if (bad)
-        add(Severity::Error, first_bad, "rosbag.index_data.bad_entry",
-            std::to_string(bad) + " index entries after the " + chunk_at(c) + " do not match a message at their offset, time and connection");
-      if (entries != loaded.records.messages.size() && (bag_.indexed || !index.empty()))
-        add(bag_.indexed ? Severity::Error : Severity::Warning, c.record_end(), "rosbag.index_data.count_mismatch",
-            "the index data after the " + chunk_at(c) + " lists " + std::to_string(entries) + " messages; the chunk holds " +
-                std::to_string(loaded.records.messages.size()));
-    }, progress);
-    tally.cancelled = !completed;
     // Overlapping chunks: messages must then be merged across chunks to play in time order.
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
     for (const Chunk& c : bag_.chunks) ranges.emplace_back(c.start.ns(), c.end.ns());
@@ -265,30 +263,21 @@ Report BagInspector::check(const ProgressFn& progress) {
       size_t i = by_start[k];
       if (max_owner != SIZE_MAX && ranges[i].first < max_end) overlapping[i] = overlapping[max_owner] = true;
       if (max_owner == SIZE_MAX || ranges[i].second > max_end) max_end = ranges[i].second, max_owner = i;
-    }
-    size_t n_overlap = std::count(overlapping.begin(), overlapping.end(), true);
-    bool out_of_order = false;
-    for (size_t i = 1; i < bag_.chunks.size(); ++i) out_of_order |= bag_.chunks[i].start < bag_.chunks[i - 1].start;
-    if (n_overlap) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(n_overlap) / static_cast<double>(ranges.size()));
-      add(n_overlap * 4 > ranges.size() ? Severity::Warning : Severity::Info, bag_.chunks.front().pos, "rosbag.chunks.overlap",
-          std::to_string(n_overlap) + " of " + std::to_string(ranges.size()) + " chunks (" + buf + ") have time ranges overlapping another chunk");
-    }
-    if (out_of_order)
-      add(Severity::Info, bag_.chunks.front().pos, "rosbag.chunks.unsorted",
-          "chunks are not in time order in the file; `rosbag info` shows a wrong start, end and duration for such bags (logscope shows the true ones)");
-    report.details["chunks_checked"] = bag_.chunks.size();
-    report.details["chunks_overlapping"] = n_overlap;
-  } else if (bag_.version != 200) {
-    // V1.x: every message record must be where the index (or the scan) says.
-    std::vector<Problem> problems;
-    IterateResult r = for_each_message(source_, bag_, IterateOptions(), [&](const MessageView& view) {
-      if (bag_.version == 102) validate(view.conn, view.data, view.record_offset, [&] { return "at byte " + std::to_string(view.record_offset); });
-      return true;
-    }, &problems, progress);
-    tally.cancelled = r.cancelled;
-    for (Problem& p : problems) report.problems.push_back(std::move(p));
+  }
+  size_t n_overlap = std::count(overlapping.begin(), overlapping.end(), true);
+  bool out_of_order = false;
+  for (size_t i = 1; i < bag_.chunks.size(); ++i) out_of_order |= bag_.chunks[i].start < bag_.chunks[i - 1].start;
+  if (n_overlap) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(n_overlap) / static_cast<double>(ranges.size()));
+    add(n_overlap * 4 > ranges.size() ? Severity::Warning : Severity::Info, bag_.chunks.front().pos, "rosbag.chunks.overlap",
+        std::to_string(n_overlap) + " of " + std::to_string(ranges.size()) + " chunks (" + buf + ") have time ranges overlapping another chunk");
+  }
+  if (out_of_order)
+    add(Severity::Info, bag_.chunks.front().pos, "rosbag.chunks.unsorted",
+        "chunks are not in time order in the file; `rosbag info` shows a wrong start, end and duration for such bags (logscope shows the true ones)");
+  report_.details["chunks_checked"] = bag_.chunks.size();
+  report_.details["chunks_overlapping"] = n_overlap;
   }
   // Connections with more failures than were listed: one line with the count.
   auto summarize = [&](const Validation& v) {
@@ -297,18 +286,18 @@ Report BagInspector::check(const ProgressFn& progress) {
           std::to_string(v.failed) + " of " + std::to_string(v.checked) + " messages on " + v.connection->topic + " (" + v.connection->type +
               ") do not decode with its definition (the first " + std::to_string(kReportedPerConnection) + " are listed)");
   };
-  for (const Validation& v : validations) summarize(v);
-  for (const auto& entry : sparse) summarize(entry.second);
-  report.details["messages_validated"] = messages_validated;
-  report.details["messages_undecodable"] = messages_failed;
+  for (const Validation& v : validations_) summarize(v);
+  for (const auto& entry : sparse_) summarize(entry.second);
+  report_.details["messages_validated"] = messages_validated_;
+  report_.details["messages_undecodable"] = messages_failed_;
   // The walk has read every chunk header: the summary part now has the compression facts.
-  Report refreshed = summary_report(stats(), bag_);
-  report.facts = refreshed.facts;
-  report.tables = refreshed.tables;
-  for (const auto& item : refreshed.details.items()) report.details[item.first] = item.second;
-  report.details["checksum"] = checksum_json(tally, bag_);
-  if (tally.cancelled) add(Severity::Warning, 0, "rosbag.check.cancelled", "the check was cancelled before it read every chunk");
-  return report;
+  Report refreshed = summary_report(inspector_.stats(), bag_);
+  report_.facts = refreshed.facts;
+  report_.tables = refreshed.tables;
+  for (const auto& item : refreshed.details.items()) report_.details[item.first] = item.second;
+  report_.details["checksum"] = checksum_json(tally_, bag_);
+  if (tally_.cancelled) add(Severity::Warning, 0, "rosbag.check.cancelled", "the check was cancelled before it read every chunk");
+  return std::move(report_);
 }
 
 }  // namespace logscope::rosbag

@@ -17,6 +17,8 @@ namespace logscope::rosbag {
 // The number in a node id ("c12/r3": from 1 gives 12, from 4 gives 3); false unless it is digits.
 bool parse_node_index(const std::string& text, size_t from, uint64_t* out);
 
+class CheckRun;
+
 class BagInspector : public FormatInspector {
  public:
   BagInspector(ByteSource& source, Format format);
@@ -38,6 +40,8 @@ class BagInspector : public FormatInspector {
   Bag& bag() { return bag_; }
 
  private:
+  friend class CheckRun;  // check()'s steps (check_run.h)
+
   // From the index alone (no chunk header read).
   const BagStats& stats();
   // With the compression facts: reads every chunk header not read yet. Null when cancelled.
