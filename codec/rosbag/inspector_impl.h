@@ -1,6 +1,6 @@
 // The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, stats,
 // chunk cache), tree.cpp (tree, spans), record_view.cpp (decode), doctor.cpp (check, checksum),
-// queries.cpp (the query table) and file_map.cpp (file_map).
+// check_feed.cpp (the pushed check), queries.cpp (the query table) and file_map.cpp (file_map).
 #pragma once
 
 #include <memory>
@@ -26,6 +26,8 @@ class BagInspector : public FormatInspector {
   Report summary() override;
   Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
+  // An uncompressed V2.0 bag's check with the file pushed in (check_feed.cpp).
+  std::unique_ptr<ByteFeed> check_feed() override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
 

@@ -22,7 +22,7 @@ namespace {
 // (FileReaderSync costs ~1 ms per call) that also bypass the CLI's and the browser's block cache.
 constexpr uint64_t kGroupBytes = 8u << 20;
 // A chunk span larger than this is read on its own (and only as far as its record goes).
-constexpr uint64_t kMaxGroupedSpan = 64u << 20;
+constexpr uint64_t kMaxGroupedSpan = kMaxChunkSpan;
 
 std::string at_byte(uint64_t offset) { return "chunk at byte " + std::to_string(offset); }
 
@@ -298,12 +298,7 @@ class ChunkPipeline {
 
   // Where chunk `i`'s bytes end: at the next chunk in the file (so its IndexData records come
   // along in the same read), or at index_pos / the end of the file for the last one.
-  uint64_t span_end(const Chunk& c) const {
-    auto it = std::upper_bound(positions_.begin(), positions_.end(), c.pos);
-    if (it != positions_.end()) return *it;
-    if (bag_.indexed && bag_.index_pos > c.pos) return bag_.index_pos;
-    return bag_.file_size;
-  }
+  uint64_t span_end(const Chunk& c) const { return chunk_span_end(bag_, positions_, c); }
 
   std::shared_ptr<ByteBuffer> buffer_for(size_t size) {
     // A pooled buffer that no chunk holds any more (only the pool references it).
@@ -478,17 +473,6 @@ class ChunkPipeline {
   std::vector<std::unique_ptr<LoadedChunk>> pool_;
 };
 
-// Fills the chunk's lazily read header fields from what a load found (caller's thread).
-void note_header(Bag& bag, const LoadedChunk& loaded) {
-  Chunk& c = bag.chunks[loaded.chunk_index];
-  if (c.header_read || !loaded.header_ok) return;
-  c.header_read = true;
-  c.header_ok = true;
-  c.compression = loaded.compression;
-  c.uncompressed_size = loaded.uncompressed_size;
-  c.compressed_size = loaded.compressed_size;
-  c.header_len = loaded.header_len;
-}
 
 void report_chunk(const Bag& bag, const LoadedChunk& loaded, std::vector<Problem>* problems) {
   if (!problems) return;
@@ -575,6 +559,31 @@ IterateResult iterate_v1(ByteSource& source, const Bag& bag, const IterateOption
 
 }  // namespace
 
+// Fills the chunk's lazily read header fields from what a load found (caller's thread).
+void note_chunk_header(Bag& bag, const LoadedChunk& loaded) {
+  Chunk& c = bag.chunks[loaded.chunk_index];
+  if (c.header_read || !loaded.header_ok) return;
+  c.header_read = true;
+  c.header_ok = true;
+  c.compression = loaded.compression;
+  c.uncompressed_size = loaded.uncompressed_size;
+  c.compressed_size = loaded.compressed_size;
+  c.header_len = loaded.header_len;
+}
+
+uint64_t chunk_span_end(const Bag& bag, const std::vector<uint64_t>& sorted_positions, const Chunk& c) {
+  auto it = std::upper_bound(sorted_positions.begin(), sorted_positions.end(), c.pos);
+  if (it != sorted_positions.end()) return *it;
+  if (bag.indexed && bag.index_pos > c.pos) return bag.index_pos;
+  return bag.file_size;
+}
+
+void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out) {
+  reset(out);
+  out->chunk_index = chunk_index;
+  decode_span(base, len, pos, true, decompressor, out, nullptr, 0, UINT64_MAX, false, true);
+}
+
 void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, const std::vector<bool>* keep) {
   reset(out);
   out->chunk_index = chunk_index;
@@ -606,7 +615,7 @@ bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(Loade
   for (size_t k = 0; k < order.size(); ++k) {
     auto loaded = pipeline.take();
     if (!loaded) break;
-    note_header(bag, *loaded);
+    note_chunk_header(bag, *loaded);
     fn(*loaded);
     // Bytes up to the next chunk (all of them after the last one).
     uint64_t done = k + 1 < order.size() ? bag.chunks[order[k + 1]].pos - std::min(bag.chunks[order[k + 1]].pos, bag.first_record_offset) : total;
@@ -702,7 +711,7 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
     auto chunk = pipeline.take();
     ++loaded_count;
     if (!chunk) return;
-    note_header(bag, *chunk);
+    note_chunk_header(bag, *chunk);
     const Chunk& info = bag.chunks[chunk->chunk_index];
     result.compressed_bytes += chunk->compressed_size;
     ++result.chunks;

@@ -84,6 +84,20 @@ struct LoadedChunk {
   bool span_short = false;                          // the record did not fit the grouped read
 };
 
+// A chunk's span: its record and the IndexData records after it, up to the next chunk in the file
+// (positions sorted), or index_pos / the end of the file for the last one. Spans longer than
+// kMaxChunkSpan are read only as far as their record goes.
+constexpr uint64_t kMaxChunkSpan = 64u << 20;
+uint64_t chunk_span_end(const Bag& bag, const std::vector<uint64_t>& sorted_positions, const Chunk& c);
+
+// The doctor's load of chunk `chunk_index` from its whole span [base, base + len), which starts
+// at file offset `pos`: decompressed with checksums verified, records indexed in record order.
+// `out->span_short` when the chunk record does not fit the span.
+void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out);
+
+// Fills the chunk's lazily read header fields from what a load found.
+void note_chunk_header(Bag& bag, const LoadedChunk& loaded);
+
 // Reads and decompresses one chunk (one read of its record).
 void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, const std::vector<bool>* keep = nullptr);
 

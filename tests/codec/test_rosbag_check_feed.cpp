@@ -1,0 +1,185 @@
+// The pushed check of an uncompressed V2.0 bag (FormatInspector::check_feed, rosbag/check_feed.cpp)
+// against the pulled check(): pieces of every size, every cut, random damage and the real bags
+// give the same report JSON, or an "incomplete" answer after which the page runs check() itself.
+// Pulled and pushed each run on an inspector of their own, as the page's job worker would.
+#include <dirent.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/detect.h"
+#include "core/inspector.h"
+#include "inspector.h"
+#include "rosbag/writer.h"
+#include "test_support.h"
+
+namespace {
+
+using namespace logscope;
+using namespace logscope::rosbag;
+
+struct Opened {
+  std::unique_ptr<MemoryByteSource> source;
+  std::unique_ptr<FormatInspector> inspector;
+};
+
+Opened open_bytes(const std::vector<uint8_t>& bytes) {
+  Opened o;
+  o.source = std::make_unique<MemoryByteSource>(bytes);
+  o.inspector = open_inspector(*o.source, detect(*o.source));
+  return o;
+}
+
+// Many small uncompressed chunks with IndexData after each, two connections, varied sizes.
+std::vector<uint8_t> make_bag(const std::string& compression = "none", size_t chunk_threshold = 700) {
+  MemorySink sink;
+  WriterOptions options;
+  options.compression = compression;
+  options.chunk_threshold = chunk_threshold;
+  BagWriter writer(sink, options);
+  uint32_t text = writer.add_connection("/text", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n");
+  uint32_t count = writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+  for (uint32_t i = 0; i < 120; ++i) {
+    Time t{1700000000u + i / 10, (i % 10) * 100000000u};
+    if (i % 3) {
+      std::string s(1 + (i * 37) % 150, static_cast<char>('a' + i % 26));
+      uint32_t n = static_cast<uint32_t>(s.size());
+      std::string m(reinterpret_cast<const char*>(&n), 4);
+      REQUIRE(writer.write(text, t, m + s));
+    } else {
+      int32_t v = static_cast<int32_t>(i);
+      REQUIRE(writer.write(count, t, std::string_view(reinterpret_cast<const char*>(&v), 4)));
+    }
+  }
+  REQUIRE(writer.close());
+  return std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end());
+}
+
+// Pushes the file's bytes [begin, end) in pieces (0: random sizes) and finishes; nullopt when
+// there is no feed. `stop_at` ends the push early.
+std::optional<std::string> fed_check(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed,
+                                     uint64_t stop_at = UINT64_MAX) {
+  std::unique_ptr<ByteFeed> feed = inspector.check_feed();
+  if (!feed) return std::nullopt;
+  std::mt19937 random(seed);
+  uint64_t end = std::min<uint64_t>({feed->end(), bytes.size(), stop_at});
+  for (uint64_t at = feed->begin(); at < end;) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(piece ? piece : 1 + random() % 3000, end - at));
+    feed->update(bytes.data() + at, n);
+    at += n;
+  }
+  return feed->finish("", false).dump();
+}
+
+bool incomplete(const std::string& answer) { return answer.find("\"status\":\"incomplete\"") != std::string::npos; }
+
+// The fed check equals the pulled one, or is incomplete (the page then pulls). Returns whether
+// the feed gave the report.
+bool check_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
+  Opened pulled_side = open_bytes(bytes), fed_side = open_bytes(bytes);
+  if (!pulled_side.inspector) return false;
+  if (info_first) {  // the job worker may have filled in the compression facts (every chunk header) before
+    pulled_side.inspector->info_report(nullptr);
+    fed_side.inspector->info_report(nullptr);
+  }
+  std::string pulled = pulled_side.inspector->check(nullptr).to_json().dump();
+  std::optional<std::string> fed = fed_check(*fed_side.inspector, bytes, piece, seed);
+  if (!fed || incomplete(*fed)) return false;
+  CHECK(*fed == pulled);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("rosbag check feed: pieces of any size give the pulled check") {
+  std::vector<uint8_t> bag = make_bag();
+  for (size_t piece : {1, 2, 7, 13, 100, 1000, 4096, 1 << 20}) {
+    CAPTURE(piece);
+    CHECK(check_fed_equals_pulled(bag, piece, 1));
+  }
+  for (uint32_t seed = 1; seed <= 5; ++seed) CHECK(check_fed_equals_pulled(bag, 0, seed));
+  CHECK(check_fed_equals_pulled(bag, 0, 9, /*info_first=*/true));
+  // One chunk holding everything.
+  CHECK(check_fed_equals_pulled(make_bag("none", 1 << 20), 333, 1));
+}
+
+TEST_CASE("rosbag check feed: every cut and random damage give the pulled check or ask for it") {
+  std::vector<uint8_t> bag = make_bag();
+  size_t fed = 0, runs = 0;
+  for (size_t cut = 0; cut <= bag.size(); cut += cut < 4200 ? 97 : 13) {
+    CAPTURE(cut);
+    ++runs;
+    fed += check_fed_equals_pulled(std::vector<uint8_t>(bag.begin(), bag.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
+                                   static_cast<uint32_t>(cut));
+  }
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    std::vector<uint8_t> bytes = bag;
+    for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
+    ++runs;
+    fed += check_fed_equals_pulled(bytes, 0, static_cast<uint32_t>(trial));
+  }
+  MESSAGE(fed << " of " << runs << " damaged or cut bags were checked from the feed");
+  CHECK(fed > runs / 2);  // most of them: cut bags are scanned, and damage mostly hits message bytes
+}
+
+TEST_CASE("rosbag check feed: none for compressed or V1.x bags; an early end keeps nothing") {
+  for (const char* compression : {"lz4", "bz2"}) {
+    std::vector<uint8_t> bag = make_bag(compression);
+    Opened o = open_bytes(bag);
+    CHECK(o.inspector->check_feed() == nullptr);
+  }
+  {
+    MemorySink sink;
+    WriterOptions options;
+    options.version = 102;
+    BagWriter writer(sink, options);
+    uint32_t c = writer.add_connection("/x", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n");
+    int32_t v = 1;
+    REQUIRE(writer.write(c, Time{1, 0}, std::string_view(reinterpret_cast<const char*>(&v), 4)));
+    REQUIRE(writer.close());
+    std::vector<uint8_t> bytes(sink.bytes.begin(), sink.bytes.end());
+    Opened o = open_bytes(bytes);
+    CHECK(o.inspector->check_feed() == nullptr);
+  }
+  std::vector<uint8_t> bag = make_bag();
+  Opened o = open_bytes(bag);
+  std::optional<std::string> fed = fed_check(*o.inspector, bag, 500, 1, bag.size() / 2);
+  REQUIRE(fed);
+  CHECK(incomplete(*fed));
+  std::unique_ptr<ByteFeed> failed = o.inspector->check_feed();
+  REQUIRE(failed);
+  failed->update(bag.data() + failed->begin(), static_cast<size_t>(failed->end() - failed->begin()));
+  Json answer = failed->finish("the browser could not read the file", false);
+  CHECK(answer.find("error")->as_string() == "the browser could not read the file");
+}
+
+TEST_CASE("rosbag check feed: the real uncompressed bags give the pulled check") {
+  if (!test_support::have_samples()) return;
+  std::vector<std::string> names;
+  std::string dir = test_support::sample("rosbag/real");
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* entry = readdir(d)) {
+      std::string name = entry->d_name;
+      if (name.find(".bag") != std::string::npos && name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") != 0) names.push_back(name);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  REQUIRE(!names.empty());
+  size_t fed = 0;
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    std::vector<uint8_t> bytes = test_support::read_file(dir + "/" + name);
+    REQUIRE(!bytes.empty());
+    fed += check_fed_equals_pulled(bytes, 1 << 20, 1);
+    check_fed_equals_pulled(bytes, 0, 2);
+  }
+  MESSAGE(fed << " of " << names.size() << " real bags were checked from the feed");
+  CHECK(fed > 0);
+}
