@@ -22,6 +22,8 @@ before(async () => {
   execFileSync(cli, ['make-demo-bddf', files.bddf, '--size-mb', '40'], { stdio: 'ignore' });
   files.bag = join(dir, 'pass.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bag, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
+  files.none = join(dir, 'pass-none.bag');
+  execFileSync(cli, ['make-demo-rosbag', files.none, '--size-mb', '40', '--compression', 'none'], { stdio: 'ignore' });
   files.bz2 = join(dir, 'pass-bz2.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bz2, '--size-mb', '12', '--compression', 'bz2'], { stdio: 'ignore' });
   files.carla = join(dir, 'scan.log');
@@ -61,11 +63,13 @@ async function runPasses(isolate, path, name) {
   return { checksum, check, stats, cores };
 }
 
-const names = { bddf: 'pass.bddf', bag: 'pass.bag', bz2: 'pass-bz2.bag' };
-for (const kind of ['bddf', 'bag', 'bz2']) {
+const names = { bddf: 'pass.bddf', bag: 'pass.bag', none: 'pass-none.bag', bz2: 'pass-bz2.bag' };
+for (const kind of ['bddf', 'bag', 'none', 'bz2']) {
   const how = kind === 'bddf'
     ? 'are fed from the file\'s stream isolated or not (and hash on a helper worker from 3 cores)'
-    : 'read ahead and decompress on helper workers when isolated, alone when not';
+    : kind === 'none'
+      ? '(uncompressed: the check fed from the file\'s stream isolated or not)'
+      : 'read ahead and decompress on helper workers when isolated, alone when not';
   test(`${kind}: checksum and full check ${how}, with the CLI's results`, async (t) => {
     if (skipUnless(t, { cli: true })) return;
     const name = names[kind];
@@ -74,9 +78,20 @@ for (const kind of ['bddf', 'bag', 'bz2']) {
     assert.equal(isolated.stats.read_ahead, true, 'the isolated page has the read-ahead worker');
     if (kind !== 'bddf') assert.ok(isolated.stats.read_ahead_bytes >= (kind === 'bz2' ? 8e6 : 30e6), `most bytes came through the stream (${isolated.stats.read_ahead_bytes})`);
     assert.equal(alone.stats.read_ahead, false);
-    if (kind !== 'bddf') {
+    if (kind === 'bag' || kind === 'bz2') {
       assert.ok(isolated.stats.chunks_offloaded > 0, `chunks were decompressed by helpers (${isolated.stats.chunks_offloaded})`);
       assert.equal(alone.stats.chunks_offloaded, 0);
+    }
+    if (kind === 'none') {
+      // The chunks are cut out of the file's stream (rosbag/check_feed.cpp), isolated or not; the
+      // lz4 checksum pass has no lz4 chunk to look at but still walks the chunks by pulling.
+      for (const run of [isolated, alone]) {
+        assert.equal(run.stats.check_feeder, true);
+        assert.ok(run.stats.check_streamed_bytes > 30e6, `${run.stats.check_streamed_bytes} bytes streamed into the check`);
+        assert.equal(run.stats.chunks_offloaded || 0, 0);
+      }
+    } else if (kind !== 'bddf') {
+      assert.equal(isolated.stats.check_streamed_bytes || 0, 0, 'a compressed bag\'s check pulls (its chunks go to the helpers)');
     }
     assert.deepEqual(isolated.checksum, alone.checksum);
     assert.deepEqual(isolated.check.problems, alone.check.problems);
