@@ -89,14 +89,14 @@ async function feedFile(feed, pass, progress) {
 
 // The full check's report (JSON text), as the page's button and the batch table run it. A local
 // file streams into what takes a stream: a CARLA log's scan (once per file; check() starts from
-// it), a BDDF's block walk and SHA1, an uncompressed bag's chunks (compressed ones are pulled, so
-// helpers decompress them). A feed that ended early keeps nothing, and check() then reads the
-// file and reports what went wrong.
+// it), a BDDF's block walk and SHA1, a bag's chunks unless they are bz2 (pulled, so helpers
+// decompress them). A feed that ended early keeps nothing, and check() then reads the file and
+// reports what went wrong.
 async function checkText(progress) {
   if (reader.kind === 'file') {
     await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
-    // A bag's fed check has no chunk for decompression helpers; a BDDF's may hash on a helper.
+    // A bag's fed check decompresses its chunks itself; a BDDF's may hash on a helper.
     if (feed && parse(inspector.detection())?.family !== 'rosbag') await ensureOffload();
     const answer = await feedFile(feed, 'check', progress);
     if (answer !== null && parse(answer).status !== 'incomplete') return answer;

@@ -26,7 +26,7 @@ class BagInspector : public FormatInspector {
   Report summary() override;
   Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
-  // An uncompressed V2.0 bag's check with the file pushed in (check_feed.cpp).
+  // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (check_feed.cpp).
   std::unique_ptr<ByteFeed> check_feed() override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
