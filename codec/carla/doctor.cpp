@@ -1,9 +1,11 @@
 #include "carla/doctor.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "carla/reader.h"
 #include "carla/stream.h"
+#include "core/sequential.h"
 
 namespace logscope::carla {
 namespace {
@@ -54,24 +56,99 @@ class ActorLives : public ActorCheck {
 
 }  // namespace
 
-std::vector<Problem> check_actor_references(ByteSource& source, const ScanResult& scan, const ProgressFn& progress, bool* cancelled) {
+struct ActorReferenceCheck::State {
+  explicit State(const Variant& v) : variant(v), lives(log) {}
+  Variant variant;
   ProblemLog log;
-  ActorLives lives(log);
-  const Variant& variant = scan.variant.variant;
-  auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
-    DecodedPacket p;
-    decode_packet(packet.id, payload, packet.size, variant, &p);
-    if (!p.type || !p.list) return;
-    lives.at(frame, packet);
-    p.type->check_records(lives, p.list);
-  };
-  auto wanted = [&](uint8_t id) {
-    const PacketType* type = packet_type(id, variant);
-    return type && type->has_check();
-  };
-  *cancelled = !stream_packets(source, scan, progress, wanted, visit);
-  lives.finish();
-  return log.finish();
+  ActorLives lives;
+};
+
+ActorReferenceCheck::ActorReferenceCheck(const Variant& variant) : state_(std::make_unique<State>(variant)) {}
+ActorReferenceCheck::~ActorReferenceCheck() = default;
+
+bool ActorReferenceCheck::wants(uint8_t id) const {
+  const PacketType* type = packet_type(id, state_->variant);
+  return type && type->has_check();
+}
+
+void ActorReferenceCheck::packet(const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
+  DecodedPacket p;
+  decode_packet(packet.id, payload, packet.size, state_->variant, &p);
+  if (!p.type || !p.list) return;
+  state_->lives.at(frame, packet);
+  p.type->check_records(state_->lives, p.list);
+}
+
+std::vector<Problem> ActorReferenceCheck::finish() {
+  state_->lives.finish();
+  return state_->log.finish();
+}
+
+std::vector<Problem> check_actor_references(ByteSource& source, const ScanResult& scan, const ProgressFn& progress, bool* cancelled) {
+  ActorReferenceCheck check(scan.variant.variant);
+  *cancelled = !stream_packets(source, scan, progress, [&](uint8_t id) { return check.wants(id); },
+                               [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) { check.packet(frame, packet, payload); });
+  return check.finish();
+}
+
+namespace {
+
+// stream_packets with the bytes pushed: the frame start packets set the frame, wanted packets
+// are checked with their whole payload (none beyond the walker's largest view, as pulled).
+class ActorReferenceFeed : public ByteFeed {
+ public:
+  ActorReferenceFeed(const ScanResult& scan, std::function<Json(std::vector<Problem>&&)> answer)
+      : begin_(scan.header.size),
+        end_(std::max(scan.data_end, scan.header.size)),
+        check_(scan.variant.variant),
+        packets_(begin_, end_, SequentialReader::Options().max_view,
+                 [this](const PacketRef& packet) -> size_t { return check_.wants(packet.id) ? packet.size : is_frame_start(packet) ? 24 : 0; },
+                 [this](const PacketRef& packet, const uint8_t* payload) { visit(packet, payload); }),
+        answer_(std::move(answer)) {}
+
+  uint64_t begin() const override { return begin_; }
+  uint64_t end() const override { return end_; }
+  void update(const uint8_t* data, size_t size) override { packets_.push(data, size); }
+
+  Json finish(const std::string& error, bool cancelled) override {
+    PacketWalker::Step step;
+    PacketRef last;
+    if (finished_ || cancelled || !error.empty() || !packets_.ended(&step, &last)) {
+      Json answer = incomplete(finished_, cancelled, error);
+      finished_ = true;
+      return answer;
+    }
+    finished_ = true;
+    return answer_(check_.finish());
+  }
+
+ private:
+  static bool is_frame_start(const PacketRef& packet) { return packet.id == kFrameStart && packet.size == 24; }
+
+  void visit(const PacketRef& packet, const uint8_t* payload) {
+    if (is_frame_start(packet)) {
+      if (!payload) return;
+      Cursor c(payload, 24);
+      frame_.id = c.u64();
+      frame_.duration = c.f64();
+      frame_.elapsed = c.f64();
+    }
+    if (payload && check_.wants(packet.id)) check_.packet(frame_, packet, payload);
+  }
+
+  uint64_t begin_, end_;
+  ActorReferenceCheck check_;
+  FrameStartRecord frame_;
+  PacketFeed packets_;
+  std::function<Json(std::vector<Problem>&&)> answer_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteFeed> actor_reference_feed(const ScanResult& scan, std::function<Json(std::vector<Problem>&&)> answer) {
+  if (!scan.header_ok) return nullptr;  // stream_packets reads nothing then
+  return std::make_unique<ActorReferenceFeed>(scan, std::move(answer));
 }
 
 }  // namespace logscope::carla

@@ -1,6 +1,6 @@
 // The CARLA FormatInspector: one forward scan (kept: header, frame index, statistics, variant),
 // then everything else streams over the frames it needs. Here: open_inspector, the doctor's
-// wiring (check) and the map of the file; the summary is in summary.cpp, the tree in tree.cpp, the
+// wiring (check, check_feed) and the map of the file; the summary is in summary.cpp, the tree in tree.cpp, the
 // query table in queries.cpp.
 #include "carla/inspector.h"
 
@@ -35,10 +35,24 @@ Report CarlaInspector::check(const ProgressFn& progress) {
     return report;
   }
   bool cancelled = false;
-  for (Problem& p : check_actor_references(source_, s, progress, &cancelled)) report.problems.push_back(std::move(p));
+  std::vector<Problem> problems = check_actor_references(source_, s, progress, &cancelled);
+  return finish_check(std::move(report), std::move(problems), cancelled);
+}
+
+Report CarlaInspector::finish_check(Report report, std::vector<Problem> problems, bool cancelled) {
+  for (Problem& p : problems) report.problems.push_back(std::move(p));
   if (cancelled) report.details["cancelled"] = true;
-  report.details["checksum"] = checksum(progress);
+  report.details["checksum"] = checksum(nullptr);
   return report;
+}
+
+// The check's second pass pushed in; only once the scan is kept (the page streams the summary's
+// scan first), since check() needs it before that pass.
+std::unique_ptr<ByteFeed> CarlaInspector::check_feed() {
+  if (!scan_ || scan_->cancelled) return nullptr;
+  return actor_reference_feed(*scan_, [this](std::vector<Problem>&& problems) {
+    return finish_check(base_report(*scan_), std::move(problems), false).to_json();
+  });
 }
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<CarlaInspector>(source); }

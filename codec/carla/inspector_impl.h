@@ -25,6 +25,7 @@ class CarlaInspector : public FormatInspector {
   Report summary() override;
 
   Report check(const ProgressFn& progress) override;
+  std::unique_ptr<ByteFeed> check_feed() override;
 
   std::string info_text(const InfoOptions& options) override {
     const ScanResult& s = scan(nullptr);
@@ -58,6 +59,8 @@ class CarlaInspector : public FormatInspector {
     return *scan_;
   }
   Report base_report(const ScanResult& s);
+  // The check's report from the scan's and the second pass's findings.
+  Report finish_check(Report report, std::vector<Problem> problems, bool cancelled);
   std::vector<PacketRef> frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count);
   std::optional<PacketRef> packet_at(uint64_t offset);
   bool decode_at(const PacketRef& packet, DecodedPacket* out);

@@ -120,12 +120,12 @@ class PacketStream {
 // a copy when they straddle pushes; the rest of a payload is dropped as it comes.
 class PacketFeed {
  public:
-  using Need = size_t (*)(const PacketRef& packet);
+  using Need = std::function<size_t(const PacketRef& packet)>;
   // `payload`: the first need(packet) bytes, or null when 5 + need exceeds `max_view` (as
   // PacketStream::payload refuses them).
   using Visit = std::function<void(const PacketRef& packet, const uint8_t* payload)>;
   PacketFeed(uint64_t begin, uint64_t end, size_t max_view, Need need, Visit visit)
-      : position_(begin), received_(begin), end_(end), max_view_(max_view), need_(need), visit_(std::move(visit)) {}
+      : position_(begin), received_(begin), end_(end), max_view_(max_view), need_(std::move(need)), visit_(std::move(visit)) {}
   // The next bytes of the range; bytes past `end` are ignored.
   void push(const uint8_t* data, size_t size);
   uint64_t received() const { return received_; }  // every byte before this came
