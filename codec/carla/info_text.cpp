@@ -72,6 +72,9 @@ class InfoPrinter {
   InfoPrinter(std::ostream& out, bool show_all, const Variant& variant, InfoWording wording)
       : text_(out, show_all, wording), show_all_(show_all), variant_(variant) {}
 
+  // A FrameStart packet's effect without its bytes (the scan kept the frame's start).
+  void frame_starts() { text_.start_frame(); }
+
   void packet(const FrameStartRecord& frame, const PacketRef& ref, const uint8_t* payload) {
     DecodedPacket p;
     decode_packet(ref.id, payload, ref.size, variant_, &p);
@@ -107,8 +110,27 @@ std::string file_info_text(ByteSource& source, const ScanResult& scan, bool show
       const PacketType* type = packet_type(id, variant);
       return type && type->text_without_all();
     };
-    for (const FrameEntry& f : scan.frames)
-      if (f.has_events) stream_packets(source, scan, nullptr, events, visit, f.offset, f.end);
+    // The scan kept those frames' event packets, unless they were too many: then they are read.
+    const EventPackets& kept = scan.events;
+    size_t next_kept = 0;
+    for (const FrameEntry& f : scan.frames) {
+      if (!f.has_events) continue;
+      if (!kept.complete) {
+        stream_packets(source, scan, nullptr, events, visit, f.offset, f.end);
+        continue;
+      }
+      FrameStartRecord frame;
+      frame.id = f.id, frame.duration = f.duration, frame.elapsed = f.elapsed;
+      printer.frame_starts();  // what the frame's FrameStart packet does when it is read
+      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.offset; ++next_kept) {}
+      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.end; ++next_kept) {
+        const EventPackets::Entry& e = kept.packets[next_kept];
+        if (!events(e.id)) continue;
+        PacketRef packet;
+        packet.offset = e.offset, packet.id = e.id, packet.size = e.size;
+        visit(frame, packet, kept.bytes.data() + e.at);
+      }
+    }
   }
   out << footer_text(scan);
   return out.str();

@@ -187,18 +187,22 @@ TEST_CASE("carla scan feed: real logs pushed in stream-sized pieces give the pul
 
 namespace {
 
-// file_info_json from the event packets the scan kept, and from reading them again.
+// file_info_json and the info text (without --all) from the event packets the scan kept, and
+// from reading them again.
 void check_kept_events_match_reading(const std::vector<uint8_t>& bytes) {
   MemoryByteSource memory(bytes.data(), bytes.size());
   ScanResult scan = scan_log(memory, nullptr);
   REQUIRE(scan.events.complete);
   CountingByteSource counting(memory);
   std::string from_kept = file_info_json(counting, scan).dump();
-  CHECK(counting.bytes_read() == 0);  // the summary's event lists read nothing
+  std::string text_from_kept = file_info_text(counting, scan, false);
+  CHECK(counting.bytes_read() == 0);  // the summary's event lists and the info text read nothing
   ScanResult dropped = scan;
   dropped.events = EventPackets();
   dropped.events.complete = false;
   CHECK(file_info_json(counting, dropped).dump() == from_kept);
+  CHECK(file_info_text(counting, dropped, false) == text_from_kept);
+  CHECK(counting.bytes_read() > 0);
   CHECK(from_kept.find("\"create\":[{") != std::string::npos);  // (there are events to list)
 }
 
