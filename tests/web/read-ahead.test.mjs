@@ -131,9 +131,9 @@ for (const kind of ['bddf', 'bag', 'none', 'bz2']) {
 // A CARLA log has no index: its summary is a scan of the whole file, made while opening. The
 // file's stream is pushed into the scan from a feeder worker, isolated or not (no read-ahead ring,
 // no read per window), with a progress bar while it runs, and its summary is the CLI's.
-test('carla: the summary scan is fed from the file\'s stream, with progress and the CLI\'s summary', async (t) => {
+test('carla: the summary scan and the full check are fed from the file\'s stream, with progress and the CLI\'s results', async (t) => {
   if (skipUnless(t, { cli: true })) return;
-  const summaries = {};
+  const summaries = {}, checks = {};
   const size = statSync(files.carla).size;
   for (const isolate of [true, false]) {
     const page = await (await browser.newContext()).newPage();
@@ -154,6 +154,13 @@ test('carla: the summary scan is fed from the file\'s stream, with progress and 
     assert.ok(shownRead >= size - 1000, `shown as read: ${shownRead} of ${size}`);
     // Once the summary is shown the scan's bar is gone (a full check may have started its own).
     assert.equal(await page.evaluate(() => { const bar = document.querySelector('#progress'); return !bar.hidden && bar.textContent.includes('Scanning'); }), false);
+    // The full check in the job worker: its scan and then the actor references pass, both fed.
+    await waitIdle(page);
+    checks[isolate] = await page.evaluate(() => window.logscope.jobsClient().call('check'));
+    const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    assert.equal(jobStats.scan_feeder, true, 'the job worker scanned from the stream (the info text came from the view worker\'s scan)');
+    assert.equal(jobStats.check_feeder, true);
+    assert.ok(jobStats.check_streamed_bytes > size - 1000, `the references pass was fed ${jobStats.check_streamed_bytes} bytes`);
     await page.context().close();
     assert.equal(stats.scan_feeder, true);
     assert.ok(stats.scan_streamed_bytes > size - 1000 && stats.scan_streamed_bytes < size, `the scan was fed ${stats.scan_streamed_bytes} of ${size} bytes (all but the header)`);
@@ -163,6 +170,8 @@ test('carla: the summary scan is fed from the file\'s stream, with progress and 
   }
   assert.deepEqual(summaries.true, summaries.false);
   assert.deepEqual(summaries.true, cliJson('info', files.carla, '--json').summary);
+  assert.deepEqual(checks.true.problems, checks.false.problems);
+  assert.deepEqual(checks.true.problems, cliJson('check', files.carla, '--json').report.problems);
 });
 
 // Runs `body` (module code; ORIGIN stands for the page's origin) in a worker of the isolated page

@@ -122,6 +122,9 @@ export function openController(app) {
     status.state('summary');
     // What the summary read: through the codec's reads, plus the stream fed to a scan.
     const summaryRead = stats ? stats.bytes_read + (stats.scan_streamed_bytes || 0) : undefined;
+    // A log without an index (CARLA) was scanned whole for its summary: the view worker keeps that
+    // scan, so what else starts from it asks there instead of scanning again in the job worker.
+    session.summaryScanned = (stats?.scan_streamed_bytes || 0) > 0;
     status.summaryShown(elapsed, summaryRead);
     app.header.summaryShown(elapsed, stats, summaryRead);
     session.emit('shown');

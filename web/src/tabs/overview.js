@@ -86,8 +86,9 @@ export function overviewTab(app) {
       return;
     }
     // Local files: in the job worker, which has just read the chunk headers for the facts filled
-    // in later (the view worker stays free for the tree and the hex view).
-    const local = !session.file.remote;
+    // in later (the view worker stays free for the tree and the hex view); but where the summary
+    // scanned the whole file (CARLA), the view worker answers from its scan at once.
+    const local = !session.file.remote && !session.summaryScanned;
     let text = '';
     try {
       if (local) {
