@@ -1,5 +1,5 @@
-// Passes the page feeds from the file's stream (ByteFeed): "Verify checksum", a BDDF's full check
-// and the scan behind a CARLA log's summary. Fed in any chunk sizes they must say what the pulled pass says. And the
+// Passes the page feeds from the file's stream (ByteFeed): "Verify checksum", a BDDF's and a bag's
+// full check and the scan behind a CARLA log's summary. Fed in any chunk sizes they must say what the pulled pass says. And the
 // hashing helper's side of the full check (web/src/hash-worker.js): the SHA1 of what it is given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
   }
 }
 
-test('a BDDF checksum and full check fed in chunks equal the pulled ones: valid, flipped, cut short', async (t) => {
+test('a BDDF checksum and full check, and a bag\'s full check, fed in chunks equal the pulled ones: valid, flipped, cut short', async (t) => {
   if (!existsSync(cliPath)) return t.skip('SKIPPED: the native CLI is not built');
   const Module = await loadModule();
   const dir = mkdtempSync(join(tmpdir(), 'logscope-feed-'));
@@ -68,15 +68,32 @@ test('a BDDF checksum and full check fed in chunks equal the pulled ones: valid,
         opened.close();
       }
     }
-    // A bag has no checksum to feed: checksum() answers without reading.
-    const bag = join(dir, 'feed.bag');
-    execFileSync(cliPath, ['make-demo-rosbag', bag, '--size-mb', '1'], { stdio: 'ignore' });
-    const opened = await openWithWasm(bag);
-    try {
-      assert.equal(opened.inspector.checksumFeed(), null);
-      assert.equal(opened.inspector.checkFeed(), null, 'a bag\'s check is pulled');
-    } finally {
-      opened.close();
+    // A bag has no checksum to feed; its full check is fed (chunks cut out of the pieces), except
+    // a bz2 bag's, which is pulled so helpers decompress it. Pulled and fed on inspectors of their own.
+    for (const compression of ['none', 'lz4', 'bz2']) {
+      const bag = join(dir, `feed-${compression}.bag`);
+      execFileSync(cliPath, ['make-demo-rosbag', bag, '--size-mb', '2', '--compression', compression], { stdio: 'ignore' });
+      const data = readFileSync(bag);
+      const pulledSide = await openWithWasm(bag), fedSide = await openWithWasm(bag);
+      try {
+        assert.equal(fedSide.inspector.checksumFeed(), null);
+        const feed = fedSide.inspector.checkFeed();
+        const pulledCheck = JSON.parse(pulledSide.inspector.check(null));
+        if (compression === 'bz2') {
+          assert.equal(feed, null, 'a bz2 bag\'s check is pulled');
+          continue;
+        }
+        assert.ok(feed, `a ${compression} bag's check is fed`);
+        try {
+          pushInto(Module, feed, data, 65536, feed.end());
+          assert.deepEqual(JSON.parse(feed.finish('')), pulledCheck, `${compression} bag check fed in pieces`);
+        } finally {
+          feed.delete();
+        }
+      } finally {
+        pulledSide.close();
+        fedSide.close();
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
