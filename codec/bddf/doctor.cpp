@@ -172,12 +172,8 @@ class DoctorFeed : public ByteFeed {
     received_ += size;
   }
   Json finish(const std::string& error, bool cancelled) override {
-    if (finished_ || cancelled || !error.empty() || received_ < end() || (model_.indexed && !blocks_.end())) {
-      Json answer = incomplete(finished_, cancelled, error);
-      finished_ = true;
-      return answer;
-    }
-    finished_ = true;
+    bool complete = received_ >= end() && (!model_.indexed || blocks_.end());
+    if (auto early = unless_complete(complete, cancelled, error)) return *early;
     if (model_.indexed) index_check_.finish(*blocks_.end());
     Report report = build_summary(model_);
     add_findings(model_, checksum_.finish("", false), walk_, report);
@@ -191,7 +187,6 @@ class DoctorFeed : public ByteFeed {
   IndexCheck index_check_;  // after walk_, which it fills
   BlockFeed blocks_;
   uint64_t received_ = 0;
-  bool finished_ = false;
 };
 
 }  // namespace

@@ -113,12 +113,7 @@ class ActorReferenceFeed : public ByteFeed {
   Json finish(const std::string& error, bool cancelled) override {
     PacketWalker::Step step;
     PacketRef last;
-    if (finished_ || cancelled || !error.empty() || !packets_.ended(&step, &last)) {
-      Json answer = incomplete(finished_, cancelled, error);
-      finished_ = true;
-      return answer;
-    }
-    finished_ = true;
+    if (auto early = unless_complete(packets_.ended(&step, &last), cancelled, error)) return *early;
     return answer_(check_.finish());
   }
 
@@ -141,7 +136,6 @@ class ActorReferenceFeed : public ByteFeed {
   FrameStartRecord frame_;
   PacketFeed packets_;
   std::function<Json(std::vector<Problem>&&)> answer_;
-  bool finished_ = false;
 };
 
 }  // namespace

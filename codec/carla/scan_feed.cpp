@@ -28,12 +28,7 @@ class ScanFeed : public ByteFeed {
   Json finish(const std::string& error, bool cancelled) override {
     PacketWalker::Step step;
     PacketRef last;
-    if (finished_ || cancelled || !error.empty() || !packets_.ended(&step, &last)) {
-      Json answer = incomplete(finished_, cancelled, error);
-      finished_ = true;
-      return answer;
-    }
-    finished_ = true;
+    if (auto early = unless_complete(packets_.ended(&step, &last), cancelled, error)) return *early;
     scanner_.finish(step, last, false);
     keep_(std::move(result_));
     Json answer = Json::object();
@@ -47,7 +42,6 @@ class ScanFeed : public ByteFeed {
   PacketFeed packets_;
   uint64_t file_size_;
   std::function<void(ScanResult&&)> keep_;
-  bool finished_ = false;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,14 +49,21 @@ class ByteFeed {
   virtual Json finish(const std::string& error, bool cancelled) = 0;
 
  protected:
-  // finish()'s answer for a pass that keeps nothing: {"status": "incomplete", "error": why}, the
-  // why from a second finish(), a cancel, the caller's `error`, or else an early end.
-  static Json incomplete(bool finished_before, bool cancelled, const std::string& error) {
+  // finish()'s start: nothing when the pass is `complete`, else the answer of a pass that keeps
+  // nothing, {"status": "incomplete", "error": why}, the why from a second finish(), a cancel,
+  // the caller's `error`, or else an early end. The feed is finished from then on.
+  std::optional<Json> unless_complete(bool complete, bool cancelled, const std::string& error) {
+    bool again = finished_;
+    finished_ = true;
+    if (!again && !cancelled && error.empty() && complete) return std::nullopt;
     Json answer = Json::object();
     answer["status"] = "incomplete";
-    answer["error"] = finished_before ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
+    answer["error"] = again ? "already finished" : cancelled ? "cancelled" : !error.empty() ? error : "the stream ended early";
     return answer;
   }
+
+ private:
+  bool finished_ = false;
 };
 
 class FormatInspector {

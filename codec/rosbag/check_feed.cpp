@@ -57,12 +57,7 @@ class CheckFeed : public ByteFeed {
   }
 
   Json finish(const std::string& error, bool cancelled) override {
-    if (finished_ || cancelled || !error.empty() || stopped_ || next_ < order_.size()) {
-      Json answer = incomplete(finished_, cancelled, !error.empty() ? error : why_);
-      finished_ = true;
-      return answer;
-    }
-    finished_ = true;
+    if (auto early = unless_complete(!stopped_ && next_ == order_.size(), cancelled, !error.empty() ? error : why_)) return *early;
     return run_.finish(false).to_json();
   }
 
@@ -78,7 +73,6 @@ class CheckFeed : public ByteFeed {
   size_t next_ = 0;
   bool stopped_ = false;
   std::string why_;
-  bool finished_ = false;
 };
 
 }  // namespace
