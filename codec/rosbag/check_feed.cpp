@@ -79,9 +79,7 @@ class CheckFeed : public ByteFeed {
 
 std::unique_ptr<ByteFeed> BagInspector::check_feed() {
   if (bag_.version != 200 || !bag_.encryptor.empty() || bag_.chunks.empty()) return nullptr;
-  std::vector<size_t> order(bag_.chunks.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag_.chunks[a].pos < bag_.chunks[b].pos; });
+  std::vector<size_t> order = chunks_in_file_order(bag_);
   std::vector<uint64_t> positions;
   positions.reserve(order.size());
   for (size_t i : order) positions.push_back(bag_.chunks[i].pos);

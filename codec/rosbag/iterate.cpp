@@ -21,8 +21,6 @@ namespace {
 // Chunks are read in groups of consecutive chunks of at least this many bytes: few large reads
 // (FileReaderSync costs ~1 ms per call) that also bypass the CLI's and the browser's block cache.
 constexpr uint64_t kGroupBytes = 8u << 20;
-// A chunk span larger than this is read on its own (and only as far as its record goes).
-constexpr uint64_t kMaxGroupedSpan = kMaxChunkSpan;
 
 std::string at_byte(uint64_t offset) { return "chunk at byte " + std::to_string(offset); }
 
@@ -340,7 +338,7 @@ class ChunkPipeline {
         continue;
       }
       uint64_t end = span_end(c);
-      bool alone = end <= c.pos || end - c.pos > kMaxGroupedSpan || (c.header_read && c.header_ok && c.record_end() > end);
+      bool alone = end <= c.pos || end - c.pos > kMaxChunkSpan || (c.header_read && c.header_ok && c.record_end() > end);
       if (alone) {
         std::string why;
         auto raw = read_single(source_, c.pos, &why);
@@ -362,7 +360,7 @@ class ChunkPipeline {
       while (next_ < order_.size() && end - c.pos < kGroupBytes) {
         const Chunk& n = bag_.chunks[order_[next_]];
         uint64_t n_end = span_end(n);
-        if (n.pos != end || n_end <= n.pos || n_end - n.pos > kMaxGroupedSpan || (n.header_read && n.header_ok && n.record_end() > n_end))
+        if (n.pos != end || n_end <= n.pos || n_end - n.pos > kMaxChunkSpan || (n.header_read && n.header_ok && n.record_end() > n_end))
           break;
         members.emplace_back(order_[next_], n_end);
         end = n_end;
@@ -473,7 +471,6 @@ class ChunkPipeline {
   std::vector<std::unique_ptr<LoadedChunk>> pool_;
 };
 
-
 void report_chunk(const Bag& bag, const LoadedChunk& loaded, std::vector<Problem>* problems) {
   if (!problems) return;
   const Chunk& chunk = bag.chunks[loaded.chunk_index];
@@ -571,6 +568,13 @@ void note_chunk_header(Bag& bag, const LoadedChunk& loaded) {
   c.header_len = loaded.header_len;
 }
 
+std::vector<size_t> chunks_in_file_order(const Bag& bag) {
+  std::vector<size_t> order(bag.chunks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag.chunks[a].pos < bag.chunks[b].pos; });
+  return order;
+}
+
 uint64_t chunk_span_end(const Bag& bag, const std::vector<uint64_t>& sorted_positions, const Chunk& c) {
   auto it = std::upper_bound(sorted_positions.begin(), sorted_positions.end(), c.pos);
   if (it != sorted_positions.end()) return *it;
@@ -606,9 +610,7 @@ void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedCh
 
 bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(LoadedChunk&)>& fn, const ProgressFn& progress,
                     unsigned threads) {
-  std::vector<size_t> order(bag.chunks.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag.chunks[a].pos < bag.chunks[b].pos; });
+  std::vector<size_t> order = chunks_in_file_order(bag);
   uint64_t total = bag.index_pos > bag.first_record_offset ? bag.index_pos - bag.first_record_offset : bag.file_size;
   ProgressTicker ticker(progress, total);
   ChunkPipeline pipeline(source, bag, order, nullptr, 0, UINT64_MAX, false, true, threads);

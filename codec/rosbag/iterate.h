@@ -84,6 +84,9 @@ struct LoadedChunk {
   bool span_short = false;                          // the record did not fit the grouped read
 };
 
+// Chunk indexes in file order (by position; ties in index order).
+std::vector<size_t> chunks_in_file_order(const Bag& bag);
+
 // A chunk's span: its record and the IndexData records after it, up to the next chunk in the file
 // (positions sorted), or index_pos / the end of the file for the last one. Spans longer than
 // kMaxChunkSpan are read only as far as their record goes.
