@@ -118,15 +118,10 @@ class ActorReferenceFeed : public ByteFeed {
   }
 
  private:
-  static bool is_frame_start(const PacketRef& packet) { return packet.id == kFrameStart && packet.size == 24; }
-
   void visit(const PacketRef& packet, const uint8_t* payload) {
     if (is_frame_start(packet)) {
       if (!payload) return;
-      Cursor c(payload, 24);
-      frame_.id = c.u64();
-      frame_.duration = c.f64();
-      frame_.elapsed = c.f64();
+      frame_ = frame_start_record(payload);
     }
     if (payload && check_.wants(packet.id)) check_.packet(frame_, packet, payload);
   }

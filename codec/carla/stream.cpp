@@ -4,6 +4,15 @@
 
 namespace logscope::carla {
 
+FrameStartRecord frame_start_record(const uint8_t* payload) {
+  FrameStartRecord frame;
+  Cursor c(payload, 24);
+  frame.id = c.u64();
+  frame.duration = c.f64();
+  frame.elapsed = c.f64();
+  return frame;
+}
+
 bool stream_packets(ByteSource& source, const ScanResult& scan, const ProgressFn& progress, const PacketFilter& wanted,
                     const PacketVisitor& visit, uint64_t begin, uint64_t end) {
   if (!scan.header_ok) return true;
@@ -15,13 +24,10 @@ bool stream_packets(ByteSource& source, const ScanResult& scan, const ProgressFn
   PacketRef packet;
   while (walker.next(&packet) == PacketWalker::Step::Packet) {
     if (!ticker.update(packet.offset)) return false;
-    if (packet.id == kFrameStart && packet.size == 24) {
+    if (is_frame_start(packet)) {
       const uint8_t* payload = walker.payload(packet, 24);
       if (!payload) continue;
-      Cursor c(payload, 24);
-      frame.id = c.u64();
-      frame.duration = c.f64();
-      frame.elapsed = c.f64();
+      frame = frame_start_record(payload);
     }
     if (!wanted(packet.id)) continue;
     const uint8_t* payload = walker.payload(packet, packet.size);
