@@ -89,6 +89,29 @@ class InfoPrinter {
   Variant variant_;
 };
 
+// Frame f's packets that `wanted` names: from the event packets the scan kept (nothing read; the
+// frame's start is not among them), or, when it dropped them past its budget, read again from the
+// frame. `next_kept` carries the place in the kept list from one frame to the next.
+void frame_events(ByteSource& source, const ScanResult& scan, const FrameEntry& f, const PacketFilter& wanted, size_t* next_kept,
+                  const PacketVisitor& visit) {
+  const EventPackets& kept = scan.events;
+  if (!kept.complete) {
+    stream_packets(source, scan, nullptr, wanted, visit, f.offset, f.end);
+    return;
+  }
+  FrameStartRecord frame;
+  frame.id = f.id, frame.duration = f.duration, frame.elapsed = f.elapsed;
+  size_t& k = *next_kept;
+  for (; k < kept.packets.size() && kept.packets[k].offset < f.offset; ++k) {}
+  for (; k < kept.packets.size() && kept.packets[k].offset < f.end; ++k) {
+    const EventPackets::Entry& e = kept.packets[k];
+    if (!wanted(e.id)) continue;
+    PacketRef packet;
+    packet.offset = e.offset, packet.id = e.id, packet.size = e.size;
+    visit(frame, packet, kept.bytes.data() + e.at);
+  }
+}
+
 }  // namespace
 
 std::string file_info_text(ByteSource& source, const ScanResult& scan, bool show_all, const ProgressFn& progress) {
@@ -110,26 +133,12 @@ std::string file_info_text(ByteSource& source, const ScanResult& scan, bool show
       const PacketType* type = packet_type(id, variant);
       return type && type->text_without_all();
     };
-    // The scan kept those frames' event packets, unless they were too many: then they are read.
-    const EventPackets& kept = scan.events;
     size_t next_kept = 0;
     for (const FrameEntry& f : scan.frames) {
       if (!f.has_events) continue;
-      if (!kept.complete) {
-        stream_packets(source, scan, nullptr, events, visit, f.offset, f.end);
-        continue;
-      }
-      FrameStartRecord frame;
-      frame.id = f.id, frame.duration = f.duration, frame.elapsed = f.elapsed;
-      printer.frame_starts();  // what the frame's FrameStart packet does when it is read
-      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.offset; ++next_kept) {}
-      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.end; ++next_kept) {
-        const EventPackets::Entry& e = kept.packets[next_kept];
-        if (!events(e.id)) continue;
-        PacketRef packet;
-        packet.offset = e.offset, packet.id = e.id, packet.size = e.size;
-        visit(frame, packet, kept.bytes.data() + e.at);
-      }
+      // What the frame's FrameStart packet does when it is read (again, harmlessly, when it is).
+      printer.frame_starts();
+      frame_events(source, scan, f, events, &next_kept, visit);
     }
   }
   out << footer_text(scan);
@@ -149,7 +158,6 @@ Json file_info_json(ByteSource& source, const ScanResult& scan, size_t max_event
   Json events = Json::array();
   size_t listed = 0;
   const Variant& variant = scan.variant.variant;
-  const EventPackets& kept = scan.events;
   size_t next_kept = 0;
   for (const FrameEntry& f : scan.frames) {
     if (!f.has_events) continue;
@@ -168,17 +176,7 @@ Json file_info_json(ByteSource& source, const ScanResult& scan, size_t max_event
       for (size_t i = 0; list && i < record_count(p); ++i) list->push_back(record_to_json(p, i));
       for (uint32_t id : p.records(packets::EventDel)) destroys.push_back(id);
     };
-    if (kept.complete) {  // the scan kept the frame's event packets: nothing to read
-      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.offset; ++next_kept) {}
-      for (; next_kept < kept.packets.size() && kept.packets[next_kept].offset < f.end; ++next_kept) {
-        const EventPackets::Entry& e = kept.packets[next_kept];
-        PacketRef packet;
-        packet.offset = e.offset, packet.id = e.id, packet.size = e.size;
-        visit(FrameStartRecord(), packet, kept.bytes.data() + e.at);
-      }
-    } else {
-      stream_packets(source, scan, nullptr, event_id, visit, f.offset, f.end);
-    }
+    frame_events(source, scan, f, event_id, &next_kept, visit);
     frame["create"] = std::move(creates);
     frame["destroy"] = std::move(destroys);
     frame["parenting"] = std::move(parents);
