@@ -87,22 +87,25 @@ async function feedFile(feed, pass, progress) {
   }
 }
 
-// The full check's report (JSON text), as the page's button and the batch table run it. A local
+// The full check's report, as the page's button and the batch table run it: its JSON text and
+// the text parsed (once; a report can be large). A local
 // file streams into what takes a stream: a CARLA log's scan (once per file) and then its actor
 // references pass, a BDDF's block walk and SHA1, a bag's chunks unless they are bz2 (pulled, so helpers
 // decompress them). A feed that ended early keeps nothing, and check() then reads the file and
 // reports what went wrong.
-async function checkText(progress) {
+async function checkReport(progress) {
   if (reader.kind === 'file') {
     await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
     // A bag's fed check decompresses its chunks itself; a BDDF's may hash on a helper.
     if (feed && parse(inspector.detection())?.family !== 'rosbag') await ensureOffload();
-    const answer = await feedFile(feed, 'check', progress);
-    if (answer !== null && parse(answer).status !== 'incomplete') return answer;
+    const text = await feedFile(feed, 'check', progress);
+    const report = parse(text);
+    if (report && report.status !== 'incomplete') return { text, report };
   }
   await ensureOffload();
-  return inspector.check(progress);
+  const text = inspector.check(progress);
+  return { text, report: parse(text) };
 }
 
 // Index of `id` among the children of `parent`, found by bisecting on offsets (children are in
@@ -155,7 +158,7 @@ const ops = {
     return parse(inspector.summary());
   },
   infoReport: (_, progress) => parse(inspector.infoReport(progress)),
-  check: async (_, progress) => parse(await checkText(progress)),
+  check: async (_, progress) => (await checkReport(progress)).report,
   async fileMap({ fullCheck }, progress) {
     if (fullCheck) await ensureOffload();
     return parse(inspector.fileMap(!!fullCheck, progress));
@@ -175,8 +178,9 @@ const ops = {
     const opened = await ops.open({ source });
     await reader.ready;
     const detectionText = inspector.detection();
-    const reportText = opened.known ? await checkText(progress) : null;
-    const row = rowFields(opened.detection, reportText ? JSON.parse(reportText) : null);
+    const checked = opened.known ? await checkReport(progress) : null;
+    const reportText = checked?.text ?? null;
+    const row = rowFields(opened.detection, checked?.report ?? null);
     const line = new Blob([checkLine({ path, size: reader.size, detectionText, reportText }), '\n']);
     inspector.delete();
     inspector = null;

@@ -1,8 +1,8 @@
-// Whole-file passes on a local file with the file's stream pushed into the codec (a ByteFeed:
-// "Verify checksum", a BDDF's full check, the scan behind a CARLA log's summary). A feeder worker (file-feed-worker.js)
-// reads the file in large overlapped pieces and transfers them here, so the browser keeps reading
-// while this worker works, with or without cross-origin isolation and with one copy fewer than
-// the read-ahead ring.
+// Whole-file passes on a local file with the file pushed into the codec (a ByteFeed: a BDDF's
+// "Verify checksum", the full check of a BDDF, a bag (not bz2) or a CARLA log, the scan behind a
+// CARLA log's summary). A feeder worker (file-feed-worker.js) reads the file in large overlapped
+// pieces and transfers them here, so the browser keeps reading while this worker works, with or
+// without cross-origin isolation and with one copy fewer than the read-ahead ring.
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
 // URL), this worker reads the stream itself, which stalls the stream while it works.
 import { describeReadError } from './readers.js';
