@@ -1,6 +1,6 @@
 // One full check of a bag (the doctor), in steps: started, handed every chunk in file order
 // (V2.0) or every message (V1.2), then finished into the report. check() pulls the chunks
-// through for_each_chunk; the check feed (check_feed.cpp) cuts them out of the file pushed in by
+// through for_each_chunk; the check feed (chunk_feeds.cpp) cuts them out of the file pushed in by
 // the page. Both go through these steps, so their reports are the same.
 #pragma once
 
@@ -20,6 +20,14 @@ struct ChecksumTally {
   uint64_t failed = 0;
   uint64_t lz4_chunks = 0;
   bool cancelled = false;
+
+  // A chunk of the walk, as loaded: its frame's verdict when it is an lz4 chunk.
+  void count(const Chunk& c, const LoadedChunk& loaded) {
+    if (c.compression != "lz4") return;
+    ++lz4_chunks;
+    if (loaded.status.checksum_verified) ++checked;
+    else if (loaded.status.code == "rosbag.chunk.lz4_checksum") ++failed, ++checked;
+  }
 };
 Json checksum_json(const ChecksumTally& tally, const Bag& bag);
 

@@ -1,6 +1,6 @@
 // The doctor: every chunk decompressed and compared with its ChunkInfo and IndexData records,
 // lz4 content checksums, connections, topics, overlap; V1.x index entries against the records.
-// The steps are CheckRun's (check_run.h), shared with the check feed (check_feed.cpp).
+// The steps are CheckRun's (check_run.h), shared with the check feed (chunk_feeds.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -40,13 +40,9 @@ Json checksum_json(const ChecksumTally& t, const Bag& bag) {
 Json BagInspector::checksum(const ProgressFn& progress) {
   ChecksumTally tally;
   if (bag_.encryptor.empty())
-    tally.cancelled = !for_each_chunk(source_, bag_, [&](LoadedChunk& loaded) {
-      const Chunk& c = bag_.chunks[loaded.chunk_index];
-      if (c.compression != "lz4") return;
-      ++tally.lz4_chunks;
-      if (loaded.status.checksum_verified) ++tally.checked;
-      if (loaded.status.code == "rosbag.chunk.lz4_checksum") ++tally.failed, ++tally.checked;
-    }, progress);
+    tally.cancelled = !for_each_chunk(
+        source_, bag_, [&](LoadedChunk& loaded) { tally.count(bag_.chunks[loaded.chunk_index], loaded); }, progress,
+        ChunkWalk::Lz4Checksums);
   return checksum_json(tally, bag_);
 }
 
@@ -126,17 +122,13 @@ void CheckRun::validate(uint32_t conn, std::string_view data, uint64_t offset, c
 
 void CheckRun::chunk(LoadedChunk& loaded) {
   const Chunk& c = bag_.chunks[loaded.chunk_index];
-  if (c.compression == "lz4") {
-    ++tally_.lz4_chunks;
-    if (loaded.status.checksum_verified) ++tally_.checked;
-  }
+  tally_.count(c, loaded);
   if (!loaded.read_ok) {
     add(Severity::Error, c.pos, loaded.read_code,
         loaded.read_error.empty() ? chunk_at(c) + " is unreadable or runs past the end of the file" : loaded.read_error);
     return;
   }
   if (!loaded.status.ok) {
-    if (loaded.status.code == "rosbag.chunk.lz4_checksum") ++tally_.failed, ++tally_.checked;
     add(Severity::Error, c.pos, loaded.status.code, chunk_at(c) + ": " + loaded.status.message);
     return;
   }

@@ -1,6 +1,6 @@
 // The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, stats,
 // chunk cache), tree.cpp (tree, spans), record_view.cpp (decode), doctor.cpp (check, checksum),
-// check_feed.cpp (the pushed check), queries.cpp (the query table) and file_map.cpp (file_map).
+// chunk_feeds.cpp (the pushed check and checksum), queries.cpp (the query table) and file_map.cpp (file_map).
 #pragma once
 
 #include <memory>
@@ -26,10 +26,12 @@ class BagInspector : public FormatInspector {
   Report summary() override;
   Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
-  // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (check_feed.cpp).
+  // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (chunk_feeds.cpp).
   std::unique_ptr<ByteFeed> check_feed() override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
+  // The lz4 frame checksums with the file pushed in (chunk_feeds.cpp).
+  std::unique_ptr<ByteFeed> checksum_feed() override;
 
   uint64_t child_count(const std::string& node_id) override;
   std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;

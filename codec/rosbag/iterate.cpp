@@ -24,10 +24,25 @@ constexpr uint64_t kGroupBytes = 8u << 20;
 
 std::string at_byte(uint64_t offset) { return "chunk at byte " + std::to_string(offset); }
 
+// What loading a chunk does after parsing its record header.
+struct ChunkLoad {
+  const std::vector<bool>* keep = nullptr;  // connections whose messages are indexed (null: all)
+  uint64_t start_ns = 0, end_ns = UINT64_MAX;  // messages outside are dropped
+  bool sort = false;     // messages by time (iteration), else in record order (the doctor)
+  bool verify = true;    // lz4 frame content checksums
+  bool lz4_only = false;  // ChunkWalk::Lz4Checksums: other chunks stay compressed, nothing is indexed
+};
+
+ChunkLoad load_for(ChunkWalk walk) {
+  ChunkLoad load;
+  load.lz4_only = walk == ChunkWalk::Lz4Checksums;
+  return load;
+}
+
 // Parses the chunk record at the start of [base, base+len), decompresses it and indexes its
 // records. Touches only `out`: runs on worker threads.
 void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool trailer_complete, ChunkDecompressor& decompressor,
-                 LoadedChunk* out, const std::vector<bool>* keep, uint64_t start_ns, uint64_t end_ns, bool sort, bool verify) {
+                 LoadedChunk* out, const ChunkLoad& load) {
   RecordFrame frame;
   std::string_view header;
   std::string why;
@@ -61,12 +76,16 @@ void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool tra
   out->trailer_offset = file_offset + frame.end();
   out->trailer_complete = trailer_complete;
   const uint8_t* data = base + frame.data_offset();
+  if (load.lz4_only && compression != "lz4") {
+    out->status.ok = true;  // no frame checksum to verify here
+    return;
+  }
   if (compression == "none") {
     out->status = check_chunk_sizes(compression, frame.data_len, out->uncompressed_size);
     out->data = data;
     out->size = frame.data_len;
   } else {
-    out->status = decompressor.decompress(compression, data, frame.data_len, out->uncompressed_size, &out->buffer, verify);
+    out->status = decompressor.decompress(compression, data, frame.data_len, out->uncompressed_size, &out->buffer, load.verify);
     out->data = out->buffer.data();
     out->size = out->buffer.size();
   }
@@ -75,14 +94,15 @@ void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool tra
     out->size = 0;
     return;
   }
-  index_chunk_records(out->data, out->size, &out->records, keep);
+  if (load.lz4_only) return;
+  index_chunk_records(out->data, out->size, &out->records, load.keep);
   auto& messages = out->records.messages;
-  if (start_ns > 0 || end_ns < UINT64_MAX)
+  if (load.start_ns > 0 || load.end_ns < UINT64_MAX)
     messages.erase(std::remove_if(messages.begin(), messages.end(),
-                                  [&](const ChunkMessage& m) { return m.time_ns < start_ns || m.time_ns > end_ns; }),
+                                  [&](const ChunkMessage& m) { return m.time_ns < load.start_ns || m.time_ns > load.end_ns; }),
                    messages.end());
   auto by_time = [](const ChunkMessage& a, const ChunkMessage& b) { return a.time_ns < b.time_ns; };
-  if (sort && !std::is_sorted(messages.begin(), messages.end(), by_time)) std::stable_sort(messages.begin(), messages.end(), by_time);
+  if (load.sort && !std::is_sorted(messages.begin(), messages.end(), by_time)) std::stable_sort(messages.begin(), messages.end(), by_time);
 }
 
 // Hands the compressed bytes of a chunk record in [base, base+len) to the decompressor's offload
@@ -92,7 +112,7 @@ struct Prefetch {
   const uint8_t* data = nullptr;
   size_t size = 0;
 };
-Prefetch prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompressor, bool verify) {
+Prefetch prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decompressor, const ChunkLoad& load) {
   RecordFrame frame;
   std::string_view header;
   std::string why;
@@ -106,7 +126,8 @@ Prefetch prefetch_span(const uint8_t* base, size_t len, ChunkDecompressor& decom
     else if (name == "size" && value.size() == 4) size = load_u32(value.data());
   });
   const uint8_t* data = base + frame.data_offset();
-  if (fields_ok && op == kOpChunk && decompressor.prefetch(compression, data, frame.data_len, size, verify))
+  if (load.lz4_only && compression != "lz4") return {};
+  if (fields_ok && op == kOpChunk && decompressor.prefetch(compression, data, frame.data_len, size, load.verify))
     return {data, static_cast<size_t>(frame.data_len)};
   return {};
 }
@@ -158,10 +179,8 @@ std::shared_ptr<ByteBuffer> read_single(ByteSource& source, uint64_t pos, std::s
 // bounded by a window of read-ahead bytes plus the chunks the caller still holds.
 class ChunkPipeline {
  public:
-  ChunkPipeline(ByteSource& source, const Bag& bag, std::vector<size_t> order, const std::vector<bool>* keep, uint64_t start_ns,
-                uint64_t end_ns, bool sort, bool verify, unsigned threads)
-      : source_(source), mapped_(source.mapped_data()), bag_(bag), order_(std::move(order)), keep_(keep), start_ns_(start_ns),
-        end_ns_(end_ns), sort_(sort), verify_(verify) {
+  ChunkPipeline(ByteSource& source, const Bag& bag, std::vector<size_t> order, const ChunkLoad& load, unsigned threads)
+      : source_(source), mapped_(source.mapped_data()), bag_(bag), order_(std::move(order)), load_(load) {
     positions_.reserve(bag.chunks.size());
     for (const Chunk& c : bag.chunks) positions_.push_back(c.pos);
     std::sort(positions_.begin(), positions_.end());
@@ -228,8 +247,7 @@ class ChunkPipeline {
         result->read_error = at_byte(bag_.chunks[owned->chunk_index].pos) + " is unreadable: " + why;
       } else {
         result->raw = raw;
-        decode_span(raw->data(), raw->size(), bag_.chunks[owned->chunk_index].pos, false, main_decompressor_, result.get(), keep_,
-                    start_ns_, end_ns_, sort_, verify_);
+        decode_span(raw->data(), raw->size(), bag_.chunks[owned->chunk_index].pos, false, main_decompressor_, result.get(), load_);
       }
     }
     return result;
@@ -279,7 +297,7 @@ class ChunkPipeline {
       }
     for (auto& job : jobs_) {
       if (job.get() == own || job->claimed || job->offload_data || !job->read_ok || !job->base) continue;
-      Prefetch handed = prefetch_span(job->base + job->begin, job->end - job->begin, main_decompressor_, verify_);
+      Prefetch handed = prefetch_span(job->base + job->begin, job->end - job->begin, main_decompressor_, load_);
       if (!handed.data) {
         if (decompress_offload()->free_slots() == 0) break;  // the helpers are full
         continue;                                             // not for a helper (none, damaged)
@@ -420,8 +438,7 @@ class ChunkPipeline {
     out->read_error = job.read_error;
     if (job.read_ok) {
       out->raw = job.raw;
-      decode_span(job.base + job.begin, job.end - job.begin, job.offset, job.trailer_complete, decompressor, out.get(), keep_,
-                  start_ns_, end_ns_, sort_, verify_);
+      decode_span(job.base + job.begin, job.end - job.begin, job.offset, job.trailer_complete, decompressor, out.get(), load_);
     }
     std::lock_guard<std::mutex> lock(mutex_);
     job.result = std::move(out);
@@ -452,10 +469,7 @@ class ChunkPipeline {
   const uint8_t* mapped_;  // the whole file in memory (mmap): groups are not read, only pointed at
   const Bag& bag_;
   std::vector<size_t> order_;
-  const std::vector<bool>* keep_;
-  uint64_t start_ns_, end_ns_;
-  bool sort_;
-  bool verify_;
+  ChunkLoad load_;
   std::vector<uint64_t> positions_;
   uint64_t window_ = 0;
   size_t next_ = 0;  // next position in order_ to read (caller's thread)
@@ -582,10 +596,11 @@ uint64_t chunk_span_end(const Bag& bag, const std::vector<uint64_t>& sorted_posi
   return bag.file_size;
 }
 
-void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out) {
+void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out,
+                     ChunkWalk walk) {
   reset(out);
   out->chunk_index = chunk_index;
-  decode_span(base, len, pos, true, decompressor, out, nullptr, 0, UINT64_MAX, false, true);
+  decode_span(base, len, pos, true, decompressor, out, load_for(walk));
 }
 
 void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedChunk* out, const std::vector<bool>* keep) {
@@ -605,15 +620,25 @@ void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedCh
   }
   out->raw = raw;
   ChunkDecompressor decompressor;
-  decode_span(raw->data(), raw->size(), chunk.pos, false, decompressor, out, keep, 0, UINT64_MAX, true, true);
+  ChunkLoad load;
+  load.keep = keep;
+  load.sort = true;
+  decode_span(raw->data(), raw->size(), chunk.pos, false, decompressor, out, load);
 }
 
 bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(LoadedChunk&)>& fn, const ProgressFn& progress,
-                    unsigned threads) {
+                    ChunkWalk walk, unsigned threads) {
   std::vector<size_t> order = chunks_in_file_order(bag);
+  if (walk == ChunkWalk::Lz4Checksums)  // a chunk whose header says it is not lz4 need not be read
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](size_t i) {
+                                 const Chunk& c = bag.chunks[i];
+                                 return c.header_read && c.header_ok && c.compression != "lz4";
+                               }),
+                order.end());
   uint64_t total = bag.index_pos > bag.first_record_offset ? bag.index_pos - bag.first_record_offset : bag.file_size;
   ProgressTicker ticker(progress, total);
-  ChunkPipeline pipeline(source, bag, order, nullptr, 0, UINT64_MAX, false, true, threads);
+  ChunkPipeline pipeline(source, bag, order, load_for(walk), threads);
   for (size_t k = 0; k < order.size(); ++k) {
     auto loaded = pipeline.take();
     if (!loaded) break;
@@ -677,8 +702,13 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   // Chunk start times in delivery order, for the merge (order_ moves into the pipeline).
   std::vector<uint64_t> starts(order.size());
   for (size_t k = 0; k < order.size(); ++k) starts[k] = bag.chunks[order[k]].start.ns();
-  ChunkPipeline pipeline(source, bag, order, selected.empty() ? nullptr : &selected, options.start_ns, options.end_ns, true,
-                         options.verify_checksums, options.threads);
+  ChunkLoad load;
+  load.keep = selected.empty() ? nullptr : &selected;
+  load.start_ns = options.start_ns;
+  load.end_ns = options.end_ns;
+  load.sort = true;
+  load.verify = options.verify_checksums;
+  ChunkPipeline pipeline(source, bag, order, load, options.threads);
   ProgressTicker ticker(progress, total, 1 << 16);
 
   // Connection lookup by id without a hash per message.

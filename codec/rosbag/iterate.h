@@ -84,6 +84,11 @@ struct LoadedChunk {
   bool span_short = false;                          // the record did not fit the grouped read
 };
 
+// What the doctor's walk loads of each chunk: its records (the check), or only what the lz4 frame
+// checksums need (the checksum: other chunks are not decompressed, no record is indexed, and a
+// chunk whose header is known not to be lz4 is not read).
+enum class ChunkWalk { Records, Lz4Checksums };
+
 // Chunk indexes in file order (by position; ties in index order).
 std::vector<size_t> chunks_in_file_order(const Bag& bag);
 
@@ -94,9 +99,11 @@ constexpr uint64_t kMaxChunkSpan = 64u << 20;
 uint64_t chunk_span_end(const Bag& bag, const std::vector<uint64_t>& sorted_positions, const Chunk& c);
 
 // The doctor's load of chunk `chunk_index` from its whole span [base, base + len), which starts
-// at file offset `pos`: decompressed with checksums verified, records indexed in record order.
+// at file offset `pos`: decompressed with checksums verified, records indexed in record order
+// (ChunkWalk::Records), or only an lz4 frame verified (ChunkWalk::Lz4Checksums).
 // `out->span_short` when the chunk record does not fit the span.
-void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out);
+void load_chunk_span(const uint8_t* base, size_t len, size_t chunk_index, uint64_t pos, ChunkDecompressor& decompressor, LoadedChunk* out,
+                     ChunkWalk walk = ChunkWalk::Records);
 
 // Fills the chunk's lazily read header fields from what a load found.
 void note_chunk_header(Bag& bag, const LoadedChunk& loaded);
@@ -108,7 +115,7 @@ void load_chunk(ByteSource& source, const Bag& bag, size_t chunk_index, LoadedCh
 // within a bounded window) and hands each to `fn` in order; the doctor's walk. Chunk headers are
 // filled in from the bytes read. Returns false when cancelled.
 bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(LoadedChunk&)>& fn, const ProgressFn& progress,
-                    unsigned threads = 0);
+                    ChunkWalk walk = ChunkWalk::Records, unsigned threads = 0);
 
 // Calls `fn` for each message in time order (ties: file order). Returns false from fn to stop.
 // Problems met on the way (bad chunks) are appended to `problems`; reading continues past them.

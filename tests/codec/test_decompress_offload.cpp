@@ -99,3 +99,30 @@ TEST_CASE("decompression offload: check and iteration give the same results with
     }
   }
 }
+
+TEST_CASE("decompression offload: the checksum hands on lz4 chunks only (bz2 chunks carry no checksum)") {
+  std::string dir = test_support::scratch_dir("decompress_offload_checksum");
+  for (const char* compression : {"lz4", "bz2"}) {
+    CAPTURE(compression);
+    std::string path = dir + "/" + compression + ".bag";
+    rosbag::DemoOptions options;
+    options.compression = compression;
+    std::string error;
+    REQUIRE(rosbag::write_demo_file(path, 4u << 20, options, &error));
+    auto source = FileByteSource::open(path, &error);
+    REQUIRE(source);
+    auto inspector = open_inspector(*source, detect(*source));
+    REQUIRE(inspector);
+    StandInOffload offload(4);
+    rosbag::set_decompress_offload(&offload);
+    std::string status = inspector->checksum(nullptr).find("status")->as_string();
+    rosbag::set_decompress_offload(nullptr);
+    if (std::string(compression) == "lz4") {
+      CHECK(status == "valid");
+      CHECK(offload.submitted > 0);
+    } else {
+      CHECK(status == "not_applicable");
+      CHECK(offload.submitted == 0);
+    }
+  }
+}

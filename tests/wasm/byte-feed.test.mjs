@@ -30,7 +30,7 @@ function fed(Module, inspector, bytes, piece, stopAt = Infinity) {
   }
 }
 
-test('a BDDF checksum and full check, and a bag\'s full check, fed in chunks equal the pulled ones: valid, flipped, cut short', async (t) => {
+test('a BDDF checksum and full check, and a bag\'s checksum and full check, fed in chunks equal the pulled ones: valid, flipped, cut short', async (t) => {
   if (!existsSync(cliPath)) return t.skip('SKIPPED: the native CLI is not built');
   const Module = await loadModule();
   const dir = mkdtempSync(join(tmpdir(), 'logscope-feed-'));
@@ -68,15 +68,26 @@ test('a BDDF checksum and full check, and a bag\'s full check, fed in chunks equ
         opened.close();
       }
     }
-    // A bag has no checksum to feed; its full check is fed (chunks cut out of the pieces), except
-    // a bz2 bag's, which is pulled so helpers decompress it. Pulled and fed on inspectors of their own.
+    // A bag's lz4 frame checksums are fed (no chunk but an lz4 one is decompressed), and so is its
+    // full check (chunks cut out of the pieces), except a bz2 bag's, which is pulled so helpers
+    // decompress it. Pulled and fed on inspectors of their own.
+    const expectedChecksum = { none: 'not_applicable', lz4: 'valid', bz2: 'not_applicable' };
     for (const compression of ['none', 'lz4', 'bz2']) {
       const bag = join(dir, `feed-${compression}.bag`);
       execFileSync(cliPath, ['make-demo-rosbag', bag, '--size-mb', '2', '--compression', compression], { stdio: 'ignore' });
       const data = readFileSync(bag);
       const pulledSide = await openWithWasm(bag), fedSide = await openWithWasm(bag);
       try {
-        assert.equal(fedSide.inspector.checksumFeed(), null);
+        const pulledChecksum = JSON.parse(pulledSide.inspector.checksum(null));
+        assert.equal(pulledChecksum.status, expectedChecksum[compression]);
+        const checksumFeed = fedSide.inspector.checksumFeed();
+        assert.ok(checksumFeed, `a ${compression} bag's checksum is fed`);
+        try {
+          pushInto(Module, checksumFeed, data, 65536, checksumFeed.end());
+          assert.deepEqual(JSON.parse(checksumFeed.finish('')), pulledChecksum, `${compression} bag checksum fed in pieces`);
+        } finally {
+          checksumFeed.delete();
+        }
         const feed = fedSide.inspector.checkFeed();
         const pulledCheck = JSON.parse(pulledSide.inspector.check(null));
         if (compression === 'bz2') {

@@ -1,7 +1,8 @@
-// The pushed check of a V2.0 bag (FormatInspector::check_feed, rosbag/check_feed.cpp)
-// against the pulled check(): pieces of every size, every cut, random damage and the real bags
-// give the same report JSON, or an "incomplete" answer after which the page runs check() itself.
-// Pulled and pushed each run on an inspector of their own, as the page's job worker would.
+// The pushed walks of a V2.0 bag (FormatInspector::check_feed and checksum_feed,
+// rosbag/chunk_feeds.cpp) against the pulled check() and checksum(): pieces of every size, every
+// cut, random damage and the real bags give the same JSON, or an "incomplete" answer after which
+// the page runs the pulled pass itself. Pulled and pushed each run on an inspector of their own,
+// as the page's job worker would.
 #include <dirent.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "core/detect.h"
 #include "core/inspector.h"
 #include "inspector.h"
+#include "rosbag/inspector_impl.h"
 #include "rosbag/writer.h"
 #include "test_support.h"
 
@@ -75,6 +77,20 @@ std::optional<std::string> fed_check(FormatInspector& inspector, const std::vect
   return feed->finish("", false).dump();
 }
 
+// The same for the checksum feed.
+std::optional<std::string> fed_checksum(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed) {
+  std::unique_ptr<ByteFeed> feed = inspector.checksum_feed();
+  if (!feed) return std::nullopt;
+  std::mt19937 random(seed);
+  uint64_t end = std::min<uint64_t>(feed->end(), bytes.size());
+  for (uint64_t at = feed->begin(); at < end;) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(piece ? piece : 1 + random() % 3000, end - at));
+    feed->update(bytes.data() + at, n);
+    at += n;
+  }
+  return feed->finish("", false).dump();
+}
+
 bool incomplete(const std::string& answer) { return answer.find("\"status\":\"incomplete\"") != std::string::npos; }
 
 // The fed check equals the pulled one, or is incomplete (the page then pulls). Returns whether
@@ -93,7 +109,95 @@ bool check_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, ui
   return true;
 }
 
+// The fed checksum equals the pulled one, or is incomplete. Returns whether the feed answered.
+bool checksum_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
+  Opened pulled_side = open_bytes(bytes), fed_side = open_bytes(bytes);
+  if (!pulled_side.inspector) return false;
+  if (info_first) {
+    pulled_side.inspector->info_report(nullptr);
+    fed_side.inspector->info_report(nullptr);
+  }
+  std::string pulled = pulled_side.inspector->checksum(nullptr).dump();
+  std::optional<std::string> fed = fed_checksum(*fed_side.inspector, bytes, piece, seed);
+  if (!fed || incomplete(*fed)) return false;
+  CHECK(*fed == pulled);
+  return true;
+}
+
+// An lz4 bag with the stored frame checksum of its `nth` chunk changed.
+std::vector<uint8_t> lz4_bag_with_bad_checksum(size_t nth) {
+  std::vector<uint8_t> bag = make_bag("lz4");
+  Opened o = open_bytes(bag);
+  Bag& model = dynamic_cast<BagInspector&>(*o.inspector).bag();
+  MemoryByteSource probe(bag);
+  read_chunk_headers(probe, &model);
+  REQUIRE(model.chunks.size() > nth);
+  bag[model.chunks[nth].record_end() - 2] ^= 0x5a;  // inside the frame's content checksum
+  return bag;
+}
+
 }  // namespace
+
+TEST_CASE("rosbag checksum feed: pieces of any size give the pulled checksum, valid or not") {
+  std::vector<uint8_t> lz4 = make_bag("lz4"), bad = lz4_bag_with_bad_checksum(2);
+  for (size_t piece : {1, 7, 100, 4096, 1 << 20}) {
+    CAPTURE(piece);
+    CHECK(checksum_fed_equals_pulled(lz4, piece, 1));
+    CHECK(checksum_fed_equals_pulled(bad, piece, 1));
+  }
+  for (uint32_t seed = 1; seed <= 3; ++seed) CHECK(checksum_fed_equals_pulled(bad, 0, seed, /*info_first=*/seed == 3));
+  Opened o = open_bytes(bad);
+  std::optional<std::string> answer = fed_checksum(*o.inspector, bad, 500, 1);
+  REQUIRE(answer);
+  CHECK(answer->find("\"status\":\"mismatch\"") != std::string::npos);
+  // Chunks that are not lz4 have no frame checksum: fed too (the page learns it from the bytes
+  // going by, without decompressing bz2), unless every chunk header is already known.
+  for (const char* compression : {"none", "bz2"}) {
+    CAPTURE(compression);
+    std::vector<uint8_t> bag = make_bag(compression);
+    CHECK(checksum_fed_equals_pulled(bag, 1000, 1));
+    Opened known = open_bytes(bag);
+    known.inspector->info_report(nullptr);
+    CHECK(known.inspector->checksum_feed() == nullptr);
+  }
+}
+
+TEST_CASE("rosbag checksum: once every chunk header is known, a bag without lz4 chunks is answered without reading") {
+  for (const char* compression : {"none", "bz2"}) {
+    CAPTURE(compression);
+    std::vector<uint8_t> bytes = make_bag(compression);
+    MemoryByteSource memory(bytes);
+    CountingByteSource counting(memory);
+    auto inspector = open_inspector(counting, detect(counting));
+    REQUIRE(inspector);
+    inspector->info_report(nullptr);
+    counting.reset();
+    Json answer = inspector->checksum(nullptr);
+    CHECK(answer.find("status")->as_string() == "not_applicable");
+    CHECK(counting.bytes_read() == 0);
+  }
+}
+
+TEST_CASE("rosbag checksum feed: every cut and random damage give the pulled checksum or ask for it") {
+  std::vector<uint8_t> bag = make_bag("lz4");
+  size_t fed = 0, runs = 0;
+  for (size_t cut = 0; cut <= bag.size(); cut += cut < 4200 ? 97 : 13) {
+    CAPTURE(cut);
+    ++runs;
+    fed += checksum_fed_equals_pulled(std::vector<uint8_t>(bag.begin(), bag.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
+                                      static_cast<uint32_t>(cut));
+  }
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    std::vector<uint8_t> bytes = bag;
+    for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
+    ++runs;
+    fed += checksum_fed_equals_pulled(bytes, 0, static_cast<uint32_t>(trial));
+  }
+  MESSAGE(fed << " of " << runs << " damaged or cut lz4 bags had their checksums fed");
+  CHECK(fed > runs / 2);
+}
 
 TEST_CASE("rosbag check feed: pieces of any size give the pulled check") {
   std::vector<uint8_t> bag = make_bag();
@@ -186,6 +290,8 @@ TEST_CASE("rosbag check feed: the real bags give the pulled check") {
     REQUIRE(!bytes.empty());
     fed += check_fed_equals_pulled(bytes, 1 << 20, 1);
     check_fed_equals_pulled(bytes, 0, 2);
+    checksum_fed_equals_pulled(bytes, 1 << 20, 1);
+    checksum_fed_equals_pulled(bytes, 0, 3, /*info_first=*/true);
   }
   MESSAGE(fed << " of " << names.size() << " real bags were checked from the feed");
   CHECK(fed > 0);
