@@ -27,7 +27,7 @@ const plan = [
   { file: 'bddf-1g.bddf', passes: ['summary', 'checksum', 'check'], codecLimit: 'checksum' },
   { file: 'none-1g.bag', passes: ['summary', 'checksum', 'check'] },
   { file: 'lz4-1g.bag', passes: ['summary', 'checksum', 'check'], oneCore: true },
-  { file: 'bz2-200m.bag', passes: ['summary', 'checksum', 'check'], oneCore: true },
+  { file: 'bz2-200m.bag', passes: ['summary', 'check'], oneCore: true }, // its checksum runs by itself on open (under 256 MB)
   { file: 'carla-1g.log', passes: ['summary'], codecLimit: 'summary' },
 ].filter((p) => !only.length || only.some((o) => p.file.includes(o)));
 
@@ -270,6 +270,8 @@ async function benchFile(browser, url, spec, peer) {
     row.passes[pass].hashedOnHelper = delta('hash_offloaded_bytes') > 0;
     row.passes[pass].hashBusyS = delta('hash_busy_ms');
     row.passes[pass].hashWaitedS = delta('hash_waited_ms');
+    // What the pass read, through the codec's reads or streamed into it.
+    row.passes[pass].readBytes = 1000 * (delta('bytes_read') + delta(`${pass}_streamed_bytes`));
   }
   row.viewMemory = await page.evaluate(() => window.logscope.readStats());
   if (spec.file.endsWith('.bag') && peer) row.peer = await foxglovePeer(page);
@@ -337,6 +339,11 @@ function describe(row) {
     const reading = (fed ? `, read by a feeder worker${ofFeed(r.seconds)}` : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
       (r.hashedOnHelper ? `, SHA1 on a helper (busy ${seconds(r.hashBusyS)}; the codec waited ${seconds(r.hashWaitedS)} for it)` : '');
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + reading;
+    if (r.readBytes < row.size / 100) {
+      // Answered from what the page already knew (a bag's chunk headers): no fraction of a read limit.
+      lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | status ${r.status ?? '-'}: answered without reading the file (${(r.readBytes / 1000).toFixed(0)} KB read) | ${memoryText(r.memory)} |`);
+      continue;
+    }
     lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
     if (codec && name === 'checksum') lines.push(codecLine('Verify checksum', r.seconds));
   }
