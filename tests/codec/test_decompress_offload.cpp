@@ -73,17 +73,23 @@ Outputs run_passes(const std::string& path) {
   return out;
 }
 
+// A demo bag of about `size` bytes with chunks of `compression`, written into `dir`.
+std::string demo_bag(const std::string& dir, const char* compression, uint64_t size) {
+  std::string path = dir + "/" + compression + ".bag";
+  rosbag::DemoOptions options;
+  options.compression = compression;
+  std::string error;
+  REQUIRE(rosbag::write_demo_file(path, size, options, &error));
+  return path;
+}
+
 }  // namespace
 
 TEST_CASE("decompression offload: check and iteration give the same results with helpers as without") {
   std::string dir = test_support::scratch_dir("decompress_offload");
   for (const char* compression : {"lz4", "bz2"}) {
     CAPTURE(compression);
-    std::string path = dir + "/" + compression + ".bag";
-    rosbag::DemoOptions options;
-    options.compression = compression;
-    std::string error;
-    REQUIRE(rosbag::write_demo_file(path, 6u << 20, options, &error));
+    std::string path = demo_bag(dir, compression, 6u << 20);
     Outputs alone = run_passes(path);
     for (size_t slots : {1u, 2u, 6u}) {
       CAPTURE(slots);
@@ -104,11 +110,8 @@ TEST_CASE("decompression offload: the checksum hands on lz4 chunks only (bz2 chu
   std::string dir = test_support::scratch_dir("decompress_offload_checksum");
   for (const char* compression : {"lz4", "bz2"}) {
     CAPTURE(compression);
-    std::string path = dir + "/" + compression + ".bag";
-    rosbag::DemoOptions options;
-    options.compression = compression;
+    std::string path = demo_bag(dir, compression, 4u << 20);
     std::string error;
-    REQUIRE(rosbag::write_demo_file(path, 4u << 20, options, &error));
     auto source = FileByteSource::open(path, &error);
     REQUIRE(source);
     auto inspector = open_inspector(*source, detect(*source));

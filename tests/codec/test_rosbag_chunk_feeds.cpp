@@ -61,11 +61,10 @@ std::vector<uint8_t> make_bag(const std::string& compression = "none", size_t ch
   return std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end());
 }
 
-// Pushes the file's bytes [begin, end) in pieces (0: random sizes) and finishes; nullopt when
-// there is no feed. `stop_at` ends the push early.
-std::optional<std::string> fed_check(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed,
-                                     uint64_t stop_at = UINT64_MAX) {
-  std::unique_ptr<ByteFeed> feed = inspector.check_feed();
+// Pushes the file's bytes [begin, end) into `feed` in pieces (0: random sizes) and finishes;
+// nullopt when there is no feed. `stop_at` ends the push early.
+std::optional<std::string> push_all(std::unique_ptr<ByteFeed> feed, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed,
+                                    uint64_t stop_at = UINT64_MAX) {
   if (!feed) return std::nullopt;
   std::mt19937 random(seed);
   uint64_t end = std::min<uint64_t>({feed->end(), bytes.size(), stop_at});
@@ -77,51 +76,63 @@ std::optional<std::string> fed_check(FormatInspector& inspector, const std::vect
   return feed->finish("", false).dump();
 }
 
-// The same for the checksum feed.
+std::optional<std::string> fed_check(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed,
+                                     uint64_t stop_at = UINT64_MAX) {
+  return push_all(inspector.check_feed(), bytes, piece, seed, stop_at);
+}
+
 std::optional<std::string> fed_checksum(FormatInspector& inspector, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed) {
-  std::unique_ptr<ByteFeed> feed = inspector.checksum_feed();
-  if (!feed) return std::nullopt;
-  std::mt19937 random(seed);
-  uint64_t end = std::min<uint64_t>(feed->end(), bytes.size());
-  for (uint64_t at = feed->begin(); at < end;) {
-    size_t n = static_cast<size_t>(std::min<uint64_t>(piece ? piece : 1 + random() % 3000, end - at));
-    feed->update(bytes.data() + at, n);
-    at += n;
-  }
-  return feed->finish("", false).dump();
+  return push_all(inspector.checksum_feed(), bytes, piece, seed);
 }
 
 bool incomplete(const std::string& answer) { return answer.find("\"status\":\"incomplete\"") != std::string::npos; }
 
-// The fed check equals the pulled one, or is incomplete (the page then pulls). Returns whether
-// the feed gave the report.
-bool check_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
+enum class Pass { Check, Checksum };
+
+// The fed pass equals the pulled one, or is incomplete (the page then pulls). Returns whether
+// the feed answered.
+bool fed_equals_pulled(Pass pass, const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
   Opened pulled_side = open_bytes(bytes), fed_side = open_bytes(bytes);
   if (!pulled_side.inspector) return false;
   if (info_first) {  // the job worker may have filled in the compression facts (every chunk header) before
     pulled_side.inspector->info_report(nullptr);
     fed_side.inspector->info_report(nullptr);
   }
-  std::string pulled = pulled_side.inspector->check(nullptr).to_json().dump();
-  std::optional<std::string> fed = fed_check(*fed_side.inspector, bytes, piece, seed);
+  std::string pulled = pass == Pass::Check ? pulled_side.inspector->check(nullptr).to_json().dump() : pulled_side.inspector->checksum(nullptr).dump();
+  std::optional<std::string> fed = pass == Pass::Check ? fed_check(*fed_side.inspector, bytes, piece, seed)
+                                                       : fed_checksum(*fed_side.inspector, bytes, piece, seed);
   if (!fed || incomplete(*fed)) return false;
   CHECK(*fed == pulled);
   return true;
 }
 
-// The fed checksum equals the pulled one, or is incomplete. Returns whether the feed answered.
+bool check_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
+  return fed_equals_pulled(Pass::Check, bytes, piece, seed, info_first);
+}
+
 bool checksum_fed_equals_pulled(const std::vector<uint8_t>& bytes, size_t piece, uint32_t seed, bool info_first = false) {
-  Opened pulled_side = open_bytes(bytes), fed_side = open_bytes(bytes);
-  if (!pulled_side.inspector) return false;
-  if (info_first) {
-    pulled_side.inspector->info_report(nullptr);
-    fed_side.inspector->info_report(nullptr);
+  return fed_equals_pulled(Pass::Checksum, bytes, piece, seed, info_first);
+}
+
+// The pass on every cut of `bag` and on 300 copies with random damage: each fed one equals the
+// pulled one. Returns how many were fed, of `*runs`.
+size_t fed_on_cuts_and_damage(Pass pass, const std::vector<uint8_t>& bag, uint32_t seed, size_t* runs) {
+  size_t fed = 0;
+  for (size_t cut = 0; cut <= bag.size(); cut += cut < 4200 ? 97 : 13) {
+    CAPTURE(cut);
+    ++*runs;
+    fed += fed_equals_pulled(pass, std::vector<uint8_t>(bag.begin(), bag.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
+                             static_cast<uint32_t>(cut));
   }
-  std::string pulled = pulled_side.inspector->checksum(nullptr).dump();
-  std::optional<std::string> fed = fed_checksum(*fed_side.inspector, bytes, piece, seed);
-  if (!fed || incomplete(*fed)) return false;
-  CHECK(*fed == pulled);
-  return true;
+  std::mt19937 random(seed);
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    std::vector<uint8_t> bytes = bag;
+    for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
+    ++*runs;
+    fed += fed_equals_pulled(pass, bytes, 0, static_cast<uint32_t>(trial));
+  }
+  return fed;
 }
 
 // An lz4 bag with the stored frame checksum of its `nth` chunk changed.
@@ -179,22 +190,8 @@ TEST_CASE("rosbag checksum: once every chunk header is known, a bag without lz4 
 }
 
 TEST_CASE("rosbag checksum feed: every cut and random damage give the pulled checksum or ask for it") {
-  std::vector<uint8_t> bag = make_bag("lz4");
-  size_t fed = 0, runs = 0;
-  for (size_t cut = 0; cut <= bag.size(); cut += cut < 4200 ? 97 : 13) {
-    CAPTURE(cut);
-    ++runs;
-    fed += checksum_fed_equals_pulled(std::vector<uint8_t>(bag.begin(), bag.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
-                                      static_cast<uint32_t>(cut));
-  }
-  std::mt19937 random(11);
-  for (int trial = 0; trial < 300; ++trial) {
-    CAPTURE(trial);
-    std::vector<uint8_t> bytes = bag;
-    for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
-    ++runs;
-    fed += checksum_fed_equals_pulled(bytes, 0, static_cast<uint32_t>(trial));
-  }
+  size_t runs = 0;
+  size_t fed = fed_on_cuts_and_damage(Pass::Checksum, make_bag("lz4"), 11, &runs);
   MESSAGE(fed << " of " << runs << " damaged or cut lz4 bags had their checksums fed");
   CHECK(fed > runs / 2);
 }
@@ -218,22 +215,8 @@ TEST_CASE("rosbag check feed: pieces of any size give the pulled check") {
 TEST_CASE("rosbag check feed: every cut and random damage give the pulled check or ask for it") {
   for (const char* compression : {"none", "lz4"}) {
     CAPTURE(compression);
-    std::vector<uint8_t> bag = make_bag(compression);
-    size_t fed = 0, runs = 0;
-    for (size_t cut = 0; cut <= bag.size(); cut += cut < 4200 ? 97 : 13) {
-      CAPTURE(cut);
-      ++runs;
-      fed += check_fed_equals_pulled(std::vector<uint8_t>(bag.begin(), bag.begin() + static_cast<std::ptrdiff_t>(cut)), 0,
-                                     static_cast<uint32_t>(cut));
-    }
-    std::mt19937 random(7);
-    for (int trial = 0; trial < 300; ++trial) {
-      CAPTURE(trial);
-      std::vector<uint8_t> bytes = bag;
-      for (int k = 0; k < 3; ++k) bytes[random() % bytes.size()] = static_cast<uint8_t>(random());
-      ++runs;
-      fed += check_fed_equals_pulled(bytes, 0, static_cast<uint32_t>(trial));
-    }
+    size_t runs = 0;
+    size_t fed = fed_on_cuts_and_damage(Pass::Check, make_bag(compression), 7, &runs);
     MESSAGE(fed << " of " << runs << " damaged or cut " << std::string(compression) << " bags were checked from the feed");
     CHECK(fed > runs / 2);  // most of them: cut bags are scanned, and damage mostly hits message bytes
   }
