@@ -37,7 +37,7 @@ struct InfoOptions {
 
 // A whole-file pass whose bytes its caller pushes in, in order: the page streams the file into
 // it from the browser's own reader, which a pull through ByteSource cannot overlap with the work.
-// The checksum and the CARLA scan are fed this way.
+// The checksums, the full checks and the CARLA scan are fed this way.
 class ByteFeed {
  public:
   virtual ~ByteFeed() = default;
@@ -82,15 +82,17 @@ class FormatInspector {
   }
   // The doctor: a full validation that may read the whole file. Includes the summary.
   virtual Report check(const ProgressFn& progress) = 0;
-  // The same check fed by the caller, where the format has it (BDDF): finish() gives check()'s
-  // report JSON, or {"status": "incomplete"} after an early end (then call check()).
+  // The same check fed by the caller, where the format has it (BDDF, CARLA, V2.0 bags but bz2):
+  // finish() gives check()'s report JSON, or {"status": "incomplete"} after an early end (then
+  // call check()).
   virtual std::unique_ptr<ByteFeed> check_feed() { return nullptr; }
   // The `info` text in the layout users know from the format's own tools.
   virtual std::string info_text(const InfoOptions& options) = 0;
   // Checksum status: {"status": "valid"|"mismatch"|"none"|"absent"|"not_applicable"|"cancelled", ...}.
   virtual Json checksum(const ProgressFn& progress) = 0;
-  // The same checksum fed by the caller; null when there is nothing to hash (checksum() answers
-  // without reading) or the format has no checksum. finish() gives checksum()'s JSON.
+  // The same checksum fed by the caller; null when there is nothing to verify (checksum() answers
+  // without reading), the format has no checksum, or the file is one the feed cannot cut (a bag
+  // whose chunks share a position: checksum() then reads). finish() gives checksum()'s JSON.
   virtual std::unique_ptr<ByteFeed> checksum_feed() { return nullptr; }
   // The whole-file scan a summary needs where the format has no index (CARLA), fed by the caller;
   // null when the summary reads an index or the scan is already done. Once a complete feed is
