@@ -345,12 +345,13 @@ function describe(row) {
     const reading = (fed ? `, read by a feeder worker${ofFeed(r.seconds)}` : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
       (r.hashedOnHelper ? `, SHA1 on a helper (busy ${seconds(r.hashBusyS)}; the codec waited ${seconds(r.hashWaitedS)} for it)` : '');
     const extra = (r.status ? `status ${r.status}` : `${r.problems} problems listed`) + reading;
+    const label = name === 'check' ? 'Run full check' : 'Verify checksum';
     if (r.readBytes < row.size / 100) {
       // Answered from what the page already knew (a bag's chunk headers): no fraction of a read limit.
-      lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | status ${r.status ?? '-'}: answered without reading the file (${(r.readBytes / 1000).toFixed(0)} KB read) | ${memoryText(r.memory)} |`);
+      lines.push(`| | ${label} | ${seconds(r.seconds)} | status ${r.status ?? '-'}: answered without reading the file (${(r.readBytes / 1000).toFixed(0)} KB read) | ${memoryText(r.memory)} |`);
       continue;
     }
-    lines.push(`| | ${name === 'check' ? 'Run full check' : 'Verify checksum'} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
+    lines.push(`| | ${label} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
     if (codec && name === 'checksum') lines.push(codecLine('Verify checksum', r.seconds));
   }
   if (row.oneCore) {

@@ -153,8 +153,7 @@ std::unique_ptr<ByteFeed> BagInspector::checksum_feed() {
   // As the pulled walk: a chunk whose header is known not to be lz4 is passed over unread.
   std::vector<size_t> order;
   std::vector<uint64_t> ends;
-  auto maybe_lz4 = [](const Chunk& c) { return !(c.header_read && c.header_ok && c.compression != "lz4"); };
-  if (!spans_in_file_order(bag_, maybe_lz4, &order, &ends) || order.empty()) return nullptr;
+  if (!spans_in_file_order(bag_, [](const Chunk& c) { return c.may_be_lz4(); }, &order, &ends) || order.empty()) return nullptr;
   return std::make_unique<ChecksumFeed>(bag_, std::move(order), std::move(ends));
 }
 

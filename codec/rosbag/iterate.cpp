@@ -630,12 +630,7 @@ bool for_each_chunk(ByteSource& source, Bag& bag, const std::function<void(Loade
                     ChunkWalk walk, unsigned threads) {
   std::vector<size_t> order = chunks_in_file_order(bag);
   if (walk == ChunkWalk::Lz4Checksums)  // a chunk whose header says it is not lz4 need not be read
-    order.erase(std::remove_if(order.begin(), order.end(),
-                               [&](size_t i) {
-                                 const Chunk& c = bag.chunks[i];
-                                 return c.header_read && c.header_ok && c.compression != "lz4";
-                               }),
-                order.end());
+    order.erase(std::remove_if(order.begin(), order.end(), [&](size_t i) { return !bag.chunks[i].may_be_lz4(); }), order.end());
   uint64_t total = bag.index_pos > bag.first_record_offset ? bag.index_pos - bag.first_record_offset : bag.file_size;
   ProgressTicker ticker(progress, total);
   ChunkPipeline pipeline(source, bag, order, load_for(walk), threads);

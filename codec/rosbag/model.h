@@ -45,6 +45,8 @@ struct Chunk {
   }
   uint64_t data_offset() const { return pos + 8 + header_len; }
   uint64_t record_end() const { return data_offset() + compressed_size; }
+  // Whether the chunk may hold an lz4 frame: true unless its header was read and says otherwise.
+  bool may_be_lz4() const { return !(header_read && header_ok && compression != "lz4"); }
 };
 
 // A message of a V1.x bag: the position of its record (V1.1: of its first line).
