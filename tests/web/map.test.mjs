@@ -25,7 +25,9 @@ for (const [name, shot] of [['husky_outdoor.bag', 'map-bag'], ['spot_walk.bddf',
     for (const colorScheme of ['light', 'dark']) {
       const page = await env.newPage({ colorScheme });
       await openSettled(page, demo(name));
-      await page.waitForSelector('#map-bar .map-seg');
+      // A demo is checked by itself on open, and its map is then redrawn from that check (in the
+      // job worker, after body[data-job] is gone): hovering before the redraw loses the detail.
+      await page.waitForSelector('#map-slot[data-source="check"] #map-bar .map-seg', { timeout: 120_000 });
       assert.deepEqual(await segments(page), expected(want));
       const kinds = await page.$$eval('#map-legend li[data-kind]', (nodes) => nodes.map((n) => n.dataset.kind));
       assert.deepEqual(kinds, [...new Set(want.regions.map((r) => r.kind))]);
