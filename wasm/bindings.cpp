@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/detect.h"
 #include "core/search.h"
@@ -91,7 +92,30 @@ class WasmInspector {
   bool known() const { return inspector_ != nullptr; }
 
   std::string summary() { return guarded([&] { return inspector_->summary().to_json(); }); }
-  std::string info_report(val progress) { return guarded([&] { return inspector_->info_report(js_progress(progress)).to_json(); }); }
+  // The chunk headers and such that infoReport will read, as [[offset, length], ...]: the worker
+  // reads them all at once and preloads them, then calls infoReport (which drops them after).
+  std::string info_report_reads() {
+    Json out = Json::array();
+    if (inspector_)
+      for (const ByteRange& range : inspector_->info_report_reads()) {
+        Json pair = Json::array();
+        pair.push_back(range.offset);
+        pair.push_back(range.length);
+        out.push_back(std::move(pair));
+      }
+    return out.dump();
+  }
+  // False when the cache keeps no more (the rest are read by infoReport as before).
+  bool preload(double offset, val bytes) {
+    std::vector<uint8_t> data(bytes["length"].as<size_t>());
+    val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+    return cached_.preload(static_cast<uint64_t>(offset), data.data(), data.size());
+  }
+  std::string info_report(val progress) {
+    std::string report = guarded([&] { return inspector_->info_report(js_progress(progress)).to_json(); });
+    cached_.release_preloaded();
+    return report;
+  }
   std::string check(val progress) { return guarded([&] { return inspector_->check(js_progress(progress)).to_json(); }); }
   std::string file_map(bool full_check, val progress) {
     return guarded([&] { return inspector_->file_map(full_check, js_progress(progress)).to_json(); });
@@ -173,6 +197,7 @@ class WasmInspector {
     out["bytes_read"] = counting_.bytes_read();
     out["read_calls"] = counting_.read_calls();
     out["size"] = source_.size();
+    out["preloaded_bytes"] = cached_.preloaded_bytes();
     return out.dump();
   }
 
@@ -231,6 +256,8 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("detection", &logscope::WasmInspector::detection)
       .function("known", &logscope::WasmInspector::known)
       .function("summary", &logscope::WasmInspector::summary)
+      .function("infoReportReads", &logscope::WasmInspector::info_report_reads)
+      .function("preload", &logscope::WasmInspector::preload)
       .function("infoReport", &logscope::WasmInspector::info_report)
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 namespace logscope {
 
@@ -81,6 +82,7 @@ CachedByteSource::CachedByteSource(ByteSource& inner, Options options)
 }
 
 void CachedByteSource::clear() {
+  release_preloaded();
   blocks_.clear();
   cached_bytes_ = 0;
   last_miss_end_ = UINT64_MAX;
@@ -95,6 +97,35 @@ const CachedByteSource::Block* CachedByteSource::find_block(uint64_t offset) {
     }
   }
   return nullptr;
+}
+
+const CachedByteSource::Block* CachedByteSource::find_preloaded(uint64_t offset) const {
+  auto after = preloaded_.upper_bound(offset);
+  if (after == preloaded_.begin()) return nullptr;
+  const Block& block = std::prev(after)->second;
+  return offset < block.offset + block.size ? &block : nullptr;
+}
+
+bool CachedByteSource::preload(uint64_t offset, const uint8_t* data, size_t size) {
+  uint64_t total = inner_.size();
+  if (size == 0 || offset >= total || size > total - offset) return false;
+  if (preloaded_bytes_ + size > options_.capacity / 4) return false;
+  auto after = preloaded_.lower_bound(offset);
+  if (after != preloaded_.end() && after->first < offset + size) return false;
+  if (after != preloaded_.begin()) {
+    const Block& before = std::prev(after)->second;
+    if (before.offset + before.size > offset) return false;
+  }
+  Block block{offset, std::unique_ptr<uint8_t[]>(new uint8_t[size]), size};
+  std::memcpy(block.bytes.get(), data, size);
+  preloaded_.emplace_hint(after, offset, std::move(block));
+  preloaded_bytes_ += size;
+  return true;
+}
+
+void CachedByteSource::release_preloaded() {
+  preloaded_.clear();
+  preloaded_bytes_ = 0;
 }
 
 const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t wanted) {
@@ -140,7 +171,8 @@ size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length)
   size_t done = 0;
   while (done < length) {
     uint64_t at = offset + done;
-    const Block* block = find_block(at);
+    const Block* block = preloaded_.empty() ? nullptr : find_preloaded(at);
+    if (!block) block = find_block(at);
     if (!block) block = fetch(at, length - done);
     if (!block) break;
     size_t in_block = static_cast<size_t>(at - block->offset);

@@ -6,11 +6,18 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace logscope {
+
+// [offset, offset + length) of a file.
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
 
 class ByteSource {
  public:
@@ -115,6 +122,14 @@ class CachedByteSource : public ByteSource {
   ByteSource* concurrent_source() override { return inner_.concurrent_source(); }
   // Fetches the range in one call when it fits in half the cache and is not cached already.
   void will_read(uint64_t offset, uint64_t length) override;
+  // Bytes at `offset` the caller read itself, ahead of the reads that need them: the browser
+  // fetches a bag's scattered chunk headers all at once (FormatInspector::info_report_reads)
+  // instead of one ~1 ms call each. They are served before the cache, never evicted, and kept
+  // until release_preloaded(). False (nothing kept) when they overlap ranges already preloaded
+  // or would exceed a quarter of the cache's capacity.
+  bool preload(uint64_t offset, const uint8_t* data, size_t size);
+  void release_preloaded();
+  size_t preloaded_bytes() const { return preloaded_bytes_; }
   void clear();
 
  private:
@@ -124,6 +139,7 @@ class CachedByteSource : public ByteSource {
     size_t size;
   };
   const Block* find_block(uint64_t offset);
+  const Block* find_preloaded(uint64_t offset) const;
   const Block* fetch(uint64_t offset, size_t wanted);
 
   ByteSource& inner_;
@@ -132,6 +148,8 @@ class CachedByteSource : public ByteSource {
   size_t cached_bytes_ = 0;
   uint64_t last_miss_end_ = UINT64_MAX;
   size_t next_fetch_;
+  std::map<uint64_t, Block> preloaded_;  // by offset; never overlapping
+  size_t preloaded_bytes_ = 0;
 };
 
 }  // namespace logscope

@@ -47,6 +47,27 @@ Report BagInspector::info_report(const ProgressFn& progress) {
   return report;
 }
 
+// A chunk record's start: its header length, the header (op, compression, size: ~50 bytes from
+// every writer we know) and its data length. A longer header is read past the range.
+constexpr uint64_t kChunkHeaderRead = 512;
+
+// In file order, none running into the next chunk (small chunks lie closer than 512 bytes), one
+// per position (a hostile index may name a position twice).
+std::vector<ByteRange> BagInspector::info_report_reads() {
+  std::vector<uint64_t> starts;
+  for (const Chunk& chunk : bag_.chunks)
+    if (!chunk.header_read && chunk.pos < source_.size()) starts.push_back(chunk.pos);
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<ByteRange> ranges;
+  ranges.reserve(starts.size());
+  for (size_t i = 0; i < starts.size(); ++i) {
+    uint64_t end = i + 1 < starts.size() ? starts[i + 1] : source_.size();
+    ranges.push_back({starts[i], std::min(kChunkHeaderRead, end - starts[i])});
+  }
+  return ranges;
+}
+
 std::string BagInspector::info_text(const InfoOptions& options) {
   // rosbag info prints rates whenever it has read the connection indexes: with --freq, and always
   // for an indexed V1.2 bag (its reader loads every index at open).

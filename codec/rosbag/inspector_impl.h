@@ -25,6 +25,8 @@ class BagInspector : public FormatInspector {
 
   Report summary() override;
   Report info_report(const ProgressFn& progress) override;
+  // Every chunk header not read yet.
+  std::vector<ByteRange> info_report_reads() override;
   Report check(const ProgressFn& progress) override;
   // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (chunk_feeds.cpp).
   std::unique_ptr<ByteFeed> check_feed() override;

@@ -130,6 +130,42 @@ TEST_CASE("cached source: a will_read hint fetches the range in one call, within
   CHECK(counting.read_calls() == 1);
 }
 
+TEST_CASE("cached source: preloaded ranges are served first, within a quarter of the cache, until released") {
+  std::vector<uint8_t> data(4 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 13 + (i >> 9));
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;
+  options.block_size = 16 * 1024;
+  options.capacity = 16 * 1024 * 1024;  // preloads up to 4 MB
+  CachedByteSource cached(counting, options);
+  for (uint64_t at : {100'000ull, 2'000'000ull, 3'000'000ull}) REQUIRE(cached.preload(at, data.data() + at, 512));
+  CHECK(cached.preloaded_bytes() == 3 * 512);
+  uint8_t piece[600];
+  REQUIRE(cached.read(2'000'100, piece, 300) == 300);
+  CHECK(std::memcmp(piece, data.data() + 2'000'100, 300) == 0);
+  CHECK(counting.read_calls() == 0);
+  // A read running past a preloaded range takes the rest from the file.
+  REQUIRE(cached.read(3'000'400, piece, 600) == 600);
+  CHECK(std::memcmp(piece, data.data() + 3'000'400, 600) == 0);
+  CHECK(counting.read_calls() == 1);
+  // Refused: overlapping a preload, past the end, empty, beyond the quarter of the capacity.
+  CHECK_FALSE(cached.preload(100'200, data.data() + 100'200, 512));
+  CHECK_FALSE(cached.preload(99'800, data.data() + 99'800, 300));
+  CHECK_FALSE(cached.preload(data.size() - 10, data.data(), 20));
+  CHECK_FALSE(cached.preload(5, data.data(), 0));
+  CHECK_FALSE(cached.preload(0, data.data(), 4 * 1024 * 1024));
+  CHECK(cached.preload(99'488, data.data() + 99'488, 512));  // ends where the first one starts
+  CHECK(cached.preloaded_bytes() == 4 * 512);
+  // Released: the file is read again.
+  cached.release_preloaded();
+  CHECK(cached.preloaded_bytes() == 0);
+  counting.reset();
+  REQUIRE(cached.read(100'000, piece, 100) == 100);
+  CHECK(std::memcmp(piece, data.data() + 100'000, 100) == 0);
+  CHECK(counting.read_calls() == 1);
+}
+
 TEST_CASE("detection by content, with a diagnosis for everything else") {
   CHECK(detect_kind("") == "empty");
   CHECK(detect_kind("BDDF\x01\x02") == "bddf");

@@ -1,7 +1,7 @@
 // The wasm module and the native CLI run the same codec: they must give the same answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { haveSamples, openWithWasm, runCli, sampleFiles } from './support.mjs';
@@ -91,5 +91,38 @@ test('every sample: same detection and the same info JSON from wasm and CLI', as
     } finally {
       wasm.close();
     }
+  }
+});
+
+// As the page's worker does for the later facts (web/worker.js infoReport): read every range of
+// infoReportReads itself, preload it, then infoReport, which must ask the file for nothing more.
+test('infoReport with its reads preloaded: the CLI\'s JSON, and the file is read no further', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-preload-'));
+  try {
+    for (const compression of ['none', 'lz4', 'bz2']) {
+      const path = join(dir, `${compression}.bag`);
+      runCli(['make-demo-rosbag', path, '--size-mb', '6', '--compression', compression]);
+      const cliText = compactJson(runCli(['info', '--json', path]).stdout);
+      const file = readFileSync(path);
+      const wasm = await openWithWasm(path);
+      try {
+        wasm.inspector.summary();
+        const ranges = JSON.parse(wasm.inspector.infoReportReads());
+        assert.ok(ranges.length >= 6, `${compression}: a range per chunk (${ranges.length})`);
+        for (const [offset, length] of ranges) assert.equal(wasm.inspector.preload(offset, file.subarray(offset, offset + length)), true);
+        const before = JSON.parse(wasm.inspector.readStats());
+        assert.equal(before.preloaded_bytes, ranges.reduce((sum, [, length]) => sum + length, 0));
+        const wasmText = wasm.inspector.infoReport(null);
+        const after = JSON.parse(wasm.inspector.readStats());
+        assert.equal(after.bytes_read, before.bytes_read, `${compression}: nothing read after the preload`);
+        assert.equal(after.preloaded_bytes, 0, 'infoReport drops the preloads');
+        assert.ok(cliText.endsWith(`"summary":${wasmText}}`), `${compression}: the CLI's report`);
+        assert.equal(wasm.inspector.infoReportReads(), '[]');
+      } finally {
+        wasm.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
