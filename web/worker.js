@@ -7,6 +7,7 @@ import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
 import { streamFeed } from './src/stream-feed.js';
+import { readScattered } from './src/scattered-reads.js';
 
 const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
 let modulePromise = null;
@@ -157,7 +158,16 @@ const ops = {
     await feedFile(reader.kind === 'file' ? inspector.scanFeed() : null, 'scan', progress);
     return parse(inspector.summary());
   },
-  infoReport: (_, progress) => parse(inspector.infoReport(progress)),
+  async infoReport(_, progress) {
+    // The scattered reads (a bag's chunk headers) are fetched at once, then found in the cache.
+    const ranges = parse(inspector.infoReportReads()) || [];
+    const take = (offset, bytes) => {
+      reader.scatteredReads = (reader.scatteredReads || 0) + 1;
+      return inspector.preload(offset, bytes);
+    };
+    if (ranges.length && reader.readRange) await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress);
+    return parse(inspector.infoReport(progress));
+  },
   check: async (_, progress) => (await checkReport(progress)).report,
   async fileMap({ fullCheck }, progress) {
     if (fullCheck) await ensureOffload();
@@ -224,6 +234,7 @@ const ops = {
     ...parse(inspector.readStats()),
     reader_bytes: reader ? reader.bytesRead : 0,
     reader_requests: reader ? reader.requests || 0 : 0,
+    scattered_reads: reader?.scatteredReads ?? 0,
     read_ahead: Boolean(reader?.readAhead),
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),

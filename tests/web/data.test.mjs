@@ -39,6 +39,12 @@ test('a bag overview fills in the compression facts of info_report, as the CLI r
     assert.equal(Number(await page.getAttribute('#facts [data-key="uncompressed"] dd', 'data-value')), expected.details.uncompressed);
     assert.equal(Number(await page.getAttribute('#facts [data-key="compressed"] dd', 'data-value')), expected.details.compressed);
     assert.ok((await page.textContent('#facts [data-key="compression"] dd')).startsWith(expected.facts.find((f) => f.key === 'compression').value), 'the codec name');
+    // The job worker read the chunk headers all at once (web/src/scattered-reads.js): its codec
+    // asked the file only for what opening needs (the first block and the index), never a chunk.
+    const chunks = expected.details.compression_by_codec.reduce((sum, c) => sum + c.chunks, 0);
+    const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    assert.equal(jobStats.scattered_reads, chunks, 'one scattered read per chunk header');
+    assert.ok(jobStats.read_calls <= 3, `the codec read nothing past opening (${jobStats.read_calls} calls)`);
     await waitIdle(page);
     await screenshot(page, `overview-compression-${basename(path)}-${scheme}`);
     assert.deepEqual(page.errors, []);

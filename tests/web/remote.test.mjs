@@ -111,6 +111,10 @@ test('a remote bag shows the same summary and bytes as the same file opened loca
     await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
     await waitIdle(page);
     assert.equal(await page.textContent('#facts'), localFacts, 'same facts');
+    // The chunk headers behind the compression facts came by concurrent fetches, one per chunk.
+    const chunks = JSON.parse(execFileSync(cli, ['info', '--json', path], { encoding: 'utf8' })).summary.details.compression_by_codec.reduce((sum, c) => sum + c.chunks, 0);
+    const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    assert.equal(jobStats.scattered_reads, chunks, 'one concurrent Range request per chunk header');
     assert.equal(await page.textContent('#tables-slot'), localTables, 'same tables');
     // Bytes in the hex view, in the middle of the file, come from Range reads and match the file.
     const size = statSync(path).size;

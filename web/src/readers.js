@@ -2,7 +2,8 @@ import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from
 
 export { prepareReadAhead, readAheadAvailable };
 
-// Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array}.
+// Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array,
+// readRange(offset, length) -> Promise<Uint8Array>}.
 // Reads are synchronous because the C++ ByteSource calls them synchronously; that is allowed
 // in a worker (FileReaderSync for local files, synchronous XHR Range requests for remote ones).
 // Local files also get a read-ahead stream for whole-file passes where the page is cross-origin
@@ -26,6 +27,14 @@ export function fileReader(file) {
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
       this.bytesRead += buffer.byteLength;
       return new Uint8Array(buffer);
+    },
+    // One of many reads in flight at once (web/src/scattered-reads.js).
+    async readRange(offset, length) {
+      const end = Math.min(this.size, offset + length);
+      if (end <= offset) return new Uint8Array(0);
+      const bytes = new Uint8Array(await file.slice(offset, end).arrayBuffer());
+      this.bytesRead += bytes.byteLength;
+      return bytes;
     },
     // Writes straight into the codec's memory: from the read-ahead stream when this read continues
     // a pass (web/src/read-ahead.js), otherwise with one FileReaderSync call.
@@ -71,6 +80,28 @@ export class ChangedError extends Error {
 // it is not a CORS-safelisted header, so it would need a preflight and Access-Control-Allow-Headers
 // on the server, and a server that honours it answers a change with the whole file.)
 export function httpReader({ url, size, name, etag = null, lastModified = null }) {
+  // The bytes of one range response, or an error that says what went wrong (`header` reads a
+  // response header): shared by the synchronous reads and the concurrent ones.
+  const rangeBytes = (status, statusText, header, body, offset, end) => {
+    if (status === 0) throw new Error(`the request for bytes ${offset}–${end - 1} of ${url} failed (network error or CORS); check the network and open the link again`);
+    if (status === 412 || status === 416) throw new ChangedError(`the file at ${url} changed underneath: the server refused bytes ${offset}–${end - 1} (HTTP ${status}). Open the link again to read the new version`);
+    if (status === 200) {
+      const got = body ? body.byteLength : 0;
+      if (got !== size) throw new ChangedError(`the file at ${url} changed underneath: the server now sends ${got} bytes instead of a range of the ${size}-byte file. Open the link again to read the new version`);
+      throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
+    }
+    if (status !== 206) throw new Error(`the server answered HTTP ${status} ${statusText} for bytes ${offset}–${end - 1} of ${url}`);
+    const changed = [];
+    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
+    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
+    const nowTag = header('ETag');
+    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
+    const nowModified = header('Last-Modified');
+    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
+    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
+    const bytes = new Uint8Array(body);
+    return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
+  };
   return {
     kind: 'url',
     url,
@@ -91,25 +122,21 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
         throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${error.message || error}); check the network and open the link again`);
       }
       this.requests++;
-      if (xhr.status === 0) throw new Error(`the request for bytes ${offset}–${end - 1} of ${url} failed (network error or CORS); check the network and open the link again`);
-      if (xhr.status === 412 || xhr.status === 416) throw new ChangedError(`the file at ${url} changed underneath: the server refused bytes ${offset}–${end - 1} (HTTP ${xhr.status}). Open the link again to read the new version`);
-      if (xhr.status === 200) {
-        const got = xhr.response ? xhr.response.byteLength : 0;
-        if (got !== this.size) throw new ChangedError(`the file at ${url} changed underneath: the server now sends ${got} bytes instead of a range of the ${this.size}-byte file. Open the link again to read the new version`);
-        throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
-      }
-      if (xhr.status !== 206) throw new Error(`the server answered HTTP ${xhr.status} ${xhr.statusText} for bytes ${offset}–${end - 1} of ${url}`);
-      const changed = [];
-      const total = /\/(\d+)\s*$/.exec(xhr.getResponseHeader('Content-Range') || '');
-      if (total && Number(total[1]) !== this.size) changed.push(`its size is now ${Number(total[1])} bytes, not ${this.size}`);
-      const nowTag = xhr.getResponseHeader('ETag');
-      if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
-      const nowModified = xhr.getResponseHeader('Last-Modified');
-      if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
-      if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
-      const bytes = new Uint8Array(xhr.response);
+      const bytes = rangeBytes(xhr.status, xhr.statusText, (h) => xhr.getResponseHeader(h), xhr.response, offset, end);
       this.bytesRead += bytes.byteLength;
-      return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
+      return bytes;
+    },
+    // One of many reads in flight at once (web/src/scattered-reads.js): over the network each
+    // costs a round trip, which concurrent requests share.
+    async readRange(offset, length) {
+      const end = Math.min(this.size, offset + length);
+      if (end <= offset) return new Uint8Array(0);
+      const response = await fetch(url, { headers: { Range: `bytes=${offset}-${end - 1}` } });
+      this.requests++;
+      const body = await response.arrayBuffer();
+      const bytes = rangeBytes(response.status, response.statusText, (h) => response.headers.get(h), body, offset, end);
+      this.bytesRead += bytes.byteLength;
+      return bytes;
     },
   };
 }
