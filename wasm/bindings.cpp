@@ -92,8 +92,9 @@ class WasmInspector {
   bool known() const { return inspector_ != nullptr; }
 
   std::string summary() { return guarded([&] { return inspector_->summary().to_json(); }); }
-  // The chunk headers and such that infoReport will read, as [[offset, length], ...]: the worker
-  // reads them all at once and preloads them, then calls infoReport (which drops them after).
+  // The chunk headers and such that infoReport (and infoText) will read, as [[offset, length], ...]:
+  // the worker reads them all at once and preloads them, then calls infoReport or infoText, which
+  // drop them after.
   std::string info_report_reads() {
     Json out = Json::array();
     if (inspector_)
@@ -134,7 +135,9 @@ class WasmInspector {
     if (const Json* path = options.find("path")) info.path = path->as_string();
     if (const Json* all = options.find("all")) info.all = all->as_bool();
     if (const Json* freq = options.find("freq")) info.freq = freq->as_bool();
-    return inspector_->info_text(info);
+    std::string text = inspector_->info_text(info);
+    cached_.release_preloaded();
+    return text;
   }
   double child_count(const std::string& id) { return inspector_ ? static_cast<double>(inspector_->child_count(id)) : 0; }
   std::string children(const std::string& id, double first, double count) {

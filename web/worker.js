@@ -159,13 +159,7 @@ const ops = {
     return parse(inspector.summary());
   },
   async infoReport(_, progress) {
-    // The scattered reads (a bag's chunk headers) are fetched at once, then found in the cache.
-    const ranges = parse(inspector.infoReportReads()) || [];
-    const take = (offset, bytes) => {
-      reader.scatteredReads = (reader.scatteredReads || 0) + 1;
-      return inspector.preload(offset, bytes);
-    };
-    if (ranges.length && reader.readRange) await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress);
+    await preloadScatteredReads(progress);
     return parse(inspector.infoReport(progress));
   },
   check: async (_, progress) => (await checkReport(progress)).report,
@@ -202,7 +196,10 @@ const ops = {
     reader = null;
     return { ...row, line };
   },
-  infoText: ({ options }) => inspector.infoText(JSON.stringify(options || {})),
+  async infoText({ options }) {
+    if (!options?.freq) await preloadScatteredReads();
+    return inspector.infoText(JSON.stringify(options || {}));
+  },
   childCount: ({ id }) => inspector.childCount(id),
   children: ({ id, first, count }) => parse(inspector.children(id, first, count)),
   locate: ({ offset }) => parse(inspector.locate(offset)),
@@ -258,6 +255,18 @@ const ops = {
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
   ...outputOps(() => ({ Module, inspector })),
 };
+
+// The scattered reads of infoReport and infoText (a bag's chunk headers) fetched at once, several
+// in flight, into the codec's cache: it then finds them there instead of reading one at a time.
+async function preloadScatteredReads(progress = () => true) {
+  const ranges = parse(inspector.infoReportReads()) || [];
+  if (!ranges.length || !reader.readRange) return;
+  const take = (offset, bytes) => {
+    reader.scatteredReads = (reader.scatteredReads || 0) + 1;
+    return inspector.preload(offset, bytes);
+  };
+  await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress);
+}
 
 // Requests that read only the index or a few small ranges: they never wait for the read-ahead.
 const INDEX_OPS = new Set(['open', 'checkFile', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { haveSamples, openWithWasm, runCli, sampleFiles } from './support.mjs';
+import { execFileSync } from 'node:child_process';
+import { cliPath, haveSamples, openWithWasm, runCli, sampleFiles } from './support.mjs';
 
 // Files whose diagnosis must be helpful, made here (nothing copied).
 function makeOddFiles() {
@@ -96,7 +97,7 @@ test('every sample: same detection and the same info JSON from wasm and CLI', as
 
 // As the page's worker does for the later facts (web/worker.js infoReport): read every range of
 // infoReportReads itself, preload it, then infoReport, which must ask the file for nothing more.
-test('infoReport with its reads preloaded: the CLI\'s JSON, and the file is read no further', async () => {
+test('infoReport and infoText with their reads preloaded: the CLI\'s answers, and the file is read no further', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'logscope-preload-'));
   try {
     for (const compression of ['none', 'lz4', 'bz2']) {
@@ -120,6 +121,21 @@ test('infoReport with its reads preloaded: the CLI\'s JSON, and the file is read
         assert.equal(wasm.inspector.infoReportReads(), '[]');
       } finally {
         wasm.close();
+      }
+      // infoText (rosbag info's layout) needs the same headers.
+      const again = await openWithWasm(path);
+      try {
+        for (const [offset, length] of JSON.parse(again.inspector.infoReportReads())) again.inspector.preload(offset, file.subarray(offset, offset + length));
+        const before = JSON.parse(again.inspector.readStats());
+        const text = again.inspector.infoText(JSON.stringify({ path }));
+        const after = JSON.parse(again.inspector.readStats());
+        assert.equal(after.bytes_read, before.bytes_read, `${compression}: infoText read nothing after the preload`);
+        assert.equal(after.preloaded_bytes, 0, 'infoText drops the preloads');
+        // The CLI in this process's time zone, which the module's local times follow.
+        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        assert.equal(text, execFileSync(cliPath, ['info', path], { encoding: 'utf8', env: { ...process.env, TZ: zone } }));
+      } finally {
+        again.close();
       }
     }
   } finally {

@@ -134,6 +134,36 @@ test('a remote bag shows the same summary and bytes as the same file opened loca
   }
 });
 
+test('a big remote bag\'s info text and compression facts, when asked, are the CLI\'s, their chunk headers read by concurrent Range requests', async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const expected = JSON.parse(execFileSync(cli, ['info', '--json', 'mid.bag'], { cwd: dir, encoding: 'utf8' })).summary;
+    const chunks = expected.details.compression_by_codec.reduce((sum, c) => sum + c.chunks, 0);
+    assert.ok(chunks >= 10, `the 20 MB bag has many chunks (${chunks})`);
+    const page = await env.newPage({ query: remoteQuery(server.url + 'mid.bag') });
+    assert.equal(await waitRemote(page), 'summary');
+    assert.equal(await page.evaluate(() => document.body.dataset.compression), 'ask');
+    // The info text, in the view worker.
+    await page.click('#load-info-text');
+    await page.waitForSelector('#info-text', { state: 'attached' }); // in a closed <details>
+    const text = execFileSync(cli, ['info', 'mid.bag'], { cwd: dir, encoding: 'utf8', env: { ...process.env, TZ: await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone) } });
+    assert.equal((await page.textContent('#info-text')).trim(), text.trim());
+    assert.equal((await page.evaluate(() => window.logscope.readStats())).scattered_reads, chunks, 'the view worker fetched each chunk header once, concurrently');
+    // The compression facts, in the job worker.
+    await page.click('#load-compression');
+    await page.waitForFunction(() => document.body.dataset.compression === 'done');
+    assert.equal(Number(await page.getAttribute('#facts [data-key="compressed"] dd', 'data-value')), expected.details.compressed);
+    assert.equal(Number(await page.getAttribute('#facts [data-key="uncompressed"] dd', 'data-value')), expected.details.uncompressed);
+    assert.equal((await page.evaluate(() => window.logscope.jobsClient().call('readStats'))).scattered_reads, chunks);
+    assert.equal(server.stats.full, 0, 'only Range requests');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
 test('a server without Range support: the page says so, and downloads the whole file only when asked', async (t) => {
   if (skip(t)) return;
   const server = await fileServer(dir, { range: false, cors: 'full' });
