@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { cliPath, haveSamples, openWithWasm, runCli, sampleFiles } from './support.mjs';
+import { haveSamples, openWithWasm, runCli, sampleFiles } from './support.mjs';
 
 // Files whose diagnosis must be helpful, made here (nothing copied).
 function makeOddFiles() {
@@ -131,9 +130,7 @@ test('infoReport and infoText with their reads preloaded: the CLI\'s answers, an
         const after = JSON.parse(again.inspector.readStats());
         assert.equal(after.bytes_read, before.bytes_read, `${compression}: infoText read nothing after the preload`);
         assert.equal(after.preloaded_bytes, 0, 'infoText drops the preloads');
-        // The CLI in this process's time zone, which the module's local times follow.
-        const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-        assert.equal(text, execFileSync(cliPath, ['info', path], { encoding: 'utf8', env: { ...process.env, TZ: zone } }));
+        assert.equal(text, runCli(['info', path]).stdout);
       } finally {
         again.close();
       }

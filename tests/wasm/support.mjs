@@ -5,6 +5,10 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync, stat
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// The module's local times follow this process's time zone and the CLI runs with TZ=UTC (runCli):
+// the same zone for both, whatever the machine's (set before the module reads it).
+process.env.TZ = 'UTC';
+
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const samplesDir = resolve(root, '..', 'shared', 'samples');
 export const cliPath = join(root, 'build', 'native', 'logscope');
