@@ -1,7 +1,7 @@
-// Deep links: the view (tab, table row, structure node, hex cursor and selection) is kept in the
-// address; "Copy link" gives it; opening the link shows the same place. For a remote file the
-// link opens the file too; for a local one it says the file cannot travel, and restores the view
-// once the same file is opened.
+// Deep links: the view (tab, table row, structure node, hex cursor and selection, the timeline's
+// range and the plot) is kept in the address; "Copy link" gives it; opening the link shows the
+// same place. For a remote file the link opens the file too; for a local one it says the file
+// cannot travel, and restores the view once the same file is opened.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ before(async () => {
   if (!haveWasm || !haveDemos) return;
   dir = mkdtempSync(join(tmpdir(), 'logscope-links-'));
   copyFileSync(BAG, join(dir, 'example.bag'));
+  copyFileSync(demo('town03_intersection.log'), join(dir, 'town03.log'));
   env = await start();
 });
 after(async () => {
@@ -128,4 +129,67 @@ test('opening another file starts with a fresh view in the address', async (t) =
   const params = new URL(page.url()).searchParams;
   for (const key of ['tab', 'node', 'row', 'sel']) assert.equal(params.get(key), null, `${key} is cleared`);
   await page.context().close();
+});
+
+// A bag plots a topic; a CARLA log an actor, listed once the map's pass is done.
+for (const [name, pick] of [['example.bag', '/navsat/fix'], ['town03.log', null]]) test(`a link keeps the timeline range and the plot (${name}): opening it brushes the same range and plots the same source and fields`, async (t) => {
+  if (skip(t)) return;
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  const plotted = (page, want) => page.waitForFunction((w) => {
+    const card = document.querySelector('#plot-card');
+    return card?.dataset.state === 'done' && card.dataset.source === w.source && (!w.t0 || card.dataset.t0Ns === w.t0);
+  }, want, { timeout: 30_000 });
+  try {
+    const page = await env.newPage({ query: `?nodemo&url=${encodeURIComponent(server.url + name)}` });
+    assert.equal(await waitOpened(page, name), 'summary');
+    await waitIdle(page);
+    await page.click('#tab-plots');
+    await page.waitForSelector('#timeline-card[data-loaded="true"]');
+    await page.waitForFunction(() => document.querySelectorAll('#plot-source option').length > 2 && document.querySelector('#plot-card').dataset.state === 'done', null, { timeout: 30_000 });
+    // Not the source shown first.
+    const source = pick ?? await page.$eval('#plot-source', (select) => select.options[2].value);
+    await page.selectOption('#plot-source', source);
+    await plotted(page, { source });
+    // Brush 20 % .. 70 % of the timeline.
+    const box = await page.locator('#timeline-canvas').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.2, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.7, box.y + 8);
+    await page.mouse.up();
+    await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
+    const t0 = await page.getAttribute('#timeline-selection', 'data-t0-ns');
+    const t1 = await page.getAttribute('#timeline-selection', 'data-t1-ns');
+    await plotted(page, { source, t0 });
+    // Seconds after the file's start, not after 1970.
+    const selected = await page.textContent('#timeline-selection');
+    assert.match(selected, /^Selected \+\d{1,4}\.\d{3} s … \+\d{1,4}\.\d{3} s/);
+    const before = await page.$eval('#plot-card', (card) => ({ fields: card.dataset.fields, count: card.dataset.count, t1: card.dataset.t1Ns }));
+    const { href } = await copyLink(page);
+    const link = new URL(href);
+    assert.equal(link.searchParams.get('tab'), 'plots');
+    assert.equal(link.searchParams.get('t0'), t0);
+    assert.equal(link.searchParams.get('t1'), t1);
+    assert.equal(link.searchParams.get('plot'), source);
+    assert.equal(link.searchParams.get('fields'), before.fields);
+    await page.context().close();
+
+    const again = await env.newPage({ query: link.search });
+    assert.equal(await waitOpened(again, name), 'summary');
+    await again.waitForFunction(() => document.body.dataset.viewRestored === 'true', null, { timeout: 30_000 });
+    await plotted(again, { source, t0 });
+    assert.equal(await again.getAttribute('#timeline-selection', 'data-t0-ns'), t0, 'the timeline shows the range');
+    assert.equal(await again.getAttribute('#timeline-selection', 'data-t1-ns'), t1);
+    assert.equal(await again.textContent('#timeline-selection'), selected);
+    assert.deepEqual(await again.$eval('#plot-card', (card) => ({ fields: card.dataset.fields, count: card.dataset.count, t1: card.dataset.t1Ns })), before, 'the same fields and points');
+    const params = (u) => Object.fromEntries([...new URL(u).searchParams].sort());
+    assert.deepEqual(params(again.url()), params(href), 'the address is the link');
+    await screenshot(again, `link-plot-opened-${name}`);
+    // Clearing the range takes it out of the address.
+    await again.click('#timeline-clear');
+    await again.waitForFunction(() => !new URLSearchParams(location.search).has('t0'));
+    assert.deepEqual(again.errors, []);
+    await again.context().close();
+  } finally {
+    await server.closeAll();
+  }
 });

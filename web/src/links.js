@@ -4,8 +4,10 @@
 //   tab   a tab's name (overview, problems, data, explore)  node  the selected structure node (tree id)
 //   row   the selected table row, "<table>:<first cell>" (a series, topic, actor or frame)
 //   at    the hex cursor (hex offset)              sel   the hex selection, "<start>-<end>" (hex)
+//   t0, t1  the time range brushed on the timeline (ns since the epoch, as the file's stamps)
+//   plot  the plotted topic, series or actor       fields  its plotted fields, comma-separated
 // Other parameters (nodemo...) are kept as they are.
-const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel'];
+const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields'];
 
 const hex = (n) => `0x${n.toString(16)}`;
 const parseNumber = (text) => {
@@ -30,6 +32,12 @@ export function parseView(search, tabs) {
     const start = parseNumber(sel[1]);
     const end = parseNumber(sel[2]);
     if (end > start) view.sel = { start, end };
+  }
+  const t0 = params.get('t0'), t1 = params.get('t1');
+  if (/^\d{1,20}$/.test(t0 || '') && /^\d{1,20}$/.test(t1 || '') && BigInt(t1) >= BigInt(t0)) view.range = { t0: BigInt(t0), t1: BigInt(t1) };
+  if (params.get('plot')) {
+    view.plot = params.get('plot');
+    view.fields = (params.get('fields') || '').split(',').filter(Boolean);
   }
   return view;
 }
@@ -67,7 +75,10 @@ export class LinkState {
   update(view) {
     if (this.applying) return;
     for (const [key, value] of Object.entries(view)) {
-      if (value === null || value === undefined || value === '') this.params.delete(key);
+      if (key === 'range') {
+        for (const end of ['t0', 't1']) if (value) this.params.set(end, value[end].toString()); else this.params.delete(end);
+      } else if (value === null || value === undefined || value === '') this.params.delete(key);
+      else if (key === 'fields') this.params.set('fields', value.join(','));
       else if (key === 'at') this.params.set('at', hex(value));
       else if (key === 'sel') this.params.set('sel', `${hex(value.start)}-${hex(value.end)}`);
       else if (key === 'row') this.params.set('row', `${value.table}:${value.key}`);

@@ -45,7 +45,7 @@ async function restoreView(session) {
   } finally {
     links.applying = false;
   }
-  links.update({ tab: view.tab, node: view.node, row: view.row, at: view.at, sel: view.sel });
+  links.update({ tab: view.tab, node: view.node, row: view.row, at: view.at, sel: view.sel, range: view.range, plot: view.plot, fields: view.fields });
   links.flush();
   status.viewRestored();
 }

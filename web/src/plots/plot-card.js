@@ -50,7 +50,9 @@ function chartData(result, origin) {
   return data;
 }
 
-export function renderPlotCard(card, { session, view, format, range, signal }) {
+// wanted: {key, fields} to plot first (a link's), instead of the busiest source worth a look;
+// onPlotted(key, fields) after each plot drawn (the link records them).
+export function renderPlotCard(card, { session, view, format, range, signal, wanted = null, onPlotted = () => {} }) {
   const origin = range.origin;
   const what = { rosbag: 'Topic', bddf: 'Series', carla: 'Actor' }[format];
   const select = h('select.select#plot-source', { 'aria-label': what });
@@ -75,6 +77,8 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
   let requery = null;
   let known = []; // the source's columns ({name, kind, unit?})
   let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
+  let pending = wanted; // a source to plot once it is listed (CARLA's come with the map's pass)
+  let picked = Boolean(wanted); // a source was asked for: the first-source search stops
 
   // Back to the timeline's range (or the whole topic): asked again if the chart holds a zoomed answer.
   function resetView() {
@@ -136,6 +140,7 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
       if (format === 'bddf' && result.count) note.append(h('span.muted', {}, ' BDDF stores one time per block: the samples of a block share it (they stack at one point in time; "sample" is their place in the block).'));
       plotButton.classList.remove('primary');
       showCount();
+      onPlotted(s.key, chosen);
     } catch (error) {
       if (request !== latest) return;
       card.dataset.state = 'error';
@@ -170,7 +175,8 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
     if (!s) return;
     try {
       known = columns || await columnsOf(s);
-      fields.setColumns(known, chosen || defaultFields(known, format));
+      const usable = (chosen || []).filter((name) => known.some((c) => c.name === name));
+      fields.setColumns(known, usable.length ? usable : defaultFields(known, format));
       if (run) plot();
       else clear(note).append(h('span.muted', {}, 'Press Plot to read the chosen fields (the file is big: this reads every message of the topic in the range).'));
     } catch (error) {
@@ -183,18 +189,32 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
   async function firstSource() {
     for (const s of sources.slice(0, 50)) {
       const columns = await columnsOf(s).catch(() => []);
+      if (picked) return;
       if (hasLivelyField(columns)) {
         select.value = s.key;
         return loadColumns({ columns });
       }
     }
-    return loadColumns();
+    if (!picked) return loadColumns();
+  }
+
+  // Plots the wanted source with its fields once it is listed; true when it was.
+  function takePending() {
+    if (!pending || !sources.some((s) => s.key === pending.key)) return false;
+    select.value = pending.key;
+    const chosen = pending.fields;
+    pending = null;
+    loadColumns({ run: true, chosen });
+    return true;
   }
 
   select.addEventListener('change', () => loadColumns(), { signal });
   range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
   fillSources(sources);
-  if (format !== 'carla') firstSource().catch(() => {});
+  if (format !== 'carla' && !takePending()) {
+    picked = false;
+    firstSource().catch(() => {});
+  }
 
   return {
     // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.
@@ -205,10 +225,20 @@ export function renderPlotCard(card, { session, view, format, range, signal }) {
         .map((a) => ({ key: String(a.id), label: `${a.id} · ${a.type} · ${a.blueprint}${a.role_name ? ` (${a.role_name})` : ''}`, arg: { actor: a.id } }));
       const unique = [...new Map(list.map((s) => [s.key, s])).values()];
       fillSources(unique, preferred === null ? null : String(preferred));
-      loadColumns();
+      if (!takePending()) loadColumns();
     },
+    // Plots this source with these fields (a link's), now or once it is listed.
+    show(key, chosen) {
+      picked = true;
+      pending = { key, fields: chosen };
+      takePending();
+    },
+    // What the chart shows: {key, fields}, or null.
+    shown: () => (shown ? { key: card.dataset.source, fields: card.dataset.fields.split(',') } : null),
     // Plots this source (a timeline row's name, a map actor's id).
     pick(key) {
+      picked = true;
+      pending = null;
       const s = sources.find((x) => x.key === key || x.arg.topic === key || x.label.startsWith(`${key} ·`));
       if (!s) return;
       select.value = s.key;

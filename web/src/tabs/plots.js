@@ -2,7 +2,8 @@
 // for CARLA logs, the map of every actor. Built when the tab is first shown for a file (the
 // canvases need their size); the timeline reads nothing, the plot and the map run their queries
 // in the job worker with progress and Cancel. The time range chosen on the timeline is shared
-// with the plot and the Data tab's messages (plots/range.js).
+// with the plot and the Data tab's messages (plots/range.js). The range, the plotted source and
+// its fields are kept in the link (t0, t1, plot, fields: links.js), and a link's are restored.
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
 import { timeRange } from '../plots/range.js';
@@ -15,6 +16,8 @@ export function plotsTab(app) {
   let ready = false; // the summary is shown
   let built = false;
   let visible = false;
+  let plot = null; // the plot card's API once built
+  let wanted = null; // {key, fields} a link asks to plot, until the plot card takes it
   const panel = () => $('#panel-plots');
 
   function build() {
@@ -30,7 +33,9 @@ export function plotsTab(app) {
     const mapCard = format === 'carla' ? h('section.card.plots-card#map-card') : null;
     const plotCard = h('section.card.plots-card#plot-card');
     root.append(timelineCard, mapCard || '', plotCard);
-    const plot = renderPlotCard(plotCard, { session, view, format, range, signal });
+    const onPlotted = (key, fields) => app.links.update({ plot: key, fields });
+    plot = renderPlotCard(plotCard, { session, view, format, range, signal, wanted, onPlotted });
+    wanted = null;
     renderTimeline(timelineCard, { session, range, signal, onPick: format === 'carla' ? null : (name) => plot.pick(name) });
     if (mapCard) renderCarlaMap(mapCard, { session, view, signal, onActors: (actors) => plot.setActors(actors), onPick: (id) => plot.pick(id) });
   }
@@ -42,11 +47,31 @@ export function plotsTab(app) {
     open(opened) {
       session = opened;
       ready = built = false;
+      plot = wanted = null;
       clear(panel()).append(h('p.muted', {}, 'Open a log to see its timeline and plots.'));
-      session.on('shown', () => { ready = true; build(); });
+      session.on('shown', () => {
+        ready = true;
+        // Made once the summary is here: the range counts from the file's start.
+        const range = timeRange(session);
+        range.addEventListener('change', () => app.links.update({ range: range.value }), { signal: session.signal });
+        build();
+      });
     },
 
     show() { visible = true; build(); },
     hide() { visible = false; },
+
+    // A link's time range, and what it plotted (plotted at once if the tab is built, else when it is).
+    restore(view) {
+      if (view.range) timeRange(session).set(view.range.t0, view.range.t1);
+      if (!view.plot) return;
+      if (plot) plot.show(view.plot, view.fields);
+      else wanted = { key: view.plot, fields: view.fields };
+    },
+
+    view() {
+      const range = session ? timeRange(session).value : null;
+      return { range, plot: plot?.shown()?.key ?? null, fields: plot?.shown()?.fields ?? null };
+    },
   };
 }
