@@ -106,3 +106,17 @@ export async function screenshot(page, name) {
 }
 
 export const formatCount = (n) => n.toLocaleString('en-US');
+
+// Drags on the timeline from `from` to `to` (fractions of its width); returns the selected range
+// as the page records it, {t0, t1} in ns (decimal text).
+export async function brushTimeline(page, from, to) {
+  await page.locator('#timeline-canvas').scrollIntoViewIfNeeded();
+  const box = await page.locator('#timeline-canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * from, box.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * (from + to) / 2, box.y + 8);
+  await page.mouse.move(box.x + box.width * to, box.y + 10);
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
+  return { t0: await page.getAttribute('#timeline-selection', 'data-t0-ns'), t1: await page.getAttribute('#timeline-selection', 'data-t1-ns') };
+}

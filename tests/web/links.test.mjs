@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, demo, haveWasm, haveDemos, skipUnless, brushTimeline } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 const BAG = demo('husky_outdoor.bag');  // made by our writer: no real file needed
@@ -151,14 +151,7 @@ for (const [name, pick] of [['example.bag', '/navsat/fix'], ['town03.log', null]
     await page.selectOption('#plot-source', source);
     await plotted(page, { source });
     // Brush 20 % .. 70 % of the timeline.
-    const box = await page.locator('#timeline-canvas').boundingBox();
-    await page.mouse.move(box.x + box.width * 0.2, box.y + 5);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.7, box.y + 8);
-    await page.mouse.up();
-    await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
-    const t0 = await page.getAttribute('#timeline-selection', 'data-t0-ns');
-    const t1 = await page.getAttribute('#timeline-selection', 'data-t1-ns');
+    const { t0, t1 } = await brushTimeline(page, 0.2, 0.7);
     await plotted(page, { source, t0 });
     // Seconds after the file's start, not after 1970.
     const selected = await page.textContent('#timeline-selection');

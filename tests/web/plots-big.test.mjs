@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, cli, cliJson, shots, haveWasm, haveCli, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, cli, cliJson, shots, haveWasm, haveCli, skipUnless, brushTimeline } from './helpers.mjs';
 
 const BIG = process.env.LOGSCOPE_BIG === '1';
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
@@ -92,15 +92,7 @@ test('plotting a field of a 1 GB bag\'s topic shows a chart whose point count ma
   console.log(`# plot of ${topic} (${card.fields}): ${Number(card.count).toLocaleString('en-US')} points in ${(wholeMs / 1000).toFixed(1)} s in the page (${(size / 1e6 / (wholeMs / 1000)).toFixed(0)} MB/s); logscope export counted the same rows in ${(cliMs / 1000).toFixed(1)} s`);
 
   // A brushed range: 40 % .. 45 % of the timeline, only its chunks read.
-  await page.locator('#timeline-canvas').scrollIntoViewIfNeeded();
-  const box = await page.locator('#timeline-canvas').boundingBox();
-  await page.mouse.move(box.x + box.width * 0.4, box.y + 5);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.45, box.y + 5);
-  await page.mouse.up();
-  await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
-  const from = await page.getAttribute('#timeline-selection', 'data-t0-ns');
-  const to = await page.getAttribute('#timeline-selection', 'data-t1-ns');
+  const { t0: from, t1: to } = await brushTimeline(page, 0.4, 0.45);
   t0 = Date.now();
   await plotted(page, from);
   const rangeMs = Date.now() - t0;

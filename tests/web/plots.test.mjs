@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { start, openSettled, cliJson, cli, demo, sample, shots, haveWasm, skipUnless } from './helpers.mjs';
+import { start, openSettled, cliJson, cli, demo, sample, shots, haveWasm, skipUnless, brushTimeline } from './helpers.mjs';
 
 let env;
 before(async () => { if (haveWasm) env = await start(); });
@@ -102,16 +102,7 @@ test('bag: the plot holds the rows logscope export writes, for the whole topic a
   assertValues(shown.plot, rows);
 
   // Brush 30 % .. 60 % of the timeline: the plot asks again for exactly that range.
-  await page.locator('#timeline-canvas').scrollIntoViewIfNeeded();
-  const box = await page.locator('#timeline-canvas').boundingBox();
-  await page.mouse.move(box.x + box.width * 0.3, box.y + 5);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.45, box.y + 8);
-  await page.mouse.move(box.x + box.width * 0.6, box.y + 10);
-  await page.mouse.up();
-  await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
-  const t0 = await page.getAttribute('#timeline-selection', 'data-t0-ns');
-  const t1 = await page.getAttribute('#timeline-selection', 'data-t1-ns');
+  const { t0, t1 } = await brushTimeline(page, 0.3, 0.6);
   assert.ok(t0 && t1 && BigInt(t1) > BigInt(t0), 'a range is selected');
   await plotDone(page, { t0 });
   shown = await cardData(page);
