@@ -26,6 +26,8 @@ before(async () => {
   execFileSync(cli, ['make-demo-rosbag', files.none, '--size-mb', '40', '--compression', 'none'], { stdio: 'ignore' });
   files.bz2 = join(dir, 'pass-bz2.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bz2, '--size-mb', '12', '--compression', 'bz2'], { stdio: 'ignore' });
+  files.smallBddf = join(dir, 'small.bddf'); // 16 MB or less: read in one piece, no feeder
+  execFileSync(cli, ['make-demo-bddf', files.smallBddf, '--size-mb', '3'], { stdio: 'ignore' });
   files.carla = join(dir, 'scan.log');
   execFileSync(cli, ['make-demo-carla', files.carla, '--size-mb', '40'], { stdio: 'ignore' });
   for (const isolate of [true, false]) {
@@ -275,12 +277,14 @@ test('the file feeder delivers a range whole and in order, never further ahead t
 });
 
 // A file changed on disk after it was chosen: the browser refuses to read it, and the checksum
-// says so and where it stopped, isolated (feeder worker) or not, instead of hanging.
+// says so and where it stopped, isolated (feeder worker) or not, big or small (read in one piece),
+// instead of hanging.
 test('a checksum of a file that changed after it was chosen stops with the reason', async (t) => {
   if (skipUnless(t, { cli: true })) return;
-  for (const isolate of [true, false]) {
-    const path = join(dir, `changed-${isolate}.bddf`);
-    copyFileSync(files.bddf, path);
+  for (const [isolate, source] of [[true, files.bddf], [false, files.bddf], [true, files.smallBddf]]) {
+    const small = source === files.smallBddf;
+    const path = join(dir, `changed-${isolate}${small ? '-small' : ''}.bddf`);
+    copyFileSync(source, path);
     const page = await (await browser.newContext()).newPage();
     await page.goto(`http://127.0.0.1:${servers[isolate].address().port}/?nodemo`);
     await openFile(page, path);
@@ -292,7 +296,7 @@ test('a checksum of a file that changed after it was chosen stops with the reaso
     await page.context().close();
     assert.equal(checksum.status, 'mismatch');
     assert.match(checksum.message, /^stopped at byte \d+: the browser could not read the file/);
-    assert.equal(stats.checksum_feeder, true);
+    assert.equal(stats.checksum_feeder, !small, small ? 'a small file is read in one piece' : 'a feeder worker read it');
   }
 });
 

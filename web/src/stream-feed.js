@@ -2,7 +2,8 @@
 // "Verify checksum", the full check of a BDDF, a bag (not bz2) or a CARLA log, the scan behind a
 // CARLA log's summary). A feeder worker (file-feed-worker.js) reads the file in large overlapped
 // pieces and transfers them here, so the browser keeps reading while this worker works, with or
-// without cross-origin isolation and with one copy fewer than the read-ahead ring.
+// without cross-origin isolation and with one copy fewer than the read-ahead ring. A file of
+// 16 MB or less is read here in one piece.
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
 // URL), this worker reads the stream itself, which stalls the stream while it works.
 import { describeReadError } from './readers.js';
@@ -11,6 +12,9 @@ import { describeReadError } from './readers.js';
 // at most 16 MB, wasm/bindings.cpp); the feeder's pieces are 16 MB.
 const PUSH_PIECE = 4 << 20;
 const IN_FLIGHT = 64 << 20; // read ahead of the codec at most this much (three 16 MB reads of the feeder and what it has posted)
+// A range this small is one read by this worker: starting a feeder worker for it cost more than
+// the overlap it buys (the batch table's small logs, docs/benchmarks-batch.md).
+const FEEDER_MIN_BYTES = 16 << 20;
 
 function startFeeder() {
   try {
@@ -37,9 +41,13 @@ export async function streamFeed(Module, feed, reader, progress) {
     reader.bytesRead += chunk.length;
   };
   let error = '';
-  const feeder = startFeeder();
+  const small = end - begin <= FEEDER_MIN_BYTES;
+  const feeder = small ? null : startFeeder();
   try {
-    if (feeder) await fromFeeder(feeder, reader.file, begin, end, push, () => progress(done, end));
+    if (small) {
+      push(new Uint8Array(await reader.file.slice(begin, end).arrayBuffer()));
+      progress(done, end);
+    } else if (feeder) await fromFeeder(feeder, reader.file, begin, end, push, () => progress(done, end));
     else await fromStream(reader.file, begin, end, push, () => progress(done, end));
   } catch (failure) {
     error = `stopped at byte ${done}: ${describeReadError(failure)}`;
