@@ -208,7 +208,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     return true;
   }
 
-  select.addEventListener('change', () => loadColumns(), { signal });
+  select.addEventListener('change', () => { picked = true; loadColumns(); }, { signal }); // the user's choice: the search stops
   range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
   fillSources(sources);
   if (format !== 'carla' && !takePending()) {
