@@ -81,9 +81,10 @@ class FormatInspector {
     return summary();
   }
   // The scattered ranges info_report() will read, where the index names them (a bag's chunk
-  // headers; info_text() without `freq` needs the same): a caller that pays per read (the browser) fetches them at once, concurrently, and
-  // preloads them (CachedByteSource::preload). A range may be longer than what is read; a read
-  // beyond it goes to the file as before. Empty when info_report() reads nothing more.
+  // headers; info_text() without `freq` needs the same): a caller that pays per read (the
+  // browser) fetches them at once, concurrently, and preloads them (CachedByteSource::preload).
+  // A range may be longer than what is read; a read beyond it goes to the file as before. Empty
+  // when info_report() reads nothing more.
   virtual std::vector<ByteRange> info_report_reads() { return {}; }
   // The doctor: a full validation that may read the whole file. Includes the summary.
   virtual Report check(const ProgressFn& progress) = 0;

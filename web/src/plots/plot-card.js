@@ -78,7 +78,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   let known = []; // the source's columns ({name, kind, unit?})
   let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
   let pending = wanted; // a source to plot once it is listed (CARLA's come with the map's pass)
-  let picked = Boolean(wanted); // a source was asked for: the first-source search stops
+  let picked = false; // a source was asked for (a link, a pick, the list): the first-source search stops
 
   // Back to the timeline's range (or the whole topic): asked again if the chart holds a zoomed answer.
   function resetView() {
@@ -211,10 +211,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   select.addEventListener('change', () => { picked = true; loadColumns(); }, { signal }); // the user's choice: the search stops
   range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
   fillSources(sources);
-  if (format !== 'carla' && !takePending()) {
-    picked = false;
-    firstSource().catch(() => {});
-  }
+  if (format !== 'carla' && !takePending()) firstSource().catch(() => {});
 
   return {
     // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.

@@ -70,8 +70,8 @@ export function plotsTab(app) {
     },
 
     view() {
-      const range = session ? timeRange(session).value : null;
-      return { range, plot: plot?.shown()?.key ?? null, fields: plot?.shown()?.fields ?? null };
+      const shown = plot?.shown();
+      return { range: session ? timeRange(session).value : null, plot: shown?.key ?? null, fields: shown?.fields ?? null };
     },
   };
 }
