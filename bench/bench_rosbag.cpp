@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   bench::OpenedFile file = bench::open_file(argv[1], options.count("--source") ? options["--source"] : "pread");
   CountingByteSource counting(*file.source);
   double t0 = bench::now(), cpu0 = bench::cpu_seconds();
-  auto inspector = open_inspector(counting, detect(counting).format);
+  auto inspector = open_inspector(counting, format_of(detect(counting)));
   Bag* bag = inspector ? opened_bag(*inspector) : nullptr;
   if (!bag) {
     std::fprintf(stderr, "bench_rosbag: %s is not a ROS bag\n", argv[1]);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format_table.h"
 #include "core/report.h"
 
 namespace logscope {
@@ -23,30 +24,8 @@ Json Detection::to_json() const {
 
 namespace {
 
-constexpr std::string_view kBddfMagic = "BDDF";
-constexpr std::string_view kCarlaMagic = std::string_view("\x0e\x00" "CARLA_RECORDER", 16);
-
-struct KnownHeader {
-  std::string_view prefix;
-  Format format;
-  const char* family;
-  const char* version;
-  const char* label;
-};
-
-const KnownHeader kHeaders[] = {
-    {"#ROSBAG V2.0\n", Format::RosbagV20, "rosbag", "2.0", "ROS bag V2.0"},
-    {"#ROSRECORD V1.2\n", Format::RosbagV12, "rosbag", "1.2", "ROS bag V1.2"},
-    {"#ROSRECORD V1.1\n", Format::RosbagV11, "rosbag", "1.1", "ROS bag V1.1"},
-};
-
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && text.substr(0, prefix.size()) == prefix;
-}
-
-// True when `text` is a proper prefix of `full` (the file ends inside the header).
-bool is_cut_prefix(std::string_view text, std::string_view full) {
-  return !text.empty() && text.size() < full.size() && full.substr(0, text.size()) == text;
 }
 
 std::string lower(std::string_view text) {
@@ -55,13 +34,12 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-Detection known(Format format, const char* family, const char* version, const char* label) {
+Detection known(const FormatEntry& entry, FormatEntry::Match match) {
   Detection d;
-  d.format = format;
-  d.family = family;
-  d.version = version;
-  d.label = label;
-  d.kind = family;
+  d.family = entry.name;
+  d.version = std::move(match.version);
+  d.label = std::move(match.label);
+  d.kind = entry.name;
   return d;
 }
 
@@ -77,25 +55,12 @@ Detection unknown(std::string kind, std::string diagnosis) {
 Detection classify(std::string_view head, uint64_t file_size) {
   if (file_size == 0) return unknown("empty", "The file is empty (0 bytes). It may still be being written, or a download or copy failed.");
 
-  if (starts_with(head, kBddfMagic)) return known(Format::Bddf, "bddf", "", "Boston Dynamics Data Format (BDDF)");
-  for (const KnownHeader& h : kHeaders)
-    if (starts_with(head, h.prefix)) return known(h.format, h.family, h.version, h.label);
-  if (head.size() >= 2 + kCarlaMagic.size() && head.substr(2, kCarlaMagic.size()) == kCarlaMagic)
-    return known(Format::Carla, "carla", "", "CARLA recorder log");
-
-  // A known format whose file ends inside the magic or version line.
-  if (is_cut_prefix(head, kBddfMagic))
-    return unknown("truncated-header", "This looks like a BDDF file cut off inside its 4-byte magic (only " + std::to_string(file_size) + " bytes).");
-  for (const KnownHeader& h : kHeaders)
-    if (is_cut_prefix(head, h.prefix))
-      return unknown("truncated-header", std::string("This looks like a ") + h.label + " file cut off inside its version line (only " + std::to_string(file_size) + " bytes).");
-  if (head.size() > 2 && head.size() < 2 + kCarlaMagic.size() && is_cut_prefix(head.substr(2), kCarlaMagic))
-    return unknown("truncated-header", "This looks like a CARLA recorder log cut off inside its header (only " + std::to_string(file_size) + " bytes).");
-  if (starts_with(head, "#ROSBAG V") || starts_with(head, "#ROSRECORD V")) {
-    size_t eol = head.find('\n');
-    std::string line(head.substr(0, eol == std::string_view::npos ? std::min<size_t>(head.size(), 24) : eol));
-    return unknown("unsupported-version", "This is a ROS bag of a version logscope does not know (\"" + line + "\"). Supported: V1.1, V1.2 and V2.0.");
-  }
+  for (const FormatEntry& entry : formats())
+    if (auto match = entry.match(head, file_size)) return known(entry, std::move(*match));
+  // A known format whose file ends inside its magic, or of a version logscope does not know.
+  for (const FormatEntry& entry : formats())
+    if (entry.near_miss)
+      if (auto miss = entry.near_miss(head, file_size)) return unknown(std::move(miss->kind), std::move(miss->diagnosis));
 
   const auto* bytes = reinterpret_cast<const uint8_t*>(head.data());
   if (head.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b)
@@ -120,8 +85,8 @@ Detection classify(std::string_view head, uint64_t file_size) {
 
   bool printable = std::all_of(head.begin(), head.end(), [](unsigned char c) { return c >= 0x20 || c == '\n' || c == '\r' || c == '\t'; });
   if (printable)
-    return unknown("text", "This is a text file, not one of the binary log formats logscope reads (BDDF, ROS bag V1.1/V1.2/V2.0, CARLA recorder log).");
-  return unknown("unknown", "This is not a format logscope recognises (BDDF, ROS bag V1.1/V1.2/V2.0, CARLA recorder log).");
+    return unknown("text", "This is a text file, not one of the log formats logscope reads (" + format_labels() + ").");
+  return unknown("unknown", "This is not a format logscope recognises (" + format_labels() + ").");
 }
 
 }  // namespace

@@ -8,21 +8,20 @@
 
 namespace logscope {
 
-enum class Format { Unknown, Bddf, RosbagV20, RosbagV12, RosbagV11, Carla };
-
 struct Detection {
-  Format format = Format::Unknown;
-  std::string family;     // "bddf", "rosbag", "carla" or "unknown"
-  std::string version;    // "2.0", "1.2", "1.1" for bags; "" otherwise
-  std::string label;      // e.g. "ROS bag V2.0"
+  std::string family = "unknown";  // a format's name in the format table (core/format_table.h), or "unknown"
+  std::string version;    // the format's version where it has several ("2.0" for a bag); "" otherwise
+  std::string label;      // the label of that version, e.g. "ROS bag V2.0"
   // For unknown files: a stable kind ("empty", "html", "lfs-pointer", "gzip", "bzip2", "zstd",
   // "zip", "xz", "truncated-header", "text", "unknown") and a sentence a user can act on.
   std::string kind;
   std::string diagnosis;
   std::string first_bytes_hex;  // up to 16 bytes
   Json to_json() const;
+  bool known() const { return family != "unknown"; }
 };
 
+// Tries every format of the table in order; otherwise diagnoses what the file looks like.
 Detection detect(ByteSource& source);
 
 }  // namespace logscope

@@ -1,5 +1,7 @@
 #include "core/report.h"
 
+#include "core/format_table.h"
+
 #include <cstdio>
 
 namespace logscope {
@@ -33,14 +35,10 @@ const char* unit_name(Unit unit) {
 
 const char* problem_category(const std::string& code) {
   // Codes that mean data was lost, or found only by scanning because the index was unusable.
-  static const char* const recovery[] = {
-      "bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type", "bddf.file.truncated_block",
-      "bddf.file.truncated_header",
-      "rosbag.index.missing", "rosbag.index.unusable", "rosbag.recovery.stopped", "rosbag.chunk.truncated",
-      "carla.file.truncated", "carla.header.truncated", "carla.frame.missing_end",
-  };
-  for (const char* c : recovery)
-    if (code == c) return "recovery";
+  // Each format's table entry lists them.
+  if (const FormatEntry* entry = find_format(std::string_view(code).substr(0, code.find('.'))))
+    for (const std::string& c : entry->recovery_codes)
+      if (code == c) return "recovery";
   // Otherwise the area, the middle part of `format.area.what`.
   size_t a = code.find('.'), b = code.find('.', a == std::string::npos ? a : a + 1);
   std::string area = a == std::string::npos || b == std::string::npos ? "" : code.substr(a + 1, b - a - 1);

@@ -9,6 +9,7 @@
 #include "core/byte_source.h"
 #include "core/detect.h"
 #include "core/extract.h"
+#include "rosbag/model.h"
 
 namespace logscope::rosbag {
 

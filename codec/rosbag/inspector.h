@@ -7,8 +7,8 @@
 
 namespace logscope::rosbag {
 
-// `format` is one of Format::RosbagV20, RosbagV12, RosbagV11.
 struct Bag;
+enum class Format;  // the bag's version (model.h)
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source, Format format);
 

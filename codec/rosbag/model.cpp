@@ -3,6 +3,15 @@
 
 namespace logscope::rosbag {
 
+Format format_of(const Detection& detection) {
+  if (detection.family != "rosbag") return Format::Unknown;
+  if (detection.version == "2.0") return Format::RosbagV20;
+  if (detection.version == "1.2") return Format::RosbagV12;
+  if (detection.version == "1.1") return Format::RosbagV11;
+  return Format::Unknown;
+}
+
+
 size_t Bag::add_connection(Connection connection) {
   auto it = by_id.find(connection.id);
   if (it != by_id.end()) return it->second;

@@ -14,6 +14,10 @@
 
 namespace logscope::rosbag {
 
+// The bag versions (the detection's version "2.0", "1.2", "1.1").
+enum class Format { Unknown, RosbagV20, RosbagV12, RosbagV11 };
+Format format_of(const Detection& detection);
+
 struct Connection {
   uint32_t id = 0;
   std::string topic;

@@ -7,6 +7,7 @@
 #include "core/byte_source.h"
 #include "core/cursor.h"
 #include "core/detect.h"
+#include "core/format_table.h"
 #include "core/json.h"
 #include "core/report.h"
 #include "core/node_id.h"
@@ -410,5 +411,6 @@ TEST_CASE("query table: arguments checked against the schema, errors name the ar
 }
 
 TEST_CASE("the warm-up opens a clean file of every format (a file our writers and readers disagree on would warm nothing)") {
-  CHECK(warm_up_opening() == 4);
+  CHECK(warm_up_opening() == static_cast<int>(formats().size()));
+  CHECK(formats().size() >= 3);
 }

@@ -178,7 +178,7 @@ TEST_CASE("a bag topic from our writer exports exactly, in every version and com
     CAPTURE(version);
     CAPTURE(compression);
     MemoryByteSource source(probe_bag(version, compression));
-    auto inspector = rosbag::open_inspector(source, detect(source).format);
+    auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
     REQUIRE(inspector);
     StringSink sink;
     ExportResult result = rosbag::export_topic(source, *rosbag::opened_bag(*inspector), "/probe", ExportRequest(), sink);
@@ -201,7 +201,7 @@ TEST_CASE("a bag topic from our writer exports exactly, in every version and com
 
 TEST_CASE("a time range reads only the chunks that hold it, and --fields narrows the columns") {
   MemoryByteSource memory(probe_bag(200, "lz4"));
-  auto inspector = rosbag::open_inspector(memory, Format::RosbagV20);
+  auto inspector = rosbag::open_inspector(memory, rosbag::Format::RosbagV20);
   REQUIRE(inspector);
   CountingByteSource counting(memory);
   ExportRequest request;
@@ -233,7 +233,7 @@ TEST_CASE("a message that does not fit its definition is left out, said where, a
   REQUIRE(writer.write(probe, rosbag::Time{103, 0}, good));
   REQUIRE(writer.close());
   MemoryByteSource source(std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end()));
-  auto inspector = rosbag::open_inspector(source, Format::RosbagV20);
+  auto inspector = rosbag::open_inspector(source, rosbag::Format::RosbagV20);
   StringSink out;
   ExportResult result = rosbag::export_topic(source, *rosbag::opened_bag(*inspector), "/probe", ExportRequest(), out);
   CHECK(result.rows == 2);
@@ -261,7 +261,7 @@ TEST_CASE("a definition that flattens to too many columns is refused, not built"
   REQUIRE(writer.write(wide, rosbag::Time{1, 0}, std::string(30 * 64 * 64 * 8, '\0')));
   REQUIRE(writer.close());
   MemoryByteSource source(std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end()));
-  auto inspector = rosbag::open_inspector(source, Format::RosbagV20);
+  auto inspector = rosbag::open_inspector(source, rosbag::Format::RosbagV20);
   StringSink out;
   ExportResult result = rosbag::export_topic(source, *rosbag::opened_bag(*inspector), "/wide", ExportRequest(), out);
   CHECK(result.error.find("more than 100000 columns") != std::string::npos);

@@ -60,7 +60,7 @@ ReadBack read_bag(const std::string& bytes) {
   ReadBack r;
   MemoryByteSource source(bytes_of(bytes));
   Detection d = detect(source);
-  rosbag::open_bag(source, d.format, &r.bag);
+  rosbag::open_bag(source, rosbag::format_of(d), &r.bag);
   std::vector<Problem> problems;
   rosbag::for_each_message(source, r.bag, {}, [&](const rosbag::MessageView& m) {
     ++r.per_topic[m.connection ? m.connection->topic : "?"];
@@ -80,7 +80,7 @@ rosbag::BagExtractOptions topics(std::vector<std::string> names) {
 
 ExtractResult extract(const std::string& input, MemoryOutputSink& out, const rosbag::BagExtractOptions& options) {
   MemoryByteSource source(bytes_of(input));
-  return rosbag::extract_bag(source, detect(source).format, out, options);
+  return rosbag::extract_bag(source, rosbag::format_of(detect(source)), out, options);
 }
 
 }  // namespace
@@ -108,7 +108,7 @@ TEST_CASE("bag extract: one topic in a time span, indexed V2.0 with the input's 
     CHECK(r.last_ns == 1700000004500000000ull);
     MemoryByteSource written(bytes_of(out.bytes));
     rosbag::Bag bag;
-    rosbag::open_bag(written, Format::RosbagV20, &bag);
+    rosbag::open_bag(written, rosbag::Format::RosbagV20, &bag);
     REQUIRE(rosbag::read_chunk_headers(written, &bag));
     for (const rosbag::Chunk& c : bag.chunks) CHECK(c.compression == compression);
   }
@@ -138,7 +138,7 @@ TEST_CASE("bag extract: --compression overrides, absolute times, unknown topics 
     uint64_t n = 0;
   } stream;
   MemoryByteSource source(bytes_of(input));
-  ExtractResult refused = rosbag::extract_bag(source, Format::RosbagV20, stream, {});
+  ExtractResult refused = rosbag::extract_bag(source, rosbag::Format::RosbagV20, stream, {});
   CHECK_FALSE(refused.ok);
   CHECK(refused.error.find("seekable") != std::string::npos);
   CHECK(stream.n == 0);

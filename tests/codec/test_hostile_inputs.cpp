@@ -317,7 +317,7 @@ TEST_CASE("ROS bag: an index_pos pointing at the index data after a chunk keeps 
   Bytes bag = logscope_fuzz::tiny_bag(200, "none");
   logscope::MemoryByteSource intact(bag);
   logscope::rosbag::Bag opened;
-  logscope::rosbag::open_bag(intact, logscope::detect(intact).format, &opened);
+  logscope::rosbag::open_bag(intact, logscope::rosbag::format_of(logscope::detect(intact)), &opened);
   REQUIRE(opened.chunks.size() > 1);
   REQUIRE(logscope::rosbag::read_chunk_header(intact, &opened, 0));
   uint64_t index_data = opened.chunks[0].record_end();

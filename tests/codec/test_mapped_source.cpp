@@ -48,7 +48,7 @@ std::string scan_fingerprint(ByteSource& source) {
 // Every message of a bag in delivery order: connection, time, offsets and a hash of its bytes.
 std::string iterate_fingerprint(ByteSource& source, unsigned threads) {
   rosbag::Bag bag;
-  rosbag::open_bag(source, detect(source).format, &bag);
+  rosbag::open_bag(source, rosbag::format_of(detect(source)), &bag);
   std::vector<Problem> problems = bag.problems;
   rosbag::IterateOptions options;
   options.threads = threads;

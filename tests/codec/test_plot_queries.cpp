@@ -155,7 +155,7 @@ TEST_CASE("a bag topic's plot holds the export's rows and values, in any range, 
     CAPTURE(version);
     CAPTURE(compression);
     MemoryByteSource source(state_bag(version, compression));
-    auto inspector = rosbag::open_inspector(source, detect(source).format);
+    auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
     rosbag::Bag& bag = *rosbag::opened_bag(*inspector);
     auto run = [&](const ExportRequest& r, ExportSink& s) { return rosbag::export_topic(source, bag, "/state", r, s); };
 
@@ -191,7 +191,7 @@ TEST_CASE("a bag topic's plot holds the export's rows and values, in any range, 
 
 TEST_CASE("beyond max_points a plot is first/last/min/max per bucket, and the count stays exact") {
   MemoryByteSource source(state_bag(200, "lz4"));
-  auto inspector = rosbag::open_inspector(source, detect(source).format);
+  auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
   Json all = inspector->query("plot", args({{"topic", "/state"}, {"fields", "x,v[1]"}}), nullptr);
   REQUIRE(all["mode"].as_string() == "points");
   Json bucketed = inspector->query("plot", args({{"topic", "/state"}, {"fields", "x,v[1]"}, {"max_points", 100}, {"buckets", 37}}), nullptr);
@@ -238,7 +238,7 @@ TEST_CASE("beyond max_points a plot is first/last/min/max per bucket, and the co
 
 TEST_CASE("plot and columns arguments: each error names what is wrong") {
   MemoryByteSource source(state_bag(200, "none"));
-  auto inspector = rosbag::open_inspector(source, detect(source).format);
+  auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
   auto error = [&](const char* query, const Json& a) { return error_of(inspector->query(query, a, nullptr)); };
   CHECK(error("plot", args({{"fields", "x"}})).find("topic") != std::string::npos);
   CHECK(error("plot", args({{"topic", "/state"}})).find("\"fields\"") != std::string::npos);
@@ -266,7 +266,7 @@ TEST_CASE("columns and plot of a self-referencing type answer at once (not field
     REQUIRE(writer.write(c, rosbag::Time{1, 0}, std::string("\x01\x00\x00\x00", 4)));
     REQUIRE(writer.close());
     MemoryByteSource source(std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end()));
-    auto inspector = rosbag::open_inspector(source, detect(source).format);
+    auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
     auto start = std::chrono::steady_clock::now();
     Json columns = inspector->query("columns", args({{"topic", "/evil"}}), nullptr);
     Json plot = inspector->query("plot", args({{"topic", "/evil"}, {"fields", "z"}}), nullptr);
@@ -298,7 +298,7 @@ TEST_CASE("a bag's timeline counts every topic's messages from the index, per bi
     CAPTURE(version);
     MemoryByteSource memory(state_bag(version, "lz4"));
     CountingByteSource source(memory);
-    auto inspector = rosbag::open_inspector(source, detect(source).format);
+    auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
     uint64_t reads = source.read_calls();
     Json timeline = inspector->query("timeline", args({{"bins", 50}}), nullptr);
     CHECK(source.read_calls() == reads);  // from the index in memory: not one read

@@ -83,14 +83,14 @@ MemoryByteSource source_of(const std::string& bytes) { return MemoryByteSource(s
 Bag open(const std::string& bytes) {
   MemoryByteSource source = source_of(bytes);
   Bag bag;
-  open_bag(source, detect(source).format, &bag);
+  open_bag(source, rosbag::format_of(detect(source)), &bag);
   return bag;
 }
 
 std::vector<uint64_t> times_of(const std::string& bytes, std::vector<Problem>* problems = nullptr) {
   MemoryByteSource source = source_of(bytes);
   Bag bag;
-  open_bag(source, detect(source).format, &bag);
+  open_bag(source, rosbag::format_of(detect(source)), &bag);
   std::vector<uint64_t> times;
   for_each_message(source, bag, IterateOptions(), [&](const MessageView& v) {
     times.push_back(v.time.ns());
@@ -110,7 +110,7 @@ TEST_CASE("V2.0 round trip for none, bz2 and lz4 chunks") {
     CAPTURE(compression);
     std::string bytes = make_bag(200, compression);
     MemoryByteSource source = source_of(bytes);
-    REQUIRE(detect(source).format == Format::RosbagV20);
+    REQUIRE(rosbag::format_of(detect(source)) == Format::RosbagV20);
     auto inspector = open_inspector(source, Format::RosbagV20);
     Report summary = inspector->summary();
     CHECK(summary.problems.empty());
@@ -268,7 +268,7 @@ TEST_CASE("V1.2 (indexed and unindexed) and V1.1 read the same messages") {
     CAPTURE(version);
     std::string bytes = make_bag(version, "none", 120);
     MemoryByteSource source = source_of(bytes);
-    auto inspector = open_inspector(source, detect(source).format);
+    auto inspector = open_inspector(source, rosbag::format_of(detect(source)));
     Report summary = inspector->summary();
     CHECK(summary.details.find("messages")->as_uint() == 120);
     CHECK(summary.details.find("indexed")->as_bool() == (version == 102));
@@ -328,8 +328,8 @@ TEST_CASE("a bag cut at any byte opens, recovers whole chunks and says where it 
     std::string part = bytes.substr(0, cut);
     MemoryByteSource source = source_of(part);
     Detection d = detect(source);
-    if (d.format != Format::RosbagV20) continue;
-    auto inspector = open_inspector(source, d.format);
+    if (rosbag::format_of(d) != Format::RosbagV20) continue;
+    auto inspector = open_inspector(source, rosbag::format_of(d));
     Report summary = inspector->summary();
     inspector->check(nullptr);
     inspector->info_text(InfoOptions{"cut.bag"});
@@ -597,7 +597,7 @@ namespace {
 // (0 child_count, 1 children, 2 locate, 3 spans, 4 decode), each answer as JSON text.
 std::vector<std::string> views_in_order(const std::string& bytes, const std::vector<int>& order) {
   MemoryByteSource source = source_of(bytes);
-  auto inspector = open_inspector(source, detect(source).format);
+  auto inspector = open_inspector(source, rosbag::format_of(detect(source)));
   uint64_t middle = bytes.size() / 2;
   std::vector<std::string> out(5);
   for (int call : order) {

@@ -147,7 +147,7 @@ TEST_CASE("later facts preloaded on every sample bag: the same report as read on
       std::string error;
       auto file = FileByteSource::open(dir + "/" + name, &error);
       REQUIRE(file);
-      if (detect(*file).format != Format::RosbagV20) continue;
+      if (rosbag::format_of(detect(*file)) != rosbag::Format::RosbagV20) continue;
       Outcome alone = later_facts(*file, false);
       Outcome preloaded = later_facts(*file, true);
       CHECK(preloaded.report == alone.report);

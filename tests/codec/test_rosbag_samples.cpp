@@ -71,8 +71,8 @@ Opened open_sample(const std::string& path) {
   o.file = FileByteSource::open(path, &error);
   REQUIRE(o.file);
   Detection d = detect(*o.file);
-  REQUIRE(d.format == Format::RosbagV20);
-  o.inspector = open_inspector(*o.file, d.format);
+  REQUIRE(rosbag::format_of(d) == Format::RosbagV20);
+  o.inspector = open_inspector(*o.file, rosbag::format_of(d));
   return o;
 }
 
@@ -320,7 +320,7 @@ TEST_CASE("V1.2 bags from our writer are read by python3-rosbag with identical c
   CHECK(ref.find("version")->as_uint() == 102);
   std::unique_ptr<FileByteSource> file = FileByteSource::open(path, &error);
   REQUIRE(file);
-  auto inspector = open_inspector(*file, detect(*file).format);
+  auto inspector = open_inspector(*file, rosbag::format_of(detect(*file)));
   Report summary = inspector->summary();
   CHECK(summary.count(Severity::Error) == 0);
   CHECK(summary.details.find("indexed")->as_bool());

@@ -1,0 +1,71 @@
+// BDDF's entry in the format table (core/format_table.h).
+#include "bddf/entry.h"
+
+#include "bddf/demo.h"
+#include "bddf/format.h"
+#include "bddf/inspector.h"
+#include "bddf/writer.h"
+
+namespace logscope::bddf {
+namespace {
+
+constexpr std::string_view kMagicText(kMagic, sizeof kMagic);
+
+// Every kind of series the reader knows: a protobuf channel, a POD series, a series with an
+// additional index.
+std::vector<uint8_t> small_demo() {
+  std::vector<uint8_t> bytes;
+  Writer writer([&](const void* data, size_t size) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    bytes.insert(bytes.end(), p, p + size);
+    return true;
+  }, Writer::Options());
+  int state = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
+  int imu = writer.add_pod_channel("imu/linear_acceleration", 9, {3}, {{"units", "m/s2"}}, 64);
+  SeriesOptions camera;
+  camera.spec["bosdyn:channel"] = "camera/image";
+  camera.type_name = "bosdyn.api.ImageResponse";
+  camera.additional_index_names = {"frame_number"};
+  int images = writer.add_series(camera);
+  const int64_t start = 1773842400000000000ll;
+  const std::string payload(40, 'x');
+  for (int64_t i = 0; i < 40; ++i) {
+    int64_t ns = start + i * 5000000;
+    float sample[3] = {0.1f, 0.2f, 9.8f};
+    writer.write_pod_sample(imu, ns, sample);
+    if (i % 4 == 0) writer.write_block(state, ns, payload.data(), payload.size());
+    if (i % 10 == 0) writer.write_block(images, ns, payload.data(), payload.size(), {i / 10});
+  }
+  writer.finish();
+  return bytes;
+}
+
+}  // namespace
+
+FormatEntry format_entry() {
+  FormatEntry e;
+  e.name = "bddf";
+  e.label = "BDDF";
+  e.summary = "Boston Dynamics Data Format (Spot data logs)";
+  e.match = [](std::string_view head, uint64_t) -> std::optional<FormatEntry::Match> {
+    if (!starts_with_magic(head, kMagicText)) return std::nullopt;
+    return FormatEntry::Match{"", "Boston Dynamics Data Format (BDDF)"};
+  };
+  e.near_miss = [](std::string_view head, uint64_t size) -> std::optional<FormatEntry::NearMiss> {
+    if (!is_cut_magic(head, kMagicText)) return std::nullopt;
+    return FormatEntry::NearMiss{"truncated-header", "This looks like a BDDF file cut off inside its 4-byte magic (only " + std::to_string(size) + " bytes)."};
+  };
+  e.file_endings = {".bddf"};
+  e.recovery_codes = {"bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type",
+                      "bddf.file.truncated_block", "bddf.file.truncated_header"};
+  e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
+  e.small_demo = small_demo;
+  e.write_demo = write_demo_file;
+  e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
+  e.source = {"series", "series"};
+  e.repair_summary = "Every complete data block, with fresh descriptors, a rebuilt index and a new SHA1; a block cut short is dropped.";
+  e.helpers = {Helper::Hash};
+  return e;
+}
+
+}  // namespace logscope::bddf

@@ -1,0 +1,8 @@
+// BDDF's entry in the format table, listed in codec/formats.cpp.
+#pragma once
+
+#include "core/format_table.h"
+
+namespace logscope::bddf {
+FormatEntry format_entry();
+}  // namespace logscope::bddf

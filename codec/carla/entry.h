@@ -1,0 +1,8 @@
+// CARLA's entry in the format table, listed in codec/formats.cpp.
+#pragma once
+
+#include "core/format_table.h"
+
+namespace logscope::carla {
+FormatEntry format_entry();
+}  // namespace logscope::carla

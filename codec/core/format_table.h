@@ -1,0 +1,130 @@
+// The format table: everything outside a format's folder learns about formats from here.
+// Each format folder defines one entry (`codec/<format>/entry.cpp`); `codec/formats.cpp` lists
+// them explicitly (self-registering globals in a static library are dropped by the linker).
+// Detection, open_inspector, problem categories, warm_up, the CLI (commands, help, batch
+// endings), the wasm module's formats() and the fuzz seeds all read this table.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "core/json.h"
+
+namespace logscope {
+
+class FormatInspector;
+
+// What an inspector of the format can do beyond reading and checking (FormatInspector's
+// export_rows, extract and repair; plot: the timeline/columns/plot queries).
+enum class Operation { Export, Extract, Repair, Plot };
+const char* operation_name(Operation operation);
+
+// What one log is made of.
+enum class LogShape {
+  SingleFile,  // one file holds the whole log
+  Folder,      // a folder: a sidecar (rosbag2's metadata.yaml) and split files
+};
+
+// What a user picks in a log for export and extract: a topic, a series, an actor.
+struct SourceNoun {
+  std::string one;   // "topic": `export --topic T`, the page's "Topic" list
+  std::string many;  // "topics": `extract --topics a,b`
+};
+
+// A format-specific extract option (a bag's chunk compression): `--NAME VALUE` in the CLI, a
+// choice in the page.
+struct ExtractOption {
+  std::string name;
+  std::string help;
+  std::vector<std::string> choices;  // the first is the default
+};
+
+// Helpers the page may start beside the codec for whole-file passes.
+enum class Helper {
+  Decompress,  // chunk decompression on other cores
+  Hash,        // the file checksum beside the block walk
+};
+const char* helper_name(Helper helper);
+
+struct FormatEntry {
+  std::string name;     // "rosbag": Detection::family, Report::format, problem code prefix
+  std::string label;    // "ROS bag": short, for tables and messages
+  std::string summary;  // one line for `logscope --help`: versions, compressions
+
+  // Detection by content: `head` is the first (up to) 512 bytes, `size` the file's size. A match
+  // fills `version` and `label` (the label of this version, e.g. "ROS bag V2.0").
+  struct Match {
+    std::string version;
+    std::string label;
+  };
+  std::function<std::optional<Match>(std::string_view head, uint64_t size)> match;
+  // A file that is nearly this format (cut inside its magic, an unknown version): the stable
+  // kind ("truncated-header", "unsupported-version") and a sentence the user can act on.
+  struct NearMiss {
+    std::string kind;
+    std::string diagnosis;
+  };
+  std::function<std::optional<NearMiss>(std::string_view head, uint64_t size)> near_miss;
+
+  // File names that are logs of this format, for finding logs in folders (`.bag`, `.bag.active`).
+  std::vector<std::string> file_endings;
+  // Problem codes that mean data was lost or found only by scanning (category "recovery").
+  std::vector<std::string> recovery_codes;
+  LogShape shape = LogShape::SingleFile;
+
+  // Opens the inspector for a detected file; it reads through `source`, which must outlive it.
+  std::function<std::unique_ptr<FormatInspector>(ByteSource& source, const Detection& detection)> open;
+
+  // A small, valid, clean file written by the format's own writer, in memory: the warm-up before
+  // the first file, the fuzzers' seeds, tests that walk every format.
+  std::function<std::vector<uint8_t>()> small_demo;
+  // A realistic demo file of about `target_bytes` at `path` (`logscope make-demo FORMAT`).
+  std::function<bool(const std::string& path, uint64_t target_bytes, std::string* error)> write_demo;
+
+  std::vector<Operation> operations;
+  SourceNoun source;                           // what export and extract select
+  std::vector<ExtractOption> extract_options;  // beyond sources and time range
+  std::string repair_summary;                  // what `repair` keeps, in one sentence
+  std::vector<Helper> helpers;                 // what the page may start for whole-file passes
+
+  bool supports(Operation operation) const;
+  bool uses(Helper helper) const;
+  Json to_json() const;
+};
+
+// Every format, in the order detection tries them: the built-in list (codec/formats.cpp) and
+// any added with add_format().
+const std::vector<FormatEntry>& formats();
+// The entry named `name`, or null.
+const FormatEntry* find_format(std::string_view name);
+// Adds a format at run time (tests register toy formats). Replaces an entry of the same name.
+void add_format(FormatEntry entry);
+// Removes a format added with add_format(); built-in entries stay.
+void remove_format(std::string_view name);
+
+// The table as JSON for the page and scripts: [{name, label, summary, endings, operations,
+// source: {one, many}, extract_options, repair_summary, helpers, shape}].
+Json formats_json();
+// "BDDF, ROS bag, CARLA recorder log": the labels, for messages that list what logscope reads.
+std::string format_labels();
+
+// For entries' match and near_miss: does `head` start with `magic`; is it a proper prefix of it
+// (the file ends inside the magic).
+inline bool starts_with_magic(std::string_view head, std::string_view magic) {
+  return head.size() >= magic.size() && head.substr(0, magic.size()) == magic;
+}
+inline bool is_cut_magic(std::string_view head, std::string_view magic) {
+  return !head.empty() && head.size() < magic.size() && magic.substr(0, head.size()) == head;
+}
+
+// The built-in entries, in detection order (codec/formats.cpp).
+std::vector<FormatEntry> builtin_formats();
+
+}  // namespace logscope

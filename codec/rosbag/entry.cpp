@@ -1,0 +1,88 @@
+// The ROS bag's entry in the format table (core/format_table.h).
+#include "rosbag/entry.h"
+
+#include <cstring>
+
+#include "rosbag/demo.h"
+#include "rosbag/inspector.h"
+#include "rosbag/model.h"
+#include "rosbag/writer.h"
+
+namespace logscope::rosbag {
+namespace {
+
+struct VersionLine {
+  std::string_view line;
+  const char* version;
+  const char* label;
+};
+
+const VersionLine kVersions[] = {
+    {"#ROSBAG V2.0\n", "2.0", "ROS bag V2.0"},
+    {"#ROSRECORD V1.2\n", "1.2", "ROS bag V1.2"},
+    {"#ROSRECORD V1.1\n", "1.1", "ROS bag V1.1"},
+};
+
+std::optional<FormatEntry::NearMiss> near_miss(std::string_view head, uint64_t size) {
+  for (const VersionLine& v : kVersions)
+    if (is_cut_magic(head, v.line))
+      return FormatEntry::NearMiss{"truncated-header", std::string("This looks like a ") + v.label + " file cut off inside its version line (only " +
+                                                           std::to_string(size) + " bytes)."};
+  if (starts_with_magic(head, "#ROSBAG V") || starts_with_magic(head, "#ROSRECORD V")) {
+    size_t eol = head.find('\n');
+    std::string line(head.substr(0, eol == std::string_view::npos ? std::min<size_t>(head.size(), 24) : eol));
+    return FormatEntry::NearMiss{"unsupported-version", "This is a ROS bag of a version logscope does not know (\"" + line +
+                                                            "\"). Supported: V1.1, V1.2 and V2.0."};
+  }
+  return std::nullopt;
+}
+
+// Several lz4 chunks, two connections, a latched one.
+std::vector<uint8_t> small_demo() {
+  MemorySink sink;
+  WriterOptions options;
+  options.compression = "lz4";
+  options.chunk_threshold = 256;
+  BagWriter writer(sink, options);
+  uint32_t count = writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n", "/counter");
+  uint32_t text = writer.add_connection("/text", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n", "/talker", true);
+  for (uint32_t i = 0; i < 60; ++i) {
+    Time stamp = Time::from_ns(1700000000000000000ull + i * 10000000ull);
+    std::string data(4, '\0');
+    std::memcpy(data.data(), &i, 4);
+    writer.write(count, stamp, data);
+    if (i % 10 == 0) writer.write(text, stamp, std::string("\x05\0\0\0hello", 9));
+  }
+  writer.close();
+  return std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end());
+}
+
+}  // namespace
+
+FormatEntry format_entry() {
+  FormatEntry e;
+  e.name = "rosbag";
+  e.label = "ROS bag";
+  e.summary = "ROS 1 bags V1.1, V1.2 and V2.0 (chunks none, bz2, lz4)";
+  e.match = [](std::string_view head, uint64_t) -> std::optional<FormatEntry::Match> {
+    for (const VersionLine& v : kVersions)
+      if (starts_with_magic(head, v.line)) return FormatEntry::Match{v.version, v.label};
+    return std::nullopt;
+  };
+  e.near_miss = near_miss;
+  e.file_endings = {".bag", ".bag.active"};
+  e.recovery_codes = {"rosbag.index.missing", "rosbag.index.unusable", "rosbag.recovery.stopped", "rosbag.chunk.truncated"};
+  e.open = [](ByteSource& source, const Detection& detection) { return open_inspector(source, format_of(detection)); };
+  e.small_demo = small_demo;
+  e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
+    return write_demo_file(path, target_bytes, error);
+  };
+  e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
+  e.source = {"topic", "topics"};
+  e.extract_options = {{"compression", "chunk compression of the written bag (default: the input's)", {"", "none", "lz4", "bz2"}}};
+  e.repair_summary = "An indexed V2.0 bag of every message in a complete chunk: what `rosbag reindex` keeps, without touching this file.";
+  e.helpers = {Helper::Decompress};
+  return e;
+}
+
+}  // namespace logscope::rosbag

@@ -1,0 +1,8 @@
+// ROS bag's entry in the format table, listed in codec/formats.cpp.
+#pragma once
+
+#include "core/format_table.h"
+
+namespace logscope::rosbag {
+FormatEntry format_entry();
+}  // namespace logscope::rosbag

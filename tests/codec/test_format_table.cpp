@@ -1,0 +1,172 @@
+// The format table: a toy format registered from this test alone is detected, opened, listed
+// (what `logscope --help` and the wasm formats() print) and warmed up, with nothing else changed.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/detect.h"
+#include "core/format_table.h"
+#include "core/inspector.h"
+#include "core/output_sink.h"
+#include "inspector.h"
+#include "warm_up.h"
+
+using namespace logscope;
+
+namespace {
+
+constexpr std::string_view kToyMagic = "TOYLOG1\n";
+
+// A toy log: the magic, then one byte per "message". A file of fewer than 4 messages is cut.
+class ToyInspector : public FormatInspector {
+ public:
+  explicit ToyInspector(ByteSource& source) : source_(source) {}
+  Report summary() override {
+    Report report;
+    report.format = "toy";
+    report.format_label = "Toy log v1";
+    report.file.size_bytes = source_.size();
+    uint64_t messages = source_.size() - kToyMagic.size();
+    report.file.counts.push_back({"messages", messages});
+    report.facts.set("greeting", "hello", Unit::Text);
+    if (messages < 4) report.add_problem(Severity::Error, source_.size(), "toy.file.cut", "fewer than 4 messages: the log was cut");
+    return report;
+  }
+  Report check(const ProgressFn&) override { return summary(); }
+  std::string info_text(const InfoOptions&) override { return "toy log\n"; }
+  Json checksum(const ProgressFn&) override {
+    Json j = Json::object();
+    j["status"] = "not_applicable";
+    return j;
+  }
+  uint64_t child_count(const std::string&) override { return 0; }
+  std::vector<TreeNode> children(const std::string&, uint64_t, uint64_t) override { return {}; }
+  std::vector<std::string> locate(uint64_t) override { return {}; }
+  std::vector<Span> spans(uint64_t, uint64_t) override { return {}; }
+  Json decode(const std::string&) override { return Json::object(); }
+  FileMap file_map(bool, const ProgressFn&) override { return FileMap(); }
+
+ private:
+  ByteSource& source_;
+};
+
+FormatEntry toy_entry() {
+  FormatEntry e;
+  e.name = "toy";
+  e.label = "Toy log";
+  e.summary = "a format that exists only in this test";
+  e.match = [](std::string_view head, uint64_t) -> std::optional<FormatEntry::Match> {
+    if (!starts_with_magic(head, kToyMagic)) return std::nullopt;
+    return FormatEntry::Match{"1", "Toy log v1"};
+  };
+  e.near_miss = [](std::string_view head, uint64_t) -> std::optional<FormatEntry::NearMiss> {
+    if (!is_cut_magic(head, kToyMagic)) return std::nullopt;
+    return FormatEntry::NearMiss{"truncated-header", "a toy log cut inside its magic"};
+  };
+  e.file_endings = {".toy"};
+  e.recovery_codes = {"toy.file.cut"};
+  e.open = [](ByteSource& source, const Detection&) { return std::make_unique<ToyInspector>(source); };
+  e.small_demo = [] {
+    std::string text = std::string(kToyMagic) + "abcdef";
+    return std::vector<uint8_t>(text.begin(), text.end());
+  };
+  e.source = {"channel", "channels"};
+  e.operations = {Operation::Export};
+  return e;
+}
+
+Detection detect_text(const std::string& text) {
+  MemoryByteSource source(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  return detect(source);
+}
+
+// Registers the toy format for one test case and removes it after.
+struct ToyRegistered {
+  ToyRegistered() { add_format(toy_entry()); }
+  ~ToyRegistered() { remove_format("toy"); }
+};
+
+}  // namespace
+
+TEST_CASE("a toy format registered from a test is detected, opened and listed") {
+  size_t builtin = formats().size();
+  CHECK(detect_text(std::string(kToyMagic) + "ab").family == "unknown");
+  {
+    ToyRegistered toy;
+    REQUIRE(formats().size() == builtin + 1);
+
+    std::string text = std::string(kToyMagic) + "ab";
+    Detection d = detect_text(text);
+    CHECK(d.family == "toy");
+    CHECK(d.version == "1");
+    CHECK(d.label == "Toy log v1");
+    CHECK(d.known());
+
+    MemoryByteSource source(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    auto inspector = open_inspector(source, d);
+    REQUIRE(inspector);
+    Report report = inspector->summary();
+    CHECK(report.to_json().dump().find("\"hello\"") != std::string::npos);
+    REQUIRE(report.problems.size() == 1);
+    CHECK(report.problems[0].code == "toy.file.cut");
+    // The entry's recovery codes decide the category.
+    Json json = report.to_json();
+    const Json* problems = json.find("problems");
+    REQUIRE(problems);
+    const Json* category = problems->elements()[0].find("category");
+    REQUIRE(category);
+    CHECK(category->as_string() == "recovery");
+
+    // A file cut inside the magic gets the format's own diagnosis.
+    Detection cut = detect_text("TOYL");
+    CHECK(cut.family == "unknown");
+    CHECK(cut.kind == "truncated-header");
+    CHECK(cut.diagnosis == "a toy log cut inside its magic");
+
+    // What the CLI's help and the page's formats() are made of.
+    std::string listing = formats_json().dump();
+    CHECK(listing.find("\"name\":\"toy\"") != std::string::npos);
+    CHECK(listing.find("\"endings\":[\".toy\"]") != std::string::npos);
+    CHECK(listing.find("\"operations\":[\"export\"]") != std::string::npos);
+    CHECK(listing.find("\"source\":{\"one\":\"channel\",\"many\":\"channels\"}") != std::string::npos);
+    CHECK(format_labels().find("Toy log") != std::string::npos);
+    REQUIRE(find_format("toy"));
+    CHECK(find_format("toy")->supports(Operation::Export));
+    CHECK_FALSE(find_format("toy")->supports(Operation::Repair));
+    // Unknown files list it among what logscope reads.
+    CHECK(detect_text("just some text").diagnosis.find("Toy log") != std::string::npos);
+
+    // The warm-up opens its demo too.
+    CHECK(warm_up_opening() == static_cast<int>(formats().size()));
+
+    // Operations the entry does not list are refused by the inspector, not a crash.
+    MemoryOutputSink out;
+    ExtractResult refused = inspector->repair(ExtractSelection(), out, nullptr);
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.error == "repair is not available for this format");
+    CHECK(out.written() == 0);
+  }
+  CHECK(formats().size() == builtin);
+  CHECK(detect_text(std::string(kToyMagic) + "ab").family == "unknown");
+}
+
+TEST_CASE("the built-in formats each detect their own demo and open it clean") {
+  for (const FormatEntry& entry : formats()) {
+    CAPTURE(entry.name);
+    REQUIRE(entry.small_demo);
+    std::vector<uint8_t> bytes = entry.small_demo();
+    MemoryByteSource source(bytes.data(), bytes.size());
+    Detection d = detect(source);
+    CHECK(d.family == entry.name);
+    auto inspector = open_inspector(source, d);
+    REQUIRE(inspector);
+    Report report = inspector->summary();
+    CHECK(report.format == entry.name);
+    CHECK(report.count(Severity::Error) == 0);
+    CHECK(!entry.file_endings.empty());
+    CHECK(!entry.label.empty());
+    // Every operation listed has a source noun where it needs one.
+    if (entry.supports(Operation::Export) || entry.supports(Operation::Extract)) CHECK(!entry.source.one.empty());
+  }
+}
