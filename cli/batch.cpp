@@ -1,5 +1,7 @@
 #include "batch.h"
 
+#include "core/format_table.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,10 +49,9 @@ void walk(const std::string& dir, std::vector<ExpandedPath>* out) {
 // Files found in a folder that are not logs (a README, a .json) are listed but do not make the
 // batch fail; a file with a log's name that cannot be read does.
 bool has_log_name(const std::string& path) {
-  for (const char* ending : {".bag", ".bag.active", ".bddf", ".log"}) {
-    std::string e = ending;
-    if (path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0) return true;
-  }
+  for (const FormatEntry& entry : formats())
+    for (const std::string& e : entry.file_endings)
+      if (path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0) return true;
   return false;
 }
 

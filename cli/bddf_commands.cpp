@@ -31,7 +31,7 @@ int run_blocks(const std::vector<std::string>& raw) {
   if (args.positional().size() != 1) return fail("blocks takes one FILE (see `logscope blocks --help`)");
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
-  if (file->detection.format != Format::Bddf) return fail(file->path + ": not a BDDF file (" + file->detection.label + file->detection.kind + ")");
+  if (file->detection.family != "bddf") return fail(file->path + ": not a BDDF file (" + file->detection.label + file->detection.kind + ")");
   Report report = file->inspector->summary();
   const Json& series = *report.details.find("series");
   int64_t file_start = INT64_MAX;

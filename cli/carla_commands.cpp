@@ -17,7 +17,7 @@ std::unique_ptr<OpenFile> open_carla(const std::string& path, int* status) {
     *status = kExitUnreadable;
     return nullptr;
   }
-  if (file->detection.format != Format::Carla || !file->inspector) {
+  if (file->detection.family != "carla" || !file->inspector) {
     *status = fail(path + ": not a CARLA recorder log (" + (file->detection.label.empty() ? file->detection.kind : file->detection.label) + ")");
     return nullptr;
   }

@@ -6,13 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bddf/export.h"
-#include "bddf/inspector.h"
-#include "carla/export.h"
 #include "command.h"
 #include "core/export.h"
-#include "rosbag/export.h"
-#include "rosbag/inspector.h"
+#include "format_options.h"
 
 namespace logscope::cli {
 namespace {
@@ -40,11 +36,21 @@ void print_problem(const Problem& p) {
 }
 
 int run_export(const std::vector<std::string>& raw) {
-  Arguments args(raw, {"--topic", "--series", "--actor", "--from", "--to", "--format", "--fields", "-o"});
+  std::vector<std::string> sources = source_flags(Operation::Export);
+  std::vector<std::string> valued = {"--from", "--to", "--format", "--fields", "-o"};
+  valued.insert(valued.end(), sources.begin(), sources.end());
+  Arguments args(raw, valued);
   if (!args.ok()) return fail(args.error());
   if (args.positional().size() != 1) return fail("export takes one FILE (see `logscope export --help`)");
-  int chosen = args.has("--topic") + args.has("--series") + args.has("--actor");
-  if (chosen != 1) return fail("export needs one of --topic T, --series N or --actor ID");
+  std::string source_flag;
+  int chosen = 0;
+  for (const std::string& flag : sources)
+    if (args.has(flag)) ++chosen, source_flag = flag;
+  if (chosen != 1) {
+    std::string names;
+    for (const std::string& flag : sources) names += (names.empty() ? "" : ", ") + flag;
+    return fail("export needs one of " + names);
+  }
 
   ExportRequest request;
   std::string format = args.value("--format", "csv");
@@ -59,6 +65,10 @@ int run_export(const std::vector<std::string>& raw) {
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
   if (!file->inspector) return fail(file->path + ": not a format logscope can export (" + file->detection.diagnosis + ")");
+  const FormatEntry* entry = entry_of(*file);
+  if (!entry || !entry->supports(Operation::Export)) return fail(file->path + ": export is not available for " + file->detection.label);
+  if (source_flag != "--" + entry->source.one)
+    return fail(file->path + ": " + source_flag + " is for " + formats_taking(source_flag, Operation::Export) + "; this is " + file->detection.label);
   Report summary = file->inspector->summary();
   uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
   if (args.has("--from") && !parse_export_time(args.value("--from"), start_ns, &request.from_ns))
@@ -75,20 +85,7 @@ int run_export(const std::vector<std::string>& raw) {
   }
   FileSink sink(out);
   ProgressFn progress = terminal_progress("exporting");
-  ExportResult result;
-  const std::string& family = file->detection.family;
-  if (args.has("--topic")) {
-    if (family != "rosbag") return fail(file->path + ": --topic is for ROS bags; this is " + file->detection.label);
-    result = rosbag::export_topic(*file->cached, *rosbag::opened_bag(*file->inspector), args.value("--topic"), request, sink, progress);
-  } else if (args.has("--series")) {
-    if (family != "bddf") return fail(file->path + ": --series is for BDDF files; this is " + file->detection.label);
-    result = bddf::export_series(*file->cached, *bddf::file_model(*file->inspector), args.value("--series"), request, sink, progress);
-  } else {
-    if (family != "carla") return fail(file->path + ": --actor is for CARLA logs; this is " + file->detection.label);
-    uint64_t actor;
-    if (!parse_u64(args.value("--actor"), &actor) || actor > UINT32_MAX) return fail("--actor needs an actor id (see `logscope actors`)");
-    result = carla::export_actor(*file->cached, static_cast<uint32_t>(actor), request, sink, progress);
-  }
+  ExportResult result = file->inspector->export_rows(args.value(source_flag), request, sink, progress);
   bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
   if (!result.error.empty()) return fail(file->path + ": " + result.error);
   if (result.sink_failed || !closed) return fail((out_path.empty() ? std::string("stdout") : out_path) + ": the output could not be written");
@@ -106,12 +103,12 @@ int run_export(const std::vector<std::string>& raw) {
   return problems ? kExitProblems : kExitClean;
 }
 
-const CommandRegistrar kExport({"export", "one topic, series or actor as CSV or JSON Lines (flattened columns)",
-                                "usage: logscope export FILE (--topic T | --series N | --actor ID) [--from S] [--to S]\n"
-                                "                       [--format csv|jsonl] [--fields a,b] [-o OUT]\n\n"
-                                "Writes one row per message (ROS bag topic), block (BDDF series, by name or index) or\n"
-                                "frame (CARLA actor): first the receive time in ns, then the decoded fields flattened to\n"
-                                "columns like header.stamp.secs, pose.position.x, covariance[0]. Arrays of varying length\n"
+const CommandRegistrar kExport({"export", "one source (a topic, a series, an actor) as CSV or JSON Lines (flattened columns)",
+                                "usage: logscope export FILE SOURCE [--from S] [--to S] [--format csv|jsonl] [--fields a,b] [-o OUT]\n\n"
+                                "SOURCE, by format:\n" + source_flags_help(Operation::Export) + "\n"
+                                "Writes one row per message, block or frame of the source: first the receive time in ns,\n"
+                                "then the decoded fields flattened to columns like header.stamp.secs, pose.position.x,\n"
+                                "covariance[0]. Arrays of varying length\n"
                                 "or over 64 elements are one JSON cell (stderr names them). --from/--to: seconds, +12.5\n"
                                 "after the start or absolute; both inclusive. --fields keeps the named columns (a name\n"
                                 "also keeps the columns below it, e.g. pose). Without -o the rows go to stdout.\n"

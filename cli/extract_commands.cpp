@@ -4,15 +4,15 @@
 // before saying done.
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "command.h"
 #include "file_sink.h"
-#include "bddf/extract.h"
-#include "carla/extract.h"
-#include "rosbag/extract.h"
+#include "format_options.h"
 
 namespace logscope::cli {
 namespace {
@@ -55,58 +55,57 @@ int verify_output(const std::string& path) {
 
 int run_write(const std::vector<std::string>& raw, bool repair) {
   const char* name = repair ? "repair" : "extract";
-  Arguments args(raw, {"--topics", "--series", "--actors", "--from", "--to", "--compression"});
+  std::vector<std::string> sources = source_flags(repair ? Operation::Repair : Operation::Extract);
+  std::vector<std::string> options = extract_option_flags();
+  std::vector<std::string> valued = {"--from", "--to"};
+  valued.insert(valued.end(), sources.begin(), sources.end());
+  valued.insert(valued.end(), options.begin(), options.end());
+  Arguments args(raw, valued);
   if (!args.ok()) return fail(args.error());
   if (args.positional().size() != 2) return fail(std::string(name) + " takes IN and OUT (see `logscope " + name + " --help`)");
   const std::string& in = args.positional()[0];
   const std::string& out = args.positional()[1];
-  if (repair && (args.has("--topics") || args.has("--series") || args.has("--actors") || args.has("--from") || args.has("--to")))
+  std::string source_flag;
+  int selections = 0;
+  for (const std::string& flag : sources)
+    if (args.has(flag)) ++selections, source_flag = flag;
+  if (repair && (selections || args.has("--from") || args.has("--to")))
     return fail("repair keeps everything complete; use `logscope extract` to select");
-  int selections = args.has("--topics") + args.has("--series") + args.has("--actors");
-  if (selections > 1) return fail("give one of --topics, --series, --actors");
-  TimeBound from, to;
+  if (selections > 1) return fail("give one source list, not several");
+  ExtractSelection selection;
   std::string error;
-  if (args.has("--from") && !parse_time_bound(args.value("--from"), &from, &error)) return fail("--from: " + error);
-  if (args.has("--to") && !parse_time_bound(args.value("--to"), &to, &error)) return fail("--to: " + error);
+  if (args.has("--from") && !parse_time_bound(args.value("--from"), &selection.from, &error)) return fail("--from: " + error);
+  if (args.has("--to") && !parse_time_bound(args.value("--to"), &selection.to, &error)) return fail("--to: " + error);
 
   auto input = open_file(in);
   if (!input) return kExitUnreadable;
   if (same_file(in, out)) return fail(out + " is the input; " + name + " never overwrites it");
-  const std::string& family = input->detection.family;
   if (!input->inspector) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
-  if (args.has("--topics") && family != "rosbag") return fail("--topics is for ROS bags; " + in + " is " + input->detection.label);
-  if (args.has("--series") && family != "bddf") return fail("--series is for BDDF files; " + in + " is " + input->detection.label);
-  if (args.has("--actors") && family != "carla") return fail("--actors is for CARLA logs; " + in + " is " + input->detection.label);
-  if (args.has("--compression") && family != "rosbag") return fail("--compression is for ROS bags");
-
-  if (family == "carla" && !repair) return fail("extract is not available for CARLA logs yet (repair is); nothing written");
+  const FormatEntry* entry = entry_of(*input);
+  Operation operation = repair ? Operation::Repair : Operation::Extract;
+  if (!entry || !entry->supports(operation))
+    return fail(std::string(name) + " is not available for " + input->detection.label + " yet; nothing written");
+  if (!source_flag.empty()) {
+    if (source_flag != "--" + entry->source.many)
+      return fail(source_flag + " is for " + formats_taking(source_flag, Operation::Extract) + "; " + in + " is " + input->detection.label);
+    selection.sources = split_list(args.value(source_flag));
+  }
+  for (const std::string& flag : options) {
+    if (!args.has(flag)) continue;
+    const ExtractOption* known = nullptr;
+    for (const ExtractOption& option : entry->extract_options)
+      if ("--" + option.name == flag) known = &option;
+    if (!known) return fail(flag + " is not an option for " + input->detection.label);
+    std::string value = args.value(flag);
+    if (!known->choices.empty() && std::find(known->choices.begin(), known->choices.end(), value) == known->choices.end())
+      return fail(flag + ": not one of the choices (see `logscope " + name + " --help`): " + value);
+    selection.options.emplace_back(known->name, value);
+  }
 
   FileOutputSink sink;
   if (!sink.open(out)) return fail(sink.error());
   ProgressFn progress = terminal_progress(repair ? "repairing" : "extracting");
-  ExtractResult result;
-  if (family == "rosbag") {
-    rosbag::BagExtractOptions options;
-    options.topics = split_list(args.value("--topics"));
-    options.from = from;
-    options.to = to;
-    options.compression = args.value("--compression");
-    result = rosbag::extract_bag(*input->cached, input->detection.format, sink, options, progress);
-  } else if (family == "bddf") {
-    bddf::BddfExtractOptions options;
-    for (const std::string& item : split_list(args.value("--series"))) {
-      uint64_t position = 0;
-      if (!parse_u64(item, &position) || position > UINT32_MAX) return fail("--series takes series numbers: " + item);
-      options.series.push_back(static_cast<uint32_t>(position));
-    }
-    options.from = from;
-    options.to = to;
-    result = bddf::extract_bddf(*input->cached, sink, options, progress);
-  } else if (family == "carla" && repair) {
-    result = carla::repair_carla(*input->cached, sink, progress);
-  } else {
-    result.error = std::string(name) + " is not available for " + input->detection.label + " yet";
-  }
+  ExtractResult result = repair ? input->inspector->repair(selection, sink, progress) : input->inspector->extract(selection, sink, progress);
   bool closed = sink.close();
   if (!result.ok || !closed) {
     std::remove(out.c_str());
@@ -122,28 +121,29 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
 int run_extract(const std::vector<std::string>& raw) { return run_write(raw, false); }
 int run_repair(const std::vector<std::string>& raw) { return run_write(raw, true); }
 
+std::string repair_help() {
+  std::string text;
+  for (const FormatEntry& entry : formats())
+    if (entry.supports(Operation::Repair)) text += "  " + entry.label + ": " + entry.repair_summary + "\n";
+  return text;
+}
+
 const CommandRegistrar kExtract(
-    {"extract", "write a new file with the chosen topics/series/actors in a time span",
-     "usage: logscope extract IN OUT [--topics a,b | --series 0,2 | --actors 12,40] [--from S] [--to S]\n"
-     "                        [--compression none|lz4|bz2]\n\n"
-     "Writes a new, valid file of the input's format, then checks it:\n"
-     "  ROS bag: a V2.0 bag with the messages of the chosen topics in [from, to], chunked with the\n"
-     "           input's compression (or --compression), only the connections used, a complete index.\n"
-     "  BDDF:    the data blocks of the chosen series (numbers as `logscope info` lists them) in\n"
-     "           [from, to], payloads unchanged, with fresh descriptors, index and SHA1.\n"
-     "Times: +S is S seconds after the file's first timestamp, S alone is absolute (Unix seconds).\n"
-     "The input is never modified. Exit status: 0 the written file checks clean, 1 it has problems,\n"
-     "2 nothing could be written.",
+    {"extract", "write a new file with the chosen sources (topics, series, actors) in a time span",
+     "usage: logscope extract IN OUT [SOURCES] [--from S] [--to S]\n\n"
+     "SOURCES, by format (a list separated by commas; without one, every source):\n" +
+         source_flags_help(Operation::Extract) +
+         "\nWrites a new, valid file of the input's format with the chosen sources in [from, to], payloads\n"
+         "unchanged and a complete, fresh index (docs/extract.md), then checks it.\n"
+         "Times: +S is S seconds after the file's first timestamp, S alone is absolute (Unix seconds).\n"
+         "The input is never modified. Exit status: 0 the written file checks clean, 1 it has problems,\n"
+         "2 nothing could be written.",
      run_extract});
 const CommandRegistrar kRepair(
     {"repair", "write an indexed, valid copy of what a damaged file holds complete",
-     "usage: logscope repair IN OUT [--compression none|lz4|bz2]\n\n"
-     "  ROS bag (V1.2, V2.0; unindexed or truncated): an indexed V2.0 bag of every complete message,\n"
-     "           what `rosbag reindex` keeps, without touching the input.\n"
-     "  BDDF (no trailer or index, cut mid-block): every complete block, a rebuilt index, a new SHA1.\n"
-     "  CARLA (cut mid-frame): the info header and every complete frame; the duration is the last one's.\n"
-     "Prints what was kept and what was dropped, with byte offsets, then checks the written file.\n"
-     "Exit status: 0 the written file checks clean, 1 it has problems, 2 nothing could be written.",
+     "usage: logscope repair IN OUT [OPTIONS]\n\n" + repair_help() +
+         "Prints what was kept and what was dropped, with byte offsets, then checks the written file.\n"
+         "Exit status: 0 the written file checks clean, 1 it has problems, 2 nothing could be written.",
      run_repair});
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "batch.h"
+#include "core/format_table.h"
 #include "command.h"
 #include "http_source.h"
 
@@ -148,10 +149,9 @@ int run_hex(const std::vector<std::string>& raw) {
 
 const CommandRegistrar kInfo({"info", "summary of a log file (format, index, series/topics/actors)",
                               "usage: logscope info FILE... [--json] [--freq] [--all] [--recursive] [--jobs N]\n\n"
-                              "Shows what the file holds, read from its index where it has one.\n"
-                              "  BDDF: series table (type, blocks, time span, rate).\n"
-                              "  ROS bag: the rows of `rosbag info` (--freq adds rates).\n"
-                              "  CARLA: the layout of show_recorder_file_info (--all = show_all).\n"
+                              "Shows what the file holds, read from its index where it has one, in the layout the\n"
+                              "format's own tools print (a bag: the rows of `rosbag info`, --freq adds rates; a CARLA\n"
+                              "log: show_recorder_file_info, --all = show_all).\n"
                               "  --json  the same facts as JSON, for scripts (JSON Lines for several files).\n"
                               "Several FILEs (or a folder with --recursive): each file's info after a ==> FILE <== line,\n"
                               "N files read at once (--jobs, default: the cores), printed in the order given.\n"
@@ -175,8 +175,9 @@ const CommandRegistrar kHex({"hex", "annotated hex dump of a byte range",
                              run_hex});
 
 void print_usage() {
-  std::printf("logscope: inspect robot logs (BDDF, ROS bags V1.1/V1.2/V2.0, CARLA recorder logs)\n\n"
-              "usage: logscope COMMAND FILE [options]\n\ncommands:\n");
+  std::printf("logscope: inspect robot logs\n\nformats (recognised by content):\n");
+  for (const FormatEntry& entry : formats()) std::printf("  %-8s  %s\n", entry.name.c_str(), entry.summary.c_str());
+  std::printf("\nusage: logscope COMMAND FILE [options]\n\ncommands:\n");
   // Common commands first, then the format-specific ones by name; demo writers last.
   std::vector<const Command*> sorted;
   for (const Command& c : commands()) sorted.push_back(&c);
