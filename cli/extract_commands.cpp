@@ -79,8 +79,6 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   if (args.has("--actors") && family != "carla") return fail("--actors is for CARLA logs; " + in + " is " + input->detection.label);
   if (args.has("--compression") && family != "rosbag") return fail("--compression is for ROS bags");
 
-  if (family == "carla" && !repair) return fail("extract is not available for CARLA logs yet (repair is); nothing written");
-
   FileOutputSink sink;
   if (!sink.open(out)) return fail(sink.error());
   ProgressFn progress = terminal_progress(repair ? "repairing" : "extracting");
@@ -104,6 +102,16 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
     result = bddf::extract_bddf(*input->cached, sink, options, progress);
   } else if (family == "carla" && repair) {
     result = carla::repair_carla(*input->cached, sink, progress);
+  } else if (family == "carla") {
+    carla::CarlaExtractOptions options;
+    for (const std::string& item : split_list(args.value("--actors"))) {
+      uint64_t id = 0;
+      if (!parse_u64(item, &id) || id > UINT32_MAX) return fail("--actors takes actor ids: " + item);
+      options.actors.push_back(static_cast<uint32_t>(id));
+    }
+    options.from = from;
+    options.to = to;
+    result = carla::extract_carla(*input->cached, sink, options, progress);
   } else {
     result.error = std::string(name) + " is not available for " + input->detection.label + " yet";
   }
@@ -131,6 +139,9 @@ const CommandRegistrar kExtract(
      "           input's compression (or --compression), only the connections used, a complete index.\n"
      "  BDDF:    the data blocks of the chosen series (numbers as `logscope info` lists them) in\n"
      "           [from, to], payloads unchanged, with fresh descriptors, index and SHA1.\n"
+     "  CARLA:   the frames in [from, to], renumbered from 1 at elapsed 0, the actors alive at the\n"
+     "           cut created again in its first frame; --actors keeps only those actors' records\n"
+     "           (and their parents').\n"
      "Times: +S is S seconds after the file's first timestamp, S alone is absolute (Unix seconds).\n"
      "The input is never modified. Exit status: 0 the written file checks clean, 1 it has problems,\n"
      "2 nothing could be written.",
