@@ -121,6 +121,13 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
 int run_extract(const std::vector<std::string>& raw) { return run_write(raw, false); }
 int run_repair(const std::vector<std::string>& raw) { return run_write(raw, true); }
 
+std::string extract_help() {
+  std::string text;
+  for (const FormatEntry& entry : formats())
+    if (entry.supports(Operation::Extract)) text += "  " + entry.label + ": " + entry.extract_summary + "\n";
+  return text;
+}
+
 std::string repair_help() {
   std::string text;
   for (const FormatEntry& entry : formats())
@@ -133,8 +140,7 @@ const CommandRegistrar kExtract(
      "usage: logscope extract IN OUT [SOURCES] [--from S] [--to S]\n\n"
      "SOURCES, by format (a list separated by commas; without one, every source):\n" +
          source_flags_help(Operation::Extract) +
-         "\nWrites a new, valid file of the input's format with the chosen sources in [from, to], payloads\n"
-         "unchanged and a complete, fresh index (docs/extract.md), then checks it.\n"
+         "\nWrites a new, valid file of the input's format (docs/extract.md), then checks it:\n" + extract_help() +
          "Times: +S is S seconds after the file's first timestamp, S alone is absolute (Unix seconds).\n"
          "The input is never modified. Exit status: 0 the written file checks clean, 1 it has problems,\n"
          "2 nothing could be written.",

@@ -63,6 +63,7 @@ FormatEntry format_entry() {
   e.write_demo = write_demo_file;
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"series", "series"};
+  e.extract_summary = "The data blocks of the chosen series (numbers as `logscope info` lists them) in [from, to], payloads unchanged, with fresh descriptors, index and SHA1.";
   e.repair_summary = "Every complete data block, with fresh descriptors, a rebuilt index and a new SHA1; a block cut short is dropped.";
   e.helpers = {Helper::Hash};
   return e;

@@ -51,8 +51,9 @@ FormatEntry format_entry() {
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = small_demo;
   e.write_demo = write_demo_file;
-  e.operations = {Operation::Export, Operation::Repair, Operation::Plot};
+  e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"actor", "actors"};
+  e.extract_summary = "The frames in [from, to], renumbered from 1 at elapsed 0, the actors alive at the cut created again in its first frame; --actors keeps only those actors' records (and their parents').";
   e.repair_summary = "The info header and every complete frame, byte for byte; the duration becomes that of the last complete frame.";
   return e;
 }

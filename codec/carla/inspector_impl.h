@@ -55,6 +55,7 @@ class CarlaInspector : public FormatInspector {
   // Export, extract and repair (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
+  ExtractResult extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
   ExtractResult repair(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
 
  private:

@@ -1,4 +1,4 @@
-// The CARLA log's output operations: an actor per frame as rows, and repair (export.cpp,
+// The CARLA log's output operations: an actor per frame as rows, extract and repair (export.cpp,
 // extract.cpp).
 #include <cstdlib>
 
@@ -18,6 +18,23 @@ ExportResult CarlaInspector::export_rows(const std::string& source, const Export
     return refused;
   }
   return export_actor(source_, static_cast<uint32_t>(actor), request, sink, progress);
+}
+
+ExtractResult CarlaInspector::extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  CarlaExtractOptions options;
+  for (const std::string& item : selection.sources) {
+    char* end = nullptr;
+    unsigned long long id = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || item[0] == '-' || id > UINT32_MAX) {
+      ExtractResult refused;
+      refused.error = "actors are their ids (see `logscope actors`): " + item;
+      return refused;
+    }
+    options.actors.push_back(static_cast<uint32_t>(id));
+  }
+  options.from = selection.from;
+  options.to = selection.to;
+  return extract_carla(source_, out, options, progress);
 }
 
 ExtractResult CarlaInspector::repair(const ExtractSelection&, OutputSink& out, const ProgressFn& progress) {

@@ -74,6 +74,7 @@ Json FormatEntry::to_json() const {
     options.push_back(std::move(o));
   }
   j["extract_options"] = options;
+  j["extract_summary"] = extract_summary;
   j["repair_summary"] = repair_summary;
   Json helper_names = Json::array();
   for (Helper helper : helpers) helper_names.push_back(helper_name(helper));

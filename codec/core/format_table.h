@@ -91,6 +91,7 @@ struct FormatEntry {
   std::vector<Operation> operations;
   SourceNoun source;                           // what export and extract select
   std::vector<ExtractOption> extract_options;  // beyond sources and time range
+  std::string extract_summary;                 // what `extract` writes, in one sentence
   std::string repair_summary;                  // what `repair` keeps, in one sentence
   std::vector<Helper> helpers;                 // what the page may start for whole-file passes
 
