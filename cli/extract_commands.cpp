@@ -124,14 +124,17 @@ int run_repair(const std::vector<std::string>& raw) { return run_write(raw, true
 std::string extract_help() {
   std::string text;
   for (const FormatEntry& entry : formats())
-    if (entry.supports(Operation::Extract)) text += "  " + entry.label + ": " + entry.extract_summary + "\n";
+    if (entry.supports(Operation::Extract)) text += "  " + entry.label + ": " + wrap_text(entry.extract_summary, 4 + entry.label.size()) + "\n";
   return text;
 }
 
 std::string repair_help() {
   std::string text;
   for (const FormatEntry& entry : formats())
-    if (entry.supports(Operation::Repair)) text += "  " + entry.label + ": " + entry.repair_summary + "\n";
+    if (entry.supports(Operation::Repair)) text += "  " + entry.label + ": " + wrap_text(entry.repair_summary, 4 + entry.label.size()) + "\n";
+  for (const FormatEntry& entry : formats())
+    for (const ExtractOption& option : entry.extract_options)
+      if (entry.supports(Operation::Repair)) text += "  --" + option.name + " (" + entry.label + "): " + option.help + "\n";
   return text;
 }
 

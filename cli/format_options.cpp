@@ -53,6 +53,23 @@ std::string source_flags_help(Operation operation) {
   return text;
 }
 
+std::string wrap_text(const std::string& text, size_t indent, size_t width) {
+  std::string out, word;
+  size_t column = indent;
+  auto flush = [&] {
+    if (word.empty()) return;
+    if (column > indent && column + 1 + word.size() > width) out += "\n" + std::string(indent, ' '), column = indent;
+    else if (column > indent) out += ' ', ++column;
+    out += word, column += word.size(), word.clear();
+  };
+  for (char c : text) {
+    if (c == ' ') flush();
+    else word += c;
+  }
+  flush();
+  return out;
+}
+
 const FormatEntry* entry_of(const OpenFile& file) { return file.inspector ? find_format(file.detection.family) : nullptr; }
 
 }  // namespace logscope::cli

@@ -19,6 +19,9 @@ std::vector<std::string> extract_option_flags();
 std::string formats_taking(const std::string& flag, Operation operation);
 // One line per format that supports `operation`: "  ROS bag: --topics a,b  (what it selects)".
 std::string source_flags_help(Operation operation);
+// `text` wrapped to lines of at most `width` columns, each after `indent` spaces but the first
+// (which follows what the caller printed).
+std::string wrap_text(const std::string& text, size_t indent, size_t width = 96);
 // The table entry of an opened file (null for unknown files).
 const FormatEntry* entry_of(const OpenFile& file);
 

@@ -81,7 +81,7 @@ FormatEntry format_entry() {
   e.source = {"topic", "topics"};
   e.extract_options = {{"compression", "chunk compression of the written bag (default: the input's)", {"", "none", "lz4", "bz2"}}};
   e.extract_summary = "A V2.0 bag with the messages of the chosen topics in [from, to], chunked with the input's compression (or --compression), only the connections used, a complete index.";
-  e.repair_summary = "An indexed V2.0 bag of every message in a complete chunk: what `rosbag reindex` keeps, without touching this file.";
+  e.repair_summary = "An indexed V2.0 bag of every message in a complete chunk: what `rosbag reindex` keeps; the input is untouched.";
   e.helpers = {Helper::Decompress};
   return e;
 }
