@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/detect.h"
+#include "core/format_table.h"
 #include "core/search.h"
 #include "inspector.h"
 #include "output_jobs.h"
@@ -172,11 +173,11 @@ class WasmInspector {
   // rows as CSV / JSON Lines, written through `sink` ({write, patch}: the worker's output file).
   std::string extract(const std::string& options_json, val sink, val progress) {
     if (!inspector_) return guarded([] { return Json(); });
-    return run_extract(cached_, detection_, options_json, sink, js_progress(progress));
+    return run_extract(detection_, *inspector_, options_json, sink, js_progress(progress));
   }
   std::string export_rows(const std::string& options_json, val sink, val progress) {
     if (!inspector_) return guarded([] { return Json(); });
-    return run_export(cached_, detection_, *inspector_, options_json, sink, js_progress(progress));
+    return run_export(detection_, *inspector_, options_json, sink, js_progress(progress));
   }
 
   // Works for every file, known format or not.
@@ -240,6 +241,9 @@ class WasmInspector {
 // Warm start: the first touch of fresh WebAssembly memory is slow (every page is mapped in by the
 // OS; opening a 1 GB BDDF's index spent a third of its time so). A worker calls this while it waits
 // for a file: the heap grows and is touched once, then freed, and opening reuses those pages.
+// The format table (core/format_table.h): what the page knows of formats comes from here.
+std::string formats_text() { return formats_json().dump(); }
+
 void prepare_heap(double megabytes) {
   size_t bytes = static_cast<size_t>(std::clamp(megabytes, 0.0, 256.0) * (1 << 20));
   auto* block = static_cast<volatile uint8_t*>(std::malloc(bytes));
@@ -254,6 +258,7 @@ void prepare_heap(double megabytes) {
 EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("prepareHeap", &logscope::prepare_heap);
   emscripten::function("warmUp", &logscope::warm_up_opening);
+  emscripten::function("formats", &logscope::formats_text);
   emscripten::class_<logscope::WasmInspector>("Inspector")
       .constructor<double, val>()
       .function("detection", &logscope::WasmInspector::detection)

@@ -3,17 +3,10 @@
 #include <cstring>
 #include <vector>
 
-#include "bddf/export.h"
-#include "bddf/extract.h"
-#include "bddf/inspector.h"
-#include "carla/export.h"
-#include "carla/extract.h"
 #include "core/export.h"
 #include "core/extract.h"
+#include "core/format_table.h"
 #include "core/json.h"
-#include "rosbag/export.h"
-#include "rosbag/extract.h"
-#include "rosbag/inspector.h"
 
 using emscripten::val;
 
@@ -133,52 +126,49 @@ bool read_bound(const Json& options, const char* key, TimeBound* bound, std::str
   return false;
 }
 
+// A source as text: a name, or a number given as a JSON number (a series, an actor id).
+std::string source_text(const Json& value) {
+  if (value.is_string()) return value.as_string();
+  if (value.is_number_unsigned() || value.is_number_integer()) return std::to_string(value.as_uint());
+  return value.dump();
+}
+
+// The sources named by `key` ("sources", or the format's noun: "topics", "actor"...).
+const Json* find_source(const Json& options, const FormatEntry& entry, bool many) {
+  if (const Json* generic = options.find(many ? "sources" : "source")) return generic;
+  return options.find(many ? entry.source.many : entry.source.one);
+}
+
 }  // namespace
 
-std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json, val sink,
+std::string run_extract(const Detection& detection, FormatInspector& inspector, const std::string& options_json, val sink,
                         const ProgressFn& progress) {
   auto parsed = Json::parse(options_json);
   if (!parsed || !parsed->is_object()) return error_json("the options are not a JSON object");
   const Json& options = *parsed;
   bool repair = text_of(options, "mode") == "repair";
-  const std::string& family = detection.family;
-  const Json* topics = options.find("topics");
-  const Json* series = options.find("series");
-  bool selects = (topics && topics->size()) || (series && series->size()) || !text_of(options, "from").empty() ||
-                 !text_of(options, "to").empty();
+  const char* name = repair ? "repair" : "extract";
+  const FormatEntry* entry = find_format(detection.family);
+  if (!entry || !entry->supports(repair ? Operation::Repair : Operation::Extract))
+    return error_json(std::string(name) + " is not available for " + detection.label + " yet; nothing written");
+  ExtractSelection selection;
+  if (const Json* sources = find_source(options, *entry, true))
+    for (const Json& item : sources->elements()) selection.sources.push_back(source_text(item));
+  bool selects = !selection.sources.empty() || !text_of(options, "from").empty() || !text_of(options, "to").empty();
   if (repair && selects) return error_json("repair keeps everything complete; extract selects");
-  if (family == "carla" && !repair) return error_json("extract is not available for CARLA logs yet (repair is); nothing written");
-  TimeBound from, to;
   std::string error;
-  if (!read_bound(options, "from", &from, &error) || !read_bound(options, "to", &to, &error)) return error_json(error);
+  if (!read_bound(options, "from", &selection.from, &error) || !read_bound(options, "to", &selection.to, &error)) return error_json(error);
+  // The format's own options: {"options": {"compression": "lz4"}}, or at the top level.
+  const Json* extra = options.find("options");
+  for (const ExtractOption& option : entry->extract_options) {
+    const Json* value = extra ? extra->find(option.name) : nullptr;
+    if (!value) value = options.find(option.name);
+    if (value && value->is_string()) selection.options.emplace_back(option.name, value->as_string());
+  }
 
   JsBytes bytes(sink);
   JsOutputSink out(bytes);
-  ExtractResult result;
-  if (family == "rosbag") {
-    rosbag::BagExtractOptions bag;
-    if (topics)
-      for (const Json& topic : topics->elements()) bag.topics.push_back(topic.as_string());
-    bag.from = from;
-    bag.to = to;
-    bag.compression = text_of(options, "compression");
-    result = rosbag::extract_bag(source, detection.format, out, bag, progress);
-  } else if (family == "bddf") {
-    bddf::BddfExtractOptions bddf;
-    if (series)
-      for (const Json& number : series->elements()) {
-        if (!number.is_number() || number.as_double() < 0 || number.as_double() > UINT32_MAX)
-          return error_json("series are numbers as the summary lists them");
-        bddf.series.push_back(static_cast<uint32_t>(number.as_uint()));
-      }
-    bddf.from = from;
-    bddf.to = to;
-    result = bddf::extract_bddf(source, out, bddf, progress);
-  } else if (family == "carla") {
-    result = carla::repair_carla(source, out, progress);
-  } else {
-    return error_json(std::string(repair ? "repair" : "extract") + " is not available for " + detection.label);
-  }
+  ExtractResult result = repair ? inspector.repair(selection, out, progress) : inspector.extract(selection, out, progress);
   bool closed = out.close();
   Json json = Json::object();
   json["ok"] = result.ok && closed;
@@ -190,7 +180,7 @@ std::string run_extract(ByteSource& source, const Detection& detection, const st
   return json.dump();
 }
 
-std::string run_export(ByteSource& source, const Detection& detection, FormatInspector& inspector,
+std::string run_export(const Detection& detection, FormatInspector& inspector,
                        const std::string& options_json, val sink, const ProgressFn& progress) {
   auto parsed = Json::parse(options_json);
   if (!parsed || !parsed->is_object()) return error_json("the options are not a JSON object");
@@ -211,23 +201,13 @@ std::string run_export(ByteSource& source, const Detection& detection, FormatIns
   }
   if (request.from_ns > request.to_ns) return error_json("from is after to");
 
+  const FormatEntry* entry = find_format(detection.family);
+  if (!entry || !entry->supports(Operation::Export)) return error_json("export is not available for " + detection.label);
+  const Json* source = find_source(options, *entry, false);
+  if (!source) return error_json("export needs a " + entry->source.one);
   JsBytes bytes(sink);
   JsExportSink out(bytes);
-  ExportResult result;
-  const std::string& family = detection.family;
-  if (options.contains("topic")) {
-    if (family != "rosbag") return error_json("topics are for ROS bags; this is " + detection.label);
-    result = rosbag::export_topic(source, *rosbag::opened_bag(inspector), text_of(options, "topic"), request, out, progress);
-  } else if (options.contains("series")) {
-    if (family != "bddf") return error_json("series are for BDDF files; this is " + detection.label);
-    result = bddf::export_series(source, *bddf::file_model(inspector), text_of(options, "series"), request, out, progress);
-  } else if (const Json* actor = options.find("actor")) {
-    if (family != "carla") return error_json("actors are for CARLA logs; this is " + detection.label);
-    if (!actor->is_number() || actor->as_double() < 0 || actor->as_double() > UINT32_MAX) return error_json("the actor is an actor id");
-    result = carla::export_actor(source, static_cast<uint32_t>(actor->as_uint()), request, out, progress);
-  } else {
-    return error_json("export needs a topic, a series or an actor");
-  }
+  ExportResult result = inspector.export_rows(source_text(*source), request, out, progress);
   bool flushed = bytes.flush();
   Json json = Json::object();
   std::string why = result.error;

@@ -11,15 +11,16 @@
 
 namespace logscope {
 
-// options: {"mode": "extract"|"repair", "topics": [..], "series": [..], "from": "+1.5", "to": "..",
-// "compression": "lz4"}. sink: {write(pointer, length) -> bool, patch(offset, pointer, length) -> bool,
+// options: {"mode": "extract"|"repair", "sources": [..], "from": "+1.5", "to": "..", "options":
+// {"compression": "lz4"}}; the sources may also come under the format's noun ("topics": [..]) and
+// its options at the top level. sink: {write(pointer, length) -> bool, patch(offset, pointer, length) -> bool,
 // error: why the last call failed}. Returns {"ok", "error", "kept", "dropped", "bytes_written", "cancelled"}.
-std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json,
+std::string run_extract(const Detection& detection, FormatInspector& inspector, const std::string& options_json,
                         emscripten::val sink, const ProgressFn& progress);
 
-// options: {"topic": T | "series": N | "actor": ID, "format": "csv"|"jsonl", "from", "to", "fields": [..]}.
+// options: {"source": T (or the format's noun: "topic", "series", "actor"), "format": "csv"|"jsonl", "from", "to", "fields": [..]}.
 // Returns {"rows", "bytes_written", "json_columns", "problems", "cancelled", "error"}.
-std::string run_export(ByteSource& source, const Detection& detection, FormatInspector& inspector,
+std::string run_export(const Detection& detection, FormatInspector& inspector,
                        const std::string& options_json, emscripten::val sink, const ProgressFn& progress);
 
 }  // namespace logscope
