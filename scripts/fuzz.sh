@@ -16,7 +16,9 @@ while (($#)); do
 done
 dir=build/sanitize
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
-harnesses=(fuzz_bddf fuzz_rosbag fuzz_carla fuzz_detect fuzz_rosbag_msgdef)
+# Every harness in tests/fuzz (a new format adds fuzz_<format>.cpp).
+harnesses=()
+for f in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$f" .cpp)"); done
 
 echo "== fuzz build ($dir)" >&2
 mkdir -p build
@@ -40,7 +42,9 @@ corpus_of() {
 }
 
 seeds=build/fuzz-seeds
-"$dir"/fuzz_make_seeds "$seeds" >/dev/null
+# It prints "FORMAT ENDING..." per format of the table: real samples are picked by those endings.
+declare -A endings
+while read -r name rest; do endings[$name]=$rest; done < <("$dir"/fuzz_make_seeds "$seeds")
 samples=../shared/samples
 for h in "${harnesses[@]}"; do
   c=$(corpus_of "$h")
@@ -48,19 +52,17 @@ for h in "${harnesses[@]}"; do
   cp -n "$seeds/$c"/* "build/fuzz-corpus/$h/" 2>/dev/null || true
   [[ -d tests/fuzz/regressions/$c ]] && cp -n tests/fuzz/regressions/"$c"/* "build/fuzz-corpus/$h/"
   if [[ -d $samples ]]; then
-    case $c in
-      bddf) pattern='*.bddf' ;;
-      rosbag) pattern='*.bag*' ;;
-      carla) pattern='*.log' ;;
-      detect) pattern='*' ;;
-      *) pattern='' ;;
-    esac
-    if [[ -n $pattern ]]; then
-      len=$(max_len_of "$h")
+    # Real samples whose names end as the format's logs do (detect: every file).
+    patterns=()
+    if [[ $c == detect ]]; then patterns=('*')
+    else for e in ${endings[$c]:-}; do patterns+=("*$e"); done
+    fi
+    len=$(max_len_of "$h")
+    for pattern in "${patterns[@]}"; do
       find "$samples" -type f -name "$pattern" ! -name '*.txt' ! -name '*.json' ! -name '*.md' | sort | while read -r f; do
         head -c "$len" "$f" >"build/fuzz-corpus/$h/sample_$(basename "$f")"
       done
-    fi
+    done
   fi
 done
 

@@ -22,6 +22,8 @@ Json Detection::to_json() const {
   return j;
 }
 
+bool Detection::known() const { return find_format(family) != nullptr; }
+
 namespace {
 
 bool starts_with(std::string_view text, std::string_view prefix) {

@@ -18,7 +18,8 @@ struct Detection {
   std::string diagnosis;
   std::string first_bytes_hex;  // up to 16 bytes
   Json to_json() const;
-  bool known() const { return family != "unknown"; }
+  // A format of the table (core/format_table.h).
+  bool known() const;
 };
 
 // Tries every format of the table in order; otherwise diagnoses what the file looks like.

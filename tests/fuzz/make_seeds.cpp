@@ -1,11 +1,14 @@
-// Writes small seed files for the fuzzers into OUT_DIR/{bddf,rosbag,carla,detect,msgdef}:
+// Writes small seed files for the fuzzers into OUT_DIR/<format> (every format of the table: its
+// small_demo, plus the variants below), OUT_DIR/detect and OUT_DIR/msgdef:
 //   build/fuzz/tests/fuzz/fuzz_make_seeds OUT_DIR
-// (real-world samples may be added to a local corpus, never to the repository).
+// and prints one line per format, "NAME ENDING...", for scripts/fuzz.sh to pick real samples by.
+// (Real-world samples may be added to a local corpus, never to the repository.)
 #include <cstdio>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
 
+#include "core/format_table.h"
 #include "tiny_files.h"
 
 namespace {
@@ -36,7 +39,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/bddf", "/rosbag", "/carla", "/detect", "/msgdef"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef"}) ::mkdir((out + sub).c_str(), 0755);
+  // Every format of the table: its own small demo, in its corpus and detection's.
+  for (const logscope::FormatEntry& entry : logscope::formats()) {
+    ::mkdir((out + "/" + entry.name).c_str(), 0755);
+    std::string ending = entry.file_endings.empty() ? "" : entry.file_endings[0];
+    if (entry.small_demo) {
+      std::vector<uint8_t> demo = entry.small_demo();
+      write(out + "/" + entry.name + "/demo" + ending, demo);
+      write(out + "/detect/" + entry.name + "_demo" + ending, demo);
+    }
+    std::printf("%s", entry.name.c_str());
+    for (const std::string& e : entry.file_endings) std::printf(" %s", e.c_str());
+    std::printf("\n");
+  }
   using logscope::carla::IdOrder;
   using logscope::carla::Variant;
   write(out + "/bddf/tiny.bddf", logscope_fuzz::tiny_bddf());

@@ -104,7 +104,7 @@ test('export of a topic as CSV and JSON Lines: the same text as `logscope export
   }
 });
 
-test('refusals and failures are said, not written: CARLA extract, repair with a selection, a full disk', async () => {
+test('refusals and failures are said, not written: an actor not in the log, repair with a selection, a full disk', async () => {
   const input = join(dir, 'run.bag');
   let { result } = await wasmWrite(input, 'extract', { mode: 'repair', topics: ['/odom'] });
   assert.equal(result.ok, false);
@@ -117,7 +117,12 @@ test('refusals and failures are said, not written: CARLA extract, repair with a 
   assert.match(result.error, /disk is full \(test\)/);
   const carla = join(dir, 'town.log');
   runCli(['make-demo-carla', carla, '--size-mb', '1']);
-  ({ result } = await wasmWrite(carla, 'extract', { mode: 'extract' }));
+  ({ result } = await wasmWrite(carla, 'extract', { mode: 'extract', sources: [987654] }));
   assert.equal(result.ok, false);
-  assert.match(result.error, /not available for CARLA logs yet \(repair is\)/);
+  assert.match(result.error, /987654/);
+  assert.equal(result.bytes_written, 0);
+  // The same log cut to its first second is written (CARLA extract, as the CLI does it).
+  ({ result } = await wasmWrite(carla, 'extract', { mode: 'extract', from: '+0', to: '+1' }));
+  assert.equal(result.ok, true, result.error);
+  assert.ok(result.bytes_written > 0);
 });
