@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/node_id.h"
 #include "bddf/blocks.h"
 #include "bddf/format.h"
 #include "bddf/inspector_impl.h"
@@ -20,13 +21,13 @@ std::string block_id(size_t position) { return "b" + std::to_string(position); }
 
 bool parse_block_id(const std::string& id, size_t* position, std::string* part) {
   if (id.size() < 2 || id[0] != 'b') return false;
-  char* end = nullptr;
-  unsigned long long value = std::strtoull(id.c_str() + 1, &end, 10);
-  if (end == id.c_str() + 1) return false;
-  *position = static_cast<size_t>(value);
+  size_t slash = id.find('/');
+  // Strict digits (core/node_id.h): "b+1", "b 1", "b-1" or an overflow are no node.
+  auto number = parse_node_number(id.substr(0, slash), 'b');
+  if (!number || *number > SIZE_MAX) return false;
+  *position = static_cast<size_t>(*number);
   part->clear();
-  if (*end == '/') *part = end + 1;
-  else if (*end != '\0') return false;
+  if (slash != std::string::npos) *part = id.substr(slash + 1);
   return true;
 }
 

@@ -170,3 +170,27 @@ TEST_CASE("the built-in formats each detect their own demo and open it clean") {
     if (entry.supports(Operation::Export) || entry.supports(Operation::Extract)) CHECK(!entry.source.one.empty());
   }
 }
+
+TEST_CASE("every format's node ids are strict: a sign, a space or an overflow is no node") {
+  for (const FormatEntry& entry : formats()) {
+    CAPTURE(entry.name);
+    std::vector<uint8_t> bytes = entry.small_demo();
+    MemoryByteSource source(bytes.data(), bytes.size());
+    auto inspector = open_inspector(source, detect(source));
+    REQUIRE(inspector);
+    std::vector<TreeNode> top = inspector->children("", 0, 4);
+    REQUIRE(!top.empty());
+    for (const TreeNode& node : top) {
+      CAPTURE(node.id);
+      size_t digit = node.id.find_first_of("0123456789");
+      if (digit == std::string::npos) continue;
+      for (const char* bad : {"+", " ", "-", "0x", "99999999999999999999999"}) {
+        std::string id = node.id.substr(0, digit) + bad + node.id.substr(digit);
+        CAPTURE(id);
+        CHECK(inspector->child_count(id) == 0);
+        CHECK(inspector->children(id, 0, 10).empty());
+        CHECK(inspector->decode(id).find("error") != nullptr);
+      }
+    }
+  }
+}
