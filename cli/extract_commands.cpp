@@ -138,8 +138,8 @@ const CommandRegistrar kExtract(
 const CommandRegistrar kRepair(
     {"repair", "write an indexed, valid copy of what a damaged file holds complete",
      "usage: logscope repair IN OUT [--compression none|lz4|bz2]\n\n"
-     "  ROS bag (V1.2, V2.0; unindexed or truncated): an indexed V2.0 bag of every complete message,\n"
-     "           what `rosbag reindex` keeps, without touching the input.\n"
+     "  ROS bag (V2.0 unindexed or truncated; V1.2, V1.1 indexed or not, cut anywhere): an indexed\n"
+     "           V2.0 bag of every complete message, what `rosbag reindex` keeps, input untouched.\n"
      "  BDDF (no trailer or index, cut mid-block): every complete block, a rebuilt index, a new SHA1.\n"
      "  CARLA (cut mid-frame): the info header and every complete frame; the duration is the last one's.\n"
      "Prints what was kept and what was dropped, with byte offsets, then checks the written file.\n"
