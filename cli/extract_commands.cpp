@@ -69,11 +69,12 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   if (args.has("--from") && !parse_time_bound(args.value("--from"), &from, &error)) return fail("--from: " + error);
   if (args.has("--to") && !parse_time_bound(args.value("--to"), &to, &error)) return fail("--to: " + error);
 
-  auto input = open_file(in);
+  // Detection only: each format's engine reads the file itself, in bounded memory.
+  auto input = open_file(in, false);
   if (!input) return kExitUnreadable;
   if (same_file(in, out)) return fail(out + " is the input; " + name + " never overwrites it");
   const std::string& family = input->detection.family;
-  if (!input->inspector) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
+  if (input->detection.format == Format::Unknown) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
   if (args.has("--topics") && family != "rosbag") return fail("--topics is for ROS bags; " + in + " is " + input->detection.label);
   if (args.has("--series") && family != "bddf") return fail("--series is for BDDF files; " + in + " is " + input->detection.label);
   if (args.has("--actors") && family != "carla") return fail("--actors is for CARLA logs; " + in + " is " + input->detection.label);
