@@ -251,7 +251,6 @@ V1WalkEnd walk_v12_records(ByteSource& source, uint64_t from, const V1RecordFn& 
       record.callerid = view("callerid");
       record.latching = view("latching") == "1";
     }
-    if (record.op == kOpBagHeader) fields.u64("index_pos", &record.index_pos);
     if (!fn(record)) {
       end.stopped = true;
       end.ends_at = record.end;

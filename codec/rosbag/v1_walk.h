@@ -27,7 +27,6 @@ struct V1Record {
   bool has_time = false;        // MSG_DATA carries both sec and nsec
   uint64_t data_offset = 0;     // the record's data (V1.1: the message bytes)
   uint32_t data_len = 0;
-  uint64_t index_pos = 0;       // FILE_HEADER's index_pos, 0 when absent
 };
 
 struct V1WalkEnd {
