@@ -75,9 +75,9 @@ int fail(const std::string& message) {
   return kExitUnreadable;
 }
 
-std::unique_ptr<OpenFile> open_file(const std::string& path) {
+std::unique_ptr<OpenFile> open_file(const std::string& path, bool with_inspector) {
   std::string error;
-  auto open = try_open_file(path, &error);
+  auto open = try_open_file(path, &error, with_inspector);
   if (!open) fail(error);
   return open;
 }
@@ -87,7 +87,7 @@ RemoteOptions& remote_options() {
   return options;
 }
 
-std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error) {
+std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error, bool with_inspector) {
   auto open = std::make_unique<OpenFile>();
   open->path = path;
   CachedByteSource::Options cache;
@@ -113,7 +113,7 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
   }
   open->cached = std::make_unique<CachedByteSource>(*open->file, cache);
   open->detection = detect(*open->cached);
-  open->inspector = open_inspector(*open->cached, open->detection);
+  if (with_inspector) open->inspector = open_inspector(*open->cached, open->detection);
   // A remote file that changed or failed while its index was read: say so, not "unknown format".
   if (std::string why = remote_failure(*open); !why.empty()) {
     *error = why;

@@ -72,9 +72,11 @@ struct RemoteOptions {
 RemoteOptions& remote_options();
 
 // Opens `path` (a file, or an http(s) URL read by Range requests); on failure prints "logscope: FILE: cause" to stderr and returns null.
-std::unique_ptr<OpenFile> open_file(const std::string& path);
+// `with_inspector` false: detection only, for commands that read the file themselves (extract and
+// repair: opening a V1.x bag's inspector would first scan it into a list of every message).
+std::unique_ptr<OpenFile> open_file(const std::string& path, bool with_inspector = true);
 // Same, but sets `error` ("FILE: cause") instead of printing, for batches.
-std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error);
+std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error, bool with_inspector = true);
 
 // What `info --json` and `check --json` print for every file: path, size, detection.
 Json file_json(const OpenFile& file);

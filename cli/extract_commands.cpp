@@ -77,13 +77,14 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   if (args.has("--from") && !parse_time_bound(args.value("--from"), &selection.from, &error)) return fail("--from: " + error);
   if (args.has("--to") && !parse_time_bound(args.value("--to"), &selection.to, &error)) return fail("--to: " + error);
 
-  auto input = open_file(in);
+  // Detection only: each format's extract and repair read the file themselves, in bounded memory.
+  auto input = open_file(in, false);
   if (!input) return kExitUnreadable;
   if (same_file(in, out)) return fail(out + " is the input; " + name + " never overwrites it");
-  if (!input->inspector) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
-  const FormatEntry* entry = entry_of(*input);
+  const FormatEntry* entry = find_format(input->detection.family);
+  if (!entry) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
   Operation operation = repair ? Operation::Repair : Operation::Extract;
-  if (!entry || !entry->supports(operation))
+  if (!entry->supports(operation) || !(repair ? entry->repair : entry->extract))
     return fail(std::string(name) + " is not available for " + input->detection.label + " yet; nothing written");
   if (!source_flag.empty()) {
     if (source_flag != "--" + entry->source.many)
@@ -105,7 +106,7 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   FileOutputSink sink;
   if (!sink.open(out)) return fail(sink.error());
   ProgressFn progress = terminal_progress(repair ? "repairing" : "extracting");
-  ExtractResult result = repair ? input->inspector->repair(selection, sink, progress) : input->inspector->extract(selection, sink, progress);
+  ExtractResult result = (repair ? entry->repair : entry->extract)(*input->cached, input->detection, selection, sink, progress);
   bool closed = sink.close();
   if (!result.ok || !closed) {
     std::remove(out.c_str());

@@ -141,7 +141,7 @@ const Json* find_source(const Json& options, const FormatEntry& entry, bool many
 
 }  // namespace
 
-std::string run_extract(const Detection& detection, FormatInspector& inspector, const std::string& options_json, val sink,
+std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json, val sink,
                         const ProgressFn& progress) {
   auto parsed = Json::parse(options_json);
   if (!parsed || !parsed->is_object()) return error_json("the options are not a JSON object");
@@ -149,7 +149,7 @@ std::string run_extract(const Detection& detection, FormatInspector& inspector, 
   bool repair = text_of(options, "mode") == "repair";
   const char* name = repair ? "repair" : "extract";
   const FormatEntry* entry = find_format(detection.family);
-  if (!entry || !entry->supports(repair ? Operation::Repair : Operation::Extract))
+  if (!entry || !entry->supports(repair ? Operation::Repair : Operation::Extract) || !(repair ? entry->repair : entry->extract))
     return error_json(std::string(name) + " is not available for " + detection.label + " yet; nothing written");
   ExtractSelection selection;
   if (const Json* sources = find_source(options, *entry, true))
@@ -168,7 +168,7 @@ std::string run_extract(const Detection& detection, FormatInspector& inspector, 
 
   JsBytes bytes(sink);
   JsOutputSink out(bytes);
-  ExtractResult result = repair ? inspector.repair(selection, out, progress) : inspector.extract(selection, out, progress);
+  ExtractResult result = (repair ? entry->repair : entry->extract)(source, detection, selection, out, progress);
   bool closed = out.close();
   Json json = Json::object();
   json["ok"] = result.ok && closed;

@@ -15,7 +15,7 @@ namespace logscope {
 // {"compression": "lz4"}}; the sources may also come under the format's noun ("topics": [..]) and
 // its options at the top level. sink: {write(pointer, length) -> bool, patch(offset, pointer, length) -> bool,
 // error: why the last call failed}. Returns {"ok", "error", "kept", "dropped", "bytes_written", "cancelled"}.
-std::string run_extract(const Detection& detection, FormatInspector& inspector, const std::string& options_json,
+std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json,
                         emscripten::val sink, const ProgressFn& progress);
 
 // options: {"source": T (or the format's noun: "topic", "series", "actor"), "format": "csv"|"jsonl", "from", "to", "fields": [..]}.

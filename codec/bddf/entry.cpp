@@ -1,7 +1,10 @@
 // BDDF's entry in the format table (core/format_table.h).
 #include "bddf/entry.h"
 
+#include <cstdlib>
+
 #include "bddf/demo.h"
+#include "bddf/extract.h"
 #include "bddf/format.h"
 #include "bddf/inspector.h"
 #include "bddf/writer.h"
@@ -40,6 +43,33 @@ std::vector<uint8_t> small_demo() {
   return bytes;
 }
 
+ExtractResult refused(std::string why) {
+  ExtractResult result;
+  result.error = std::move(why);
+  return result;
+}
+
+// Series are positions as `logscope info` lists them.
+ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out,
+                      const ProgressFn& progress) {
+  BddfExtractOptions options;
+  for (const std::string& item : selection.sources) {
+    char* end = nullptr;
+    unsigned long long position = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || item[0] < '0' || item[0] > '9' || position > UINT32_MAX)
+      return refused("series are numbers as `logscope info` lists them: " + item);
+    options.series.push_back(static_cast<uint32_t>(position));
+  }
+  options.from = selection.from;
+  options.to = selection.to;
+  return extract_bddf(source, out, options, progress);
+}
+
+// Repair is an extract that keeps every complete block.
+ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection&, OutputSink& out, const ProgressFn& progress) {
+  return extract_bddf(source, out, BddfExtractOptions(), progress);
+}
+
 }  // namespace
 
 FormatEntry format_entry() {
@@ -61,6 +91,8 @@ FormatEntry format_entry() {
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = small_demo;
   e.write_demo = write_demo_file;
+  e.extract = extract;
+  e.repair = repair;
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"series", "series"};
   e.extract_summary = "The data blocks of the chosen series (numbers as `logscope info` lists them) in [from, to], payloads unchanged, with fresh descriptors, index and SHA1.";

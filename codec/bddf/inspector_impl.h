@@ -54,11 +54,9 @@ class BddfInspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override { return query_table(source_, model_); }
-  // Export, extract and repair (operations.cpp).
+  // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
-  ExtractResult extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
-  ExtractResult repair(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
 
   const FileModel& model() const { return model_; }
 

@@ -1,7 +1,10 @@
 // The CARLA recorder log's entry in the format table (core/format_table.h).
 #include "carla/entry.h"
 
+#include <cstdlib>
+
 #include "carla/demo.h"
+#include "carla/extract.h"
 #include "carla/inspector.h"
 #include "carla/writer.h"
 
@@ -31,6 +34,29 @@ std::vector<uint8_t> small_demo() {
   return w.take();
 }
 
+// Actors are their ids.
+ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out,
+                      const ProgressFn& progress) {
+  CarlaExtractOptions options;
+  for (const std::string& item : selection.sources) {
+    char* end = nullptr;
+    unsigned long long id = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || item[0] < '0' || item[0] > '9' || id > UINT32_MAX) {
+      ExtractResult refused;
+      refused.error = "actors are their ids (see `logscope actors`): " + item;
+      return refused;
+    }
+    options.actors.push_back(static_cast<uint32_t>(id));
+  }
+  options.from = selection.from;
+  options.to = selection.to;
+  return extract_carla(source, out, options, progress);
+}
+
+ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection&, OutputSink& out, const ProgressFn& progress) {
+  return repair_carla(source, out, progress);
+}
+
 }  // namespace
 
 FormatEntry format_entry() {
@@ -51,6 +77,8 @@ FormatEntry format_entry() {
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = small_demo;
   e.write_demo = write_demo_file;
+  e.extract = extract;
+  e.repair = repair;
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"actor", "actors"};
   e.extract_summary = "The frames in [from, to], renumbered from 1 at elapsed 0, the actors alive at the cut created again in its first frame; --actors keeps only those actors' records (and their parents').";

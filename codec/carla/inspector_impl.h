@@ -52,11 +52,9 @@ class CarlaInspector : public FormatInspector {
   Json decode(const std::string& id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
-  // Export, extract and repair (operations.cpp).
+  // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
-  ExtractResult extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
-  ExtractResult repair(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
 
  private:
   const ScanResult& scan(const ProgressFn& progress) {

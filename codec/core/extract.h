@@ -22,6 +22,19 @@ struct TimeBound {
 // "+12.5", "12.5", "1700000000.25"; false (with `error`) on anything else.
 bool parse_time_bound(const std::string& text, TimeBound* bound, std::string* error);
 
+// What extract selects (FormatEntry::source names them: topics, series, actors).
+struct ExtractSelection {
+  std::vector<std::string> sources;  // as the user names them; empty keeps every source
+  TimeBound from, to;                // inclusive
+  // The format's extract options (FormatEntry::extract_options) by name; "" or absent: default.
+  std::vector<std::pair<std::string, std::string>> options;
+  std::string option(const std::string& name) const {
+    for (const auto& [key, value] : options)
+      if (key == name) return value;
+    return "";
+  }
+};
+
 struct ExtractResult {
   bool ok = false;
   std::string error;                 // why nothing valid was written (ok == false)

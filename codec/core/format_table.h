@@ -15,14 +15,15 @@
 
 #include "core/byte_source.h"
 #include "core/detect.h"
+#include "core/extract.h"
 #include "core/json.h"
 
 namespace logscope {
 
 class FormatInspector;
 
-// What an inspector of the format can do beyond reading and checking (FormatInspector's
-// export_rows, extract and repair; plot: the timeline/columns/plot queries).
+// What the format can do beyond reading and checking: export (FormatInspector::export_rows),
+// extract and repair (FormatEntry::extract and repair), plot (the timeline/columns/plot queries).
 enum class Operation { Export, Extract, Repair, Plot };
 const char* operation_name(Operation operation);
 
@@ -87,6 +88,15 @@ struct FormatEntry {
   std::function<std::vector<uint8_t>()> small_demo;
   // A realistic demo file of about `target_bytes` at `path` (`logscope make-demo FORMAT`).
   std::function<bool(const std::string& path, uint64_t target_bytes, std::string* error)> write_demo;
+
+  // A new file of the same format: the selected sources in the time range (extract), or an
+  // indexed, valid copy of everything complete (repair). They read `source` themselves, in
+  // bounded memory: no inspector is opened (a V1.x bag's would list every message first). The
+  // caller re-checks what was written. Null where the format has no such operation.
+  using WriteFn = std::function<ExtractResult(ByteSource& source, const Detection& detection, const ExtractSelection& selection,
+                                              OutputSink& out, const ProgressFn& progress)>;
+  WriteFn extract;
+  WriteFn repair;
 
   std::vector<Operation> operations;
   SourceNoun source;                           // what export and extract select

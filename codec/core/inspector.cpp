@@ -17,22 +17,10 @@ Json tree_node_to_json(const TreeNode& node) {
 
 namespace logscope {
 
-// The defaults: formats whose table entry does not list the operation.
+// The default: formats whose table entry does not list Operation::Export.
 ExportResult FormatInspector::export_rows(const std::string&, const ExportRequest&, ExportSink&, const ProgressFn&) {
   ExportResult result;
   result.error = "export is not available for this format";
-  return result;
-}
-
-ExtractResult FormatInspector::extract(const ExtractSelection&, OutputSink&, const ProgressFn&) {
-  ExtractResult result;
-  result.error = "extract is not available for this format";
-  return result;
-}
-
-ExtractResult FormatInspector::repair(const ExtractSelection&, OutputSink&, const ProgressFn&) {
-  ExtractResult result;
-  result.error = "repair is not available for this format";
   return result;
 }
 

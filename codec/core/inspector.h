@@ -11,7 +11,6 @@
 
 #include "core/byte_source.h"
 #include "core/export.h"
-#include "core/extract.h"
 #include "core/file_map.h"
 #include "core/json.h"
 #include "core/query.h"
@@ -30,19 +29,6 @@ struct TreeNode {
   uint64_t child_count = 0;  // 0 = leaf
 };
 Json tree_node_to_json(const TreeNode& node);
-
-// What extract selects (FormatEntry::source names them: topics, series, actors).
-struct ExtractSelection {
-  std::vector<std::string> sources;  // as the user names them; empty keeps every source
-  TimeBound from, to;                // inclusive
-  // The format's extract options (FormatEntry::extract_options) by name; "" or absent: default.
-  std::vector<std::pair<std::string, std::string>> options;
-  std::string option(const std::string& name) const {
-    for (const auto& [key, value] : options)
-      if (key == name) return value;
-    return "";
-  }
-};
 
 struct InfoOptions {
   std::string path;   // as the user typed it (rosbag info prints it)
@@ -135,16 +121,11 @@ class FormatInspector {
   // damage on the map.
   virtual FileMap file_map(bool full_check, const ProgressFn& progress) = 0;
 
-  // Output operations, where the format's table entry lists them (FormatEntry::operations); the
-  // defaults refuse. The CLI and the wasm module call them alike; each writes and reports, the
-  // caller re-checks what was written.
-  // Rows of one source (a topic, a series, an actor: FormatEntry::source) as CSV or JSON Lines.
+  // Rows of one source (a topic, a series, an actor: FormatEntry::source) as CSV or JSON Lines,
+  // where the format's table entry lists Operation::Export; the default refuses. (Extract and
+  // repair need no opened index: they are the table entry's, FormatEntry::extract and repair.)
   virtual ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                                    const ProgressFn& progress);
-  // A new file of the same format with the selected sources in the time range.
-  virtual ExtractResult extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress);
-  // An indexed, valid copy of everything complete.
-  virtual ExtractResult repair(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress);
 
   // Format-specific questions (CARLA collisions, BDDF extraction by time span, bag messages...):
   // one table per format, name -> argument schema + handler (core/query.h).

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "rosbag/demo.h"
+#include "rosbag/extract.h"
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
 #include "rosbag/writer.h"
@@ -57,6 +58,25 @@ std::vector<uint8_t> small_demo() {
   return std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end());
 }
 
+// Repair is an extract that keeps every complete message; both stream the bag (any version,
+// indexed or not) into a new V2.0 bag.
+ExtractResult extract(ByteSource& source, const Detection& detection, const ExtractSelection& selection, OutputSink& out,
+                      const ProgressFn& progress) {
+  BagExtractOptions options;
+  options.topics = selection.sources;
+  options.from = selection.from;
+  options.to = selection.to;
+  options.compression = selection.option("compression");
+  return extract_bag(source, format_of(detection), out, options, progress);
+}
+
+ExtractResult repair(ByteSource& source, const Detection& detection, const ExtractSelection& selection, OutputSink& out,
+                     const ProgressFn& progress) {
+  BagExtractOptions options;
+  options.compression = selection.option("compression");
+  return extract_bag(source, format_of(detection), out, options, progress);
+}
+
 }  // namespace
 
 FormatEntry format_entry() {
@@ -77,6 +97,8 @@ FormatEntry format_entry() {
   e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
     return write_demo_file(path, target_bytes, error);
   };
+  e.extract = extract;
+  e.repair = repair;
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"topic", "topics"};
   e.extract_options = {{"compression", "chunk compression of the written bag (default: the input's)", {"", "none", "lz4", "bz2"}}};

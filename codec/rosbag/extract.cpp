@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "rosbag/extract_v1.h"
 #include "rosbag/iterate.h"
 #include "rosbag/reader.h"
 #include "rosbag/writer.h"
@@ -11,25 +12,12 @@
 namespace logscope::rosbag {
 namespace {
 
-// The bag writer's sink on top of the engine's OutputSink.
-class SinkAdapter : public ByteSink {
- public:
-  explicit SinkAdapter(OutputSink& out) : out_(out) {}
-  bool write(const void* data, size_t size) override { return out_.write(data, size); }
-  bool write_at(uint64_t offset, const void* data, size_t size) override { return out_.patch(offset, data, size); }
-  uint64_t position() const override { return out_.written(); }
-
- private:
-  OutputSink& out_;
-};
-
 std::string at(uint64_t offset) { return " (byte " + std::to_string(offset) + ")"; }
 
 uint64_t bag_start_ns(const Bag& bag) {
   uint64_t start = UINT64_MAX;
   for (const Chunk& c : bag.chunks)
     if (c.message_count()) start = std::min(start, c.start.ns());
-  for (const MessageRef& m : bag.messages) start = std::min(start, m.time_ns);
   return start == UINT64_MAX ? 0 : start;
 }
 
@@ -37,6 +25,12 @@ std::string input_compression(ByteSource& source, Bag* bag) {
   for (size_t i = 0; i < bag->chunks.size(); ++i)
     if (read_chunk_header(source, bag, i) && !bag->chunks[i].compression.empty()) return bag->chunks[i].compression;
   return "none";
+}
+
+bool writable_compression(const std::string& compression, std::string* error) {
+  if (compression == "none" || compression == "lz4" || compression == "bz2") return true;
+  *error = "compression \"" + compression + "\" cannot be written (none, lz4 or bz2)";
+  return false;
 }
 
 }  // namespace
@@ -48,6 +42,14 @@ ExtractResult extract_bag(ByteSource& source, Format format, OutputSink& out, co
     result.error = "the output must be seekable: the bag header's index position is written last";
     return result;
   }
+  if (format == Format::RosbagV12 || format == Format::RosbagV11) {
+    WriterOptions writer_options;
+    writer_options.version = 200;
+    writer_options.compression = options.compression.empty() ? "none" : options.compression;
+    writer_options.chunk_threshold = options.chunk_threshold;
+    if (!writable_compression(writer_options.compression, &result.error)) return result;
+    return extract_v1(source, format, out, options, writer_options, progress);
+  }
   Bag bag;
   open_bag(source, format, &bag, nullptr);
   if (bag.cancelled) {
@@ -55,7 +57,7 @@ ExtractResult extract_bag(ByteSource& source, Format format, OutputSink& out, co
     result.error = "cancelled";
     return result;
   }
-  if (!bag.has_header && bag.version != 101) {
+  if (!bag.has_header) {
     result.error = "no bag header could be read; nothing to recover";
     return result;
   }
@@ -67,10 +69,7 @@ ExtractResult extract_bag(ByteSource& source, Format format, OutputSink& out, co
   WriterOptions writer_options;
   writer_options.version = 200;
   writer_options.compression = options.compression.empty() ? input_compression(source, &bag) : options.compression;
-  if (writer_options.compression != "none" && writer_options.compression != "lz4" && writer_options.compression != "bz2") {
-    result.error = "compression \"" + writer_options.compression + "\" cannot be written (none, lz4 or bz2)";
-    return result;
-  }
+  if (!writable_compression(writer_options.compression, &result.error)) return result;
   writer_options.chunk_threshold = options.chunk_threshold;
 
   IterateOptions iterate;
@@ -94,7 +93,7 @@ ExtractResult extract_bag(ByteSource& source, Format format, OutputSink& out, co
   iterate.end_ns = options.to.resolve(start, UINT64_MAX);
   if (iterate.connections.empty()) iterate.connections.push_back(UINT32_MAX);  // no connection: nothing matches
 
-  SinkAdapter sink(out);
+  OutputSinkAdapter sink(out);
   BagWriter writer(sink, writer_options);
   std::map<uint32_t, uint32_t> out_id;                // input connection -> output connection
   std::map<std::string, uint64_t> per_topic;

@@ -42,11 +42,9 @@ class BagInspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
-  // Export, extract and repair (operations.cpp).
+  // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
-  ExtractResult extract(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
-  ExtractResult repair(const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) override;
 
   Bag& bag() { return bag_; }
 

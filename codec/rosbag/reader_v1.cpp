@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "rosbag/reader.h"
+#include "rosbag/v1_walk.h"
 
 namespace logscope::rosbag {
 namespace {
@@ -50,52 +51,39 @@ void finish_recovery_message(Bag* bag) {
                  r.reason + "; " + std::to_string(bag->file_size - r.ends_at) + " bytes after it are not read");
 }
 
-// V1.2 scan: MSG_DEF and MSG_DATA records one after the other (an index, if any, is skipped).
-void scan_v12(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& progress) {
+// The walk's end as the bag's recovery (the scan recovered what the walk delivered).
+void note_walk_end(Bag* bag, const V1WalkEnd& end) {
   Recovery& r = bag->recovery;
   r.performed = true;
-  r.ends_at = bag->file_size;
-  ProgressTicker ticker(progress, bag->file_size);
-  std::string header, why;
-  HeaderFields fields;
-  for (uint64_t pos = from; pos < bag->file_size;) {
-    if (!ticker.update(pos)) {
-      bag->cancelled = true;
-      r.ends_at = pos;
-      r.reason = "cancelled";
-      break;
-    }
-    RecordFrame frame;
-    FrameStatus status = read_record(source, pos, &frame, &header, &why);
-    if (status == FrameStatus::AtEnd) break;
-    if (status != FrameStatus::Ok || !fields.parse(header)) {
-      r.ends_at = pos;
-      r.reason = "record " + at(pos) + " is incomplete or malformed: " + why;
-      break;
-    }
+  r.ends_at = end.reason.empty() ? bag->file_size : end.ends_at;
+  r.reason = end.reason;
+  if (end.cancelled) bag->cancelled = true;
+}
+
+// V1.2 scan: MSG_DEF and MSG_DATA records one after the other (an index, if any, is skipped).
+void scan_v12(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& progress) {
+  V1WalkEnd end = walk_v12_records(source, from, [&](const V1Record& record) {
+    uint64_t pos = record.offset;
     bag->records.push_back(pos);
-    int op = fields.op();
-    if (op == kOpMessageDefinition) {
-      uint32_t id = topic_connection(bag, fields.str("topic"), fields.str("type"), fields.str("md5"), pos);
+    if (record.op == kOpMessageDefinition) {
+      uint32_t id = topic_connection(bag, std::string(record.topic), std::string(record.type), std::string(record.md5), pos);
       Connection& c = bag->connections[bag->by_id[id]];
-      if (c.definition.empty()) c.definition = fields.str("def");
-    } else if (op == kOpMessageData) {
-      Time t;
-      uint32_t sec = 0, nsec = 0;
-      if (!fields.u32("sec", &sec) || !fields.u32("nsec", &nsec))
+      if (c.definition.empty()) c.definition = std::string(record.definition);
+    } else if (record.op == kOpMessageData) {
+      if (!record.has_time)
         bag->problem(Severity::Error, pos, "rosbag.message.malformed", "message record " + at(pos) + " lacks sec/nsec");
-      t = Time{sec, nsec};
-      uint32_t id = topic_connection(bag, fields.str("topic"), fields.str("type"), fields.str("md5"), pos);
+      uint32_t id = topic_connection(bag, std::string(record.topic), std::string(record.type), std::string(record.md5), pos);
       Connection& c = bag->connections[bag->by_id[id]];
-      if (c.callerid.empty()) c.callerid = fields.str("callerid");
-      if (fields.str("latching") == "1") c.latching = true;
-      bag->messages.push_back(MessageRef{t.ns(), pos, id});
-    } else if (op != kOpIndexData && op != kOpBagHeader) {
+      if (c.callerid.empty()) c.callerid = std::string(record.callerid);
+      if (record.latching) c.latching = true;
+      bag->messages.push_back(MessageRef{record.time.ns(), pos, id});
+    } else if (record.op != kOpIndexData && record.op != kOpBagHeader) {
       bag->problem(Severity::Warning, pos, "rosbag.record.unexpected",
-                   std::string("unexpected ") + op_name(op) + " record (op " + std::to_string(op) + ") " + at(pos) + " skipped");
+                   std::string("unexpected ") + op_name(record.op) + " record (op " + std::to_string(record.op) + ") " + at(pos) + " skipped");
     }
-    pos = frame.end();
-  }
+    return true;
+  }, progress);
+  note_walk_end(bag, end);
   finish_messages(bag);
   finish_recovery_message(bag);
 }
@@ -116,18 +104,14 @@ bool read_definition_at(ByteSource& source, uint64_t offset, Connection* c) {
 }
 
 void open_v12(ByteSource& source, Bag* bag, const ProgressFn& progress) {
-  bag->header_offset = kV1VersionLineLength;
+  V12Start start = read_v12_start(source);
+  bag->header_offset = start.header_offset;
+  bag->has_header = start.has_header;
+  bag->first_record_offset = start.first_record;
+  bag->index_pos = start.index_pos;
   RecordFrame frame;
-  std::string header, why;
+  std::string why;
   HeaderFields fields;
-  FrameStatus status = read_record(source, bag->header_offset, &frame, &header, &why);
-  if (status == FrameStatus::Ok && fields.parse(header) && fields.op() == kOpBagHeader) {
-    bag->has_header = true;
-    bag->first_record_offset = frame.end();
-    fields.u64("index_pos", &bag->index_pos);
-  } else {
-    bag->first_record_offset = bag->header_offset;  // an old unindexed bag starts with messages
-  }
   uint64_t size = bag->file_size;
   if (!bag->has_header || bag->index_pos == 0) {
     if (bag->has_header)
@@ -210,17 +194,84 @@ void open_v12(ByteSource& source, Bag* bag, const ProgressFn& progress) {
 
 // V1.1: `topic\n md5\n type\n` then sec, nsec, len and the message bytes, repeated.
 void scan_v11(ByteSource& source, Bag* bag, const ProgressFn& progress) {
-  Recovery& r = bag->recovery;
-  r.performed = true;
-  r.ends_at = bag->file_size;
   bag->first_record_offset = kV1VersionLineLength;
-  ProgressTicker ticker(progress, bag->file_size);
-  std::vector<uint8_t> window;
-  for (uint64_t pos = kV1VersionLineLength; pos < bag->file_size;) {
+  V1WalkEnd end = walk_v11_messages(source, kV1VersionLineLength, [&](const V1Record& record) {
+    bag->records.push_back(record.offset);
+    uint32_t id = topic_connection(bag, std::string(record.topic), std::string(record.type), std::string(record.md5), record.offset);
+    bag->messages.push_back(MessageRef{record.time.ns(), record.offset, id});
+    return true;
+  }, progress);
+  note_walk_end(bag, end);
+  finish_messages(bag);
+  finish_recovery_message(bag);
+}
+
+}  // namespace
+
+V1WalkEnd walk_v12_records(ByteSource& source, uint64_t from, const V1RecordFn& fn, const ProgressFn& progress) {
+  V1WalkEnd end;
+  uint64_t size = source.size();
+  end.ends_at = size;
+  ProgressTicker ticker(progress, size);
+  std::string header, why;
+  HeaderFields fields;
+  for (uint64_t pos = from; pos < size;) {
     if (!ticker.update(pos)) {
-      bag->cancelled = true;
-      r.ends_at = pos;
-      r.reason = "cancelled";
+      end.cancelled = true;
+      end.ends_at = pos;
+      end.reason = "cancelled";
+      break;
+    }
+    RecordFrame frame;
+    FrameStatus status = read_record(source, pos, &frame, &header, &why);
+    if (status == FrameStatus::AtEnd) break;
+    if (status != FrameStatus::Ok || !fields.parse(header)) {
+      end.ends_at = pos;
+      end.reason = "record " + at(pos) + " is incomplete or malformed: " + why;
+      break;
+    }
+    V1Record record;
+    record.offset = pos;
+    record.end = frame.end();
+    record.op = fields.op();
+    record.data_offset = frame.data_offset();
+    record.data_len = frame.data_len;
+    auto view = [&](std::string_view name) {
+      const std::string_view* v = fields.find(name);
+      return v ? *v : std::string_view();
+    };
+    record.topic = view("topic");
+    record.type = view("type");
+    record.md5 = view("md5");
+    if (record.op == kOpMessageDefinition) record.definition = view("def");
+    if (record.op == kOpMessageData) {
+      uint32_t sec = 0, nsec = 0;
+      record.has_time = fields.u32("sec", &sec) && fields.u32("nsec", &nsec);
+      record.time = Time{sec, nsec};
+      record.callerid = view("callerid");
+      record.latching = view("latching") == "1";
+    }
+    if (!fn(record)) {
+      end.stopped = true;
+      end.ends_at = record.end;
+      break;
+    }
+    pos = frame.end();
+  }
+  return end;
+}
+
+V1WalkEnd walk_v11_messages(ByteSource& source, uint64_t from, const V1RecordFn& fn, const ProgressFn& progress) {
+  V1WalkEnd end;
+  uint64_t size = source.size();
+  end.ends_at = size;
+  ProgressTicker ticker(progress, size);
+  std::vector<uint8_t> window;
+  for (uint64_t pos = from; pos < size;) {
+    if (!ticker.update(pos)) {
+      end.cancelled = true;
+      end.ends_at = pos;
+      end.reason = "cancelled";
       break;
     }
     window = source.read_vector(pos, 4096);
@@ -228,30 +279,55 @@ void scan_v11(ByteSource& source, Bag* bag, const ProgressFn& progress) {
     size_t nl1 = text.find('\n'), nl2 = nl1 == text.npos ? text.npos : text.find('\n', nl1 + 1),
            nl3 = nl2 == text.npos ? text.npos : text.find('\n', nl2 + 1);
     if (nl3 == text.npos || window.size() < nl3 + 1 + 12) {
-      r.ends_at = pos;
-      r.reason = "message " + at(pos) + " is incomplete (its topic, md5sum and type lines or its 12-byte time and length are cut off)";
+      end.ends_at = pos;
+      end.reason = "message " + at(pos) + " is incomplete (its topic, md5sum and type lines or its 12-byte time and length are cut off)";
       break;
     }
-    std::string topic(text.substr(0, nl1)), md5(text.substr(nl1 + 1, nl2 - nl1 - 1)), type(text.substr(nl2 + 1, nl3 - nl2 - 1));
     const uint8_t* fixed = window.data() + nl3 + 1;
-    Time t{load_u32(fixed), load_u32(fixed + 4)};
     uint32_t len = load_u32(fixed + 8);
     uint64_t data_at = pos + nl3 + 1 + 12;
-    if (len > bag->file_size - data_at) {
-      r.ends_at = pos;
-      r.reason = "message " + at(pos) + " declares " + std::to_string(len) + " bytes but only " + std::to_string(bag->file_size - data_at) + " remain";
+    if (len > size - data_at) {
+      end.ends_at = pos;
+      end.reason = "message " + at(pos) + " declares " + std::to_string(len) + " bytes but only " + std::to_string(size - data_at) + " remain";
       break;
     }
-    bag->records.push_back(pos);
-    uint32_t id = topic_connection(bag, topic, type, md5, pos);
-    bag->messages.push_back(MessageRef{t.ns(), pos, id});
-    pos = data_at + len;
+    V1Record record;
+    record.offset = pos;
+    record.end = data_at + len;
+    record.op = kOpMessageData;
+    record.topic = text.substr(0, nl1);
+    record.md5 = text.substr(nl1 + 1, nl2 - nl1 - 1);
+    record.type = text.substr(nl2 + 1, nl3 - nl2 - 1);
+    record.time = Time{load_u32(fixed), load_u32(fixed + 4)};
+    record.has_time = true;
+    record.data_offset = data_at;
+    record.data_len = len;
+    if (!fn(record)) {
+      end.stopped = true;
+      end.ends_at = record.end;
+      break;
+    }
+    pos = record.end;
   }
-  finish_messages(bag);
-  finish_recovery_message(bag);
+  return end;
 }
 
-}  // namespace
+V12Start read_v12_start(ByteSource& source) {
+  V12Start start;
+  start.header_offset = kV1VersionLineLength;
+  RecordFrame frame;
+  std::string header, why;
+  HeaderFields fields;
+  FrameStatus status = read_record(source, start.header_offset, &frame, &header, &why);
+  if (status == FrameStatus::Ok && fields.parse(header) && fields.op() == kOpBagHeader) {
+    start.has_header = true;
+    start.first_record = frame.end();
+    fields.u64("index_pos", &start.index_pos);
+  } else {
+    start.first_record = start.header_offset;  // an old unindexed bag starts with messages
+  }
+  return start;
+}
 
 void open_v1(ByteSource& source, Bag* bag, const ProgressFn& progress) {
   if (bag->format == Format::RosbagV12) open_v12(source, bag, progress);

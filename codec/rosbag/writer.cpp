@@ -99,10 +99,21 @@ std::string BagWriter::connection_header(const ConnectionInfo& c) const {
   return h;
 }
 
+void BagWriter::note(WrittenRecord::Kind kind, uint64_t offset, uint64_t end, uint32_t connection, Time time,
+                     uint64_t data_offset) {
+  if (options_.ledger) options_.ledger->push_back(WrittenRecord{kind, offset, end, connection, time, data_offset});
+}
+
 bool BagWriter::start() {
   started_ = true;
   if (options_.version == 200) return put("#ROSBAG V2.0\n") && put(header_record(kOpBagHeader, 0, 0, 0, true));
-  if (options_.version == 102) return put("#ROSRECORD V1.2\n") && put(header_record(kOpBagHeader, 0, 0, 0, false));
+  if (options_.version == 102) {
+    if (!put("#ROSRECORD V1.2\n")) return false;
+    if (!options_.v12_file_header) return true;
+    std::string header = header_record(kOpBagHeader, 0, 0, 0, false);
+    note(WrittenRecord::FileHeader, kV1VersionLineLength, kV1VersionLineLength + header.size());
+    return put(header);
+  }
   if (options_.version == 101) return put("#ROSRECORD V1.1\n");
   error_ = "unsupported version";
   return false;
@@ -123,15 +134,21 @@ bool BagWriter::write(uint32_t id, Time time, std::string_view data) {
       }
   ConnectionInfo& c = connections_[id];
   ++messages_;
+  uint64_t at = sink_.position();
   if (options_.version == 101) {
     std::string head = c.topic + "\n" + c.md5 + "\n" + c.type + "\n";
     uint32_t fixed[3] = {time.sec, time.nsec, static_cast<uint32_t>(data.size())};
     head.append(reinterpret_cast<const char*>(fixed), 12);
-    return put(head) && sink_.write(data.data(), data.size());
+    note(WrittenRecord::Message, at, at + head.size() + data.size(), id, time, at + head.size());
+    if (!put(head) || !sink_.write(data.data(), data.size())) {
+      error_ = "write failed";
+      return false;
+    }
+    return true;
   }
   if (options_.version == 102) {
     // The index's entry points at the MSG_DEF record when one precedes the message.
-    c.v12_index.emplace_back(time, sink_.position());
+    if (options_.v12_file_header) c.v12_index.emplace_back(time, at);
     scratch_.clear();
     if (!c.written) {
       std::string def;
@@ -141,6 +158,7 @@ bool BagWriter::write(uint32_t id, Time time, std::string_view data) {
       append_field(def, "type", c.type);
       append_field(def, "def", c.definition);
       append_record(scratch_, def, "");
+      note(WrittenRecord::Definition, at, at + scratch_.size(), id);
       c.written = true;
     }
     std::string header;
@@ -152,7 +170,9 @@ bool BagWriter::write(uint32_t id, Time time, std::string_view data) {
     append_field_u32(header, "nsec", time.nsec);
     if (!c.callerid.empty()) append_field(header, "callerid", c.callerid);
     if (c.latching) append_field(header, "latching", "1");
+    uint64_t record_at = at + scratch_.size();
     append_record(scratch_, header, data);
+    note(WrittenRecord::Message, record_at, at + scratch_.size(), id, time, at + scratch_.size() - data.size());
     return put(scratch_);
   }
   // V2.0: the connection record goes into the chunk where the connection is first used.
@@ -248,7 +268,7 @@ bool BagWriter::close() {
   if (closed_) return error_.empty();
   if (!started_ && !start()) return false;
   closed_ = true;
-  if (options_.version == 101) return true;
+  if (options_.version == 101 || (options_.version == 102 && !options_.v12_file_header)) return true;
   uint64_t index_pos = sink_.position();
   std::string out;
   if (options_.version == 102) {
@@ -266,7 +286,9 @@ bool BagWriter::close() {
         data.append(reinterpret_cast<const char*>(t), 8);
         data.append(reinterpret_cast<const char*>(&e.second), 8);
       }
+      uint64_t record_at = index_pos + out.size();
       append_record(out, h, data);
+      note(WrittenRecord::Index, record_at, index_pos + out.size(), c.id);
     }
     std::string header = header_record(kOpBagHeader, index_pos, 0, 0, false);
     return put(out) && sink_.write_at(kV1VersionLineLength, header.data(), header.size());

@@ -1,6 +1,7 @@
 // Writes bags: V2.0 (chunks of none/bz2/lz4 with IndexData after each, connections and chunk infos
-// at index_pos), V1.2 (MSG_DEF before each topic's first message, INDEX_DATA ver 0 at the end) and
-// V1.1 (plain stream, for tests). Streams to a sink in bounded memory (one chunk).
+// at index_pos), V1.2 (MSG_DEF before each topic's first message, INDEX_DATA ver 0 at the end; or
+// unindexed, without FILE_HEADER) and V1.1 (plain stream, for tests). Streams to a sink in bounded
+// memory (one chunk); V1.x writers can keep a ledger of their records.
 #pragma once
 
 #include <cstdint>
@@ -44,10 +45,26 @@ class MemorySink : public ByteSink {
   std::string bytes;
 };
 
+// A record a V1.x writer put out, for tests that cut its bags at every boundary.
+struct WrittenRecord {
+  enum Kind { FileHeader, Definition, Message, Index };
+  Kind kind = Message;
+  uint64_t offset = 0;       // the record (V1.1: the message's topic line)
+  uint64_t end = 0;          // the byte after it
+  uint32_t connection = 0;   // Definition, Message, Index: the topic's first connection id
+  Time time;                 // Message
+  uint64_t data_offset = 0;  // Message: its serialized bytes are [data_offset, end)
+};
+
 struct WriterOptions {
   int version = 200;               // 200, 102 or 101
   std::string compression = "none";  // V2.0: none, bz2, lz4
   size_t chunk_threshold = 768 * 1024;
+  // V1.2: false writes no FILE_HEADER (records right after the version line) and no index, the
+  // layout of a recorder that never indexed (python3-rosbag's "unindexed" V1.2 reader).
+  bool v12_file_header = true;
+  // V1.x: every record written is appended here when set (V2.0 writes none).
+  std::vector<WrittenRecord>* ledger = nullptr;
 };
 
 class BagWriter {
@@ -74,6 +91,8 @@ class BagWriter {
   bool flush_chunk();
   std::string connection_header(const ConnectionInfo& c) const;
   bool put(const std::string& bytes);
+  void note(WrittenRecord::Kind kind, uint64_t offset, uint64_t end, uint32_t connection = 0, Time time = {},
+            uint64_t data_offset = 0);
 
   ByteSink& sink_;
   WriterOptions options_;

@@ -76,6 +76,14 @@ FormatEntry toy_entry() {
   return e;
 }
 
+struct StringExportSink : ExportSink {
+  std::string text;
+  bool write(std::string_view piece) override {
+    text += piece;
+    return true;
+  }
+};
+
 Detection detect_text(const std::string& text) {
   MemoryByteSource source(reinterpret_cast<const uint8_t*>(text.data()), text.size());
   return detect(source);
@@ -140,12 +148,12 @@ TEST_CASE("a toy format registered from a test is detected, opened and listed") 
     // The warm-up opens its demo too.
     CHECK(warm_up_opening() == static_cast<int>(formats().size()));
 
-    // Operations the entry does not list are refused by the inspector, not a crash.
-    MemoryOutputSink out;
-    ExtractResult refused = inspector->repair(ExtractSelection(), out, nullptr);
-    CHECK_FALSE(refused.ok);
-    CHECK(refused.error == "repair is not available for this format");
-    CHECK(out.written() == 0);
+    // Operations the entry does not list are refused, not a crash.
+    CHECK_FALSE(find_format("toy")->repair);
+    StringExportSink rows;
+    ExportResult refused = inspector->export_rows("a", ExportRequest(), rows, nullptr);
+    CHECK(refused.error == "export is not available for this format");
+    CHECK(rows.text.empty());
   }
   CHECK(formats().size() == builtin);
   CHECK(detect_text(std::string(kToyMagic) + "ab").family == "unknown");
@@ -168,6 +176,9 @@ TEST_CASE("the built-in formats each detect their own demo and open it clean") {
     CHECK(!entry.label.empty());
     // Every operation listed has a source noun where it needs one.
     if (entry.supports(Operation::Export) || entry.supports(Operation::Extract)) CHECK(!entry.source.one.empty());
+    // The operations listed are the ones it has.
+    CHECK(entry.supports(Operation::Extract) == bool(entry.extract));
+    CHECK(entry.supports(Operation::Repair) == bool(entry.repair));
   }
 }
 

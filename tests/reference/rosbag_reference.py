@@ -6,8 +6,12 @@
                                           logscope's decoder conventions (codec/rosbag/msgdef.h)
   rosbag_reference.py reindex BAG DIR     `rosbag reindex` on a copy in DIR, then (topic, time) of every message
   rosbag_reference.py v12 BAG             message counts of a V1.2 bag (total and per topic)
+  rosbag_reference.py raw BAG...          each bag's messages, as python3-rosbag reads them (V1.2 through
+                                          its V1.2 readers): topic, time, length and SHA1 of the bytes,
+                                          and its connections' headers; one JSON object by path
+  rosbag_reference.py reindex_v12 BAG...  what `rosbag reindex` keeps of each V1.2 bag (see reindex_v12)
 """
-import json, os, shutil, subprocess, sys
+import hashlib, json, os, shutil, subprocess, sys
 
 import genpy
 import rosbag
@@ -102,6 +106,76 @@ def v12(path):
     print(json.dumps({'version': bag.version, 'messages': bag.get_message_count(), 'topics': topics}))
 
 
+def raw_row(topic, data, t):
+    return [topic, tns(t), len(data), hashlib.sha1(data).hexdigest()]
+
+
+def v12_messages(bag):
+    """Every message of an opened V1.2 bag in the order its reader gives them; stops at the first
+    that cannot be read. The indexed reader is called directly: Bag.read_messages passes it an
+    argument it does not take (TypeError in Debian's 1.15)."""
+    rows = []
+    if isinstance(bag._reader, rosbag.bag._BagReader102_Indexed):
+        for entry in bag._get_entries(list(bag._get_connections()), None, None):
+            try:
+                topic, msg, t = bag._reader.seek_and_read_message_data_record(entry.offset, True)
+            except Exception:
+                continue  # an entry whose record is cut inside its data: it cannot be read
+            rows.append(raw_row(topic, msg[1], t))
+        return rows
+    messages = bag.read_messages(raw=True)
+    while True:
+        try:
+            topic, msg, t = next(messages)
+        except StopIteration:
+            break
+        except Exception:
+            break  # a record cut inside its data ends the stream (reindex_op stops there too)
+        rows.append(raw_row(topic, msg[1], t))
+    return rows
+
+
+def raw(paths):
+    out = {}
+    for path in paths:
+        try:
+            bag = rosbag.Bag(path)
+            if bag.version == 102:
+                out[path] = {'version': 102, 'messages': v12_messages(bag)}
+                continue
+            rows, connections = [], {}
+            for topic, msg, t, header in bag.read_messages(raw=True, return_connection_header=True):
+                rows.append(raw_row(topic, msg[1], t))
+            for c in bag._connections.values():
+                h = {k: (v.decode('utf-8', 'replace') if isinstance(v, bytes) else v) for k, v in c.header.items()}
+                connections.setdefault(c.topic, []).append(h)
+            out[path] = {'version': bag.version, 'messages': rows, 'connections': connections}
+        except Exception as error:
+            out[path] = {'error': '%s: %s' % (type(error).__name__, error)}
+    print(json.dumps(out))
+
+
+def reindex_v12(paths):
+    """`rosbag reindex` of a V1.2 bag is reindex_op: Bag(allow_unindexed=True), reindex() until it
+    raises, then read_messages() into a V2.0 bag. Debian's read_messages fails on any bag with a
+    FILE_HEADER (TypeError), so the messages are read as v12_messages does (Bag.reindex() starts
+    from an empty index; the one it builds counts as read)."""
+    out = {}
+    for path in paths:
+        try:
+            bag = rosbag.Bag(path, 'r', allow_unindexed=True)
+            try:
+                for _ in bag.reindex():
+                    pass
+            except Exception:
+                pass
+            bag._connection_indexes_read = True
+            out[path] = {'messages': v12_messages(bag)}
+        except Exception as error:
+            out[path] = {'error': '%s: %s' % (type(error).__name__, error)}
+    print(json.dumps(out))
+
+
 if __name__ == '__main__':
     command = sys.argv[1]
     if command == 'summary':
@@ -112,5 +186,9 @@ if __name__ == '__main__':
         reindex(sys.argv[2], sys.argv[3])
     elif command == 'v12':
         v12(sys.argv[2])
+    elif command == 'raw':
+        raw(sys.argv[2:])
+    elif command == 'reindex_v12':
+        reindex_v12(sys.argv[2:])
     else:
         sys.exit('unknown command ' + command)
