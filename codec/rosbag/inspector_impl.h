@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "core/inspector.h"
+#include "rosbag/chunk_pipeline.h"
 #include "rosbag/decode.h"
-#include "rosbag/iterate.h"
 #include "rosbag/reader.h"
 #include "rosbag/summary.h"
 
