@@ -4,7 +4,6 @@
 
 #include "bddf/checksum.h"
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
 
 namespace logscope::bddf {
 

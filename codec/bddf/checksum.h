@@ -14,6 +14,10 @@
 
 namespace logscope::bddf {
 
+// The SHA1 check on its own: one sequential pass over [0, size-24) ({"status": "valid" | "mismatch"
+// | "none" | "absent" | "cancelled", ...}).
+Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress);
+
 class ChecksumPass : public ByteFeed {
  public:
   // beside_parsing: the pass also parses, so the hash goes to the installed Sha1Offload if any.

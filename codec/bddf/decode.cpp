@@ -1,12 +1,13 @@
 // One block decoded for the record view: descriptors as fields, POD payloads as samples,
 // protobuf payloads as a raw wire tree.
+#include "bddf/decode.h"
+
 #include <algorithm>
 #include <cstring>
 
 #include "bddf.pb.h"
 #include "bddf/blocks.h"
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
 #include "bddf/wire.h"
 
 namespace logscope::bddf {

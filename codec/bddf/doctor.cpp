@@ -1,12 +1,14 @@
-// The doctor: checksum and a walk over every block in one sequential pass that checks framing and descriptors and
+// The doctor (doctor.h): checksum and a walk over every block in one sequential pass that checks framing and descriptors and
 // holds the index against what is really in the file.
+#include "bddf/doctor.h"
+
 #include <vector>
 
 #include "bddf.pb.h"
 #include "bddf/blocks.h"
 #include "bddf/checksum.h"
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
+#include "bddf/summary.h"
 
 namespace logscope::bddf {
 namespace {
@@ -127,7 +129,8 @@ void add_findings(const FileModel& model, Json checksum, Report& walk, Report& r
 
 }  // namespace
 
-void run_doctor(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress) {
+Report run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
+  Report report = summary_report(model);
   // One pass: the block walk reads through a SequentialReader whose observer hashes every byte,
   // so the checksum costs no read of its own (the walk skips payloads; the hash reads them).
   uint64_t size = model.size;
@@ -150,6 +153,7 @@ void run_doctor(ByteSource& source, const FileModel& model, Report& report, cons
     reader.drain([&](uint64_t done) { return ticker.update(done); });
   }
   add_findings(model, checksum.finish(reader, cancelled), walk, report);
+  return report;
 }
 
 namespace {
@@ -175,7 +179,7 @@ class DoctorFeed : public ByteFeed {
     bool complete = received_ >= end() && (!model_.indexed || blocks_.end());
     if (auto early = unless_complete(complete, cancelled, error)) return *early;
     if (model_.indexed) index_check_.finish(*blocks_.end());
-    Report report = build_summary(model_);
+    Report report = summary_report(model_);
     add_findings(model_, checksum_.finish("", false), walk_, report);
     return report.to_json();
   }

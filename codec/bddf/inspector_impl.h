@@ -1,42 +1,17 @@
-// The BDDF FormatInspector and the pieces it is made of (one file each: summary, checksum,
-// doctor, text, tree (child_count/children/locate/spans/decode), decode, queries, file_map).
+// The BDDF FormatInspector. It hands each question to its piece: summary.h, checksum.h, doctor.h,
+// queries.h, and the tree (child_count/children/locate/spans/decode: tree.cpp, tree.h) and the
+// map (file_map.cpp) among its members.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "bddf/doctor.h"
 #include "bddf/model.h"
+#include "bddf/queries.h"
 #include "core/inspector.h"
 
 namespace logscope::bddf {
-
-// summary.cpp
-Report build_summary(const FileModel& model);
-Json series_json(const Series& series);
-Json block_entry_json(const Series& series, size_t entry);
-Json recovery_json(const Recovery& recovery);
-double series_rate_hz(const Series& series);   // blocks (messages) or samples per second; 0 if unknown
-uint64_t pod_sample_count(const Series& series);
-
-// checksum.cpp
-Json compute_checksum(ByteSource& source, const FileModel& model, const ProgressFn& progress);
-
-// doctor.cpp: walks every block and checks it against the index; adds problems to `report`.
-void run_doctor(ByteSource& source, const FileModel& model, Report& report, const ProgressFn& progress);
-// The same check with the file's bytes pushed in (FormatInspector::check_feed); null when the
-// check reads nothing (no index to hold against the blocks, no checksum).
-std::unique_ptr<ByteFeed> doctor_feed(const FileModel& model);
-
-// text.cpp
-std::string render_info_text(const FileModel& model, const InfoOptions& options);
-
-// decode.cpp: one block as JSON (descriptor, payload decoded); `max_items` caps samples/fields.
-Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
-Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_t payload_size, size_t max_items);
-
-// queries.cpp: the query table (blocks, extract, block).
-constexpr size_t kDecodeItems = 500;  // samples / protobuf fields shown by decode() and the block query
-std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model);
 
 class BddfInspector : public FormatInspector {
  public:

@@ -1,11 +1,14 @@
 // Index queries: a series' block list (paged) and extraction by series and time span, both from
 // the in-memory index; one block decoded; then the plot queries (plot_queries.cpp).
+#include "bddf/queries.h"
+
 #include <algorithm>
 #include <queue>
 
+#include "bddf/decode.h"
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
 #include "bddf/plot_queries.h"
+#include "bddf/summary.h"
 
 namespace logscope::bddf {
 namespace {

@@ -431,6 +431,9 @@ FileModel open_file_model(ByteSource& source) {
   model.magic_ok = source.read(0, magic, 4) == 4 && std::memcmp(magic, kMagic, 4) == 0;
   if (!model.magic_ok) {
     add(model, Severity::Error, 0, "bddf.header.bad_magic", "the file does not start with \"BDDF\"");
+    // Nothing else is read: the block table is not the one an index would imply (a file index at
+    // 0 and an END block 40 bytes before the end, before the start of a file under 40 bytes).
+    model.set_blocks({BlockRef{0, BlockKind::Magic}});
     return model;
   }
   // The FileFormatDescriptor is the first block.

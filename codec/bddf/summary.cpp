@@ -1,9 +1,10 @@
-// The index-first summary: file facts, series facts (key names as the SDK reader's), tables.
+// The index-first summary (summary.h): file facts, series facts (key names as the SDK reader's), tables.
+#include "bddf/summary.h"
+
 #include <algorithm>
 #include <cstdio>
 
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
 
 namespace logscope::bddf {
 namespace {
@@ -150,7 +151,7 @@ Json recovery_json(const bddf::Recovery& r) {
   return j;
 }
 
-Report build_summary(const FileModel& model) {
+Report summary_report(const FileModel& model) {
   Report report;
   report.format = "bddf";
   report.format_label = "BDDF " + (model.have_file_descriptor ? model.version() : std::string("(no file descriptor)"));

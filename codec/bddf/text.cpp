@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "bddf/format.h"
-#include "bddf/inspector_impl.h"
+#include "bddf/summary.h"
 
 namespace logscope::bddf {
 namespace {
@@ -19,7 +19,7 @@ std::string pad_left(std::string text, size_t width) {
 
 }  // namespace
 
-std::string render_info_text(const FileModel& model, const InfoOptions& options) {
+std::string info_text(const FileModel& model, const InfoOptions& options) {
   std::string out;
   char line[512];
   auto row = [&](const char* key, const std::string& value) {

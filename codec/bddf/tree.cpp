@@ -1,10 +1,13 @@
-// The BDDF structure tree: one node per block in the file-order table ("b<position>"), its parts
-// as children ("b<position>/<part>"), hex spans with descriptor fields, and one block decoded.
+// The BDDF structure tree (tree.h): one node per block in the file-order table ("b<position>"), its
+// parts as children ("b<position>/<part>"), hex spans with descriptor fields, and one block decoded.
+#include "bddf/tree.h"
+
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/node_id.h"
 #include "bddf/blocks.h"
+#include "bddf/decode.h"
+#include "core/node_id.h"
 #include "bddf/format.h"
 #include "bddf/inspector_impl.h"
 #include "bddf/wire.h"
@@ -16,7 +19,8 @@ constexpr size_t kMaxSpanBlocks = 4096;  // blocks per spans() answer
 constexpr size_t kMaxFieldSpans = 512;
 constexpr size_t kMaxDescriptorSpanBytes = 1u << 20;  // field spans only for descriptors up to 1 MB
 
-// Node ids: "b<position>" for a block in the table, "b<position>/<part>" for its parts.
+}  // namespace
+
 std::string block_id(size_t position) { return "b" + std::to_string(position); }
 
 bool parse_block_id(const std::string& id, size_t* position, std::string* part) {
@@ -31,13 +35,6 @@ bool parse_block_id(const std::string& id, size_t* position, std::string* part) 
   return true;
 }
 
-struct Part {
-  std::string name;
-  std::string label;
-  std::string kind;
-  uint64_t offset, length;
-};
-
 const char* body_kind(BlockKind kind) {
   switch (kind) {
     case BlockKind::SeriesBlockIndex:
@@ -48,14 +45,6 @@ const char* body_kind(BlockKind kind) {
     default: return "descriptor";
   }
 }
-
-// The on-disk extent of a block in the table, and its parts.
-struct BlockView {
-  bool ok = false;
-  BlockFrame frame;
-  uint64_t length = 0;
-  std::vector<Part> parts;
-};
 
 BlockView view_block(ByteSource& source, const FileModel& model, size_t position) {
   BlockView v;
@@ -128,7 +117,6 @@ std::string block_label(const FileModel& model, const BlockRef& ref, const Block
   return label + " (" + std::to_string(view.length) + " B)";
 }
 
-}  // namespace
 
 uint64_t BddfInspector::child_count(const std::string& node_id) {
   if (node_id.empty()) return model_.blocks().size();
@@ -156,7 +144,7 @@ std::vector<TreeNode> BddfInspector::children(const std::string& node_id, uint64
   if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size() || !part.empty()) return out;
   BlockView view = view_block(source_, model_, position);
   for (uint64_t i = first; i < view.parts.size() && i < first + count; ++i) {
-    const Part& p = view.parts[i];
+    const BlockPart& p = view.parts[i];
     out.push_back(TreeNode{node_id + "/" + p.name, p.label, p.kind, p.offset, p.length, 0});
   }
   return out;
@@ -169,7 +157,7 @@ std::vector<std::string> BddfInspector::locate(uint64_t offset) {
   BlockView view = view_block(source_, model_, position);
   if (offset >= model_.blocks()[position].offset + view.length) return path;  // in a gap between known blocks
   path.push_back(block_id(position));
-  for (const Part& p : view.parts)
+  for (const BlockPart& p : view.parts)
     if (offset >= p.offset && offset < p.offset + p.length) path.push_back(block_id(position) + "/" + p.name);
   return path;
 }
@@ -185,7 +173,7 @@ std::vector<Span> BddfInspector::spans(uint64_t offset, uint64_t length) {
     BlockView view = view_block(source_, model_, position);
     if (ref.offset + view.length <= offset) continue;
     Span span{ref.offset, view.length, block_label(model_, ref, view), ref.kind == BlockKind::Magic ? "header" : body_kind(ref.kind), {}};
-    for (const Part& p : view.parts) {
+    for (const BlockPart& p : view.parts) {
       Span child{p.offset, p.length, p.label, p.kind, {}};
       bool overlaps = p.offset < end && p.offset + p.length > offset;
       if (overlaps && p.name == "descriptor" && p.length <= kMaxDescriptorSpanBytes) {

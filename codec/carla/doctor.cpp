@@ -1,10 +1,17 @@
+// The doctor (doctor.h): the scan's framing findings, then a second pass over the packets for
+// references between actors, pulled or with the log pushed in.
 #include "carla/doctor.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
+#include "carla/decode.h"
+#include "carla/packets_frame.h"
 #include "carla/reader.h"
 #include "carla/stream.h"
+#include "carla/summary.h"
+#include "carla/walker.h"
 #include "core/sequential.h"
 
 namespace logscope::carla {
@@ -54,35 +61,38 @@ class ActorLives : public ActorCheck {
   uint64_t non_actor_sides_ = 0, first_non_actor_ = 0;
 };
 
-}  // namespace
+// The steps of the doctor's second pass, which the pulled pass (check_actor_references) and the
+// pushed one (ActorReferenceFeed) both drive: references between actors (destroy, parent, position,
+// collision) that point at actors the log never created.
+class ActorReferenceCheck {
+ public:
+  explicit ActorReferenceCheck(const Variant& variant) : variant_(variant), lives_(log_) {}
+  ActorReferenceCheck(const ActorReferenceCheck&) = delete;
+  ActorReferenceCheck& operator=(const ActorReferenceCheck&) = delete;
 
-struct ActorReferenceCheck::State {
-  explicit State(const Variant& v) : variant(v), lives(log) {}
-  Variant variant;
-  ProblemLog log;
-  ActorLives lives;
+  // Whether packets of this id are checked (their payload is needed).
+  bool wants(uint8_t id) const {
+    const PacketType* type = packet_type(id, variant_);
+    return type && type->has_check();
+  }
+  // A wanted packet, with its whole payload, in the frame that holds it.
+  void packet(const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
+    DecodedPacket p;
+    decode_packet(packet.id, payload, packet.size, variant_, &p);
+    if (!p.type || !p.list) return;
+    lives_.at(frame, packet);
+    p.type->check_records(lives_, p.list);
+  }
+  std::vector<Problem> finish() {
+    lives_.finish();
+    return log_.finish();
+  }
+
+ private:
+  Variant variant_;
+  ProblemLog log_;
+  ActorLives lives_;  // after log_, which it writes to
 };
-
-ActorReferenceCheck::ActorReferenceCheck(const Variant& variant) : state_(std::make_unique<State>(variant)) {}
-ActorReferenceCheck::~ActorReferenceCheck() = default;
-
-bool ActorReferenceCheck::wants(uint8_t id) const {
-  const PacketType* type = packet_type(id, state_->variant);
-  return type && type->has_check();
-}
-
-void ActorReferenceCheck::packet(const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
-  DecodedPacket p;
-  decode_packet(packet.id, payload, packet.size, state_->variant, &p);
-  if (!p.type || !p.list) return;
-  state_->lives.at(frame, packet);
-  p.type->check_records(state_->lives, p.list);
-}
-
-std::vector<Problem> ActorReferenceCheck::finish() {
-  state_->lives.finish();
-  return state_->log.finish();
-}
 
 std::vector<Problem> check_actor_references(ByteSource& source, const ScanResult& scan, const ProgressFn& progress, bool* cancelled) {
   ActorReferenceCheck check(scan.variant.variant);
@@ -90,8 +100,6 @@ std::vector<Problem> check_actor_references(ByteSource& source, const ScanResult
                                [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) { check.packet(frame, packet, payload); });
   return check.finish();
 }
-
-namespace {
 
 // stream_packets with the bytes pushed: the frame start packets set the frame, wanted packets
 // are checked with their whole payload (none beyond the walker's largest view, as pulled).
@@ -133,11 +141,40 @@ class ActorReferenceFeed : public ByteFeed {
   std::function<Json(std::vector<Problem>&&)> answer_;
 };
 
+// The check's report: the summary with the second pass's findings.
+Report finish_check(Report report, std::vector<Problem> problems, bool cancelled) {
+  for (Problem& p : problems) report.problems.push_back(std::move(p));
+  if (cancelled) report.details["cancelled"] = true;
+  report.details["checksum"] = checksum_json();
+  return report;
+}
+
 }  // namespace
 
-std::unique_ptr<ByteFeed> actor_reference_feed(const ScanResult& scan, std::function<Json(std::vector<Problem>&&)> answer) {
+Json checksum_json() {
+  Json j = Json::object();
+  j["status"] = "not_applicable";
+  j["message"] = "CARLA recorder logs carry no checksum";
+  return j;
+}
+
+Report run_doctor(ByteSource& source, const ScanResult& scan, const ProgressFn& progress) {
+  Report report = summary_report(scan, source.size());
+  if (scan.cancelled) {
+    report.details["cancelled"] = true;
+    return report;
+  }
+  bool cancelled = false;
+  std::vector<Problem> problems = check_actor_references(source, scan, progress, &cancelled);
+  return finish_check(std::move(report), std::move(problems), cancelled);
+}
+
+std::unique_ptr<ByteFeed> doctor_feed(ByteSource& source, const ScanResult& scan) {
   if (!scan.header_ok) return nullptr;  // stream_packets reads nothing then
-  return std::make_unique<ActorReferenceFeed>(scan, std::move(answer));
+  uint64_t size = source.size();
+  return std::make_unique<ActorReferenceFeed>(scan, [&scan, size](std::vector<Problem>&& problems) {
+    return finish_check(summary_report(scan, size), std::move(problems), false).to_json();
+  });
 }
 
 }  // namespace logscope::carla

@@ -1,7 +1,7 @@
 // The CARLA FormatInspector: one forward scan (kept: header, frame index, statistics, variant),
 // then everything else streams over the frames it needs. Here: open_inspector, the doctor's
-// wiring (check, check_feed) and the map of the file; the summary is in summary.cpp, the tree in tree.cpp, the
-// query table in queries.cpp.
+// wiring (check, check_feed: doctor.h) and the map of the file; the summary is in summary.cpp, the
+// tree in tree.cpp, the query table in queries.cpp.
 #include "carla/inspector.h"
 
 #include <memory>
@@ -27,32 +27,13 @@ FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
   return map.finish("scan", s.problems);
 }
 
-Report CarlaInspector::check(const ProgressFn& progress) {
-  const ScanResult& s = scan(progress);
-  Report report = base_report(s);
-  if (s.cancelled) {
-    report.details["cancelled"] = true;
-    return report;
-  }
-  bool cancelled = false;
-  std::vector<Problem> problems = check_actor_references(source_, s, progress, &cancelled);
-  return finish_check(std::move(report), std::move(problems), cancelled);
-}
-
-Report CarlaInspector::finish_check(Report report, std::vector<Problem> problems, bool cancelled) {
-  for (Problem& p : problems) report.problems.push_back(std::move(p));
-  if (cancelled) report.details["cancelled"] = true;
-  report.details["checksum"] = checksum(nullptr);
-  return report;
-}
+Report CarlaInspector::check(const ProgressFn& progress) { return run_doctor(source_, scan(progress), progress); }
 
 // The check's second pass pushed in; only once the scan is kept (the page streams the summary's
 // scan first), since check() needs it before that pass.
 std::unique_ptr<ByteFeed> CarlaInspector::check_feed() {
   if (!scan_ || scan_->cancelled) return nullptr;
-  return actor_reference_feed(*scan_, [this](std::vector<Problem>&& problems) {
-    return finish_check(base_report(*scan_), std::move(problems), false).to_json();
-  });
+  return doctor_feed(source_, *scan_);
 }
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<CarlaInspector>(source); }

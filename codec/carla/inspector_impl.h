@@ -1,6 +1,6 @@
 // The CARLA FormatInspector. Members are split over inspector.cpp (check, file_map), summary.cpp
-// (summary, base_report), tree.cpp (tree, spans, decode and the packet helpers behind them) and
-// queries.cpp (the query table). Every answer starts from one forward scan, kept (scan()).
+// (summary) and tree.cpp (tree, spans, decode); it hands the rest to summary.h, doctor.h, tree.h
+// and queries.h. Every answer starts from one forward scan, kept (scan()).
 #pragma once
 
 #include <optional>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "carla/decode.h"
+#include "carla/doctor.h"
 #include "carla/model.h"
 #include "carla/queries.h"
 #include "carla/reader.h"
@@ -32,12 +33,7 @@ class CarlaInspector : public FormatInspector {
     return file_info_text(source_, s, options.all);
   }
 
-  Json checksum(const ProgressFn&) override {
-    Json j = Json::object();
-    j["status"] = "not_applicable";
-    j["message"] = "CARLA recorder logs carry no checksum";
-    return j;
-  }
+  Json checksum(const ProgressFn&) override { return checksum_json(); }
 
   // The scan pushed in by the page (scanner.h); null once a scan is kept.
   std::unique_ptr<ByteFeed> scan_feed() override {
@@ -51,7 +47,9 @@ class CarlaInspector : public FormatInspector {
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
-  std::vector<QuerySpec> queries() override;
+  std::vector<QuerySpec> queries() override {
+    return query_table(source_, [this](const ProgressFn& progress) -> const ScanResult& { return scan(progress); });
+  }
   // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
@@ -61,14 +59,6 @@ class CarlaInspector : public FormatInspector {
     if (!scan_ || scan_->cancelled) scan_ = scan_log(source_, progress);
     return *scan_;
   }
-  Report base_report(const ScanResult& s);
-  // The check's report from the scan's and the second pass's findings.
-  Report finish_check(Report report, std::vector<Problem> problems, bool cancelled);
-  std::vector<PacketRef> frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count);
-  std::optional<PacketRef> packet_at(uint64_t offset);
-  bool decode_at(const PacketRef& packet, DecodedPacket* out);
-  TreeNode packet_node(const PacketRef& packet);
-  size_t frame_containing(uint64_t offset) const;  // index, or frames.size()
 
   ByteSource& source_;
   std::optional<ScanResult> scan_;

@@ -10,6 +10,8 @@
 //   destroyed actor is forgotten; in the blocked query an actor destroyed while blocked long
 //   enough is reported (its blocked time ends with it).
 // - The last frame's duration is -1 (not yet known): CARLA adds it to blocked times; here it adds 0.
+#include "carla/queries.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,10 +21,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "carla/inspector_impl.h"
 #include "carla/plot_queries.h"
-#include "carla/queries.h"
 #include "carla/stream.h"
+#include "carla/walker.h"
 
 namespace logscope::carla {
 
@@ -245,7 +246,7 @@ Json blocked_json(const ScanResult& scan, const BlockedResult& result) {
 }
 
 // The query table. Every query needs the frame index (one scan, kept).
-std::vector<QuerySpec> CarlaInspector::queries() {
+std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const ScanResult&(const ProgressFn&)>& scan) {
   auto text_arg = [](QueryArgs& args, const char* name) {
     std::string v = args.str(name, "a");
     return v.empty() ? 'a' : v[0];
@@ -253,7 +254,7 @@ std::vector<QuerySpec> CarlaInspector::queries() {
   std::vector<QuerySpec> table = {
       {"frames", "a page of the frame index (id, elapsed, duration, offset, packets)",
        {{"first", ArgType::U64, "first frame index"}, {"count", ArgType::U64, "frames"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
+       [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          uint64_t first = args.u64("first", 0), count = args.u64("count", 1000);
          Json j = Json::object();
@@ -278,49 +279,48 @@ std::vector<QuerySpec> CarlaInspector::queries() {
        }},
       {"file_info", "show_recorder_file_info as JSON (and as text with \"text\": true)",
        {{"text", ArgType::Bool, "add the text"}, {"all", ArgType::Bool, "show_all: every frame"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
+       [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
-         Json j = file_info_json(source_, s);
-         if (args.flag("text")) j["text"] = file_info_text(source_, s, args.flag("all"), progress);
+         Json j = file_info_json(source, s);
+         if (args.flag("text")) j["text"] = file_info_text(source, s, args.flag("all"), progress);
          return j;
        }},
       {"collisions", "show_recorder_collisions: collisions between actor types",
        {{"type1", ArgType::String, "h, v, w, t, o or a (any)"}, {"type2", ArgType::String, "h, v, w, t, o or a (any)"}},
-       [this, text_arg](QueryArgs& args, const ProgressFn& progress) {
+       [&source, scan, text_arg](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
-         CollisionResult result = query_collisions(source_, s, text_arg(args, "type1"), text_arg(args, "type2"), progress);
+         CollisionResult result = query_collisions(source, s, text_arg(args, "type1"), text_arg(args, "type2"), progress);
          Json j = collisions_json(s, result);
          j["text"] = collisions_text(s, result);
          return j;
        }},
       {"blocked", "show_recorder_actors_blocked: actors that moved less than min_distance for min_time",
        {{"min_time", ArgType::Double, "seconds (default 30)"}, {"min_distance", ArgType::Double, "centimetres (default 10)"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
+       [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
-         BlockedResult result = query_blocked(source_, s, args.f64("min_time", 30), args.f64("min_distance", 10), progress);
+         BlockedResult result = query_blocked(source, s, args.f64("min_time", 30), args.f64("min_distance", 10), progress);
          Json j = blocked_json(s, result);
          j["text"] = blocked_text(s, result);
          return j;
        }},
       {"actors", "every actor: type, blueprint, spawn and destroy frames, parent",
        {{"text", ArgType::Bool, "add the text table"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
-         ActorsResult result = query_actors(source_, scan(progress), progress);
+       [&source, scan](QueryArgs& args, const ProgressFn& progress) {
+         ActorsResult result = query_actors(source, scan(progress), progress);
          Json j = actors_json(result);
          if (args.flag("text")) j["text"] = actors_text(result);
          return j;
        }},
       {"trajectory", "one actor's positions over time",
        {{"actor", ArgType::U64, "actor id"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
+       [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          if (!args.has("actor")) return QueryArgs::error_json("trajectory needs {\"actor\": id}");
          uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));
          if (!args.ok()) return Json::object();
-         return query_trajectory(source_, scan(progress), actor, progress);
+         return query_trajectory(source, scan(progress), actor, progress);
        }},
   };
-  auto scanned = [this](const ProgressFn& progress) -> const ScanResult& { return scan(progress); };
-  for (QuerySpec& spec : plot_query_table(source_, scanned)) table.push_back(std::move(spec));
+  for (QuerySpec& spec : plot_query_table(source, scan)) table.push_back(std::move(spec));
   return table;
 }
 

@@ -1,9 +1,12 @@
-// The three official queries (show_recorder_file_info, show_recorder_collisions,
-// show_recorder_actors_blocked) as CARLA-formatted text and as JSON, plus the actor table and
-// per-actor trajectories. They stream over the complete frames of a scanned log.
+// The query table of a CARLA log (FormatInspector::queries) and its queries: the three official
+// ones (show_recorder_file_info, show_recorder_collisions, show_recorder_actors_blocked) as
+// CARLA-formatted text and as JSON, plus the actor table and per-actor trajectories (queries.cpp,
+// info_text.cpp, actors.cpp; the plot queries: plot_queries.h). They stream over the complete
+// frames of a scanned log.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +14,7 @@
 #include "carla/packet_table.h"
 #include "core/byte_source.h"
 #include "core/json.h"
+#include "core/query.h"
 #include "core/report.h"
 
 namespace logscope::carla {
@@ -92,5 +96,10 @@ Json query_trajectory(ByteSource& source, const ScanResult& scan, uint32_t actor
 
 // Category letter of an actor type for the collision query (see queries.cpp for CARLA's bug).
 char category_of_type(uint8_t type);
+
+// The table: frames, file_info, collisions, blocked, actors, trajectory and the plot queries.
+// Every query needs the frame index: `scan` gives the kept scan (scanning first if need be). The
+// handlers hold `source` and a copy of `scan`; `source` must outlive them.
+std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const ScanResult&(const ProgressFn&)>& scan);
 
 }  // namespace logscope::carla

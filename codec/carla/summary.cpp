@@ -1,6 +1,8 @@
-// The CARLA summary: the report's common facts (the header's date plus the frames' elapsed time),
-// the format's facts, the packet table, the variant evidence and what a recovery kept. All of it
-// comes from the kept scan; check() (inspector.cpp) starts from the same base report.
+// The CARLA summary (summary.h): the report's common facts (the header's date plus the frames'
+// elapsed time), the format's facts, the packet table, the variant evidence and what a recovery
+// kept. All of it comes from the kept scan; the doctor (doctor.h) starts from the same report.
+#include "carla/summary.h"
+
 #include <cmath>
 
 #include "carla/inspector_impl.h"
@@ -9,18 +11,18 @@ namespace logscope::carla {
 
 Report CarlaInspector::summary() {
   const ScanResult& s = scan(nullptr);
-  Report report = base_report(s);
+  Report report = summary_report(s, source_.size());
   report.details["file_info"] = file_info_json(source_, s);
   return report;
 }
 
-Report CarlaInspector::base_report(const ScanResult& s) {
+Report summary_report(const ScanResult& s, uint64_t file_size) {
   Report report;
   report.format = "carla";
   report.format_label = "CARLA recorder log";
   report.problems = s.problems;
   // The recording starts at the header's date (whole seconds); frames give the elapsed time.
-  report.file.size_bytes = source_.size();
+  report.file.size_bytes = file_size;
   double elapsed = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
   // Bounds keep hostile headers from overflowing: dates before 2255, durations under 30 years.
   if (s.header_ok && !s.frames.empty() && s.header.date >= 0 && s.header.date < 9000000000LL && elapsed >= 0 && elapsed < 1e9) {

@@ -1,6 +1,8 @@
-// The CARLA structure tree: the info header, one node per complete frame ("f<index>"), its packets
-// ("p<offset>", found by walking the frame) and their records ("r<offset>.<index>"), and a "tail"
-// for the bytes after the last complete frame; hex spans and decoding of the same nodes.
+// The CARLA structure tree (tree.h): the info header, one node per complete frame ("f<index>"), its
+// packets ("p<offset>", found by walking the frame) and their records ("r<offset>.<index>"), and a
+// "tail" for the bytes after the last complete frame; hex spans and decoding of the same nodes.
+#include "carla/tree.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -9,9 +11,9 @@
 
 namespace logscope::carla {
 
-std::vector<PacketRef> CarlaInspector::frame_packets(uint64_t begin, uint64_t end, uint64_t first, uint64_t count) {
+std::vector<PacketRef> frame_packets(ByteSource& source, uint64_t begin, uint64_t end, uint64_t first, uint64_t count) {
   std::vector<PacketRef> out;
-  ChunkReader reader(source_, 64 * 1024);
+  ChunkReader reader(source, 64 * 1024);
   PacketWalker walker(reader, begin, end);
   PacketRef packet;
   for (uint64_t index = 0; out.size() < count && walker.next(&packet) == PacketWalker::Step::Packet; ++index)
@@ -19,46 +21,44 @@ std::vector<PacketRef> CarlaInspector::frame_packets(uint64_t begin, uint64_t en
   return out;
 }
 
-std::optional<PacketRef> CarlaInspector::packet_at(uint64_t offset) {
-  const ScanResult& s = scan(nullptr);
-  if (offset < s.header.size || offset >= s.data_end) return std::nullopt;
-  ChunkReader reader(source_, 64);
-  PacketWalker walker(reader, offset, s.data_end);
+std::optional<PacketRef> packet_at(ByteSource& source, const ScanResult& scan, uint64_t offset) {
+  if (offset < scan.header.size || offset >= scan.data_end) return std::nullopt;
+  ChunkReader reader(source, 64);
+  PacketWalker walker(reader, offset, scan.data_end);
   PacketRef packet;
   if (walker.next(&packet) != PacketWalker::Step::Packet) return std::nullopt;
   return packet;
 }
 
-bool CarlaInspector::decode_at(const PacketRef& packet, DecodedPacket* out) {
-  ChunkReader reader(source_, 64 * 1024);
+bool decode_at(ByteSource& source, const Variant& variant, const PacketRef& packet, DecodedPacket* out) {
+  ChunkReader reader(source, 64 * 1024);
   const uint8_t* payload = reader.get(packet.payload(), packet.size);
   if (!payload) {
     *out = DecodedPacket();
     out->error = "payload too large to decode";
     return false;
   }
-  decode_packet(packet.id, payload, packet.size, scan(nullptr).variant.variant, out);
+  decode_packet(packet.id, payload, packet.size, variant, out);
   return true;
 }
 
-TreeNode CarlaInspector::packet_node(const PacketRef& packet) {
-  const Variant& v = scan(nullptr).variant.variant;
+TreeNode packet_node(ByteSource& source, const Variant& variant, const PacketRef& packet) {
   TreeNode node;
   node.id = NodeId::one('p', {packet.offset});
-  node.label = packet_name(packet.id, v) + " (" + std::to_string(packet.size) + " B)";
+  node.label = packet_name(packet.id, variant) + " (" + std::to_string(packet.size) + " B)";
   node.kind = packet.id == kFrameStart || packet.id == kFrameEnd ? "header" : "data";
   node.offset = packet.offset;
   node.length = 5 + uint64_t{packet.size};
   DecodedPacket decoded;
-  if (packet.size >= 2 && packet.id != kFrameStart && packet.id < 100 && decode_at(packet, &decoded)) {
+  if (packet.size >= 2 && packet.id != kFrameStart && packet.id < 100 && decode_at(source, variant, packet, &decoded)) {
     node.child_count = record_count(decoded);
     if (node.child_count) node.label += ", " + std::to_string(node.child_count) + " records";
   }
   return node;
 }
 
-size_t CarlaInspector::frame_containing(uint64_t offset) const {
-  const auto& frames = scan_->frames;
+size_t frame_containing(const ScanResult& scan, uint64_t offset) {
+  const auto& frames = scan.frames;
   auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
   if (it == frames.begin()) return frames.size();
   --it;
@@ -70,8 +70,8 @@ uint64_t CarlaInspector::child_count(const std::string& id) {
   if (id.empty()) return 1 + s.frames.size() + (source_.size() > s.data_end ? 1 : 0);
   if (auto index = parse_node_number(id, 'f')) return *index < s.frames.size() ? s.frames[*index].packets : 0;
   if (auto offset = parse_node_number(id, 'p')) {
-    auto packet = packet_at(*offset);
-    return packet ? packet_node(*packet).child_count : 0;
+    auto packet = packet_at(source_, s, *offset);
+    return packet ? packet_node(source_, s.variant.variant, *packet).child_count : 0;
   }
   return 0;
 }
@@ -98,12 +98,12 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
     }
   } else if (auto index = parse_node_number(id, 'f')) {
     if (*index < s.frames.size())
-      for (const PacketRef& p : frame_packets(s.frames[*index].offset, s.frames[*index].end, first, std::min<uint64_t>(count, 100000)))
-        out.push_back(packet_node(p));
+      for (const PacketRef& p : frame_packets(source_, s.frames[*index].offset, s.frames[*index].end, first, std::min<uint64_t>(count, 100000)))
+        out.push_back(packet_node(source_, s.variant.variant, p));
   } else if (auto offset = parse_node_number(id, 'p')) {
-    auto packet = packet_at(*offset);
+    auto packet = packet_at(source_, s, *offset);
     DecodedPacket decoded;
-    if (!packet || !decode_at(*packet, &decoded)) return out;
+    if (!packet || !decode_at(source_, s.variant.variant, *packet, &decoded)) return out;
     size_t n = record_count(decoded);
     for (uint64_t i = first; i < n && out.size() < count; ++i) {
       uint64_t begin = decoded.record_offsets[i];
@@ -122,15 +122,15 @@ std::vector<std::string> CarlaInspector::locate(uint64_t offset) {
   const ScanResult& s = scan(nullptr);
   if (offset < s.header.size || !s.header_ok) return {"header"};
   if (offset >= s.data_end) return offset < source_.size() ? std::vector<std::string>{"tail"} : std::vector<std::string>{};
-  size_t index = frame_containing(offset);
+  size_t index = frame_containing(s, offset);
   if (index >= s.frames.size()) return {};
   std::vector<std::string> path{NodeId::one('f', {index})};
   const FrameEntry& f = s.frames[index];
-  for (const PacketRef& p : frame_packets(f.offset, f.end, 0, UINT64_MAX)) {
+  for (const PacketRef& p : frame_packets(source_, f.offset, f.end, 0, UINT64_MAX)) {
     if (offset < p.offset || offset >= p.end()) continue;
     path.push_back(NodeId::one('p', {p.offset}));
     DecodedPacket decoded;
-    if (offset >= p.payload() && decode_at(p, &decoded)) {
+    if (offset >= p.payload() && decode_at(source_, s.variant.variant, p, &decoded)) {
       size_t n = record_count(decoded);
       for (size_t i = 0; i < n; ++i) {
         uint64_t begin = p.payload() + decoded.record_offsets[i];
@@ -157,7 +157,7 @@ std::vector<Span> CarlaInspector::spans(uint64_t offset, uint64_t length) {
     if (it->end <= offset) continue;
     Span frame{it->offset, it->end - it->offset, "Frame " + std::to_string(it->id), "frame", {}};
     if (detailed++ < 64) {  // packet detail for the frames a hex view can show
-      for (const PacketRef& p : frame_packets(it->offset, it->end, 0, UINT64_MAX)) {
+      for (const PacketRef& p : frame_packets(source_, it->offset, it->end, 0, UINT64_MAX)) {
         if (p.end() <= offset || p.offset >= end) continue;
         Span packet{p.offset, 5 + uint64_t{p.size}, packet_name(p.id, s.variant.variant), "data", {}};
         packet.children.push_back(Span{p.offset, 5, "packet header (id, size)", "header", {}});
@@ -202,9 +202,9 @@ Json CarlaInspector::decode(const std::string& id) {
   }
   // "p<offset>" is a packet, "r<offset>.<index>" one record of it.
   if (node && (node->is('p') || node->is('r', 2))) {
-    auto packet = packet_at(node->number());
+    auto packet = packet_at(source_, s, node->number());
     DecodedPacket decoded;
-    if (!packet || !decode_at(*packet, &decoded)) {
+    if (!packet || !decode_at(source_, s.variant.variant, *packet, &decoded)) {
       j["error"] = "no packet at this node";
       return j;
     }

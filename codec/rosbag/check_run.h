@@ -1,5 +1,5 @@
-// One full check of a bag (the doctor), in steps: started, handed every chunk in file order
-// (V2.0) or every message (V1.2), then finished into the report. check() pulls the chunks
+// One full check of a bag (the doctor, doctor.h), in steps: started, handed every chunk in file
+// order (V2.0) or every message (V1.2), then finished into the report. run_doctor pulls the chunks
 // through for_each_chunk; the check feed (chunk_feeds.cpp) cuts them out of the file pushed in by
 // the page. Both go through these steps, so their reports are the same.
 #pragma once
@@ -10,7 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "rosbag/inspector_impl.h"
+#include "core/json.h"
+#include "core/report.h"
+#include "rosbag/chunk_pipeline.h"
+#include "rosbag/decode.h"
+#include "rosbag/model.h"
+#include "rosbag/msgdef.h"
 
 namespace logscope::rosbag {
 
@@ -33,8 +38,9 @@ Json checksum_json(const ChecksumTally& tally, const Bag& bag);
 
 class CheckRun {
  public:
-  // The summary, then the connections' checks.
-  explicit CheckRun(BagInspector& inspector);
+  // The summary, then the connections' checks. `source` is read for IndexData records that did
+  // not come along with their chunk.
+  CheckRun(ByteSource& source, Bag& bag);
   // A V2.0 chunk as loaded (decompressed and indexed), in file order.
   void chunk(LoadedChunk& loaded);
   // A message validated against its connection's definition; `where` places it for the user.
@@ -56,8 +62,9 @@ class CheckRun {
     report_.add_problem(severity, offset, std::move(code), std::move(message));
   }
 
-  BagInspector& inspector_;
+  ByteSource& source_;
   Bag& bag_;
+  MessageDecoder decoder_;
   Report report_;
   ChecksumTally tally_;
   std::vector<Validation> validations_;

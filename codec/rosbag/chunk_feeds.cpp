@@ -1,5 +1,5 @@
-// The pushed walks of a V2.0 bag, fed by the page from its feeder worker: the full check
-// (FormatInspector::check_feed) and the lz4 frame checksums (checksum_feed). Each chunk's span
+// The pushed walks of a V2.0 bag (doctor.h), fed by the page from its feeder worker: the full check
+// (doctor_feed) and the lz4 frame checksums (checksum_feed). Each chunk's span
 // (its record and the IndexData after it, up to the next chunk) is cut out of the pushed pieces,
 // in place or gathered when it straddles pieces, and loaded as the pulled walk (for_each_chunk)
 // loads it: the check hands it to the same CheckRun, the checksum to the same tally.
@@ -16,6 +16,7 @@
 
 #include "core/pushed_piece.h"
 #include "rosbag/check_run.h"
+#include "rosbag/doctor.h"
 
 namespace logscope::rosbag {
 namespace {
@@ -83,8 +84,8 @@ class ChunkSpanFeed : public ByteFeed {
 
 class CheckFeed : public ChunkSpanFeed {
  public:
-  CheckFeed(BagInspector& inspector, std::vector<size_t> order, std::vector<uint64_t> span_ends)
-      : ChunkSpanFeed(inspector.bag(), std::move(order), std::move(span_ends), ChunkWalk::Records), run_(inspector) {}
+  CheckFeed(ByteSource& source, Bag& bag, std::vector<size_t> order, std::vector<uint64_t> span_ends)
+      : ChunkSpanFeed(bag, std::move(order), std::move(span_ends), ChunkWalk::Records), run_(source, bag) {}
 
   Json finish(const std::string& error, bool cancelled) override {
     if (auto early = unless_walked(error, cancelled)) return *early;
@@ -132,29 +133,29 @@ bool spans_in_file_order(const Bag& bag, const std::function<bool(const Chunk&)>
 
 }  // namespace
 
-std::unique_ptr<ByteFeed> BagInspector::check_feed() {
-  if (bag_.version != 200 || !bag_.encryptor.empty() || bag_.chunks.empty()) return nullptr;
+std::unique_ptr<ByteFeed> doctor_feed(ByteSource& source, Bag& bag) {
+  if (bag.version != 200 || !bag.encryptor.empty() || bag.chunks.empty()) return nullptr;
   std::vector<size_t> order;
   std::vector<uint64_t> ends;
-  if (!spans_in_file_order(bag_, [](const Chunk&) { return true; }, &order, &ends)) return nullptr;
+  if (!spans_in_file_order(bag, [](const Chunk&) { return true; }, &order, &ends)) return nullptr;
   // The first chunk's compression (bz2: no feed), read without noting anything in the bag: the
   // pulled check that runs when there is no feed must find the bag as it was.
   RecordFrame frame;
   std::string header, why;
   HeaderFields fields;
-  if (read_record(source_, bag_.chunks[order.front()].pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) ||
+  if (read_record(source, bag.chunks[order.front()].pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) ||
       fields.str("compression") == "bz2")
     return nullptr;
-  return std::make_unique<CheckFeed>(*this, std::move(order), std::move(ends));
+  return std::make_unique<CheckFeed>(source, bag, std::move(order), std::move(ends));
 }
 
-std::unique_ptr<ByteFeed> BagInspector::checksum_feed() {
-  if (bag_.version != 200 || !bag_.encryptor.empty()) return nullptr;
+std::unique_ptr<ByteFeed> checksum_feed(Bag& bag) {
+  if (bag.version != 200 || !bag.encryptor.empty()) return nullptr;
   // As the pulled walk: a chunk whose header is known not to be lz4 is passed over unread.
   std::vector<size_t> order;
   std::vector<uint64_t> ends;
-  if (!spans_in_file_order(bag_, [](const Chunk& c) { return c.may_be_lz4(); }, &order, &ends) || order.empty()) return nullptr;
-  return std::make_unique<ChecksumFeed>(bag_, std::move(order), std::move(ends));
+  if (!spans_in_file_order(bag, [](const Chunk& c) { return c.may_be_lz4(); }, &order, &ends) || order.empty()) return nullptr;
+  return std::make_unique<ChecksumFeed>(bag, std::move(order), std::move(ends));
 }
 
 }  // namespace logscope::rosbag

@@ -1,17 +1,25 @@
-// The doctor: every chunk decompressed and compared with its ChunkInfo and IndexData records,
-// lz4 content checksums, connections, topics, overlap; V1.x index entries against the records.
-// The steps are CheckRun's (check_run.h), shared with the check feed (chunk_feeds.cpp).
+// The doctor (doctor.h): every chunk decompressed and compared with its ChunkInfo and IndexData
+// records, lz4 content checksums, connections, topics, overlap; V1.x index entries against the
+// records. The steps are CheckRun's (check_run.h), shared with the check feed (chunk_feeds.cpp).
+#include "rosbag/doctor.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
 
 #include "rosbag/check_run.h"
+#include "rosbag/iterate.h"
+#include "rosbag/reader.h"
+#include "rosbag/summary.h"
 
 namespace logscope::rosbag {
 namespace {
 
 std::string chunk_at(const Chunk& c) { return "chunk at byte " + std::to_string(c.pos); }
+
+// The summary from the index and the chunk headers read so far (none is read here).
+Report summary_now(ByteSource& source, Bag& bag) { return summary_report(compute_stats(source, bag, false, false), bag); }
 
 }  // namespace
 
@@ -37,25 +45,25 @@ Json checksum_json(const ChecksumTally& t, const Bag& bag) {
   return j;
 }
 
-Json BagInspector::checksum(const ProgressFn& progress) {
+Json compute_checksum(ByteSource& source, Bag& bag, const ProgressFn& progress) {
   ChecksumTally tally;
-  if (bag_.encryptor.empty())
+  if (bag.encryptor.empty())
     tally.cancelled = !for_each_chunk(
-        source_, bag_, [&](LoadedChunk& loaded) { tally.count(bag_.chunks[loaded.chunk_index], loaded); }, progress,
+        source, bag, [&](LoadedChunk& loaded) { tally.count(bag.chunks[loaded.chunk_index], loaded); }, progress,
         ChunkWalk::Lz4Checksums);
-  return checksum_json(tally, bag_);
+  return checksum_json(tally, bag);
 }
 
-Report BagInspector::check(const ProgressFn& progress) {
-  CheckRun run(*this);
+Report run_doctor(ByteSource& source, Bag& bag, const ProgressFn& progress) {
+  CheckRun run(source, bag);
   bool cancelled = false;
-  if (bag_.version == 200 && bag_.encryptor.empty()) {
-    cancelled = !for_each_chunk(source_, bag_, [&](LoadedChunk& loaded) { run.chunk(loaded); }, progress);
-  } else if (bag_.version != 200) {
+  if (bag.version == 200 && bag.encryptor.empty()) {
+    cancelled = !for_each_chunk(source, bag, [&](LoadedChunk& loaded) { run.chunk(loaded); }, progress);
+  } else if (bag.version != 200) {
     // V1.x: every message record must be where the index (or the scan) says.
     std::vector<Problem> problems;
-    IterateResult r = for_each_message(source_, bag_, IterateOptions(), [&](const MessageView& view) {
-      if (bag_.version == 102) run.validate(view.conn, view.data, view.record_offset, [&] { return "at byte " + std::to_string(view.record_offset); });
+    IterateResult r = for_each_message(source, bag, IterateOptions(), [&](const MessageView& view) {
+      if (bag.version == 102) run.validate(view.conn, view.data, view.record_offset, [&] { return "at byte " + std::to_string(view.record_offset); });
       return true;
     }, &problems, progress);
     cancelled = r.cancelled;
@@ -68,7 +76,7 @@ Report BagInspector::check(const ProgressFn& progress) {
 // first failures of each connection are reported with where they are, then a count.
 constexpr uint64_t kReportedPerConnection = 3;
 
-CheckRun::CheckRun(BagInspector& inspector) : inspector_(inspector), bag_(inspector.bag_), report_(inspector.summary()) {
+CheckRun::CheckRun(ByteSource& source, Bag& bag) : source_(source), bag_(bag), report_(summary_now(source, bag)) {
   // Connections: definitions, and one topic with several types or md5s.
   std::map<std::string, std::set<std::pair<std::string, std::string>>> topic_types;
   for (const Connection& c : bag_.connections) {
@@ -95,7 +103,7 @@ CheckRun::Validation& CheckRun::validation_of(uint32_t id) {
     v.connection = bag_.connection(id);
     if (v.connection && !v.connection->definition.empty()) {
       std::string error;
-      v.schema = inspector_.decoder_.schema(*v.connection, &error);
+      v.schema = decoder_.schema(*v.connection, &error);
       if (!v.schema)
         add(Severity::Warning, v.connection->record_offset, "rosbag.message.undecodable",
             "messages on " + v.connection->topic + " (" + v.connection->type + ") cannot be decoded: " + error);
@@ -114,7 +122,7 @@ void CheckRun::validate(uint32_t conn, std::string_view data, uint64_t offset, c
   if (v.failed++ == 0) v.first_offset = offset;
   if (v.failed > kReportedPerConnection) return;
   std::string error;
-  inspector_.decoder_.decode(v.connection, data, &error);
+  decoder_.decode(v.connection, data, &error);
   add(Severity::Warning, offset, "rosbag.message.undecodable",
       "message " + std::to_string(v.checked) + " on " + v.connection->topic + " (" + v.connection->type + ", " + where() +
           ") does not decode with its definition: " + error);
@@ -204,10 +212,10 @@ void CheckRun::chunk(LoadedChunk& loaded) {
   } else {
     std::string header, why;
     HeaderFields fields;
-    for (const auto& at : inspector_.chunk_index_records(loaded.chunk_index)) {
+    for (const auto& at : chunk_index_records(source_, &bag_, loaded.chunk_index)) {
       RecordFrame frame;
-      if (read_record(inspector_.source_, at.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
-      storage.push_back(inspector_.source_.read_vector(frame.data_offset(), frame.data_len));
+      if (read_record(source_, at.first, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header)) continue;
+      storage.push_back(source_.read_vector(frame.data_offset(), frame.data_len));
       IndexRecord rec{at.first, 0, 0, static_cast<uint32_t>(storage.back().size()), storage.back().data()};
       fields.u32("conn", &rec.conn);
       fields.u32("count", &rec.count);
@@ -283,7 +291,7 @@ Report CheckRun::finish(bool cancelled) {
   report_.details["messages_validated"] = messages_validated_;
   report_.details["messages_undecodable"] = messages_failed_;
   // The walk has read every chunk header: the summary part now has the compression facts.
-  Report refreshed = summary_report(inspector_.stats(), bag_);
+  Report refreshed = summary_now(source_, bag_);
   report_.facts = refreshed.facts;
   report_.tables = refreshed.tables;
   for (const auto& item : refreshed.details.items()) report_.details[item.first] = item.second;

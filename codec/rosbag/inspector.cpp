@@ -1,11 +1,13 @@
 // The bag FormatInspector: opens the index, keeps the stats and the last decompressed chunk; the
-// summary and `rosbag info` text come from summary.cpp, the tree from tree.cpp, the doctor from
-// doctor.cpp, the query table from queries.cpp, the map from file_map.cpp.
+// summary and `rosbag info` text come from summary.cpp, the tree from tree.cpp, the check and the
+// checksum from the doctor (doctor.h), the query table from queries.cpp, the map from file_map.cpp.
 #include "rosbag/inspector.h"
 
 #include <algorithm>
 
+#include "rosbag/doctor.h"
 #include "rosbag/inspector_impl.h"
+#include "rosbag/queries.h"
 
 namespace logscope::rosbag {
 
@@ -78,6 +80,13 @@ std::string BagInspector::info_text(const InfoOptions& options) {
   // rosbag info prints the compression row: every chunk header is needed.
   return rosbag::info_text(*full_stats(nullptr), bag_, options.path);
 }
+
+Report BagInspector::check(const ProgressFn& progress) { return run_doctor(source_, bag_, progress); }
+std::unique_ptr<ByteFeed> BagInspector::check_feed() { return doctor_feed(source_, bag_); }
+Json BagInspector::checksum(const ProgressFn& progress) { return compute_checksum(source_, bag_, progress); }
+std::unique_ptr<ByteFeed> BagInspector::checksum_feed() { return rosbag::checksum_feed(bag_); }
+
+std::vector<QuerySpec> BagInspector::queries() { return query_table(source_, bag_, decoder_); }
 
 const LoadedChunk* BagInspector::cached_chunk(size_t index) {
   if (index >= bag_.chunks.size()) return nullptr;

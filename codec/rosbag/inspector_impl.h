@@ -1,23 +1,18 @@
 // The FormatInspector of ROS bags. Members are split over inspector.cpp (summary, info, stats,
-// chunk cache), tree.cpp (tree, spans), record_view.cpp (decode), doctor.cpp (check, checksum),
-// chunk_feeds.cpp (the pushed check and checksum), queries.cpp (the query table) and file_map.cpp (file_map).
+// chunk cache, and the check and checksum handed to the doctor, doctor.h), tree.cpp (tree, spans),
+// record_view.cpp (decode) and file_map.cpp (file_map); the query table is queries.h's.
 #pragma once
 
 #include <memory>
 #include <optional>
 
 #include "core/inspector.h"
+#include "rosbag/chunk_pipeline.h"
 #include "rosbag/decode.h"
-#include "rosbag/iterate.h"
 #include "rosbag/reader.h"
 #include "rosbag/summary.h"
 
 namespace logscope::rosbag {
-
-// The number in a node id ("c12/r3": from 1 gives 12, from 4 gives 3); false unless it is digits.
-bool parse_node_index(const std::string& text, size_t from, uint64_t* out);
-
-class CheckRun;
 
 class BagInspector : public FormatInspector {
  public:
@@ -28,11 +23,11 @@ class BagInspector : public FormatInspector {
   // Every chunk header not read yet.
   std::vector<ByteRange> info_report_reads() override;
   Report check(const ProgressFn& progress) override;
-  // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (chunk_feeds.cpp).
+  // A V2.0 bag's check with the file pushed in, unless its chunks are bz2 (doctor_feed).
   std::unique_ptr<ByteFeed> check_feed() override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
-  // The lz4 frame checksums with the file pushed in (chunk_feeds.cpp).
+  // The lz4 frame checksums with the file pushed in (doctor.h).
   std::unique_ptr<ByteFeed> checksum_feed() override;
 
   uint64_t child_count(const std::string& node_id) override;
@@ -49,27 +44,19 @@ class BagInspector : public FormatInspector {
   Bag& bag() { return bag_; }
 
  private:
-  friend class CheckRun;  // check()'s steps (check_run.h)
-
   // From the index alone (no chunk header read).
   const BagStats& stats();
   // With the compression facts: reads every chunk header not read yet. Null when cancelled.
   const BagStats* full_stats(const ProgressFn& progress);
   // The decompressed chunk `index`, kept until another one is asked for.
   const LoadedChunk* cached_chunk(size_t index);
-  // Offsets of the records inside a decompressed chunk.
-  std::vector<uint32_t> chunk_record_offsets(const LoadedChunk& chunk);
-  // The index data records after chunk `index`: (offset, length) pairs.
-  std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(size_t index);
-  // Those of them the tree shows under the chunk (the ones inside its node).
+  // The index data records after chunk `index` (chunk_index_records) that the tree shows under
+  // the chunk (the ones inside its node).
   std::vector<std::pair<uint64_t, uint64_t>> chunk_index_children(size_t index);
   uint64_t chunk_extent_end(size_t index);
-  uint64_t record_length(uint64_t offset);
   TreeNode chunk_node(size_t index);
   TreeNode record_node(const std::string& id, uint64_t offset);
   Json record_json(uint64_t offset);
-  Json messages_query(QueryArgs& args, const ProgressFn& progress);
-  Json connections_query();
   const std::vector<size_t>& chunks_by_position();
   const std::vector<uint64_t>& top_records();
 

@@ -1,17 +1,19 @@
 // The bag query table: decoded messages a page at a time, the connections, and the plot queries
 // (plot_queries.cpp), plus the iteration benchmark's pass over every message.
+#include "rosbag/queries.h"
+
 #include <algorithm>
 #include <optional>
 
 #include "core/plot.h"
-#include "rosbag/inspector_impl.h"
+#include "rosbag/iterate.h"
 #include "rosbag/plot_queries.h"
 
 namespace logscope::rosbag {
 
-Json BagInspector::connections_query() {
+Json connections_query(const Bag& bag) {
   Json list = Json::array();
-  for (const Connection& c : bag_.connections) {
+  for (const Connection& c : bag.connections) {
     Json j = Json::object();
     j["id"] = c.id;
     j["topic"] = c.topic;
@@ -30,7 +32,7 @@ Json BagInspector::connections_query() {
 
 // {"topic"?, "first", "count", "t0_ns"?, "t1_ns"?, "preview"?} -> {"messages": [...], "first", "count", "more"}.
 // Pages are found by skipping: cheap next to decompression.
-Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
+Json messages_query(ByteSource& source, Bag& bag, MessageDecoder& default_decoder, QueryArgs& args, const ProgressFn& progress) {
   IterateOptions options;
   uint64_t first = args.u64("first", 0), count = std::min<uint64_t>(args.u64("count", 100), 10000);
   if (args.has("t0_ns")) options.start_ns = args.u64("t0_ns", 0);
@@ -42,12 +44,12 @@ Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
     decode_options.array_preview = static_cast<size_t>(args.u64("preview", 16, 0, 1u << 20));
     own_decoder.emplace(decode_options);
   }
-  MessageDecoder& decoder = own_decoder ? *own_decoder : decoder_;
+  MessageDecoder& decoder = own_decoder ? *own_decoder : default_decoder;
   Json out = Json::object();
   if (!args.ok()) return out;
   std::string topic = args.str("topic");
   if (!topic.empty()) {
-    for (const Connection& c : bag_.connections)
+    for (const Connection& c : bag.connections)
       if (c.topic == topic) options.connections.push_back(c.id);
     if (options.connections.empty()) return QueryArgs::error_json("no topic " + topic + " in this bag");
   }
@@ -59,7 +61,7 @@ Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
   // read), the rest without decoding.
   options.skip = first;
   IterateResult result = for_each_message(
-      source_, bag_, options,
+      source, bag, options,
       [&](const MessageView& view) {
         if (index >= first + count) {
           more = true;
@@ -69,7 +71,7 @@ Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
         m["index"] = index++;
         // Where the message lives, so a viewer can jump to its bytes: V2.0 messages sit inside a
         // (maybe compressed) chunk, V1.x messages are records in the file itself.
-        if (bag_.version == 200) {
+        if (bag.version == 200) {
           m["chunk_pos"] = view.chunk_pos;
           m["offset_in_chunk"] = view.record_offset;
         } else {
@@ -91,36 +93,36 @@ Json BagInspector::messages_query(QueryArgs& args, const ProgressFn& progress) {
   return out;
 }
 
-std::vector<QuerySpec> BagInspector::queries() {
+std::vector<QuerySpec> query_table(ByteSource& source, Bag& bag, MessageDecoder& decoder) {
   return {
       {"messages", "decoded messages in time order, a page at a time",
        {{"topic", ArgType::String, "only this topic"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
         {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from, ns since the epoch"},
         {"t1_ns", ArgType::U64, "to, ns since the epoch"}, {"preview", ArgType::U64, "array elements shown (default 16)"}},
-       [this](QueryArgs& args, const ProgressFn& progress) { return messages_query(args, progress); }},
+       [&source, &bag, &decoder](QueryArgs& args, const ProgressFn& progress) { return messages_query(source, bag, decoder, args, progress); }},
       {"connections", "every connection: topic, type, md5, callerid, latching, definition", {},
-       [this](QueryArgs&, const ProgressFn&) { return connections_query(); }},
+       [&bag](QueryArgs&, const ProgressFn&) { return connections_query(bag); }},
       {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
        {{"topic", ArgType::String, "the topic"}},
-       [this](QueryArgs& args, const ProgressFn&) { return columns_query(bag_, args); }},
+       [&bag](QueryArgs& args, const ProgressFn&) { return columns_query(bag, args); }},
       {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
        [] {
          std::vector<ArgSpec> specs{{"topic", ArgType::String, "the topic"}};
          for (ArgSpec& spec : plot_arg_specs()) specs.push_back(std::move(spec));
          return specs;
        }(),
-       [this](QueryArgs& args, const ProgressFn& progress) { return plot_query(source_, bag_, args, progress); }},
+       [&source, &bag](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, bag, args, progress); }},
       {"timeline", "messages per topic and time bin from the index (V2.0: each chunk's count spread over its span)",
        timeline_arg_specs(),
-       [this](QueryArgs& args, const ProgressFn&) { return timeline_query(bag_, args); }},
+       [&bag](QueryArgs& args, const ProgressFn&) { return timeline_query(bag, args); }},
       {"iterate_all", "every message in time order, counted, none decoded (the iteration benchmark)",
        {{"verify_checksums", ArgType::Bool, "check lz4 frame checksums"}},
-       [this](QueryArgs& args, const ProgressFn& progress) {
+       [&source, &bag](QueryArgs& args, const ProgressFn& progress) {
          IterateOptions options;
          options.verify_checksums = args.flag("verify_checksums");
          uint64_t bytes = 0;
          std::vector<Problem> problems;
-         IterateResult r = for_each_message(source_, bag_, options, [&](const MessageView& view) {
+         IterateResult r = for_each_message(source, bag, options, [&](const MessageView& view) {
            bytes += view.data.size();
            return true;
          }, &problems, progress);

@@ -197,6 +197,23 @@ bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress
   return true;
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(ByteSource& source, Bag* bag, size_t index) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  read_chunk_header(source, bag, index);
+  const Chunk& chunk = bag->chunks[index];
+  if (!chunk.header_ok) return out;
+  uint64_t pos = chunk.record_end();
+  std::string header, why;
+  HeaderFields fields;
+  for (size_t k = 0; k < chunk.counts.size() + 1; ++k) {  // +1: tolerate one unexpected record count
+    RecordFrame frame;
+    if (read_record(source, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) || fields.op() != kOpIndexData) break;
+    out.emplace_back(pos, frame.end() - pos);
+    pos = frame.end();
+  }
+  return out;
+}
+
 void scan_v20(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& progress) {
   Recovery& r = bag->recovery;
   r.performed = true;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/byte_source.h"
 #include "rosbag/model.h"
@@ -23,6 +25,9 @@ void open_bag(ByteSource& source, Format format, Bag* bag, const ProgressFn& pro
 bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress = nullptr);
 // One chunk's header (compression, sizes), read once; the views read only the chunks they show.
 bool read_chunk_header(ByteSource& source, Bag* bag, size_t index);
+// The IndexData records after chunk `index` (its header is read first), as (offset, length)
+// pairs: at most one more than the chunk's ChunkInfo lists connections.
+std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(ByteSource& source, Bag* bag, size_t index);
 
 // The V2.0 scan that `rosbag reindex` performs, read-only: walks records from `from`, decompressing
 // each chunk to rebuild its ChunkInfo; stops at the first bad chunk and says where and why.

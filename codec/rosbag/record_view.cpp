@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rosbag/inspector_impl.h"
+#include "rosbag/tree.h"
 
 namespace logscope::rosbag {
 namespace {

@@ -1,6 +1,6 @@
-// Structure tree and hex spans for the web UI (record_view.cpp decodes a node). Node ids:
-//   "h" bag/file header, "c<i>" chunk i, "c<i>/r<k>" k-th record inside it, "c<i>/i<k>" k-th index
-//   data record after it, "x<k>" k-th record of the index section, "r<k>" k-th record of a V1.x bag.
+// Structure tree and hex spans for the web UI (record_view.cpp decodes a node); node ids in tree.h.
+#include "rosbag/tree.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -63,7 +63,7 @@ const std::vector<size_t>& BagInspector::chunks_by_position() {
   return chunk_order_;
 }
 
-std::vector<uint32_t> BagInspector::chunk_record_offsets(const LoadedChunk& chunk) {
+std::vector<uint32_t> chunk_record_offsets(const LoadedChunk& chunk) {
   std::vector<uint32_t> offsets;
   RecordFrame frame;
   std::string_view header;
@@ -76,36 +76,19 @@ std::vector<uint32_t> BagInspector::chunk_record_offsets(const LoadedChunk& chun
   return offsets;
 }
 
-std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_records(size_t index) {
-  std::vector<std::pair<uint64_t, uint64_t>> out;
-  read_chunk_header(source_, &bag_, index);
-  const Chunk& chunk = bag_.chunks[index];
-  if (!chunk.header_ok) return out;
-  uint64_t pos = chunk.record_end();
-  std::string header, why;
-  HeaderFields fields;
-  for (size_t k = 0; k < chunk.counts.size() + 1; ++k) {  // +1: tolerate one unexpected record count
-    RecordFrame frame;
-    if (read_record(source_, pos, &frame, &header, &why) != FrameStatus::Ok || !fields.parse(header) || fields.op() != kOpIndexData) break;
-    out.emplace_back(pos, frame.end() - pos);
-    pos = frame.end();
-  }
-  return out;
-}
-
 // The tree's children of chunk `index` among its index data records: those that start inside the
 // chunk node. A damaged index_pos can put some in the index section, where they are its records.
 std::vector<std::pair<uint64_t, uint64_t>> BagInspector::chunk_index_children(size_t index) {
-  std::vector<std::pair<uint64_t, uint64_t>> records = chunk_index_records(index);
+  std::vector<std::pair<uint64_t, uint64_t>> records = chunk_index_records(source_, &bag_, index);
   uint64_t end = chunk_extent_end(index);
   while (!records.empty() && records.back().first >= end) records.pop_back();
   return records;
 }
 
-uint64_t BagInspector::record_length(uint64_t offset) {
+uint64_t record_length(ByteSource& source, uint64_t offset) {
   RecordFrame frame;
   std::string header, why;
-  if (read_record(source_, offset, &frame, &header, &why) != FrameStatus::Ok) return 0;
+  if (read_record(source, offset, &frame, &header, &why) != FrameStatus::Ok) return 0;
   return frame.end() - offset;
 }
 
@@ -266,7 +249,7 @@ std::vector<std::string> BagInspector::locate(uint64_t offset) {
   // The version line is no node (spans() shows it): only the header record from its offset on.
   if (bag_.has_header && offset < bag_.first_record_offset) return offset >= bag_.header_offset ? std::vector<std::string>{"h"} : std::vector<std::string>{};
   for (size_t k = 0; k < bag_.index_records.size(); ++k)
-    if (offset >= bag_.index_records[k] && offset - bag_.index_records[k] < record_length(bag_.index_records[k]))
+    if (offset >= bag_.index_records[k] && offset - bag_.index_records[k] < record_length(source_, bag_.index_records[k]))
       return {"x" + std::to_string(k)};
   if (bag_.version != 200) {
     const std::vector<uint64_t>& records = top_records();
@@ -314,7 +297,7 @@ std::vector<Span> BagInspector::spans(uint64_t offset, uint64_t length) {
   uint64_t end = offset + length;
   auto overlaps = [&](uint64_t o, uint64_t l) { return o < end && o + l > offset; };
   auto record_span = [&](uint64_t at, const std::string& name, const std::string& kind) {
-    Span s{at, record_length(at), name, kind, {}};
+    Span s{at, record_length(source_, at), name, kind, {}};
     RecordFrame frame;
     std::string header, why;
     if (read_record(source_, at, &frame, &header, &why) == FrameStatus::Ok) {

@@ -63,20 +63,38 @@ uint64_t problem_offset(const Report& report, const std::string& code) {
   return UINT64_MAX;
 }
 
-// Exercises every view of the inspector, so junk gets to every reader path.
-void touch_everything(FormatInspector& inspector, uint64_t size) {
+// Exercises every view of the inspector, so junk gets to every reader path, and holds what each
+// answers to the file: nodes, parts and spans lie inside it, every block node decodes as the block
+// at its offset (a damaged one with the error that says why), located nodes exist. Returns the
+// check's report.
+Report touch_everything(FormatInspector& inspector, uint64_t size) {
   inspector.summary();
-  inspector.check(nullptr);
+  Report report = inspector.check(nullptr);
   inspector.info_text(InfoOptions{});
+  auto inside = [&](uint64_t offset, uint64_t length) { return offset <= size && length <= size - offset; };
   uint64_t n = inspector.child_count("");
-  for (const TreeNode& node : inspector.children("", 0, n)) {
-    inspector.decode(node.id);
-    for (const TreeNode& part : inspector.children(node.id, 0, 10)) inspector.decode(part.id);
+  std::vector<TreeNode> nodes = inspector.children("", 0, n);
+  CHECK(nodes.size() == n);
+  for (const TreeNode& node : nodes) {
+    CAPTURE(node.id);
+    CHECK(inside(node.offset, node.length));
+    Json decoded = inspector.decode(node.id);
+    const Json* decoded_offset = decoded.find("offset");
+    CHECK((decoded_offset && decoded_offset->as_uint() == node.offset));
+    for (const TreeNode& part : inspector.children(node.id, 0, 10)) {
+      CAPTURE(part.id);
+      CHECK(inside(part.offset, part.length));
+      CHECK(part.offset >= node.offset);
+      CHECK(part.offset + part.length <= node.offset + node.length);
+      inspector.decode(part.id);
+    }
   }
-  inspector.spans(0, size);
-  inspector.locate(size / 2);
+  for (const Span& span : inspector.spans(0, size)) CHECK(inside(span.offset, span.length));
+  for (const std::string& id : inspector.locate(size / 2)) CHECK(inspector.decode(id).find("offset") != nullptr);
   Json all = Json::object();
-  inspector.query("extract", all, nullptr);
+  Json extract = inspector.query("extract", all, nullptr);
+  CHECK(extract.find("error") == nullptr);
+  return report;
 }
 
 }  // namespace
@@ -224,25 +242,64 @@ TEST_CASE("bddf damage: timestamps out of order within a series are a warning") 
   CHECK(field(opened.inspector->query("extract", args, nullptr), "total").as_uint() == 1);
 }
 
-TEST_CASE("bddf damage: random cuts and bit flips never crash or hang") {
+TEST_CASE("bddf damage: random cuts and bit flips never crash or hang, and the check finds every one") {
   Fixture f = make_file();
+  // The blocks of the intact file, in file order: a cut copy keeps the data blocks whose bytes all
+  // lie before the cut (blocks follow each other without gaps; the last one ends at the trailer).
+  auto intact = bddf_test::open_bytes(f.bytes);
+  std::vector<BlockRef> blocks = bddf_test::model_of(*intact.inspector).blocks();
+  auto complete_data_blocks = [&](uint64_t size) {
+    uint64_t complete = 0;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      uint64_t end = i + 1 < blocks.size() ? blocks[i + 1].offset : f.bytes.size();
+      if (blocks[i].kind == BlockKind::Data && end <= size) ++complete;
+    }
+    return complete;
+  };
   std::mt19937_64 random(42);
+  size_t cuts = 0, flips = 0;
   for (int round = 0; round < 150; ++round) {
+    CAPTURE(round);
     std::vector<uint8_t> bytes = f.bytes;
-    if (round % 3 == 0) {
+    bool cut = round % 3 == 0;
+    if (cut) {
       bytes.resize(4 + random() % (bytes.size() - 4));
     } else {
       for (int k = 0; k < 1 + round % 5; ++k) bytes[random() % bytes.size()] ^= static_cast<uint8_t>(1u << (random() % 8));
     }
-    if (round % 7 == 0) for (size_t i = bytes.size() - 40; i < bytes.size() - 24; ++i) bytes[i] = static_cast<uint8_t>(random());
+    bool scrambled_tail = round % 7 == 0;
+    if (scrambled_tail) for (size_t i = bytes.size() - 40; i < bytes.size() - 24; ++i) bytes[i] = static_cast<uint8_t>(random());
+    if (bytes == f.bytes) continue;  // two flips of one bit undid each other
     auto opened = bddf_test::open_bytes(bytes);
-    touch_everything(*opened.inspector, bytes.size());
+    Report report = touch_everything(*opened.inspector, bytes.size());
+    // Every change is reported: a cut loses the trailer, a flipped bit fails the SHA1 if nothing else.
+    CHECK(report.count(Severity::Error) > 0);
+    if (cut) {
+      ++cuts;
+      CHECK(field(report.details, "recovery").find("recovered_blocks") != nullptr);
+      // Recovery keeps every complete data block (the scrambled 16 bytes may spoil the last ones).
+      uint64_t recovered = bddf_test::model_of(*opened.inspector).data_block_count();
+      if (scrambled_tail) {
+        CHECK(recovered >= complete_data_blocks(bytes.size() - 40));
+        CHECK(recovered <= complete_data_blocks(bytes.size()));
+      } else {
+        CHECK(recovered == complete_data_blocks(bytes.size()));
+      }
+    } else {
+      ++flips;
+      CHECK((has_problem(report, "bddf.checksum.mismatch") || !bddf_test::model_of(*opened.inspector).indexed));
+    }
   }
-  // Tiny files.
+  CHECK(cuts >= 45);
+  CHECK(flips >= 90);
+  // Tiny files: no whole file fits in fewer than 80 bytes, so each is reported.
   for (size_t n = 0; n < 80; ++n) {
+    CAPTURE(n);
     std::vector<uint8_t> bytes(f.bytes.begin(), f.bytes.begin() + static_cast<long>(std::min(n, f.bytes.size())));
     auto opened = bddf_test::open_bytes(bytes);
-    touch_everything(*opened.inspector, bytes.size());
+    Report report = touch_everything(*opened.inspector, bytes.size());
+    CHECK(report.count(Severity::Error) > 0);
+    CHECK(bddf_test::model_of(*opened.inspector).data_block_count() == 0);
   }
 }
 

@@ -1,5 +1,5 @@
 // The CARLA check's second pass pushed in (FormatInspector::check_feed, carla/doctor.h
-// actor_reference_feed) gives the pulled check()'s report, whatever the piece sizes, on whole,
+// doctor_feed) gives the pulled check()'s report, whatever the piece sizes, on whole,
 // cut and damaged logs with actor references to check. As in the page, the pushed check comes
 // after the scan is kept (the summary's); the pulled check runs on an inspector of its own.
 #include <random>

@@ -1,8 +1,8 @@
-// The pushed walks of a V2.0 bag (FormatInspector::check_feed and checksum_feed,
-// rosbag/chunk_feeds.cpp) against the pulled check() and checksum(): pieces of every size, every
-// cut, random damage and the real bags give the same JSON, or an "incomplete" answer after which
-// the page runs the pulled pass itself. Pulled and pushed each run on an inspector of their own,
-// as the page's job worker would.
+// The pushed walks of a V2.0 bag (FormatInspector::check_feed and checksum_feed: doctor_feed and
+// checksum_feed of rosbag/doctor.h, in rosbag/chunk_feeds.cpp) against the pulled check() and
+// checksum(): pieces of every size, every cut, random damage and the real bags give the same JSON,
+// or an "incomplete" answer after which the page runs the pulled pass itself. Pulled and pushed
+// each run on an inspector of their own, as the page's job worker would.
 #include <dirent.h>
 
 #include <algorithm>
@@ -15,7 +15,9 @@
 #include "core/detect.h"
 #include "core/inspector.h"
 #include "inspector.h"
-#include "rosbag/inspector_impl.h"
+#include "rosbag/inspector.h"
+#include "rosbag/model.h"
+#include "rosbag/reader.h"
 #include "rosbag/writer.h"
 #include "test_support.h"
 
@@ -139,7 +141,9 @@ size_t fed_on_cuts_and_damage(Pass pass, const std::vector<uint8_t>& bag, uint32
 std::vector<uint8_t> lz4_bag_with_bad_checksum(size_t nth) {
   std::vector<uint8_t> bag = make_bag("lz4");
   Opened o = open_bytes(bag);
-  Bag& model = dynamic_cast<BagInspector&>(*o.inspector).bag();
+  Bag* opened = opened_bag(*o.inspector);
+  REQUIRE(opened);
+  Bag& model = *opened;
   MemoryByteSource probe(bag);
   read_chunk_headers(probe, &model);
   REQUIRE(model.chunks.size() > nth);
