@@ -32,6 +32,8 @@ std::string render_info_text(const FileModel& model, const InfoOptions& options)
 
 // decode.cpp: one block as JSON (descriptor, payload decoded); `max_items` caps samples/fields.
 Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
+// The units of decode_block's answer, and of decode()'s (which adds the node's kind and part).
+ResultUnits block_units();
 Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_t payload_size, size_t max_items);
 
 // queries.cpp: the query table (blocks, extract, block).

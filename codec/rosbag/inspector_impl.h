@@ -65,6 +65,7 @@ class BagInspector : public FormatInspector {
   TreeNode chunk_node(size_t index);
   TreeNode record_node(const std::string& id, uint64_t offset);
   Json record_json(uint64_t offset);
+  Json node_json(const std::string& id);  // decode() before it is typed
   Json messages_query(QueryArgs& args, const ProgressFn& progress);
   Json connections_query();
   const std::vector<size_t>& chunks_by_position();
