@@ -28,7 +28,8 @@ function frameButton(view, frameId) {
   } }, `frame ${frameId} ›`);
 }
 
-const actorCell = (id, name, hero, type) => h('td', {}, id === null || id === undefined ? h('span.muted', {}, 'no actor') : [h('span.mono', {}, String(id)), ' ', name],
+// One side of a collision: its id (already in its unit), blueprint, hero mark and category.
+const actorCell = (id, name, hero, type) => h('td', {}, id === '—' ? h('span.muted', {}, 'no actor') : [h('span.mono', {}, id), ' ', name],
   hero ? h('span.pill.tone-info.hero', {}, 'hero') : null, type ? h('span.muted.small', {}, ` · ${TYPES[type] || type}`) : null);
 
 export default {
@@ -48,7 +49,7 @@ export default {
       const field = (c, name) => formatAt(result, `collisions.${name}`, c[name]);
       const tbody = h('tbody', {}, list.map((c) => h('tr', { dataset: defined({ frame: c.frame, id1: c.id1, id2: c.id2 }) },
         td(field(c, 'frame').text, { num: true }), td(field(c, 'time').text, { num: true, title: field(c, 'time').title }),
-        actorCell(c.id1, c.actor1, c.hero1, c.type1), actorCell(c.id2, c.actor2, c.hero2, c.type2), h('td', {}, frameButton(view, c.frame)))));
+        actorCell(field(c, 'id1').text, c.actor1, c.hero1, c.type1), actorCell(field(c, 'id2').text, c.actor2, c.hero2, c.type2), h('td', {}, frameButton(view, c.frame)))));
       clear(collisions).append(h('div.card-head', {}, h('h3', {}, 'Collisions'), h('span.muted.small', {}, `${formatCount(list.length)} in ${formatAt(result, 'frames', result.frames ?? 0).text} frames (${formatAt(result, 'duration', result.duration).text})`)),
         list.length ? h('div.table-wrap.data-wrap', {}, h('table.data.data-table#collisions-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, 'Frame'), h('th.num', {}, 'Time'), h('th', {}, 'Actor 1'), h('th', {}, 'Actor 2'), h('th', {}, 'Bytes'))), tbody))
           : h('p.muted#no-collisions', {}, 'No collisions were recorded in this log.'));
