@@ -1,5 +1,6 @@
 // BDDF-specific commands: `blocks` (extraction by series and time span through the index)
 // and `make-demo-bddf`.
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -74,7 +75,9 @@ int run_blocks(const std::vector<std::string>& raw) {
   const Json& blocks = *result.find("blocks");
   std::printf("%-6s  %-5s  %-32s  %-20s  %12s\n", "series", "entry", "time (UTC)", "timestamp_ns", "offset");
   for (const Json& b : blocks.elements()) {
-    int64_t ts = static_cast<int64_t>(b.find("timestamp_ns")->as_uint());
+    const std::string& text = b.find("timestamp_ns")->as_string();  // exact ns as decimal digits
+    int64_t ts = 0;
+    std::from_chars(text.data(), text.data() + text.size(), ts);
     std::printf("%6llu  %5llu  %-32s  %-20lld  %12llu\n", b.find("series")->as_uint(), b.find("entry")->as_uint(),
                 bddf::iso_time(ts).c_str(), static_cast<long long>(ts), b.find("file_offset")->as_uint());
   }

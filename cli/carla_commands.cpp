@@ -27,10 +27,15 @@ std::unique_ptr<OpenFile> open_carla(const std::string& path, int* status) {
 int print_query(OpenFile& file, const std::string& name, const Json& query_args, bool json, const char* what) {
   Json result = file.inspector->query(name, query_args, terminal_progress(what));
   if (const Json* error = result.find("error")) return fail(error->as_string());
-  if (json) {
+  if (json) {  // without CARLA's text (and its unit)
     Json out = Json::object();
     for (const auto& [key, value] : result.items())
-      if (key != "text") out[key] = value;
+      if (key != "text" && key != "units") out[key] = value;
+    Json& units = out["units"];
+    units = Json::object();
+    if (const Json* typed = result.find("units"))
+      for (const auto& [path, unit] : typed->items())
+        if (path != "text") units[path] = unit;
     std::printf("%s\n", out.dump(2).c_str());
   } else if (const Json* text = result.find("text")) {
     std::fwrite(text->as_string().data(), 1, text->as_string().size(), stdout);

@@ -222,10 +222,8 @@ const ops = {
     return data;
   },
   decode: ({ id }) => parse(inspector.decode(id)),
-  // argsJson: arguments already as JSON text (64-bit integers such as ns timestamps, exact).
-  query: ({ name, args, argsJson }, progress) => parse(inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress)),
-  // The answer as JSON text, for callers that need 64-bit integers exactly.
-  queryText: ({ name, args, argsJson }, progress) => inspector.query(name, argsJson ?? JSON.stringify(args || {}), progress),
+  // 64-bit integers (ns) go both ways as decimal strings (docs/report.md, "Query results").
+  query: ({ name, args }, progress) => parse(inspector.query(name, JSON.stringify(args || {}), progress)),
   search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
   readStats: async () => ({
     ...parse(inspector.readStats()),

@@ -48,7 +48,7 @@ Json descriptor_json(const bosdyn::api::DescriptorBlock& block, size_t max_items
       j["descriptor_type"] = "series_descriptor";
       j["series_index"] = sd.series_index();
       j["series_identifier"] = identifier_json(sd.series_identifier());
-      j["identifier_hash"] = sd.identifier_hash();
+      j["identifier_hash"] = std::to_string(sd.identifier_hash());  // a u64: exact as text
       j["identifier_hash_hex"] = hex_u64(sd.identifier_hash());
       if (sd.has_message_type()) {
         Json m = Json::object();
@@ -67,7 +67,7 @@ Json descriptor_json(const bosdyn::api::DescriptorBlock& block, size_t max_items
         Json keys = Json::object();
         std::map<std::string, uint64_t> sorted(sd.struct_type().key_to_series_identifier_hash().begin(),
                                                sd.struct_type().key_to_series_identifier_hash().end());
-        for (const auto& [k, v] : sorted) keys[k] = v;
+        for (const auto& [k, v] : sorted) keys[k] = std::to_string(v);
         j["struct_type"] = std::move(keys);
       }
       j["annotations"] = map_json(sd.annotations());
@@ -107,7 +107,7 @@ Json descriptor_json(const bosdyn::api::DescriptorBlock& block, size_t max_items
       Json ids = Json::array(), offsets = Json::array(), hashes = Json::array();
       for (const auto& id : fi.series_identifiers()) ids.push_back(identifier_json(id));
       for (uint64_t o : fi.series_block_index_offsets()) offsets.push_back(o);
-      for (uint64_t h : fi.series_identifier_hashes()) hashes.push_back(h);
+      for (uint64_t h : fi.series_identifier_hashes()) hashes.push_back(std::to_string(h));
       j["series_identifiers"] = std::move(ids);
       j["series_block_index_offsets"] = std::move(offsets);
       j["series_identifier_hashes"] = std::move(hashes);
@@ -184,6 +184,42 @@ Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_
   j["samples"] = std::move(samples);
   j["truncated"] = shown < payload_size / sample_size;
   return j;
+}
+
+ResultUnits block_units() {
+  return {
+      {"offset", Unit::Offset}, {"block_type", Unit::Text}, {"magic", Unit::Text}, {"error", Unit::Text}, {"kind", Unit::Text},
+      {"part", Unit::Text}, {"message", Unit::Text}, {"length", Unit::Bytes}, {"size_field", Unit::Bytes},
+      // The end block.
+      {"index_offset", Unit::Offset}, {"sha1", Unit::Text}, {"end_magic", Unit::Text},
+      // A descriptor block that does not parse: its wire fields.
+      {"raw.fields", Unit::Data}, {"raw.truncated", Unit::Flag}, {"raw.note", Unit::Text}, {"raw.error", Unit::Text},
+      // Descriptor blocks (descriptor_json).
+      {"descriptor.descriptor_type", Unit::Text}, {"descriptor.version", Unit::Text}, {"descriptor.annotations", Unit::Data},
+      {"descriptor.checksum_type", Unit::Text}, {"descriptor.checksum_num_bytes", Unit::Bytes},
+      {"descriptor.series_index", Unit::Id}, {"descriptor.series_identifier.series_type", Unit::Text},
+      {"descriptor.series_identifier.spec", Unit::Data}, {"descriptor.identifier_hash", Unit::Id},
+      {"descriptor.identifier_hash_hex", Unit::Text}, {"descriptor.message_type.content_type", Unit::Text},
+      {"descriptor.message_type.type_name", Unit::Text}, {"descriptor.message_type.is_metadata", Unit::Flag},
+      {"descriptor.pod_type.pod_type", Unit::Text}, {"descriptor.pod_type.dimension", Unit::Count},
+      {"descriptor.struct_type", Unit::Data}, {"descriptor.additional_index_names", Unit::Text},
+      {"descriptor.description", Unit::Text}, {"descriptor.descriptor_file_offset", Unit::Offset},
+      {"descriptor.total_bytes", Unit::Bytes}, {"descriptor.num_entries", Unit::Count},
+      {"descriptor.block_entries.timestamp_ns", Unit::TimeNs}, {"descriptor.block_entries.file_offset", Unit::Offset},
+      {"descriptor.block_entries.additional_indexes", Unit::Number}, {"descriptor.note", Unit::Text},
+      {"descriptor.series_identifiers.series_type", Unit::Text}, {"descriptor.series_identifiers.spec", Unit::Data},
+      {"descriptor.series_block_index_offsets", Unit::Offset}, {"descriptor.series_identifier_hashes", Unit::Id},
+      // Data blocks.
+      {"descriptor_size", Unit::Bytes}, {"data_descriptor.series_index", Unit::Id},
+      {"data_descriptor.timestamp_ns", Unit::TimeNs}, {"data_descriptor.timestamp_iso", Unit::Text},
+      {"data_descriptor.additional_indexes", Unit::Number}, {"payload_offset", Unit::Offset}, {"payload_size", Unit::Bytes},
+      {"series.index", Unit::Id}, {"series.channel", Unit::Text}, {"series.type", Unit::Text},
+      // The payload: POD samples, protobuf wire fields or bytes.
+      {"payload.kind", Unit::Text}, {"payload.pod_type", Unit::Text}, {"payload.dimension", Unit::Count},
+      {"payload.sample_size", Unit::Bytes}, {"payload.num_samples", Unit::Count}, {"payload.samples", Unit::Data},
+      {"payload.truncated", Unit::Flag}, {"payload.error", Unit::Text}, {"payload.fields", Unit::Data},
+      {"payload.note", Unit::Text}, {"payload.type_name", Unit::Text}, {"payload.hex", Unit::Text},
+  };
 }
 
 Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items) {

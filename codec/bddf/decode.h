@@ -9,6 +9,7 @@
 #include "bddf/model.h"
 #include "core/byte_source.h"
 #include "core/json.h"
+#include "core/query.h"
 
 namespace logscope::bddf {
 
@@ -16,6 +17,8 @@ constexpr size_t kDecodeItems = 500;  // samples / protobuf fields shown by deco
 
 // The block at `offset` as JSON (descriptor, payload decoded); `max_items` caps samples/fields.
 Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
+// The units of decode_block's answer, and of decode()'s (which adds the node's kind and part).
+ResultUnits block_units();
 // A POD payload's samples (`bytes` holds the first bytes of `payload_size`).
 Json decode_pod(const Series& series, const std::vector<uint8_t>& bytes, uint64_t payload_size, size_t max_items);
 

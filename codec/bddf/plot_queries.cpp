@@ -102,11 +102,13 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const FileModel& mod
   return {
       {"columns", "the columns of `logscope export --series` after time_ns and what each holds (number, json)",
        {{"series", ArgType::U64, "series index"}},
+       {{"series", Unit::Id}, {"channel", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text},
+        {"columns.unit", Unit::Text}},
        [&model](QueryArgs& args, const ProgressFn&) { return columns_query(model, args); }},
       {"plot", "a POD series' columns over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
-       plot_args,
+       plot_args, plot_units(),
        [&source, &model](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, model, args, progress); }},
-      {"timeline", "blocks per series and time bin, from the block indexes", timeline_arg_specs(),
+      {"timeline", "blocks per series and time bin, from the block indexes", timeline_arg_specs(), timeline_units(),
        [&model](QueryArgs& args, const ProgressFn&) { return timeline_query(model, args); }},
   };
 }

@@ -110,13 +110,18 @@ std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
   std::vector<QuerySpec> table = {
       {"blocks", "a page of one series' block index entries (time, offset, additional indexes)",
        {{"series", ArgType::U64, "series index"}, {"first", ArgType::U64, "first entry"}, {"count", ArgType::U64, "entries (at most 100000)"}},
+       {{"series", Unit::Id}, {"total", Unit::Count}, {"first", Unit::Id}, {"entries.timestamp_ns", Unit::TimeNs},
+        {"entries.file_offset", Unit::Offset}, {"entries.additional_indexes", Unit::Number}},
        [&model](QueryArgs& args, const ProgressFn&) { return query_blocks(model, args); }},
       {"extract", "the blocks of some series within [t0_ns, t1_ns], merged by time, from the index",
        {{"series", ArgType::U64List, "series index or list (default: all)"}, {"t0_ns", ArgType::I64, "from, ns since the epoch"},
         {"t1_ns", ArgType::I64, "to, ns since the epoch (inclusive)"}, {"max", ArgType::U64, "at most this many blocks (100000)"}},
+       {{"t0_ns", Unit::TimeNs}, {"t1_ns", Unit::TimeNs}, {"total", Unit::Count}, {"truncated", Unit::Flag}, {"blocks.series", Unit::Id},
+        {"blocks.entry", Unit::Id}, {"blocks.timestamp_ns", Unit::TimeNs}, {"blocks.file_offset", Unit::Offset}},
        [&model](QueryArgs& args, const ProgressFn&) { return query_extract(model, args); }},
       {"block", "one block decoded (descriptor and payload)",
        {{"offset", ArgType::U64, "the block's file offset"}, {"max_items", ArgType::U64, "samples or fields shown (at most 100000)"}},
+       block_units(),
        [&source, &model](QueryArgs& args, const ProgressFn&) {
          if (!args.has("offset")) return error("block needs {\"offset\": N}");
          size_t items = static_cast<size_t>(std::min<uint64_t>(args.u64("max_items", kDecodeItems), 100000));

@@ -203,12 +203,12 @@ Json BddfInspector::decode(const std::string& node_id) {
     j["block_type"] = "damaged";
     j["length"] = model_.size - ref.offset;
     j["message"] = model_.recovery.ended;
-    return j;
+    return with_units(std::move(j), block_units());
   }
   Json j = decode_block(source_, model_, ref.offset, kDecodeItems);
   j["kind"] = block_kind_name(ref.kind);
   if (!part.empty()) j["part"] = part;
-  return j;
+  return with_units(std::move(j), block_units());
 }
 
 }  // namespace logscope::bddf

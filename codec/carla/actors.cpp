@@ -172,7 +172,7 @@ Json query_trajectory(ByteSource& source, const ScanResult& scan, uint32_t actor
     velocity["x"] = std::move(vx), velocity["y"] = std::move(vy), velocity["z"] = std::move(vz);
     j["velocity"] = std::move(velocity);
   }
-  j["units"] = "location cm, rotation degrees (roll, pitch, yaw), velocity as recorded (cm/s)";
+  j["note"] = "location cm, rotation degrees (roll, pitch, yaw), velocity as recorded (cm/s)";
   return j;
 }
 

@@ -124,8 +124,8 @@ Json packet_to_json(const DecodedPacket& p, size_t first, size_t count) {
   j["layout_ok"] = p.ok;
   if (!p.error.empty()) j["error"] = p.error;
   if (!p.type) return j;
-  if (p.type->single()) {  // its fields are the packet's
-    if (p.list.size()) p.type->record_json(j, p.list, 0);
+  if (p.type->single()) {  // its one record
+    if (p.list.size()) j["record"] = record_to_json(p, 0);
     return j;
   }
   size_t n = record_count(p);

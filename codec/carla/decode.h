@@ -51,7 +51,8 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
 // the records (fast path for fixed-size records). `why` gets a sentence when it does not fit.
 bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, std::string* why);
 
-// JSON of a decoded packet, records [first, first+count) only (the UI pages big packets).
+// JSON of a decoded packet, records [first, first+count) only (the UI pages big packets); a
+// single payload's fields are its "record".
 Json packet_to_json(const DecodedPacket& packet, size_t first = 0, size_t count = SIZE_MAX);
 Json record_to_json(const DecodedPacket& packet, size_t index);
 // The records of a record-carrying packet (0 for single payloads, user and unknown packets).

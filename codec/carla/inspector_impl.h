@@ -55,6 +55,7 @@ class CarlaInspector : public FormatInspector {
                            const ProgressFn& progress) override;
 
  private:
+  Json node_json(const std::string& id);  // decode() before it is typed
   const ScanResult& scan(const ProgressFn& progress) {
     if (!scan_ || scan_->cancelled) scan_ = scan_log(source_, progress);
     return *scan_;

@@ -147,7 +147,7 @@ Json paths_query(ByteSource& source, const ScanResult& scan, QueryArgs& args, co
     actors.push_back(path_json(life));
   }
   j["points"] = points;
-  j["units"] = "location cm, as recorded; f: frame index (0 = the first complete frame)";
+  j["note"] = "location cm, as recorded; f: frame index (0 = the first complete frame)";
   j["actors"] = std::move(actors);
   return j;
 }
@@ -188,6 +188,7 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
   for (ArgSpec& spec : plot_arg_specs()) plot_args.push_back(std::move(spec));
   return {
       {"columns", "the columns of `logscope export --actor` after time_ns (all numbers) with their units", {},
+       {{"columns.name", Unit::Text}, {"columns.kind", Unit::Text}, {"columns.unit", Unit::Text}},
        [](QueryArgs&, const ProgressFn&) {
          // As recorded: CARLA stores centimetres and degrees (docs/export.md).
          static const std::map<std::string, const char*> units{{"elapsed", "s"}, {"x", "cm"}, {"y", "cm"}, {"z", "cm"},
@@ -207,7 +208,7 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
          return j;
        }},
       {"plot", "an actor's columns over time, as `logscope export --actor` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
-       plot_args,
+       plot_args, plot_units(),
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          if (!args.has("actor")) return QueryArgs::error_json("plot needs {\"actor\": id, \"fields\": \"x,y\"}");
          uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));
@@ -220,7 +221,7 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
          ExportResult result = export_actor(source, s, actor, request, sink, progress);
          return sink.to_json(result);
        }},
-      {"timeline", "frames (and frames with events) per time bin, from the frame scan", timeline_arg_specs(),
+      {"timeline", "frames (and frames with events) per time bin, from the frame scan", timeline_arg_specs(), timeline_units(),
        [scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          uint64_t from = log_start_ns(s), to = s.frames.empty() ? from : frame_time_ns(s, s.frames.back().elapsed);
@@ -238,9 +239,16 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
        }},
       {"paths", "every actor's path in one pass, thinned to max_points (the page's map)",
        {{"max_points", ArgType::U64, "points kept in all (default 100000, 1000 to 300000)"}},
+       {{"cancelled", Unit::Flag}, {"frames", Unit::Count}, {"stride", Unit::Count}, {"points", Unit::Count}, {"note", Unit::Text},
+        {"actors.id", Unit::Id}, {"actors.type", Unit::Text}, {"actors.blueprint", Unit::Text}, {"actors.role_name", Unit::Text},
+        {"actors.spawn_frame", Unit::Id}, {"actors.spawn_index", Unit::Id}, {"actors.destroy_frame", Unit::Id},
+        {"actors.destroy_index", Unit::Id}, {"actors.spawn", Unit::Number}, {"actors.f", Unit::Id}, {"actors.x", Unit::Number},
+        {"actors.y", Unit::Number}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) { return paths_query(source, scan(progress), args, progress); }},
       {"positions", "every Position of one frame (one frame read)",
        {{"frame", ArgType::U64, "frame index (0 = the first complete frame)"}},
+       {{"index", Unit::Id}, {"id", Unit::Id}, {"elapsed", Unit::Seconds}, {"time_ns", Unit::TimeNs}, {"positions.id", Unit::Id},
+        {"positions.x", Unit::Number}, {"positions.y", Unit::Number}, {"positions.z", Unit::Number}, {"positions.yaw", Unit::Number}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) { return positions_query(source, scan(progress), args); }},
   };
 }

@@ -39,6 +39,11 @@ char category_of_type(uint8_t type) {
 namespace {
 bool valid_category(char c) { return c == 'h' || c == 'v' || c == 'w' || c == 't' || c == 'o' || c == 'a'; }
 
+// The units of footer_json, with the text CARLA prints.
+ResultUnits footer_units() {
+  return {{"frames", Unit::Count}, {"duration", Unit::Seconds}, {"damage", Unit::Text}, {"cancelled", Unit::Flag}, {"text", Unit::Text}};
+}
+
 Json footer_json(const ScanResult& scan) {
   Json j = Json::object();
   j["frames"] = scan.frames.empty() ? 0 : scan.frames.back().id;
@@ -254,6 +259,9 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
   std::vector<QuerySpec> table = {
       {"frames", "a page of the frame index (id, elapsed, duration, offset, packets)",
        {{"first", ArgType::U64, "first frame index"}, {"count", ArgType::U64, "frames"}},
+       {{"total", Unit::Count}, {"first", Unit::Id}, {"frames.index", Unit::Id}, {"frames.id", Unit::Id}, {"frames.elapsed", Unit::Seconds},
+        {"frames.duration", Unit::Seconds}, {"frames.offset", Unit::Offset}, {"frames.length", Unit::Bytes}, {"frames.packets", Unit::Count},
+        {"frames.has_events", Unit::Flag}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          uint64_t first = args.u64("first", 0), count = args.u64("count", 1000);
@@ -279,6 +287,10 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
        }},
       {"file_info", "show_recorder_file_info as JSON (and as text with \"text\": true)",
        {{"text", ArgType::Bool, "add the text"}, {"all", ArgType::Bool, "show_all: every frame"}},
+       {{"version", Unit::Id}, {"map", Unit::Text}, {"date", Unit::UnixSeconds}, {"date_text", Unit::Text}, {"text_wording", Unit::Text},
+        {"frames", Unit::Count}, {"complete_frames", Unit::Count}, {"duration", Unit::Seconds}, {"events_truncated", Unit::Flag},
+        {"events.frame", Unit::Id}, {"events.elapsed", Unit::Seconds}, {"events.create", Unit::Data}, {"events.destroy", Unit::Id},
+        {"events.parenting", Unit::Data}, {"events.collisions", Unit::Data}, {"text", Unit::Text}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          Json j = file_info_json(source, s);
@@ -287,6 +299,11 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
        }},
       {"collisions", "show_recorder_collisions: collisions between actor types",
        {{"type1", ArgType::String, "h, v, w, t, o or a (any)"}, {"type2", ArgType::String, "h, v, w, t, o or a (any)"}},
+       join_units(footer_units(),
+                  {{"error", Unit::Text}, {"collisions.frame", Unit::Id}, {"collisions.time", Unit::Seconds}, {"collisions.type1", Unit::Text},
+                   {"collisions.id1", Unit::Id}, {"collisions.actor1", Unit::Text}, {"collisions.hero1", Unit::Flag},
+                   {"collisions.type2", Unit::Text}, {"collisions.id2", Unit::Id}, {"collisions.actor2", Unit::Text},
+                   {"collisions.hero2", Unit::Flag}}),
        [&source, scan, text_arg](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          CollisionResult result = query_collisions(source, s, text_arg(args, "type1"), text_arg(args, "type2"), progress);
@@ -296,6 +313,8 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
        }},
       {"blocked", "show_recorder_actors_blocked: actors that moved less than min_distance for min_time",
        {{"min_time", ArgType::Double, "seconds (default 30)"}, {"min_distance", ArgType::Double, "centimetres (default 10)"}},
+       join_units(footer_units(), {{"blocked.time", Unit::Seconds}, {"blocked.id", Unit::Id}, {"blocked.actor", Unit::Text},
+                                   {"blocked.duration", Unit::Seconds}, {"blocked.until_end", Unit::Flag}}),
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          const ScanResult& s = scan(progress);
          BlockedResult result = query_blocked(source, s, args.f64("min_time", 30), args.f64("min_distance", 10), progress);
@@ -305,6 +324,10 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
        }},
       {"actors", "every actor: type, blueprint, spawn and destroy frames, parent",
        {{"text", ArgType::Bool, "add the text table"}},
+       {{"cancelled", Unit::Flag}, {"actors.id", Unit::Id}, {"actors.type", Unit::Text}, {"actors.blueprint", Unit::Text},
+        {"actors.role_name", Unit::Text}, {"actors.attributes", Unit::Data}, {"actors.spawn_frame", Unit::Id},
+        {"actors.spawn_time", Unit::Seconds}, {"actors.destroy_frame", Unit::Id}, {"actors.destroy_time", Unit::Seconds},
+        {"actors.parent", Unit::Id}, {"actors.positions", Unit::Count}, {"text", Unit::Text}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          ActorsResult result = query_actors(source, scan(progress), progress);
          Json j = actors_json(result);
@@ -313,6 +336,10 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
        }},
       {"trajectory", "one actor's positions over time",
        {{"actor", ArgType::U64, "actor id"}},
+       {{"actor", Unit::Id}, {"points", Unit::Count}, {"stride", Unit::Count}, {"cancelled", Unit::Flag}, {"frame", Unit::Id},
+        {"time", Unit::Seconds}, {"location.x", Unit::Number}, {"location.y", Unit::Number}, {"location.z", Unit::Number},
+        {"rotation.roll", Unit::Number}, {"rotation.pitch", Unit::Number}, {"rotation.yaw", Unit::Number},
+        {"velocity.x", Unit::Number}, {"velocity.y", Unit::Number}, {"velocity.z", Unit::Number}, {"note", Unit::Text}},
        [&source, scan](QueryArgs& args, const ProgressFn& progress) {
          if (!args.has("actor")) return QueryArgs::error_json("trajectory needs {\"actor\": id}");
          uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));

@@ -173,6 +173,17 @@ std::vector<Span> CarlaInspector::spans(uint64_t offset, uint64_t length) {
 }
 
 Json CarlaInspector::decode(const std::string& id) {
+  // A packet's records are the file's content as the packet table decodes them.
+  static const ResultUnits units = {
+      {"version", Unit::Id}, {"magic", Unit::Text}, {"date", Unit::UnixSeconds}, {"date_text", Unit::Text}, {"map", Unit::Text},
+      {"recovery", Unit::Text}, {"frame", Unit::Id}, {"elapsed", Unit::Seconds}, {"duration", Unit::Seconds},
+      {"offset", Unit::Offset}, {"length", Unit::Bytes}, {"packets", Unit::Count}, {"error", Unit::Text}, {"id", Unit::Id},
+      {"kind", Unit::Text}, {"layout_ok", Unit::Flag}, {"total", Unit::Count}, {"first", Unit::Id}, {"records", Unit::Data},
+      {"record", Unit::Data}, {"index", Unit::Id}, {"size", Unit::Bytes}};
+  return with_units(node_json(id), units);
+}
+
+Json CarlaInspector::node_json(const std::string& id) {
   const ScanResult& s = scan(nullptr);
   Json j = Json::object();
   if (id == "header") {
@@ -210,7 +221,11 @@ Json CarlaInspector::decode(const std::string& id) {
     }
     if (node->is('r', 2)) {
       uint64_t index = node->number(0, 1);
-      return index < record_count(decoded) ? record_to_json(decoded, static_cast<size_t>(index)) : Json::object();
+      if (index >= record_count(decoded)) return Json::object();
+      j["kind"] = decoded.kind_name();
+      j["index"] = index;
+      j["record"] = record_to_json(decoded, static_cast<size_t>(index));
+      return j;
     }
     j = packet_to_json(decoded, 0, 1000);
     j["offset"] = packet->offset;

@@ -103,6 +103,15 @@ std::vector<ArgSpec> plot_arg_specs() {
           {"buckets", ArgType::U64, "beyond max_points: first/last/min/max per bucket (default 1000, at most 10000)"}};
 }
 
+ResultUnits plot_units() {
+  ResultUnits units = {{"t0_ns", Unit::TimeNs}, {"t1_ns", Unit::TimeNs}, {"columns", Unit::Text}, {"count", Unit::Count},
+                       {"mode", Unit::Text}, {"t", Unit::Ns}, {"values", Unit::Number}, {"buckets", Unit::Count},
+                       {"bucket_ns", Unit::Ns}, {"bucket", Unit::Id}, {"bucket_count", Unit::Count}, {"t_first", Unit::Ns},
+                       {"t_last", Unit::Ns}, {"first", Unit::Number}, {"last", Unit::Number}, {"min", Unit::Number},
+                       {"max", Unit::Number}, {"cancelled", Unit::Flag}, {"problem_count", Unit::Count}};
+  return join_units(units, problem_units("problems"));
+}
+
 bool read_plot_args(QueryArgs& args, uint64_t from, uint64_t to, ExportRequest* request, PlotOptions* options) {
   std::string fields = args.str("fields");
   request->fields.clear();
@@ -276,6 +285,12 @@ std::vector<ArgSpec> timeline_arg_specs() {
   return {{"t0_ns", ArgType::U64, "from, ns since the epoch (default: the first message)"},
           {"t1_ns", ArgType::U64, "to, ns since the epoch, inclusive (default: the last message)"},
           {"bins", ArgType::U64, "time bins (default 400, at most 4000)"}};
+}
+
+ResultUnits timeline_units() {
+  return {{"t0_ns", Unit::TimeNs}, {"t1_ns", Unit::TimeNs}, {"bins", Unit::Count}, {"bin_ns", Unit::Ns},
+          {"resolution", Unit::Text}, {"rows.name", Unit::Text}, {"rows.detail", Unit::Text}, {"rows.total", Unit::Count},
+          {"rows.in_range", Unit::Count}, {"rows.counts", Unit::Count}};
 }
 
 bool read_timeline_args(QueryArgs& args, uint64_t from, uint64_t to, uint64_t* t0, uint64_t* t1, size_t* bins) {

@@ -28,6 +28,8 @@ struct PlotOptions {
 
 // The arguments every format's "plot" query takes after its source (topic, series, actor).
 std::vector<ArgSpec> plot_arg_specs();
+// The units of a "plot" answer (PlotSink::to_json).
+ResultUnits plot_units();
 // Reads fields, t0_ns, t1_ns, max_points and buckets; the range defaults to [from, to] (the
 // source's own span). False with an error in `args` when they make no sense.
 bool read_plot_args(QueryArgs& args, uint64_t from, uint64_t to, ExportRequest* request, PlotOptions* options);
@@ -111,6 +113,8 @@ class Timeline {
 
 // The arguments of every format's "timeline" query: t0_ns, t1_ns, bins.
 std::vector<ArgSpec> timeline_arg_specs();
+// The units of a "timeline" answer (Timeline::to_json).
+ResultUnits timeline_units();
 // The range defaults to [from, to]; bins to 400 (at most 4000).
 bool read_timeline_args(QueryArgs& args, uint64_t from, uint64_t to, uint64_t* t0, uint64_t* t1, size_t* bins);
 

@@ -1,6 +1,9 @@
 #include "core/query.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <map>
 
 namespace logscope {
 namespace {
@@ -9,8 +12,32 @@ constexpr double kTwo64 = 18446744073709551616.0, kTwo63 = 9223372036854775808.0
 
 bool is_whole(const Json& v) { return v.type() != Json::Type::Double || std::floor(v.as_double()) == v.as_double(); }
 
+// A whole number's decimal digits ("-" first for a negative one), nothing else around them.
+bool decimal_text(const std::string& text) {
+  size_t digits = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (digits == text.size()) return false;
+  for (size_t i = digits; i < text.size(); ++i)
+    if (text[i] < '0' || text[i] > '9') return false;
+  return true;
+}
+
+template <typename T>
+bool parse_decimal(const std::string& text, T* out) {
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
 // Why `v` is not a `type`, or "" when it is.
 std::string type_problem(const Json& v, ArgType type) {
+  if (v.is_string() && (type == ArgType::U64 || type == ArgType::I64)) {
+    const std::string& text = v.as_string();
+    if (!decimal_text(text)) return "a whole number";
+    uint64_t u;
+    int64_t i;
+    if (type == ArgType::U64 && !parse_decimal(text, &u)) return "a whole number from 0 to 2^64-1";
+    if (type == ArgType::I64 && !parse_decimal(text, &i)) return "a whole number from -2^63 to 2^63-1";
+    return "";
+  }
   switch (type) {
     case ArgType::U64:
       if (!v.is_number() || !is_whole(v)) return "a whole number";
@@ -37,8 +64,15 @@ std::string type_problem(const Json& v, ArgType type) {
   return "valid";
 }
 
-uint64_t to_u64(const Json& v) { return v.type() == Json::Type::Double ? static_cast<uint64_t>(v.as_double()) : v.as_uint(); }
+// Of a value type_problem() accepted.
+uint64_t to_u64(const Json& v) {
+  uint64_t out = 0;
+  if (v.is_string()) return parse_decimal(v.as_string(), &out) ? out : 0;
+  return v.type() == Json::Type::Double ? static_cast<uint64_t>(v.as_double()) : v.as_uint();
+}
 int64_t to_i64(const Json& v) {
+  int64_t out = 0;
+  if (v.is_string()) return parse_decimal(v.as_string(), &out) ? out : 0;
   if (v.type() == Json::Type::UInt) return static_cast<int64_t>(v.as_uint());  // checked <= INT64_MAX
   return v.type() == Json::Type::Double ? static_cast<int64_t>(v.as_double()) : v.as_int();
 }
@@ -137,6 +171,87 @@ Json QueryArgs::error_json(const std::string& message) {
   return j;
 }
 
+namespace {
+
+bool ns_unit(Unit unit) { return unit == Unit::TimeNs || unit == Unit::DurationNs; }
+
+// An ns number (or each of a list of them) as its exact decimal digits.
+void ns_as_text(Json& value) {
+  if (value.is_array()) {
+    for (Json& element : value.elements()) ns_as_text(element);
+  } else if (value.type() == Json::Type::UInt) {
+    value = std::to_string(value.as_uint());
+  } else if (value.type() == Json::Type::Int) {
+    value = std::to_string(value.as_int());
+  } else if (value.type() == Json::Type::Double) {
+    value = std::to_string(std::llround(value.as_double()));
+  }
+}
+
+std::string member_path(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+Json::object_t& members(Json& object) { return object.get_ref<Json::object_t&>(); }
+const Json::object_t& members(const Json& object) { return object.get_ref<const Json::object_t&>(); }
+
+// Walks a result: for every path with a unit in `units`, the value is typed (`on_unit`); every
+// other value is descended into, or, when it holds no members, reported untyped (`on_untyped`).
+// The result's own "units" member is not part of it.
+template <typename Value, typename OnUnit, typename OnUntyped>
+void walk(Value& value, const std::string& path, const std::map<std::string, Unit>& units, OnUnit& on_unit, OnUntyped& on_untyped) {
+  if (!path.empty()) {
+    auto it = units.find(path);
+    if (it != units.end()) return on_unit(value, path, it->second);
+  }
+  if (value.is_object()) {
+    for (auto& [key, child] : members(value)) {
+      if (path.empty() && key == "units") continue;
+      walk(child, member_path(path, key), units, on_unit, on_untyped);
+    }
+  } else if (value.is_array()) {
+    for (auto& element : value.elements()) walk(element, path, units, on_unit, on_untyped);
+  } else {
+    on_untyped(path);
+  }
+}
+
+}  // namespace
+
+Json with_units(Json result, const ResultUnits& units) {
+  if (!result.is_object() || (result.size() == 1 && result.find("error"))) return result;
+  std::map<std::string, Unit> lookup(units.begin(), units.end());
+  Json present = Json::object();
+  auto on_unit = [&](Json& value, const std::string& path, Unit unit) {
+    if (ns_unit(unit)) ns_as_text(value);
+    if (!present.find(path)) present[path] = unit_name(unit);
+  };
+  auto on_untyped = [](const std::string&) {};
+  walk(result, "", lookup, on_unit, on_untyped);
+  result["units"] = std::move(present);
+  return result;
+}
+
+std::vector<std::string> untyped_paths(const Json& result) {
+  std::map<std::string, Unit> lookup;
+  if (const Json* units = result.find("units"))
+    for (const auto& member : units->items()) lookup[member.first] = Unit::Text;  // any unit will do
+  std::vector<std::string> out;
+  auto on_unit = [](const Json&, const std::string&, Unit) {};
+  auto on_untyped = [&](const std::string& path) {
+    if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+  };
+  walk(result, "", lookup, on_unit, on_untyped);
+  return out;
+}
+
+ResultUnits problem_units(const std::string& path) {
+  return {{path + ".severity", Unit::Text}, {path + ".category", Unit::Text}, {path + ".offset", Unit::Offset},
+          {path + ".code", Unit::Text}, {path + ".message", Unit::Text}};
+}
+
+ResultUnits join_units(ResultUnits first, const ResultUnits& more) {
+  first.insert(first.end(), more.begin(), more.end());
+  return first;
+}
+
 Json run_query(const std::vector<QuerySpec>& table, const std::string& name, const Json& args, const ProgressFn& progress) {
   for (const QuerySpec& spec : table) {
     if (spec.name != name) continue;
@@ -145,7 +260,7 @@ Json run_query(const std::vector<QuerySpec>& table, const std::string& name, con
     Json out = spec.run(checked, progress);
     // Range errors found while the handler read its arguments.
     if (!checked.ok()) return QueryArgs::error_json(name + ": " + checked.error());
-    return out;
+    return with_units(std::move(out), spec.units);
   }
   std::string known;
   for (const QuerySpec& spec : table) known += (known.empty() ? "" : ", ") + spec.name;
@@ -167,6 +282,9 @@ Json query_table_json(const std::vector<QuerySpec>& table) {
       args.push_back(std::move(arg));
     }
     q["args"] = std::move(args);
+    Json units = Json::object();
+    for (const auto& [path, unit] : spec.units) units[path] = unit_name(unit);
+    q["units"] = std::move(units);
     list.push_back(std::move(q));
   }
   Json out = Json::object();

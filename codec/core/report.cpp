@@ -29,6 +29,9 @@ const char* unit_name(Unit unit) {
     case Unit::UnixSeconds: return "unix_s";
     case Unit::Hz: return "hz";
     case Unit::Ratio: return "ratio";
+    case Unit::Number: return "number";
+    case Unit::Ns: return "ns";
+    case Unit::Data: return "data";
   }
   return "text";
 }

@@ -30,6 +30,10 @@ enum class Unit {
   UnixSeconds, // seconds since the Unix epoch (number)
   Hz,          // a rate
   Ratio,       // a fraction (0.25 = 25 %)
+  // Units of query results (docs/report.md, "Query results"):
+  Number,      // a value as the file records it (a plotted column, a CARLA position in cm)
+  Ns,          // ns as a number: a time after a range's start, a bin's width (exact below 2^53)
+  Data,        // the file's own content, a whole JSON value (a decoded message, POD samples...)
 };
 const char* unit_name(Unit unit);
 

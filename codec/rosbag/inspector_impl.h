@@ -57,6 +57,7 @@ class BagInspector : public FormatInspector {
   TreeNode chunk_node(size_t index);
   TreeNode record_node(const std::string& id, uint64_t offset);
   Json record_json(uint64_t offset);
+  Json node_json(const std::string& id);  // decode() before it is typed
   const std::vector<size_t>& chunks_by_position();
   const std::vector<uint64_t>& top_records();
 

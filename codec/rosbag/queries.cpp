@@ -99,11 +99,21 @@ std::vector<QuerySpec> query_table(ByteSource& source, Bag& bag, MessageDecoder&
        {{"topic", ArgType::String, "only this topic"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
         {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from, ns since the epoch"},
         {"t1_ns", ArgType::U64, "to, ns since the epoch"}, {"preview", ArgType::U64, "array elements shown (default 16)"}},
+       join_units({{"chunks_read", Unit::Count}, {"chunks_skipped", Unit::Count}, {"first", Unit::Id}, {"count", Unit::Count},
+                   {"more", Unit::Flag}, {"messages.topic", Unit::Text}, {"messages.type", Unit::Text}, {"messages.time", Unit::Text},
+                   {"messages.time_ns", Unit::TimeNs}, {"messages.conn", Unit::Id}, {"messages.size", Unit::Bytes},
+                   {"messages.message", Unit::Data}, {"messages.error", Unit::Text}, {"messages.index", Unit::Id},
+                   {"messages.chunk_pos", Unit::Offset}, {"messages.offset_in_chunk", Unit::Offset}, {"messages.offset", Unit::Offset}},
+                  problem_units("problems")),
        [&source, &bag, &decoder](QueryArgs& args, const ProgressFn& progress) { return messages_query(source, bag, decoder, args, progress); }},
       {"connections", "every connection: topic, type, md5, callerid, latching, definition", {},
+       {{"connections.id", Unit::Id}, {"connections.topic", Unit::Text}, {"connections.type", Unit::Text}, {"connections.md5", Unit::Id},
+        {"connections.callerid", Unit::Text}, {"connections.latching", Unit::Flag}, {"connections.offset", Unit::Offset},
+        {"connections.message_definition", Unit::Text}},
        [&bag](QueryArgs&, const ProgressFn&) { return connections_query(bag); }},
       {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
        {{"topic", ArgType::String, "the topic"}},
+       {{"topic", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text}},
        [&bag](QueryArgs& args, const ProgressFn&) { return columns_query(bag, args); }},
       {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
        [] {
@@ -111,12 +121,15 @@ std::vector<QuerySpec> query_table(ByteSource& source, Bag& bag, MessageDecoder&
          for (ArgSpec& spec : plot_arg_specs()) specs.push_back(std::move(spec));
          return specs;
        }(),
+       plot_units(),
        [&source, &bag](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, bag, args, progress); }},
       {"timeline", "messages per topic and time bin from the index (V2.0: each chunk's count spread over its span)",
-       timeline_arg_specs(),
+       timeline_arg_specs(), timeline_units(),
        [&bag](QueryArgs& args, const ProgressFn&) { return timeline_query(bag, args); }},
       {"iterate_all", "every message in time order, counted, none decoded (the iteration benchmark)",
        {{"verify_checksums", ArgType::Bool, "check lz4 frame checksums"}},
+       {{"messages", Unit::Count}, {"message_bytes", Unit::Bytes}, {"chunks", Unit::Count}, {"compressed_bytes", Unit::Bytes},
+        {"cancelled", Unit::Flag}, {"problems", Unit::Count}},
        [&source, &bag](QueryArgs& args, const ProgressFn& progress) {
          IterateOptions options;
          options.verify_checksums = args.flag("verify_checksums");

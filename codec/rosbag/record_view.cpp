@@ -66,6 +66,15 @@ Json BagInspector::record_json(uint64_t offset) {
 }
 
 Json BagInspector::decode(const std::string& id) {
+  static const ResultUnits units = {
+      {"offset", Unit::Offset}, {"chunk_offset", Unit::Offset}, {"header_len", Unit::Bytes}, {"data_len", Unit::Bytes},
+      {"header", Unit::Data}, {"connection_header", Unit::Data}, {"message", Unit::Data}, {"error", Unit::Text},
+      {"chunk_info.start_ns", Unit::TimeNs}, {"chunk_info.end_ns", Unit::TimeNs}, {"chunk_info.connections.conn", Unit::Id},
+      {"chunk_info.connections.messages", Unit::Count}};
+  return with_units(node_json(id), units);
+}
+
+Json BagInspector::node_json(const std::string& id) {
   Json j = Json::object();
   uint64_t i = 0;
   if (id == "h") return record_json(bag_.header_offset);
@@ -77,8 +86,8 @@ Json BagInspector::decode(const std::string& id) {
       j = record_json(bag_.chunks[i].pos);
       const Chunk& c = bag_.chunks[i];
       Json info = Json::object();
-      info["start"] = format_time(c.start);
-      info["end"] = format_time(c.end);
+      info["start_ns"] = c.start.ns();
+      info["end_ns"] = c.end.ns();
       Json counts = Json::array();
       for (const auto& p : c.counts) {
         Json e = Json::object();

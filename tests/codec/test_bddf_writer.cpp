@@ -86,7 +86,7 @@ TEST_CASE("bddf writer: same block layout as the SDK writer's sample") {
   Json args = Json::object();
   args["series"] = 2;
   Json entries = field(ours.inspector->query("blocks", args, nullptr), "entries");
-  CHECK(field(entries[size_t{1}], "timestamp_ns").as_uint() == 1767225605243456789ull);  // as in the sample
+  CHECK(field(entries[size_t{1}], "timestamp_ns").as_string() == "1767225605243456789");  // as in the sample
   CHECK(field(field(series[size_t{2}], "pod_type"), "pod_type").as_string() == "TYPE_FLOAT64");
   CHECK(field(series[size_t{0}], "identifier_hash").as_uint() == 10653806857852172530ull);  // the sample's hash
 
@@ -165,7 +165,7 @@ TEST_CASE("bddf writer: round trip of messages, all POD types and dimensions, ad
   args["count"] = 100;
   Json entries = field(opened.inspector->query("blocks", args, nullptr), "entries");
   for (size_t i = 0; i < 50; ++i) {
-    CHECK(field(entries[i], "timestamp_ns").as_uint() == static_cast<uint64_t>(kStart + int64_t(i) * 1000));
+    CHECK(field(entries[i], "timestamp_ns").as_string() == std::to_string(kStart + int64_t(i) * 1000));
     CHECK(field(entries[i], "additional_indexes").dump() == "[" + std::to_string(i) + "," + (i ? "-" : "") + std::to_string(i) + "]");
     BlockFrame frame;
     std::string why;

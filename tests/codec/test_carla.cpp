@@ -386,7 +386,7 @@ TEST_CASE("carla tree, spans, locate and decode read only what they show") {
   std::vector<TreeNode> records = inspector->children(adds->id, 1, 5);
   REQUIRE(records.size() == 2);
   CHECK(records[0].label.find("walker.pedestrian.0001") != std::string::npos);
-  CHECK(inspector->decode(records[0].id).find("blueprint")->as_string() == "walker.pedestrian.0001");
+  CHECK(inspector->decode(records[0].id).find("record")->find("blueprint")->as_string() == "walker.pedestrian.0001");
   std::vector<std::string> path = inspector->locate(records[1].offset + 2);
   REQUIRE(path.size() == 3);
   CHECK(path[0] == top[1].id);

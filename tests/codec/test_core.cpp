@@ -383,6 +383,7 @@ TEST_CASE("node ids parse strictly and print back") {
 
 TEST_CASE("query table: arguments checked against the schema, errors name the argument") {
   std::vector<QuerySpec> table = {{"page", "a page of things", {{"first", ArgType::U64, ""}, {"t0_ns", ArgType::I64, ""}, {"rate", ArgType::Double, ""}, {"series", ArgType::U64List, ""}},
+                                   {{"first", Unit::Id}, {"t0_ns", Unit::TimeNs}, {"series", Unit::Count}},
                                    [](QueryArgs& a, const ProgressFn&) {
                                      Json out = Json::object();
                                      out["first"] = a.u64("first", 0, 0, 1000);
@@ -391,9 +392,14 @@ TEST_CASE("query table: arguments checked against the schema, errors name the ar
                                      return out;
                                    }}};
   auto run = [&](const std::string& args) { return run_query(table, "page", *Json::parse(args), nullptr); };
-  CHECK(run(R"({"first": 5, "t0_ns": 1767225600123456789})").dump() == R"({"first":5,"t0_ns":1767225600123456789,"series":0})");
-  CHECK(run(R"({"first": 5.0, "series": [1, 2]})").dump() == R"({"first":5,"t0_ns":-1,"series":2})");
-  CHECK(run(R"({"t0_ns": -5})").find("t0_ns")->as_int() == -5);
+  const std::string units = R"("units":{"first":"id","t0_ns":"time_ns","series":"count"})";
+  CHECK(run(R"({"first": 5, "t0_ns": 1767225600123456789})").dump() == R"({"first":5,"t0_ns":"1767225600123456789","series":0,)" + units + "}");
+  CHECK(run(R"({"first": 5.0, "series": [1, 2]})").dump() == R"({"first":5,"t0_ns":"-1","series":2,)" + units + "}");
+  CHECK(run(R"({"t0_ns": -5})").find("t0_ns")->as_string() == "-5");
+  // 64-bit integers as decimal strings, as the page sends them (JavaScript numbers lose digits past 2^53).
+  CHECK(run(R"({"first": "3", "t0_ns": "-1767225600123456789", "series": ["1", 2]})").dump() ==
+        R"({"first":3,"t0_ns":"-1767225600123456789","series":2,)" + units + "}");
+  CHECK(run(R"({"t0_ns": "9223372036854775807"})").find("t0_ns")->as_string() == "9223372036854775807");
   auto error = [&](const std::string& args) {
     Json out = run(args);
     const Json* e = out.find("error");
@@ -401,13 +407,37 @@ TEST_CASE("query table: arguments checked against the schema, errors name the ar
   };
   CHECK(error(R"({"first": -1})") == R"(page: argument "first" must be a whole number from 0 to 2^64-1, got -1)");
   CHECK(error(R"({"first": 1.5})") == R"(page: argument "first" must be a whole number, got 1.5)");
-  CHECK(error(R"({"first": "3"})") == R"(page: argument "first" must be a whole number, got "3")");
+  for (const char* text : {R"("3x")", R"("")", R"("+3")", R"(" 3")", R"("1.5")", R"("-")", R"("0x10")"})
+    CHECK(error(std::string(R"({"first": )") + text + "}") == std::string(R"(page: argument "first" must be a whole number, got )") + text);
+  CHECK(error(R"({"first": "-1"})") == R"(page: argument "first" must be a whole number from 0 to 2^64-1, got "-1")");
+  CHECK(error(R"({"first": "18446744073709551616"})") == R"(page: argument "first" must be a whole number from 0 to 2^64-1, got "18446744073709551616")");
+  CHECK(error(R"({"t0_ns": "9223372036854775808"})") == R"(page: argument "t0_ns" must be a whole number from -2^63 to 2^63-1, got "9223372036854775808")");
+  CHECK(error(R"({"first": "5000"})") == R"(page: argument "first" must be from 0 to 1000, got 5000)");
   CHECK(error(R"({"first": 5000})") == R"(page: argument "first" must be from 0 to 1000, got 5000)");
   CHECK(error(R"({"t0_ns": 9223372036854775808})") == R"(page: argument "t0_ns" must be a whole number from -2^63 to 2^63-1, got 9223372036854775808)");
   CHECK(error(R"({"series": [1, -2]})") == R"(page: argument "series" must be a whole number >= 0 or a list of them, got [1,-2])");
   CHECK(error(R"({"frist": 1})") == R"(page: unknown argument "frist" (this query takes: first, t0_ns, rate, series))");
   CHECK(run_query(table, "nope", Json::object(), nullptr).find("error")->as_string() == "unknown query: nope (this format answers: page)");
   CHECK(query_table_json(table).dump().find(R"({"name":"t0_ns","type":"i64","help":""})") != std::string::npos);
+  CHECK(query_table_json(table).dump().find(units) != std::string::npos);
+}
+
+TEST_CASE("query results: every value's unit by path, ns as exact decimal strings, the file's content as one value") {
+  Json result = *Json::parse(R"({"t0_ns": 1767225600123456789, "total": 2, "blocks": [{"ts": 1767225600123456789, "at": [1, 2]},
+    {"ts": -5, "at": []}], "span": {"ns": [9007199254740993, 7]}, "message": {"offset": 1, "deep": {"x": 2.5}}, "empty": [],
+    "units": "ignored", "bad": {"seen": true}})");
+  ResultUnits units = {{"t0_ns", Unit::TimeNs}, {"total", Unit::Count}, {"blocks.ts", Unit::TimeNs}, {"blocks.at", Unit::Offset},
+                       {"span.ns", Unit::DurationNs}, {"message", Unit::Data}, {"missing", Unit::Flag}, {"empty", Unit::Count}};
+  Json typed = with_units(result, units);
+  CHECK(typed.dump() == R"({"t0_ns":"1767225600123456789","total":2,"blocks":[{"ts":"1767225600123456789","at":[1,2]},)"
+                        R"({"ts":"-5","at":[]}],"span":{"ns":["9007199254740993","7"]},"message":{"offset":1,"deep":{"x":2.5}},"empty":[],)"
+                        R"("units":{"t0_ns":"time_ns","total":"count","blocks.ts":"time_ns","blocks.at":"offset","span.ns":"duration_ns",)"
+                        R"("message":"data","empty":"count"},"bad":{"seen":true}})");
+  // Only the paths present are listed; a value without a unit is found, inside content is not looked at.
+  CHECK(untyped_paths(typed) == std::vector<std::string>{"bad.seen"});
+  CHECK(untyped_paths(*Json::parse(R"({"a": 1, "b": [{"c": null}], "units": {"a": "count"}})")) == std::vector<std::string>{"b.c"});
+  // An error stays as it is.
+  CHECK(with_units(QueryArgs::error_json("no"), units).dump() == R"({"error":"no"})");
 }
 
 TEST_CASE("the warm-up opens a clean file of every format (a file our writers and readers disagree on would warm nothing)") {

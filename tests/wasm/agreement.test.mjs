@@ -139,3 +139,72 @@ test('infoReport and infoText with their reads preloaded: the CLI\'s answers, an
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The CLI's format commands with --json and the page's queries print one contract (docs/report.md,
+// "Query results"): the same typed answers, ns as exact decimal strings both ways.
+test('query answers: the wasm module equals the CLI\'s --json, typed, with ns arguments as decimal strings', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-queries-'));
+  const ask = (wasm, name, args) => JSON.parse(wasm.inspector.query(name, JSON.stringify(args), null));
+  const typed = (answer, what) => {
+    assert.equal(typeof answer.units, 'object', `${what}: units`);
+    for (const [path, unit] of Object.entries(answer.units)) {
+      if (unit !== 'time_ns' && unit !== 'duration_ns') continue;
+      const [list, key] = path.split('.');
+      const values = key ? (answer[list] || []).map((item) => item[key]) : [answer[list]];
+      for (const v of values) assert.match(v, /^-?\d+$/, `${what}: ${path} is a decimal string`);
+    }
+  };
+  try {
+    const bddf = join(dir, 'demo.bddf'), bag = join(dir, 'demo.bag'), log = join(dir, 'demo.log');
+    for (const [command, path] of [['make-demo-bddf', bddf], ['make-demo-rosbag', bag], ['make-demo-carla', log]]) {
+      assert.equal(runCli([command, path, '--size-mb', '1']).status, 0, command);
+    }
+
+    // BDDF: the blocks of one series in a range given to the ns, beyond 2^53.
+    const all = JSON.parse(runCli(['blocks', bddf, '--series', '0', '--json']).stdout);
+    typed(all, 'blocks');
+    const [from, to] = [all.blocks[3].timestamp_ns, all.blocks[9].timestamp_ns];
+    assert.ok(BigInt(from) > 2n ** 53n);
+    const cli = JSON.parse(runCli(['blocks', bddf, '--series', '0', '--from', from, '--to', to, '--json']).stdout);
+    let wasm = await openWithWasm(bddf);
+    try {
+      const answer = ask(wasm, 'extract', { series: [0], t0_ns: from, t1_ns: to, max: 100000 });
+      assert.deepEqual(answer, cli);
+      assert.equal(answer.blocks[0].timestamp_ns, from);
+      assert.equal(answer.blocks.at(-1).timestamp_ns, to);
+      // One ns later leaves the first block out: the bound was not rounded to a double's 256 ns.
+      assert.equal(ask(wasm, 'extract', { series: [0], t0_ns: String(BigInt(from) + 1n), t1_ns: to }).total, cli.total - 1);
+    } finally {
+      wasm.close();
+    }
+
+    // ROS bag: the first messages, each line of `messages --json` an element of the query's list.
+    const lines = runCli(['messages', bag, '--limit', '5', '--json']).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    wasm = await openWithWasm(bag);
+    try {
+      const answer = ask(wasm, 'messages', { first: 0, count: 5, preview: 16 });
+      typed(answer, 'messages');
+      assert.deepEqual(answer.messages, lines);
+      const later = ask(wasm, 'messages', { first: 0, count: 1, t0_ns: String(BigInt(lines[1].time_ns) + 1n) });
+      assert.ok(BigInt(later.messages[0].time_ns) > BigInt(lines[1].time_ns), 'a decimal-string bound, to the ns');
+    } finally {
+      wasm.close();
+    }
+
+    // CARLA: collisions and actors.
+    wasm = await openWithWasm(log);
+    try {
+      for (const [command, name, args] of [['collisions', 'collisions', { type1: 'a', type2: 'a' }], ['actors', 'actors', {}]]) {
+        const answer = ask(wasm, name, args);
+        delete answer.text;
+        delete answer.units.text;
+        typed(answer, name);
+        assert.deepEqual(answer, JSON.parse(runCli([command, log, '--json']).stdout), command);
+      }
+    } finally {
+      wasm.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

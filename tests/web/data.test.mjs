@@ -59,8 +59,11 @@ test('bag: the Data tab lists decoded messages in time order, like logscope mess
   const page = await env.newPage();
   await openData(page, path);
   await page.waitForSelector('#data-table tbody tr');
-  const rows = await page.$$eval('#data-table tbody tr:not(.detail)', (trs) => trs.slice(0, 5).map((tr) => ({ topic: tr.dataset.topic, time: tr.dataset.time })));
-  assert.deepEqual(rows, expected.map((m) => ({ topic: m.topic, time: m.time })));
+  const rows = await page.$$eval('#data-table tbody tr:not(.detail)', (trs) => trs.slice(0, 5).map((tr) => ({ topic: tr.dataset.topic, time: tr.dataset.timeNs, shown: tr.children[1].textContent })));
+  assert.deepEqual(rows.map(({ topic, time }) => ({ topic, time })), expected.map((m) => ({ topic: m.topic, time: m.time_ns })));
+  // The time in its unit (time_ns, an exact decimal string): the UTC date with every ns digit.
+  assert.ok(BigInt(expected[0].time_ns) > 2n ** 53n);
+  assert.ok(rows[0].shown.endsWith(`.${expected[0].time_ns.slice(-9)} UTC`), rows[0].shown);
   // Expanding a message shows its decoded fields.
   await page.locator('#data-table tbody tr').first().click();
   await page.waitForSelector('#data-table tr.detail .rv-key');
@@ -70,7 +73,7 @@ test('bag: the Data tab lists decoded messages in time order, like logscope mess
   await page.selectOption('#data-topic', '/odometry/filtered');
   await page.waitForFunction(() => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === '/odometry/filtered'));
   const topicRows = cliJson0(path, '/odometry/filtered');
-  await page.waitForFunction((time) => document.querySelector('#data-table tbody tr')?.dataset.time === time, topicRows.time);
+  await page.waitForFunction((time) => document.querySelector('#data-table tbody tr')?.dataset.timeNs === time, topicRows.time_ns);
   await screenshot(page, 'data-rosbag');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -126,13 +129,41 @@ test('BDDF: the Data tab lists the blocks of a series like logscope blocks, and 
   await page.waitForFunction((n) => document.querySelectorAll('#data-table tbody tr').length === n, ranged.blocks.length);
   assert.equal(Number(await page.getAttribute('#data-table tbody tr >> nth=0', 'data-offset')), ranged.blocks[0].file_offset);
   await screenshot(page, 'data-bddf');
+
   // Decoding a block, then jumping to its bytes.
   await page.locator('#data-table tbody tr').first().click();
   await page.waitForSelector('#data-table tr.detail .rv-key');
+  // The decoded block's time in its unit: the UTC date to the ns.
+  const utc = `${new Date(Number(BigInt(ranged.blocks[0].timestamp_ns) / 1000000n)).toISOString().slice(0, 19).replace('T', ' ')}.${ranged.blocks[0].timestamp_ns.slice(-9)} UTC`;
+  await page.locator('#data-table tr.detail summary', { hasText: 'data_descriptor' }).click();
+  await page.waitForFunction((text) => document.querySelector('#data-table tr.detail').textContent.includes(text), utc);
   const offset = ranged.blocks[0].file_offset;
   await page.locator('#data-table tbody tr').first().locator('.jump').click();
   await page.waitForSelector('#panel-explore:not([hidden])');
   await page.waitForFunction((o) => Number(document.querySelector('#cursor-offset')?.dataset.offset) === o, offset);
+
+  await page.click('#tab-data');
+  // Block times beyond 2^53 ns come through exactly: shown to the ns, and as a range bound a block's
+  // own time keeps that block and one ns later leaves it out (a double cannot tell them apart).
+  const all = cliJson('blocks', path, '--json');
+  const origin = all.blocks.reduce((min, b) => (BigInt(b.timestamp_ns) < min ? BigInt(b.timestamp_ns) : min), BigInt(all.blocks[0].timestamp_ns));
+  const block = expected.blocks[5];
+  const at = BigInt(block.timestamp_ns);
+  assert.ok(at > 2n ** 53n && Number(at) === Number(at + 1n), 'the time is past what a double tells apart');
+  const seconds = (ns) => `${ns / 1000000000n}.${String(ns % 1000000000n).padStart(9, '0')}`;
+  const showRange = async (from, to) => {
+    await page.fill('#data-from', seconds(from - origin));
+    await page.fill('#data-to', seconds(to - origin));
+    await page.click('#data-apply');
+  };
+  await showRange(at, at);
+  await page.waitForFunction((ns) => { const rows = [...document.querySelectorAll('#data-table tbody tr:not(.detail)')]; return rows.length > 0 && rows.every((tr) => tr.dataset.timestampNs === ns); }, block.timestamp_ns);
+  const sameTime = expected.blocks.filter((b) => b.timestamp_ns === block.timestamp_ns);
+  assert.equal(await page.locator('#data-table tbody tr:not(.detail)').count(), sameTime.length);
+  const shown = await page.textContent('#data-table tbody tr >> nth=0 >> td >> nth=2');
+  assert.ok(shown.endsWith(`.${block.timestamp_ns.slice(-9)} UTC`), `the time to the ns: ${shown}`);
+  await showRange(at + 1n, at + 1n);
+  await page.waitForFunction(() => document.querySelector('#data-count')?.textContent === 'No blocks in this range.');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

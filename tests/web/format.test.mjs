@@ -1,39 +1,57 @@
-// Formatting of facts and table cells, decided by key name and value type (web/src/format.js).
+// Formatting of facts, table cells and query values by their unit (web/src/format.js), never by
+// a key's name (docs/report.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as formatFns from '../../web/src/format.js';
-import { formatValue, humanize, formatSeconds } from '../../web/src/format.js';
+import { formatUnit, formatAt, humanize, formatSeconds } from '../../web/src/format.js';
 
-const text = (key, value, context) => formatValue(key, value, context).text;
+const text = (unit, value, context) => formatUnit(unit, value, context).text;
 
-test('numbers in facts and tables are formatted by key name and type', () => {
-  // Ids, indexes, offsets, raw clocks: plain digits, no thousands separators.
-  for (const [key, value] of [['id', 12345], ['index', 1011], ['file_offset', 1234567], ['index_offset', 998877], ['spawn_frame', 1200], ['seq', 40001]]) {
-    assert.equal(text(key, value), String(value), key);
+test('values are formatted by their unit', () => {
+  // Ids and offsets: plain digits, no thousands separators, whatever the name.
+  for (const value of [12345, 1011, 1234567, 998877, 1200, 40001]) {
+    assert.equal(text('id', value), String(value));
+    assert.equal(text('offset', value), String(value));
   }
+  assert.equal(text('id', '10653806857852172530'), '10653806857852172530', 'a 64-bit id as text');
   // Unix seconds: a UTC date, and in facts the raw value beside it; never separated digits.
-  assert.equal(text('date_unix', 1637671165, 'fact'), '2021-11-23 12:39:25 UTC');
-  assert.equal(formatValue('date_unix', 1637671165, 'fact').sub, '1637671165');
-  assert.equal(formatValue('date_unix', 1637671165).title, '1637671165 s since the epoch');
-  // Nanosecond timestamps: a UTC date with microseconds; the raw value in the tooltip.
-  const ns = formatValue('timestamp_ns', 1767225600123456789);
-  assert.equal(ns.text, '2026-01-01 00:00:00.123457 UTC');
-  assert.match(ns.title, /^17672256001234\d+ ns since the epoch$/);
-  // Seconds as text (rosbag): digits kept exactly.
-  assert.equal(text('start', '1396293887.844783943'), '2014-03-31 19:24:47.844783943 UTC');
-  assert.equal(text('first', '2026-01-01T00:00:00.123457+00:00'), '2026-01-01 00:00:00.123457 UTC');
-  // Durations, rates, floats, ratios, sizes, counts.
-  assert.equal(text('duration_s', 12.528204976581037), '12.53 s');
-  assert.equal(text('duration', 21.70008611679077), '21.70 s');
+  assert.equal(text('unix_s', 1637671165, 'fact'), '2021-11-23 12:39:25 UTC');
+  assert.equal(formatUnit('unix_s', 1637671165, 'fact').sub, '1637671165');
+  assert.equal(formatUnit('unix_s', 1637671165).title, '1637671165 s since the epoch');
+  // ns since the epoch: decimal strings, exact to the ns beyond 2^53; the raw value in the tooltip.
+  const ns = formatUnit('time_ns', '1767225600123456789');
+  assert.equal(ns.text, '2026-01-01 00:00:00.123456789 UTC');
+  assert.equal(ns.title, '1767225600123456789 ns since the epoch');
+  assert.equal(text('time_ns', '-1'), '1969-12-31 23:59:59.999999999 UTC');
+  assert.equal(text('duration_ns', '21700086256'), '21.70 s');
+  assert.equal(text('ns', 2500000), '2.5 ms', 'ns as a number: a time after a range start, a bin width');
+  // Durations, rates, ratios, sizes, counts, flags.
+  assert.equal(text('s', 12.528204976581037), '12.53 s');
   assert.equal(formatSeconds(125.4), '2 min 05.4 s');
-  assert.equal(text('rate_hz', 49.99983314639014), '50.00');
-  assert.equal(text('elapsed_ratio', 0.29180212765098884), '29.2 %');
-  assert.equal(text('compression_ratio', 0.8234784369204313), '82.3 %');
-  assert.equal(text('speed', 3.14159265), '3.142');
-  assert.equal(text('size', 332389, 'fact'), '324.6 KiB (332,389 bytes)');
+  assert.equal(text('hz', 49.99983314639014), '50.00');
+  assert.equal(text('ratio', 0.29180212765098884), '29.2 %');
+  assert.equal(text('bytes', 332389, 'fact'), '324.6 KiB (332,389 bytes)');
   assert.equal(text('bytes', 988124), '965.0 KiB');
-  assert.equal(text('messages', 8647), '8,647');
-  assert.equal(text('indexed', true), 'yes');
+  assert.equal(text('count', 8647), '8,647');
+  assert.equal(text('flag', true), 'yes');
+  assert.equal(text('text', 'a_name_ns'), 'a_name_ns');
+  // Numbers as the file records them, and the file's own content.
+  assert.equal(text('number', 10123.456), '10123.456');
+  assert.equal(text('number', 0.1 + 0.2), '0.3');
+  assert.equal(formatUnit('number', 0.1 + 0.2).title, '0.30000000000000004');
+  assert.equal(text('number', 123456789), '123456789');
+  assert.equal(text('data', 40001), '40001');
+  assert.equal(text('data', 'hello'), 'hello');
+  assert.equal(text('data', [1, 2]), '[1,2]');
+  assert.equal(text('count', null), '—');
+});
+
+test('a query value is formatted by the unit its answer gives its path', () => {
+  const answer = { blocks: [{ timestamp_ns: '1767225600123456789', file_offset: 1234567 }], total: 12345,
+    units: { 'blocks.timestamp_ns': 'time_ns', 'blocks.file_offset': 'offset', total: 'count' } };
+  assert.equal(formatAt(answer, 'blocks.timestamp_ns', answer.blocks[0].timestamp_ns).text, '2026-01-01 00:00:00.123456789 UTC');
+  assert.equal(formatAt(answer, 'blocks.file_offset', answer.blocks[0].file_offset).text, '1234567');
+  assert.equal(formatAt(answer, 'total', answer.total).text, '12,345');
 });
 
 test('column headers read as words with units', () => {

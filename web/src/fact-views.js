@@ -28,6 +28,7 @@ function compressionTable(report) {
   return {
     name: 'compression',
     columns: ['compression', 'chunks', 'uncompressed', 'compressed', 'ratio'],
+    units: ['text', 'count', 'bytes', 'bytes', 'ratio'],
     rows: codecs.map((x) => [x.compression, x.chunks, x.uncompressed, x.compressed, x.uncompressed ? x.compressed / x.uncompressed : null]),
   };
 }

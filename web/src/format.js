@@ -1,7 +1,8 @@
-// Number and label formatting for facts and tables, decided by the key's name and the value's
-// type (never per file): ids and offsets stay plain digits, timestamps become UTC dates with the
-// raw value kept for a tooltip, rates and other floats get a sensible precision, durations read
-// as durations. Pure functions (no DOM), so they are tested directly under node.
+// Number and label formatting, decided by each value's unit (docs/report.md): the report's facts
+// and table columns and every value of a query result carry one, so nothing is guessed from a
+// key's name. Ids and offsets stay plain digits, timestamps become UTC dates with the raw value
+// kept for a tooltip, rates and other floats get a sensible precision, durations read as
+// durations. Pure functions (no DOM), so they are tested directly under node.
 
 const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 export function formatBytes(bytes) {
@@ -72,75 +73,6 @@ function utcText(wholeSeconds, fractionDigits = '') {
   return `${date}${fractionDigits ? `.${fractionDigits}` : ''} UTC`;
 }
 
-// Nanoseconds since the epoch (a number, so exact only to ~256 ns beyond 2^53) -> UTC text with µs.
-export function nsToUtc(ns) {
-  const whole = Math.floor(ns / 1e9);
-  const micros = Math.max(0, Math.min(999999, Math.round((ns - whole * 1e9) / 1e3)));
-  return utcText(whole, pad(micros, 6));
-}
-
-// "1396293887.844783943" (seconds as text, as rosbag prints them) -> UTC text, digits kept exact.
-export function secondsTextToUtc(text) {
-  const m = /^(\d{9,11})(?:\.(\d{1,9}))?$/.exec(text);
-  return m ? utcText(Number(m[1]), m[2] || '') : null;
-}
-
-// "2026-01-01T00:00:00.123457+00:00" -> "2026-01-01 00:00:00.123457 UTC".
-export function isoToUtc(text) {
-  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d(?:\.\d+)?)(?:Z|[+-]00:?00)$/.exec(text);
-  return m ? `${m[1]} ${m[2]} UTC` : null;
-}
-
-// Plausible epoch ranges (2000..2100) so that small counters named *_ns are not taken for dates.
-const EPOCH_S = [946684800, 4102444800];
-const isEpochSeconds = (v) => v >= EPOCH_S[0] && v < EPOCH_S[1];
-const isEpochNs = (v) => v >= EPOCH_S[0] * 1e9 && v < EPOCH_S[1] * 1e9;
-
-const last = (key) => String(key).toLowerCase().split('.').pop();
-// Keys whose numbers are identifiers, positions or raw clocks: digits only, no separators.
-export const isIdKey = (key) => /(^|_)(id\d?|ids|index|idx|entry|seq|conn|frame|offset|pos|position|unix|ns|nsec|nsecs|secs|sec|crc|md5|hash|serial|version|type)$|^(offset|id|index)|_offset_|offset$/.test(last(key));
-export const isNsTimeKey = (key) => /(^|_)(ns|time_ns|timestamp_ns|stamp_ns)$|^(start|end|first|last|begin)_ns$|timestamp/.test(last(key));
-export const isUnixKey = (key) => /(^|_)unix$|^(date|time|start|end)_unix|_unix_/.test(last(key));
-export const isDurationKey = (key) => /duration|elapsed|(^|_)(s|sec|seconds)$|^(time|spawn_time|destroy_time)$/.test(last(key)) && !/_ns$/.test(last(key));
-export const isBytesKey = (key) => /(^|_)(bytes|size|compressed|uncompressed)$|_bytes_|^(file_)?size/.test(last(key)) && !/ratio/.test(last(key));
-export const isRateKey = (key) => /(^|_)(hz|rate|freq|frequency)$|rate_/.test(last(key));
-export const isRatioKey = (key) => /(^|_)(ratio|fraction|percent|pct)($|_)/.test(last(key));
-export const isTimeKey = (key) => /^(start|end|begin|first|last)(_time)?$|^(start|end)_?time$|^time$|^date$/.test(last(key));
-
-// The formatted text of a value, plus an optional title (raw value) for a tooltip and, for facts,
-// an optional sub-line (the raw Unix time under its date).
-// context: 'fact' shows exact bytes beside sizes; 'cell' keeps cells short.
-export function formatValue(key, value, context = 'cell') {
-  if (value === null || value === undefined) return { text: '—' };
-  if (typeof value === 'boolean') return { text: value ? 'yes' : 'no' };
-  if (typeof value === 'string') {
-    if (isTimeKey(key) || /time|stamp|date/.test(last(key))) {
-      const utc = secondsTextToUtc(value) || isoToUtc(value);
-      if (utc) return { text: utc, title: value };
-    }
-    return { text: value };
-  }
-  if (typeof value !== 'number') {
-    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return { text: value.map((v) => formatValue(key, v, context).text).join(', ') };
-    return { text: JSON.stringify(value) };
-  }
-  if (!Number.isFinite(value)) return { text: String(value) };
-  const raw = String(value);
-  if (isNsTimeKey(key) && isEpochNs(value)) return { text: nsToUtc(value), title: `${raw} ns since the epoch` };
-  if ((isUnixKey(key) || isTimeKey(key)) && isEpochSeconds(value)) {
-    const whole = Math.floor(value);
-    const frac = Number.isInteger(value) ? '' : String(value.toFixed(6)).split('.')[1];
-    return { text: utcText(whole, frac), sub: context === 'fact' ? raw : null, title: `${raw} s since the epoch` };
-  }
-  if (isIdKey(key) || isNsTimeKey(key)) return { text: raw };
-  if (isBytesKey(key)) return { text: context === 'fact' && value >= 1024 ? `${formatBytes(value)} (${formatCount(value)} bytes)` : formatBytes(value), title: value >= 1024 ? `${formatCount(value)} bytes` : null };
-  if (isRatioKey(key)) return { text: value <= 1.5 ? `${(value * 100).toFixed(1)} %` : formatFloat(value), title: raw };
-  if (isRateKey(key)) return { text: value.toFixed(2), title: Number.isInteger(value) ? null : raw };
-  if (isDurationKey(key)) return { text: formatSeconds(value), title: Number.isInteger(value) ? null : `${raw} s` };
-  if (Number.isInteger(value)) return { text: formatCount(value) };
-  return { text: formatFloat(value), title: raw };
-}
-
 const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', bddf: 'BDDF', tf: 'TF', ui: 'UI' };
 const UNIT_SUFFIX = { unix: 'Unix time', hz: 'Hz', s: 's', ms: 'ms', ns: 'ns', bytes: 'bytes', sec: 's', kb: 'KB', mb: 'MB', pct: '%', percent: '%' };
 
@@ -175,11 +107,18 @@ export function nsTextToUtc(text) {
 // A duration in ns (decimal string or number) -> seconds as a number (for display only).
 export const nsToSeconds = (ns) => Number(BigInt(ns)) / 1e9;
 
+// A number as the file records it: integers as their digits, others to 10 significant digits.
+const recorded = (value) => (typeof value !== 'number' || Number.isInteger(value) ? String(value) : String(+value.toPrecision(10)));
+
 // The formatted text of a value in its unit: {text, title?, sub?}. context: 'fact' shows exact
 // bytes beside sizes and the raw Unix time under dates; 'cell' keeps cells short.
 export function formatUnit(unit, value, context = 'cell') {
   if (value === null || value === undefined) return { text: '—' };
   switch (unit) {
+    case 'number': return { text: recorded(value), title: typeof value === 'number' && !Number.isInteger(value) ? String(value) : null };
+    case 'ns': return { text: formatSeconds(value / 1e9), title: `${value} ns` };
+    // A leaf of the file's own content (a decoded message's field): as it is.
+    case 'data': return { text: typeof value === 'object' ? JSON.stringify(value) : typeof value === 'number' ? recorded(value) : String(value) };
     case 'flag': return { text: value ? 'yes' : 'no' };
     case 'count': return { text: formatCount(value) };
     case 'id': case 'offset': return { text: String(value) };
@@ -198,8 +137,13 @@ export function formatUnit(unit, value, context = 'cell') {
   }
 }
 
-const NUMERIC_UNITS = new Set(['count', 'id', 'offset', 'bytes', 'hz', 'ratio', 's', 'duration_ns']);
+const NUMERIC_UNITS = new Set(['count', 'id', 'offset', 'bytes', 'hz', 'ratio', 's', 'duration_ns', 'number', 'ns']);
 export const isNumericUnit = (unit) => NUMERIC_UNITS.has(unit);
+
+// A query result's unit for the value at `path` (member names from the top joined by ".", arrays
+// adding nothing: "blocks.timestamp_ns"), and that value formatted in it.
+export const unitAt = (result, path) => result?.units?.[path] ?? null;
+export const formatAt = (result, path, value, context = 'cell') => formatUnit(unitAt(result, path), value, context);
 
 // The common facts of a report (size, start, end, duration, counts) as [key, label, value, unit].
 export function commonFacts(file) {

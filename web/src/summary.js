@@ -1,16 +1,14 @@
 // The summary: key facts, the checksum card and the index tables (series, topics, actors...).
 import { h, clear, formatBytes, formatCount, humanize, valueText } from './dom.js';
-import { formatValue, formatUnit, commonFacts } from './format.js';
+import { formatUnit, commonFacts } from './format.js';
 
 const TABLE_ROWS = 200;
 
-// One fact: label, formatted text, the raw value in data-value and title (tooltip). unit: the
-// contract's unit (docs/report.md); without one the key's name decides (query results).
-export function factItem(label, key, value, unit = null) {
-  const { text, title, sub } = unit ? formatUnit(unit, value, 'fact') : formatValue(key, value, 'fact');
-  // "Duration (s)" is redundant beside "12.53 s": the text carries the unit.
-  if (!unit && typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(text)) label = label.replace(/ \((s|ms|ns)\)$/, '');
-  const raw = typeof value === 'number' || (unit && /_ns$/.test(unit) && value != null) ? { value: String(value) } : null;
+// One fact: label, formatted text, the raw value in data-value and title (tooltip), in the
+// contract's unit (docs/report.md).
+export function factItem(label, key, value, unit) {
+  const { text, title, sub } = formatUnit(unit, value, 'fact');
+  const raw = typeof value === 'number' || (/_ns$/.test(unit) && value != null) ? { value: String(value) } : null;
   return h('div.fact', { dataset: { key, ...(unit ? { unit } : {}) } }, h('dt', {}, label),
     h('dd', { title: title || null, dataset: raw }, text, sub ? h('span.fact-sub', {}, sub) : null));
 }
@@ -32,9 +30,9 @@ export function renderFacts(root, report, file, extra = []) {
 }
 
 // A table cell in its column's unit.
-export function cell(column, value, unit = null) {
+export function cell(value, unit) {
   const numeric = typeof value === 'number' || (unit === 'duration_ns' && value != null);
-  const { text, title } = unit ? formatUnit(unit, value, 'cell') : formatValue(column, value, 'cell');
+  const { text, title } = formatUnit(unit, value, 'cell');
   const long = typeof value === 'string' && value.length > 40;
   const raw = numeric || text !== valueText(value);
   return h(numeric ? 'td.num' : 'td', { title: title || (long ? value : null), dataset: raw && value !== null && typeof value !== 'object' ? { value } : null }, text);
@@ -46,7 +44,7 @@ export function tableCard(table) {
   const more = h('button.link', { type: 'button' });
   const addRows = () => {
     const end = Math.min(table.rows.length, shown + TABLE_ROWS);
-    for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(table.columns[i] || '', v, table.units?.[i]))));
+    for (const row of table.rows.slice(shown, end)) tbody.append(h('tr', {}, row.map((v, i) => cell(v, table.units[i]))));
     shown = end;
     more.hidden = shown >= table.rows.length;
     more.textContent = `Show ${Math.min(TABLE_ROWS, table.rows.length - shown)} more of ${formatCount(table.rows.length - shown)}`;

@@ -1,7 +1,7 @@
 // BDDF: the blocks of chosen series within a time range, found through the file index without
 // scanning the data (like `logscope blocks`); a row decodes its block.
 import { h, clear, formatCount } from '../dom.js';
-import { nsToUtc, formatSeconds } from '../format.js';
+import { formatAt, formatSeconds } from '../format.js';
 import { td } from './common.js';
 
 const PAGE = 500;
@@ -23,8 +23,8 @@ export default {
     const note = h('div.small.data-note');
     const tbody = h('tbody');
     const table = h('table.data.data-table#data-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, 'Entry'), h('th', {}, 'Series'), h('th', {}, 'Time (UTC)'), h('th.num', {}, 'After first block'), h('th', {}, 'Bytes'))), tbody);
-    // ns of the first block of the file, exact (a BigInt from the JSON text: a double would be off by
-    // up to 256 ns and drop the block that lies exactly on a boundary): the range counts from it.
+    // ns of the first block of the file, exact (a BigInt from the decimal string: a double would be
+    // off by up to 256 ns and drop the block that lies exactly on a boundary): the range counts from it.
     let origin = null;
     const nsArg = (seconds) => String(origin + BigInt(Math.round(Number(seconds) * 1e9)));
     let latest = null; // the newest request: an older answer that arrives late is not shown
@@ -33,22 +33,26 @@ export default {
       clear(note).append(h('span.muted', {}, 'Reading the index…'));
       try {
         if (origin === null) {
-          const head = await view.run('Reading the block index', 'extract', { max: 1 }, { op: 'queryText' });
-          origin = BigInt(/"timestamp_ns":\s*(-?\d+)/.exec(head)?.[1] ?? 0);
+          const head = await view.run('Reading the block index', 'extract', { max: 1 });
+          if (head.error) throw new Error(head.error);
+          origin = BigInt(head.blocks[0]?.timestamp_ns ?? 0);
         }
-        const parts = [`"series":${JSON.stringify(select.value === 'all' ? series.map((s) => s.index) : [Number(select.value)])}`, `"max":${PAGE}`];
-        if (from.value !== '') parts.push(`"t0_ns":${nsArg(from.value)}`);
-        if (to.value !== '') parts.push(`"t1_ns":${nsArg(to.value)}`);
-        const result = await view.run('Finding blocks', 'extract', null, { argsJson: `{${parts.join(',')}}` });
+        const args = { series: select.value === 'all' ? series.map((s) => s.index) : [Number(select.value)], max: PAGE };
+        if (from.value !== '') args.t0_ns = nsArg(from.value);
+        if (to.value !== '') args.t1_ns = nsArg(to.value);
+        const result = await view.run('Finding blocks', 'extract', args);
         if (request !== latest) return;
         if (result.error) return clear(note).append(h('span.error-text', {}, result.error));
         clear(tbody);
         for (const b of result.blocks || []) {
-          const row = h('tr', { dataset: { series: b.series, entry: b.entry, offset: b.file_offset } },
-            td(String(b.entry), { num: true }),
-            td(`${b.series} · ${names.get(b.series) ?? ''}`),
-            td(nsToUtc(b.timestamp_ns), { cls: 'mono', title: `${b.timestamp_ns} ns since the epoch` }),
-            td(formatSeconds((b.timestamp_ns - Number(origin)) / 1e9), { num: true }),
+          const field = (name) => formatAt(result, `blocks.${name}`, b[name]);
+          const time = field('timestamp_ns');
+          const after = Number(BigInt(b.timestamp_ns) - origin) / 1e9;
+          const row = h('tr', { dataset: { series: b.series, entry: b.entry, offset: b.file_offset, timestampNs: b.timestamp_ns } },
+            td(field('entry').text, { num: true }),
+            td(`${field('series').text} · ${names.get(b.series) ?? ''}`),
+            td(time.text, { cls: 'mono', title: time.title }),
+            td(formatSeconds(after), { num: true, title: `${BigInt(b.timestamp_ns) - origin} ns` }),
             h('td', {}, view.jumpButton(b.file_offset, 0)));
           tbody.append(row);
           view.expandable(tbody, row, 5, () => view.viewClient.call('query', { name: 'block', args: { offset: b.file_offset } }));

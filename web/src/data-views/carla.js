@@ -1,12 +1,11 @@
 // CARLA recorder logs: collisions as they start (like show_recorder_collisions) and one row per
 // actor life; a frame button jumps to the frame's bytes.
 import { h, clear, formatCount } from '../dom.js';
-import { formatValue, formatSeconds, humanize } from '../format.js';
+import { formatAt, unitAt, isNumericUnit, humanize } from '../format.js';
 import { td } from './common.js';
 
 const TYPES = { h: 'hero', v: 'vehicle', w: 'walker', t: 'traffic light', o: 'other', a: 'any' };
 const ACTOR_COLUMNS = ['id', 'type', 'blueprint', 'role_name', 'spawn_frame', 'spawn_time', 'destroy_frame', 'parent', 'positions'];
-const NUMERIC = new Set(['id', 'spawn_frame', 'spawn_time', 'destroy_frame', 'parent', 'positions']);
 
 // Frame id -> {offset, length} through the in-memory frame index (view worker, no file reads).
 async function frameAt(view, id) {
@@ -29,7 +28,8 @@ function frameButton(view, frameId) {
   } }, `frame ${frameId} ›`);
 }
 
-const actorCell = (id, name, hero, type) => h('td', {}, id === null || id === undefined ? h('span.muted', {}, 'no actor') : [h('span.mono', {}, String(id)), ' ', name],
+// One side of a collision: its id (already in its unit), blueprint, hero mark and category.
+const actorCell = (id, name, hero, type) => h('td', {}, id === '—' ? h('span.muted', {}, 'no actor') : [h('span.mono', {}, id), ' ', name],
   hero ? h('span.pill.tone-info.hero', {}, 'hero') : null, type ? h('span.muted.small', {}, ` · ${TYPES[type] || type}`) : null);
 
 export default {
@@ -46,10 +46,11 @@ export default {
       if (result.error) throw new Error(result.error);
       const list = result.collisions || [];
       const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+      const field = (c, name) => formatAt(result, `collisions.${name}`, c[name]);
       const tbody = h('tbody', {}, list.map((c) => h('tr', { dataset: defined({ frame: c.frame, id1: c.id1, id2: c.id2 }) },
-        td(String(c.frame), { num: true }), td(formatSeconds(c.time), { num: true, title: `${c.time} s` }),
-        actorCell(c.id1, c.actor1, c.hero1, c.type1), actorCell(c.id2, c.actor2, c.hero2, c.type2), h('td', {}, frameButton(view, c.frame)))));
-      clear(collisions).append(h('div.card-head', {}, h('h3', {}, 'Collisions'), h('span.muted.small', {}, `${formatCount(list.length)} in ${formatCount(result.frames ?? 0)} frames (${formatSeconds(result.duration)})`)),
+        td(field(c, 'frame').text, { num: true }), td(field(c, 'time').text, { num: true, title: field(c, 'time').title }),
+        actorCell(field(c, 'id1').text, c.actor1, c.hero1, c.type1), actorCell(field(c, 'id2').text, c.actor2, c.hero2, c.type2), h('td', {}, frameButton(view, c.frame)))));
+      clear(collisions).append(h('div.card-head', {}, h('h3', {}, 'Collisions'), h('span.muted.small', {}, `${formatCount(list.length)} in ${formatAt(result, 'frames', result.frames ?? 0).text} frames (${formatAt(result, 'duration', result.duration).text})`)),
         list.length ? h('div.table-wrap.data-wrap', {}, h('table.data.data-table#collisions-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, 'Frame'), h('th.num', {}, 'Time'), h('th', {}, 'Actor 1'), h('th', {}, 'Actor 2'), h('th', {}, 'Bytes'))), tbody))
           : h('p.muted#no-collisions', {}, 'No collisions were recorded in this log.'));
     } catch (error) {
@@ -59,17 +60,18 @@ export default {
       const result = await view.run('Reading actors', 'actors', {});
       if (result.error) throw new Error(result.error);
       const list = result.actors || [];
+      const numeric = (c) => isNumericUnit(unitAt(result, `actors.${c}`));
       const tbody = h('tbody');
       for (const a of list) {
         const row = h('tr', { dataset: { id: a.id } }, ACTOR_COLUMNS.map((c) => {
-          const { text, title } = formatValue(c, a[c]);
-          return td(text, { num: NUMERIC.has(c), title });
+          const { text, title } = formatAt(result, `actors.${c}`, a[c]);
+          return td(text, { num: numeric(c), title });
         }), h('td', {}, frameButton(view, a.spawn_frame)));
         tbody.append(row);
-        view.expandable(tbody, row, ACTOR_COLUMNS.length + 1, async () => a);
+        view.expandable(tbody, row, ACTOR_COLUMNS.length + 1, async () => a, { units: result.units, path: 'actors' });
       }
       clear(actors).append(h('div.card-head', {}, h('h3', {}, 'Actors'), h('span.muted.small', {}, `${formatCount(list.length)} actor lives; click a row for its attributes`)),
-        h('div.table-wrap.data-wrap', {}, h('table.data.data-table#actors-table', {}, h('thead', {}, h('tr', {}, ACTOR_COLUMNS.map((c) => h(NUMERIC.has(c) ? 'th.num' : 'th', {}, humanize(c))), h('th', {}, 'Spawn bytes'))), tbody)));
+        h('div.table-wrap.data-wrap', {}, h('table.data.data-table#actors-table', {}, h('thead', {}, h('tr', {}, ACTOR_COLUMNS.map((c) => h(numeric(c) ? 'th.num' : 'th', {}, humanize(c))), h('th', {}, 'Spawn bytes'))), tbody)));
       view.loaded();
     } catch (error) {
       view.status(actors.lastChild, error, again);

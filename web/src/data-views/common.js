@@ -24,14 +24,14 @@ export class DataViewContext {
   loaded() { status.dataLoaded(this.panel, this.root); }
 
   // A query in the job worker with the progress bar and its Cancel button. Rejects with an
-  // AbortError once another file was opened.
-  async run(label, name, args, { argsJson, op = 'query' } = {}) {
+  // AbortError once another file was opened. 64-bit arguments (ns) go as decimal strings.
+  async run(label, name, args) {
     const session = this.session;
     await session.result(session.ensureJobs());
     const onProgress = this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
     status.dataQuery(name);
     try {
-      const result = await session.result(session.jobs.call(op, { name, args, argsJson }, { onProgress }));
+      const result = await session.result(session.jobs.call('query', { name, args }, { onProgress }));
       this.progress.finish();
       return result;
     } catch (error) {
@@ -54,8 +54,10 @@ export class DataViewContext {
     return h('button.link.mono.jump', { type: 'button', title: `Show ${length ? `these ${formatCount(length)} bytes` : 'these bytes'} in the hex view`, dataset: { offset }, onclick: (e) => { e.stopPropagation(); this.jumpTo(offset, length || 0); } }, `${hexOffset(offset)} ›`);
   }
 
-  // Rows that open a detail row below them with a record tree (loaded on first open).
-  expandable(tbody, row, colspan, load) {
+  // Rows that open a detail row below them with a record tree (loaded on first open). `tree`: the
+  // record tree's units and path (recordTree), when the loaded value is part of a typed answer or
+  // the file's content ({units: null}); a whole typed answer brings its own.
+  expandable(tbody, row, colspan, load, tree = {}) {
     row.classList.add('expandable');
     row.setAttribute('aria-expanded', 'false');
     let detail = null;
@@ -67,7 +69,7 @@ export class DataViewContext {
       const box = h('div.rv.data-record', {}, h('span.muted.small', {}, 'Decoding…'));
       detail = h('tr.detail', {}, h('td', { colspan }, box));
       row.after(detail);
-      try { clear(box).append(recordTree(await this.session.result(load()), 1)); } catch (error) { this.status(box, error); }
+      try { clear(box).append(recordTree(await this.session.result(load()), 1, tree)); } catch (error) { this.status(box, error); }
     });
   }
 }

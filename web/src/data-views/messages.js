@@ -1,9 +1,9 @@
 // ROS bags: decoded messages in time order, paged, filtered by topic, like `logscope messages`,
 // and by the time range chosen on the timeline (Timeline & plots tab) when there is one.
-import { h, clear, formatCount, formatBytes } from '../dom.js';
-import { secondsTextToUtc } from '../format.js';
+import { h, clear, formatCount } from '../dom.js';
+import { formatAt } from '../format.js';
 import { td } from './common.js';
-import { timeRange, argsJson } from '../plots/range.js';
+import { timeRange, rangeArgs } from '../plots/range.js';
 import { secondsText } from '../plots/kit.js';
 
 const PAGE = 50;
@@ -14,7 +14,8 @@ export default {
 
   render(view) {
     const topics = (view.summary.tables || []).find((t) => t.name === 'topics');
-    const counts = new Map((topics?.rows || []).map((r) => [r[0], r[2]]));
+    const [topicAt, messagesAt] = ['topic', 'messages'].map((name) => topics?.columns.indexOf(name) ?? -1);
+    const counts = new Map((topics?.rows || []).map((r) => [r[topicAt], r[messagesAt]]));
     const total = view.summary.file?.counts?.messages;
     const select = h('select.select#data-topic', { 'aria-label': 'Topic' }, h('option', { value: '' }, `All topics${typeof total === 'number' ? ` (${formatCount(total)})` : ''}`),
       [...counts].map(([topic, n]) => h('option', { value: topic }, `${topic} (${formatCount(n)})`)));
@@ -39,8 +40,8 @@ export default {
       clear(note).append(h('span.muted', {}, 'Reading messages…'));
       let result;
       try {
-        const span = chosen.value ? { t0_ns: chosen.value.t0 < 0n ? 0n : chosen.value.t0, t1_ns: chosen.value.t1 < 0n ? 0n : chosen.value.t1 } : {};
-        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', null, { argsJson: argsJson({ topic, first, count: PAGE, ...span }) });
+        const span = chosen.value ? rangeArgs(chosen.value) : {};
+        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', { topic, first, count: PAGE, ...span });
       } catch (error) {
         if (request === latest) { view.status(note, error, load); prev.disabled = first === 0; next.disabled = false; }
         return;
@@ -53,15 +54,14 @@ export default {
       for (const m of result.messages || []) {
         // Where the message lies, when the codec says: its record (V1.x) or its chunk (V2.0).
         const offset = Number.isFinite(m.offset) ? m.offset : m.chunk_pos > 0 ? m.chunk_pos : undefined;
-        const row = h('tr', { dataset: { index: m.index, topic: m.topic, time: m.time } },
-          td(String(m.index), { num: true }),
-          td(secondsTextToUtc(m.time) || m.time, { title: `${m.time} s since the epoch`, cls: 'mono' }),
-          td(m.topic),
-          td(m.type, { cls: 'muted' }),
-          td(formatBytes(m.size), { num: true }),
+        const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
+        const row = h('tr', { dataset: { index: m.index, topic: m.topic, timeNs: m.time_ns } },
+          field('index', { num: true }), field('time_ns', { cls: 'mono' }), field('topic'), field('type', { cls: 'muted' }), field('size', { num: true }),
           h('td', {}, view.jumpButton(offset, Number.isFinite(m.offset) ? m.size : 0)));
         tbody.append(row);
-        view.expandable(tbody, row, 6, async () => (m.error ? { error: m.error, message: m.message } : m.message));
+        // The decoded message is the file's content (unit "data"); beside an error, both in their units.
+        if (m.error) view.expandable(tbody, row, 6, async () => ({ error: m.error, message: m.message }), { units: result.units, path: 'messages' });
+        else view.expandable(tbody, row, 6, async () => m.message, { units: null });
       }
       // The codec reports where a message lies only when it can (offset, or its chunk's position).
       const located = (result.messages || []).some((m) => Number.isFinite(m.offset) || m.chunk_pos > 0);

@@ -9,7 +9,7 @@ import { nsTextToUtc } from '../format.js';
 import { LineChart } from './chart.js';
 import { FieldPicker, defaultFields, hasLivelyField } from './fields.js';
 import { themeColors, secondsText } from './kit.js';
-import { secondsAfter, nsAt, argsJson } from './range.js';
+import { secondsAfter, nsAt, rangeArgs } from './range.js';
 import { unitOf, axisCaption } from './units.js';
 
 const MAX_POINTS = 20000;
@@ -17,16 +17,17 @@ const POD = /^(u?int(8|16|32|64)|float(32|64)|double|float)(\[\d+\])*$/;
 
 // The sources a plot can draw, from the summary's tables: [{key, label, arg}].
 function sourcesOf(format, summary) {
-  const table = (name) => (summary.tables || []).find((t) => t.name === name);
-  const column = (t, name) => t?.columns.indexOf(name) ?? -1;
+  // A table's rows as objects by column name.
+  const rows = (name) => {
+    const t = (summary.tables || []).find((x) => x.name === name);
+    return (t?.rows || []).map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i]])));
+  };
   if (format === 'rosbag') {
-    const t = table('topics');
-    return (t?.rows || []).map((r) => ({ key: r[0], label: `${r[0]} (${formatCount(r[2])})`, arg: { topic: r[0] }, count: r[2] }))
+    return rows('topics').map((r) => ({ key: r.topic, label: `${r.topic} (${formatCount(r.messages)})`, arg: { topic: r.topic }, count: r.messages }))
       .sort((a, b) => b.count - a.count);
   }
   if (format === 'bddf') {
-    const t = table('series');
-    return (t?.rows || []).map((r) => ({ key: String(r[column(t, 'index')]), label: `${r[column(t, 'channel')]} · ${r[column(t, 'type')]}`, arg: { series: r[column(t, 'index')] }, pod: POD.test(String(r[column(t, 'type')])) }))
+    return rows('series').map((r) => ({ key: String(r.index), label: `${r.channel} · ${r.type}`, arg: { series: r.index }, pod: POD.test(String(r.type)) }))
       .filter((s) => s.pod);
   }
   return [];
@@ -120,11 +121,11 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     const request = (latest = {});
     const chosenRange = t0 !== null ? { t0, t1 } : range.value;
     const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets: Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000))) };
-    if (chosenRange) Object.assign(args, { t0_ns: chosenRange.t0 < 0n ? 0n : chosenRange.t0, t1_ns: chosenRange.t1 < 0n ? 0n : chosenRange.t1 });
+    if (chosenRange) Object.assign(args, rangeArgs(chosenRange));
     card.dataset.state = 'running';
     clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
     try {
-      const result = await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', null, { argsJson: argsJson(args) });
+      const result = await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args);
       if (request !== latest) return;
       if (result.error) throw new Error(result.error);
       const data = chartData(result, origin);

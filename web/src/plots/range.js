@@ -39,11 +39,6 @@ export class TimeRange extends EventTarget {
   get seconds() {
     return this.value ? { x0: secondsAfter(this.value.t0, this.origin), x1: secondsAfter(this.value.t1, this.origin) } : null;
   }
-
-  // The JSON members of a query's range ("t0_ns":…,"t1_ns":…), exact; '' for the whole file.
-  get argsJson() {
-    return this.value ? `"t0_ns":${this.value.t0},"t1_ns":${this.value.t1}` : '';
-  }
 }
 
 // The opened file's range (made on first use).
@@ -53,10 +48,6 @@ export function timeRange(session) {
   return range;
 }
 
-// Arguments as JSON text with 64-bit integers exact: plain values through JSON.stringify, BigInt
-// values as their digits.
-export function argsJson(args) {
-  const parts = Object.entries(args).filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => `${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : JSON.stringify(v)}`);
-  return `{${parts.join(',')}}`;
-}
+// A range {t0, t1} (BigInt ns) as a query's arguments: exact decimal strings, as the codec takes
+// 64-bit integers (docs/report.md, "Query results"); the queries start at 0 ns.
+export const rangeArgs = ({ t0, t1 }) => ({ t0_ns: String(t0 < 0n ? 0n : t0), t1_ns: String(t1 < 0n ? 0n : t1) });

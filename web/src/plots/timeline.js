@@ -5,7 +5,7 @@
 // point, Escape or Clear forgets it; the range goes to the shared TimeRange (range.js), which the
 // plot and the Data tab's messages follow. Clicking a row's name asks to plot it (onPick).
 import { h, clear, formatCount } from '../dom.js';
-import { nsTextToUtc } from '../format.js';
+import { nsTextToUtc, formatAt } from '../format.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, timeTicks, timeTickText, secondsText } from './kit.js';
 import { secondsAfter, nsAt } from './range.js';
 
@@ -156,7 +156,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
     card.dataset.rows = String(data.rows.length);
     clear(labels).append(...data.rows.map((row) => h('li', { dataset: { name: row.name, total: String(row.total) } },
       onPick ? h('button.link.timeline-name', { type: 'button', title: `Plot ${row.name}`, onclick: () => onPick(row.name) }, row.name) : h('span.timeline-name', {}, row.name),
-      h('span.timeline-count.muted', { title: row.detail }, formatCount(row.total)))));
+      h('span.timeline-count.muted', { title: row.detail }, formatAt(result, 'rows.total', row.total).text))));
     bars.style.height = `${data.rows.length * ROW}px`;
     card.dataset.loaded = 'true';
     showSelection();
