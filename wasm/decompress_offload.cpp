@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "rosbag/chunk.h"
+#include "core/decompress.h"
 #include "helper_input.h"
 
 using emscripten::val;
@@ -18,7 +18,7 @@ namespace {
 
 // Chunk decompression on other workers (web/src/decompress-offload.js): the JS object does the
 // posting and waiting; results come back as {ok, code, message, checksum_present, checksum_verified}.
-class JsDecompressOffload : public rosbag::DecompressOffload {
+class JsDecompressOffload : public DecompressOffload {
  public:
   explicit JsDecompressOffload(val js) : js_(js) {}
   size_t free_slots() override { return js_.call<val>("freeSlots").as<size_t>(); }
@@ -28,9 +28,9 @@ class JsDecompressOffload : public rosbag::DecompressOffload {
                           val(emscripten::typed_memory_view(size, data)), uncompressed_size, verify);
   }
   bool ready(uint64_t ticket) override { return js_.call<bool>("ready", static_cast<double>(ticket)); }
-  rosbag::DecompressStatus collect(uint64_t ticket, rosbag::ByteBuffer* out) override {
+  DecompressStatus collect(uint64_t ticket, ByteBuffer* out) override {
     val result = js_.call<val>("collect", static_cast<double>(ticket));
-    rosbag::DecompressStatus status = status_from(result);
+    DecompressStatus status = status_from(result);
     if (status.ok) {
       val bytes = result["bytes"];
       size_t n = bytes["length"].as<size_t>();
@@ -41,8 +41,8 @@ class JsDecompressOffload : public rosbag::DecompressOffload {
   }
   void forget(uint64_t ticket) override { js_.call<void>("forget", static_cast<double>(ticket)); }
 
-  static rosbag::DecompressStatus status_from(val result) {
-    rosbag::DecompressStatus status;
+  static DecompressStatus status_from(val result) {
+    DecompressStatus status;
     status.ok = result["ok"].as<bool>();
     status.code = result["code"].as<std::string>();
     status.message = result["message"].as<std::string>();
@@ -57,16 +57,16 @@ class JsDecompressOffload : public rosbag::DecompressOffload {
 
 void set_decompress_offload(val js) {
   static std::unique_ptr<JsDecompressOffload> installed;
-  rosbag::set_decompress_offload(nullptr);
+  set_decompress_offload(nullptr);
   installed.reset(js.isNull() || js.isUndefined() ? nullptr : new JsDecompressOffload(js));
-  rosbag::set_decompress_offload(installed.get());
+  set_decompress_offload(installed.get());
 }
 
 // What a helper worker runs: JS copies a chunk's compressed bytes into helperInput(n)
 // (helper_input.h), then decompressChunk decodes them with the same decompressor the pipeline uses.
 struct HelperChunk {
-  rosbag::ChunkDecompressor decompressor;
-  rosbag::ByteBuffer out;
+  ChunkDecompressor decompressor;
+  ByteBuffer out;
 };
 HelperChunk& helper_chunk() {
   static HelperChunk chunk;
@@ -76,7 +76,7 @@ HelperChunk& helper_chunk() {
 val decompress_chunk(const std::string& compression, uint32_t uncompressed_size, bool verify) {
   HelperChunk& chunk = helper_chunk();
   const std::vector<uint8_t>& in = helper_input();
-  rosbag::DecompressStatus status = chunk.decompressor.decompress(compression, in.data(), in.size(), uncompressed_size, &chunk.out, verify);
+  DecompressStatus status = chunk.decompressor.decompress(compression, in.data(), in.size(), uncompressed_size, &chunk.out, verify);
   val result = val::object();
   result.set("ok", status.ok);
   result.set("code", status.code);

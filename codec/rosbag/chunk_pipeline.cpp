@@ -74,11 +74,11 @@ void decode_span(const uint8_t* base, size_t len, uint64_t file_offset, bool tra
     return;
   }
   if (compression == "none") {
-    out->status = check_chunk_sizes(compression, frame.data_len, out->uncompressed_size);
+    out->status = with_bag_code(check_chunk_sizes(compression, frame.data_len, out->uncompressed_size));
     out->data = data;
     out->size = frame.data_len;
   } else {
-    out->status = decompressor.decompress(compression, data, frame.data_len, out->uncompressed_size, &out->buffer, load.verify);
+    out->status = with_bag_code(decompressor.decompress(compression, data, frame.data_len, out->uncompressed_size, &out->buffer, load.verify));
     out->data = out->buffer.data();
     out->size = out->buffer.size();
   }

@@ -264,7 +264,7 @@ void scan_v20(ByteSource& source, Bag* bag, uint64_t from, const ProgressFn& pro
         stop(pos, "chunk at byte " + std::to_string(pos) + " could not be read");
         break;
       }
-      DecompressStatus d = decompress_chunk(chunk.compression, compressed.data(), compressed.size(), chunk.uncompressed_size, &chunk_bytes);
+      DecompressStatus d = with_bag_code(decompress_chunk(chunk.compression, compressed.data(), compressed.size(), chunk.uncompressed_size, &chunk_bytes));
       if (!d.ok) {
         bag->problem(Severity::Error, pos, d.code, "chunk at byte " + std::to_string(pos) + ": " + d.message);
         stop(pos, "chunk at byte " + std::to_string(pos) + " cannot be decompressed: " + d.message);

@@ -1,5 +1,5 @@
 // The chunk pipeline with a decompression offload, as the browser runs it (no threads; helper
-// workers behind rosbag::DecompressOffload). A stand-in offload decodes on submit and says a
+// workers behind DecompressOffload). A stand-in offload decodes on submit and says a
 // result is ready only every other time it is asked, so the pipeline has to both collect from
 // the helpers and decode chunks of its own out of order. Results must not change at all.
 #include <cstring>
@@ -17,7 +17,7 @@ namespace {
 
 using namespace logscope;
 
-class StandInOffload : public rosbag::DecompressOffload {
+class StandInOffload : public DecompressOffload {
  public:
   explicit StandInOffload(size_t slots) : slots_(slots) {}
   size_t free_slots() override { return slots_ - pending_.size(); }
@@ -30,10 +30,10 @@ class StandInOffload : public rosbag::DecompressOffload {
     return true;
   }
   bool ready(uint64_t) override { return (++asked_ % 2) == 0; }
-  rosbag::DecompressStatus collect(uint64_t ticket, rosbag::ByteBuffer* out) override {
+  DecompressStatus collect(uint64_t ticket, ByteBuffer* out) override {
     auto it = pending_.find(ticket);
     REQUIRE(it != pending_.end());
-    rosbag::DecompressStatus status = it->second.status;
+    DecompressStatus status = it->second.status;
     out->resize(it->second.bytes.size());
     if (out->size()) std::memcpy(out->data(), it->second.bytes.data(), out->size());
     pending_.erase(it);
@@ -47,13 +47,13 @@ class StandInOffload : public rosbag::DecompressOffload {
 
  private:
   struct Result {
-    rosbag::DecompressStatus status;
-    rosbag::ByteBuffer bytes;
+    DecompressStatus status;
+    ByteBuffer bytes;
   };
   size_t slots_;
   uint64_t asked_ = 0;
   std::map<uint64_t, Result> pending_;
-  rosbag::ChunkDecompressor decompressor_;
+  ChunkDecompressor decompressor_;
 };
 
 struct Outputs {
@@ -94,9 +94,9 @@ TEST_CASE("decompression offload: check and iteration give the same results with
     for (size_t slots : {1u, 2u, 6u}) {
       CAPTURE(slots);
       StandInOffload offload(slots);
-      rosbag::set_decompress_offload(&offload);
+      set_decompress_offload(&offload);
       Outputs shared = run_passes(path);
-      rosbag::set_decompress_offload(nullptr);
+      set_decompress_offload(nullptr);
       CHECK(shared.check == alone.check);
       CHECK(shared.iterate == alone.iterate);
       CHECK(shared.checksum == alone.checksum);
@@ -117,9 +117,9 @@ TEST_CASE("decompression offload: the checksum hands on lz4 chunks only (bz2 chu
     auto inspector = open_inspector(*source, detect(*source));
     REQUIRE(inspector);
     StandInOffload offload(4);
-    rosbag::set_decompress_offload(&offload);
+    set_decompress_offload(&offload);
     std::string status = inspector->checksum(nullptr).find("status")->as_string();
-    rosbag::set_decompress_offload(nullptr);
+    set_decompress_offload(nullptr);
     if (std::string(compression) == "lz4") {
       CHECK(status == "valid");
       CHECK(offload.submitted > 0);
