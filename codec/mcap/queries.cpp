@@ -10,6 +10,7 @@ namespace logscope::mcap {
 namespace {
 
 constexpr uint64_t kMaxPage = 10000;
+constexpr uint64_t kMaxTimelineMessageReads = 1000000;  // messages outside chunks read for the timeline
 
 }  // namespace
 
@@ -183,7 +184,7 @@ Json McapInspector::metadata_query(QueryArgs& args) {
 
 // Per channel, from each chunk's MessageIndex records (one read per chunk, exact times); a chunk
 // without them spreads its counted messages over its span; messages outside chunks come from the
-// scan. No chunk is decompressed.
+// records (bounded). No chunk is decompressed.
 Json McapInspector::timeline_query(QueryArgs& args) {
   uint64_t lo = model_.start_time.value_or(0), hi = model_.end_time.value_or(0);
   uint64_t t0 = 0, t1 = 0;
@@ -229,6 +230,23 @@ Json McapInspector::timeline_query(QueryArgs& args) {
       }
     } else {
       resolution = "partial";
+    }
+  }
+  // Messages outside chunks have no index: their records are read (22 bytes each), up to a bound.
+  bool outside = model_.messages_outside_chunks > 0 || (model_.chunks.empty() && model_.message_count > 0);
+  if (outside) {
+    uint64_t read = 0;
+    for (const RecordFrame& f : records()) {
+      if (f.op != kOpMessage) continue;
+      if (++read > kMaxTimelineMessageReads) {
+        resolution = "partial";
+        break;
+      }
+      MessageHeader m;
+      std::string why;
+      if (!parse_message_header(content(f, MessageHeader::kSize), &m, &why)) continue;
+      auto row = rows.find(m.channel_id);
+      if (row != rows.end()) timeline.add(row->second, m.log_time);
     }
   }
   return timeline.to_json(resolution);

@@ -221,7 +221,7 @@ void check_index_positions(FileModel* m) {
 
 }  // namespace
 
-void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress) {
+void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, bool force_scan) {
   uint64_t size = m->file_size = source.size();
   m->scan_end = size;
   char head[kMagicSize] = {};
@@ -257,6 +257,10 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress) {
     return;
   }
   const Footer& f = m->footer;
+  if (force_scan) {
+    scan_file(source, m, "asked to scan", false, progress);
+    return;
+  }
   if (f.summary_start == 0) {
     m->problem(Severity::Info, m->footer_offset, "mcap.summary.absent", "the file has no summary section (the footer's summary_start is 0): it is read by scanning");
     scan_file(source, m, "the file has no summary section", false, progress);

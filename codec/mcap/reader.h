@@ -20,8 +20,9 @@ constexpr uint64_t kMaxSummaryRead = 256ull << 20;
 // At most this many top-level records are kept for the tree (the walk reads them all).
 constexpr size_t kMaxListedRecords = 1u << 20;
 
-// Never fails: damage is in model->problems, and whatever is complete is kept.
-void open_file(ByteSource& source, FileModel* model, const ProgressFn& progress = nullptr);
+// Never fails: damage is in model->problems, and whatever is complete is kept. `force_scan`
+// scans even when the summary could serve (tests compare the two).
+void open_file(ByteSource& source, FileModel* model, const ProgressFn& progress = nullptr, bool force_scan = false);
 
 // Fills the model from a walk of the data section (and what follows it up to the footer):
 // schemas, channels, chunks with their message counts, attachments, metadata, counts and times.
