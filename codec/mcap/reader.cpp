@@ -241,10 +241,23 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
                cut ? "the file ends " + std::to_string(got) + " bytes into the 8-byte MCAP magic"
                    : "the file does not start with the MCAP magic 89 4D 43 41 50 30 0D 0A");
     m->scan_end = 0;
+    if (cut) {
+      m->recovery.performed = true;
+      m->recovery.reason = "truncated";
+      m->recovery.message = "the file ends inside the MCAP magic: there is nothing to read";
+      m->recovery.recovered = {{"chunks", 0}, {"messages", 0}};
+    }
     return;
   }
   m->header_offset = m->magic_size;
-  if (!read_header(source, m)) return;
+  if (!read_header(source, m)) {
+    m->recovery.performed = true;
+    m->recovery.reason = "truncated";
+    m->recovery.message = "the file ends inside its Header record: there is nothing to read";
+    m->recovery.ends_at = m->header_offset;
+    m->recovery.recovered = {{"chunks", 0}, {"messages", 0}};
+    return;
+  }
   if (m->line_endings_damaged) {
     scan_file(source, m, "the file's line endings were converted, so the offsets it stores are wrong", true, progress);
     return;
