@@ -74,7 +74,9 @@ void check_index(const FileModel& seen, const FileModel& opened, const WalkFindi
         add(Severity::Error, c.info.offset, "mcap.index.chunk_missing", "the Chunk at " + at(c.info.offset) + " has no ChunkIndex in the summary");
 
   // Attachment and metadata indexes.
-  for (const auto& [where, ai] : found.attachment_indexes) {
+  for (const auto& entry : found.attachment_indexes) {
+    uint64_t where = entry.first;
+    const AttachmentIndex& ai = entry.second;  // (clang 14 does not let lambdas capture bindings)
     auto it = std::find_if(seen.attachments.begin(), seen.attachments.end(), [&](const AttachmentInfo& a) { return a.offset == ai.offset; });
     if (it == seen.attachments.end()) {
       add(Severity::Error, where, "mcap.index.attachment_bad_offset", "the AttachmentIndex at " + at(where) + " points to " + at(ai.offset) + ", where no Attachment starts");
@@ -83,7 +85,9 @@ void check_index(const FileModel& seen, const FileModel& opened, const WalkFindi
       add(Severity::Error, where, "mcap.index.attachment_mismatch", "the AttachmentIndex at " + at(where) + " does not describe the Attachment \"" + it->name + "\" at " + at(it->offset));
     }
   }
-  for (const auto& [where, mi] : found.metadata_indexes) {
+  for (const auto& entry : found.metadata_indexes) {
+    uint64_t where = entry.first;
+    const MetadataIndex& mi = entry.second;
     auto it = std::find_if(seen.metadata.begin(), seen.metadata.end(), [&](const MetadataInfo& d) { return d.offset == mi.offset; });
     if (it == seen.metadata.end())
       add(Severity::Error, where, "mcap.index.metadata_bad_offset", "the MetadataIndex at " + at(where) + " points to " + at(mi.offset) + ", where no Metadata starts");
@@ -122,7 +126,9 @@ void check_index(const FileModel& seen, const FileModel& opened, const WalkFindi
       group = f.op;
     }
   }
-  for (const auto& [where, so] : seen.summary_offsets) {
+  for (const auto& entry : seen.summary_offsets) {
+    uint64_t where = entry.first;
+    const SummaryOffset& so = entry.second;
     if (so.group_length == 0) {
       // An empty group (python mcap writes them for AttachmentIndex and MetadataIndex): right
       // when the summary has no record of that opcode.
