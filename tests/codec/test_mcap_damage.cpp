@@ -4,6 +4,7 @@
 // record's offset is named, and every message before the damage is recovered.
 #include <string>
 
+#include "../fuzz/invariants.h"
 #include "core/node_id.h"
 #include "mcap/format.h"
 #include "mcap/records.h"
@@ -43,6 +44,10 @@ Report exercise(const std::string& bytes) {
   inspector->query("timeline", Json::object(), nullptr);
   inspector->query("metadata", Json::object(), nullptr);
   inspector->file_map(false, nullptr);
+  // The fuzzers' invariants: problems inside the file, nodes inside their parents, locate() and
+  // spans() agreeing with the tree.
+  logscope_fuzz::Invariants invariants = logscope_fuzz::check_inspector_invariants(inspector.get(), "mcap", bytes.size());
+  for (const std::string& v : invariants.violations) FAIL_CHECK(v);
   return checked;
 }
 
@@ -217,4 +222,24 @@ TEST_CASE("mcap damage: \\r\\n turned into \\n is recognised and said") {
   CHECK(m.recovery.performed);
   CHECK(m.message_count <= w.messages);
   exercise(bytes);
+}
+
+TEST_CASE("mcap damage: intact files and random byte flips keep the invariants") {
+  for (const char* compression : {"", "lz4", "zstd"}) {
+    WriterOptions o;
+    o.compression = compression;
+    o.chunk_size = 1024;
+    mcap_test::Written w = small_file(o, 80);
+    Report intact = exercise(w.bytes);
+    CHECK(intact.count(Severity::Error) == 0);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (int round = 0; round < 150; ++round) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      std::string bytes = w.bytes;
+      size_t at = kMagicSize + static_cast<size_t>((state >> 33) % (bytes.size() - kMagicSize));
+      bytes[at] = static_cast<char>(bytes[at] ^ (1u << ((state >> 20) % 8)));
+      CAPTURE(at);
+      exercise(bytes);
+    }
+  }
 }

@@ -188,3 +188,35 @@ TEST_CASE("mcap records: every parser refuses lengths that run past the content"
   CHECK(op_name(0x80) == "private 0x80");
   CHECK(op_name(kOpChunkIndex) == "ChunkIndex");
 }
+
+TEST_CASE("mcap writer: the summary of an indexed file reads the header, the footer and the summary only") {
+  WriterOptions o;
+  o.chunk_size = 64 * 1024;
+  mcap_test::Written w = small_file(o, 20000);
+  REQUIRE(w.bytes.size() > 500000);
+  uint64_t summary_bytes = 0;
+  bool after_data_end = false;
+  for (const LedgerEntry& e : w.ledger) {
+    if (after_data_end) summary_bytes += e.length;
+    after_data_end |= e.op == kOpDataEnd;
+  }
+  MemoryByteSource memory(reinterpret_cast<const uint8_t*>(w.bytes.data()), w.bytes.size());
+  CountingByteSource counting(memory);
+  auto inspector = open_inspector(counting);
+  Report r = inspector->summary();
+  CHECK(count_of(r, "messages") == w.messages);
+  CHECK(file_model(*inspector)->source == SummarySource::Index);
+  // magic + Header, the footer and closing magic, DataEnd + summary: nothing of the data section.
+  CHECK(counting.bytes_read() <= 8 + 9 + 64 + 37 + 13 + summary_bytes + 64);
+  CHECK(counting.read_calls() <= 5);
+  // The timeline reads the message indexes, never a chunk.
+  counting.reset();
+  Json timeline = inspector->query("timeline", Json::object(), nullptr);
+  uint64_t total = 0;
+  for (const Json& row : timeline.find("rows")->elements()) total += row.find("total")->as_uint();
+  CHECK(total == w.messages);
+  CHECK(timeline.find("resolution")->as_string() == "message");
+  uint64_t index_bytes = 0;
+  for (const LedgerEntry& e : w.ledger) index_bytes += e.op == kOpMessageIndex ? e.length : 0;
+  CHECK(counting.bytes_read() == index_bytes);
+}
