@@ -12,7 +12,7 @@ namespace logscope::mcap {
 
 // No chunk this reader accepts decompresses to more: a 10 GB file is read a chunk at a time, and
 // writers make chunks of a few MB (the reference writers' default is 1 MiB to 8 MiB).
-constexpr uint64_t kMaxChunkUncompressed = 512ull << 20;
+constexpr uint64_t kMaxChunkUncompressed = 256ull << 20;
 // The most a compressed chunk may expand. zstd: a 4-byte RLE block (3-byte header + 1 byte) makes
 // at most one 128 KiB block. lz4: each extra match-length byte adds at most 255 bytes.
 uint64_t max_expansion(const std::string& compression, uint64_t compressed_size);

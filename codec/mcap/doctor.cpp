@@ -57,15 +57,17 @@ class DoctorRun : public ScanBuilder {
     }
     switch (frame.op) {
       case kOpChunk: {
+        chunk_messages_.clear();
+        chunk_decoded_messages_ = 0;
+        chunk_decoded_ = false;
+        in_index_run_ = listed_ = found_.chunks.size() < kMaxListedChunks;  // past the cap: counted, not cross-checked
+        if (!listed_) break;
         WalkFindings::Chunk c;
         c.info = model_.chunks.empty() || model_.chunks.back().offset != at ? ChunkInfo{} : model_.chunks.back();
         c.header_ok = !model_.chunks.empty() && model_.chunks.back().offset == at;
         c.info.offset = at;
         c.info.length = frame.end() - at;
         found_.chunks.push_back(std::move(c));
-        chunk_messages_.clear();
-        chunk_decoded_ = false;
-        in_index_run_ = true;
         break;
       }
       case kOpMessageIndex:
@@ -128,7 +130,7 @@ class DoctorRun : public ScanBuilder {
     chunk_count_ = 0;
     ScanBuilder::chunk(frame, header, records);
     if (records.status != DecompressStatus::Ok) return;
-    chunk_decoded_ = true;
+    chunk_decoded_ = listed_;
     if (header.uncompressed_crc) {
       ++result_.chunks.checked;
       uint32_t computed = crc32(std::string_view(reinterpret_cast<const char*>(records.bytes.data()), records.bytes.size()));
@@ -149,7 +151,8 @@ class DoctorRun : public ScanBuilder {
             "the Chunk at byte " + std::to_string(frame.offset) + " states message_end_time " + std::to_string(header.message_end_time) +
                 "; its latest message is at " + std::to_string(chunk_max_));
     }
-    if (!found_.chunks.empty()) found_.chunks.back().info = model_.chunks.empty() ? found_.chunks.back().info : model_.chunks.back();
+    if (listed_ && !found_.chunks.empty() && !model_.chunks.empty() && model_.chunks.back().offset == frame.offset)
+      found_.chunks.back().info = model_.chunks.back();
   }
 
   // The walk is over: the last chunk's message index run ends, the statistics are compared.
@@ -172,16 +175,17 @@ class DoctorRun : public ScanBuilder {
     if (s.id == 0) add(Severity::Error, offset, "mcap.schema.id_zero", "a Schema record with id 0 (reserved) at byte " + std::to_string(offset));
     if (s.encoding.empty() && !s.data.empty())
       add(Severity::Error, offset, "mcap.schema.data_without_encoding", "schema " + std::to_string(s.id) + " has an empty encoding but " + std::to_string(s.data.size()) + " bytes of data");
+    WalkFindings::SchemaDigest digest{s.name, s.encoding, s.data.size(), crc32(s.data)};
     auto it = found_.data_schemas.find(s.id);
-    if (it != found_.data_schemas.end() && (it->second.name != s.name || it->second.encoding != s.encoding || it->second.data != s.data))
+    if (it != found_.data_schemas.end() && it->second != digest)
       add(Severity::Error, offset, "mcap.schema.conflict", "two Schema records with id " + std::to_string(s.id) + " differ (\"" + it->second.name + "\" and \"" + s.name + "\")");
     if (in_summary()) {
       if (it == found_.data_schemas.end())
         add(Severity::Error, offset, "mcap.summary.schema_not_in_data", "schema " + std::to_string(s.id) + " in the summary is not in the data section");
-      found_.summary_schemas[s.id] = s;
+      found_.summary_schemas[s.id] = digest;
       found_.summary_schema_at[s.id] = offset;
     } else if (it == found_.data_schemas.end()) {
-      found_.data_schemas[s.id] = s;
+      found_.data_schemas[s.id] = digest;
     }
   }
 
@@ -221,7 +225,7 @@ class DoctorRun : public ScanBuilder {
       chunk_min_ = std::min(chunk_min_, m.log_time);
       chunk_max_ = std::max(chunk_max_, m.log_time);
       ++chunk_count_;
-      chunk_messages_[m.channel_id].emplace_back(offset, m.log_time);
+      if (listed_ && chunk_decoded_messages_++ < kMaxCheckedMessages) chunk_messages_[m.channel_id].emplace_back(offset, m.log_time);
     } else if (!outside_reported_) {
       outside_reported_ = true;
       outside_at_ = offset;
@@ -234,7 +238,7 @@ class DoctorRun : public ScanBuilder {
   }
 
   void check_message_index(const MessageIndex& mi, uint64_t at) {
-    if (!chunk_decoded_) return;
+    if (!chunk_decoded_ || chunk_decoded_messages_ > kMaxCheckedMessages) return;
     auto it = chunk_messages_.find(mi.channel_id);
     std::vector<std::pair<uint64_t, uint64_t>> expected = it == chunk_messages_.end() ? std::vector<std::pair<uint64_t, uint64_t>>{} : it->second;
     std::vector<std::pair<uint64_t, uint64_t>> listed;
@@ -256,7 +260,7 @@ class DoctorRun : public ScanBuilder {
   void end_message_index_run(const RecordFrame& next) {
     if (next.op == kOpMessageIndex || !in_index_run_) return;
     in_index_run_ = false;
-    if (!chunk_decoded_ || found_.chunks.empty()) return;
+    if (!chunk_decoded_ || found_.chunks.empty() || chunk_decoded_messages_ > kMaxCheckedMessages) return;
     const WalkFindings::Chunk& c = found_.chunks.back();
     if (c.message_indexes.empty()) {
       indexed_channels_.clear();
@@ -309,6 +313,10 @@ class DoctorRun : public ScanBuilder {
   std::set<uint16_t> unknown_channels_;
   bool chunk_decoded_ = false;
   bool in_index_run_ = false;
+  bool listed_ = true;  // the current chunk is in found_.chunks (under kMaxListedChunks)
+  // A chunk's messages kept to check its message indexes against; a chunk with more is not checked.
+  static constexpr uint64_t kMaxCheckedMessages = 4u << 20;
+  uint64_t chunk_decoded_messages_ = 0;
   bool order_reported_ = false;
   uint64_t max_time_ = 0;
   uint64_t chunk_min_ = UINT64_MAX, chunk_max_ = 0, chunk_count_ = 0;
@@ -326,7 +334,7 @@ void check_statistics(const FileModel& seen, const WalkResult& walk, CheckResult
       add(code, std::string("Statistics states ") + what + " " + std::to_string(stated) + "; the file holds " + std::to_string(counted));
   };
   compare("mcap.statistics.message_count", "message_count", s.message_count, seen.message_count);
-  compare("mcap.statistics.chunk_count", "chunk_count", s.chunk_count, seen.chunks.size());
+  compare("mcap.statistics.chunk_count", "chunk_count", s.chunk_count, seen.chunks.size() + seen.unlisted_chunks);
   compare("mcap.statistics.attachment_count", "attachment_count", s.attachment_count, seen.attachments.size());
   compare("mcap.statistics.metadata_count", "metadata_count", s.metadata_count, seen.metadata.size());
   compare("mcap.statistics.channel_count", "channel_count", s.channel_count, seen.channels.size());

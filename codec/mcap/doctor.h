@@ -62,10 +62,17 @@ struct WalkFindings {
   std::vector<std::pair<uint64_t, MetadataIndex>> metadata_indexes;
   std::map<uint64_t, uint64_t> attachments;  // offset -> record length, as found
   std::map<uint64_t, uint64_t> metadata;     // offset -> record length
-  std::map<uint16_t, Schema> summary_schemas;
+  // A schema as compared: its data by size and CRC, so 65,535 large schemas are not all kept.
+  struct SchemaDigest {
+    std::string name, encoding;
+    uint64_t size = 0;
+    uint32_t crc = 0;
+    bool operator!=(const SchemaDigest& o) const { return name != o.name || encoding != o.encoding || size != o.size || crc != o.crc; }
+  };
+  std::map<uint16_t, SchemaDigest> summary_schemas;
   std::map<uint16_t, Channel> summary_channels;
   std::map<uint16_t, uint64_t> summary_schema_at, summary_channel_at;
-  std::map<uint16_t, Schema> data_schemas;
+  std::map<uint16_t, SchemaDigest> data_schemas;
   std::map<uint16_t, Channel> data_channels;
   std::vector<RecordFrame> summary_frames;   // after DataEnd, in file order
   uint64_t summary_begin = 0;                // the first byte after DataEnd (0: no DataEnd)

@@ -16,10 +16,16 @@
 namespace logscope::mcap {
 
 struct SchemaInfo {
-  Schema schema;
+  Schema schema;          // its data is dropped once kMaxKeptSchemaData bytes of schemas are kept
   uint64_t offset = 0;    // the first record that defined it (file offset, or its chunk's)
   bool in_chunk = false;  // found inside a chunk (offset is then the chunk's)
+  uint64_t data_size = 0;
 };
+
+// Schemas' data kept in memory at most (the record view reads a schema from the file).
+constexpr uint64_t kMaxKeptSchemaData = 64ull << 20;
+// Chunks listed at most; past that they are still counted (FileModel::unlisted_chunks).
+constexpr size_t kMaxListedChunks = 1u << 20;
 
 struct ChannelInfo {
   Channel channel;
@@ -88,6 +94,8 @@ struct FileModel {
   std::map<uint16_t, SchemaInfo> schemas;
   std::map<uint16_t, ChannelInfo> channels;
   std::vector<ChunkInfo> chunks;  // in file order
+  uint64_t unlisted_chunks = 0;   // chunks a scan counted past kMaxListedChunks
+  uint64_t kept_schema_data = 0;
   std::vector<AttachmentInfo> attachments;
   std::vector<MetadataInfo> metadata;
   std::optional<Statistics> statistics;
@@ -118,6 +126,14 @@ struct FileModel {
 
   void problem(Severity severity, uint64_t offset, std::string code, std::string message) {
     problems.push_back(Problem{severity, offset, std::move(code), std::move(message)});
+  }
+  // Keeps a schema first seen at `offset` (its data within the budget).
+  void add_schema(Schema s, uint64_t offset, bool in_chunk) {
+    if (s.id == 0 || schemas.count(s.id)) return;
+    uint64_t size = s.data.size();
+    if (kept_schema_data + size > kMaxKeptSchemaData) s.data.clear();
+    else kept_schema_data += size;
+    schemas[s.id] = SchemaInfo{std::move(s), offset, in_chunk, size};
   }
   const Schema* schema(uint16_t id) const {
     auto it = schemas.find(id);

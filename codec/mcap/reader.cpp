@@ -116,7 +116,7 @@ bool parse_summary(std::string_view bytes, uint64_t base, FileModel* m) {
     uint64_t at = base + pos;
     frame.offset = at;
     std::string_view content = bytes.substr(static_cast<size_t>(pos + kRecordPrefix), static_cast<size_t>(frame.length));
-    m->summary_records.push_back(frame);
+    if (m->summary_records.size() < kMaxListedRecords) m->summary_records.push_back(frame);
     pos += kRecordPrefix + frame.length;
     bool in_offsets = f.summary_offset_start != 0 && at >= f.summary_offset_start;
     if (frame.op != group) {
@@ -141,7 +141,7 @@ bool parse_summary(std::string_view bytes, uint64_t base, FileModel* m) {
       case kOpSchema: {
         Schema s;
         if (!parse_schema(content, &s, &why)) return damaged(at, why);
-        if (!m->schemas.count(s.id)) m->schemas[s.id] = SchemaInfo{std::move(s), at, false};
+        m->add_schema(std::move(s), at, false);
         break;
       }
       case kOpChannel: {

@@ -16,7 +16,7 @@
 namespace logscope::mcap {
 
 // The summary section is read in one piece up to this size; a larger one is scanned instead.
-constexpr uint64_t kMaxSummaryRead = 256ull << 20;
+constexpr uint64_t kMaxSummaryRead = 64ull << 20;
 // At most this many top-level records are kept for the tree (the walk reads them all).
 constexpr size_t kMaxListedRecords = 1u << 20;
 
@@ -55,7 +55,15 @@ class ScanBuilder : public RecordHandler {
   void add_channel(const Channel& channel, uint64_t offset, bool in_chunk);
   void count_message(const MessageHeader& message);
 
+  // The chunk the walk is in or after: listed, or the one past the list's cap; null before any.
+  ChunkInfo* current_chunk() {
+    if (last_chunk_ == kOverflowChunk) return &overflow_;
+    return last_chunk_ < model_.chunks.size() ? &model_.chunks[last_chunk_] : nullptr;
+  }
+  static constexpr uint64_t kOverflowChunk = UINT64_MAX - 1;
+
   FileModel& model_;
+  ChunkInfo overflow_;
   bool in_summary_ = false;
   std::vector<RecordFrame> records_;
   bool listed_all_ = true;

@@ -6,9 +6,7 @@
 
 namespace logscope::mcap {
 
-void ScanBuilder::add_schema(const Schema& schema, uint64_t offset, bool in_chunk) {
-  if (schema.id != 0 && !model_.schemas.count(schema.id)) model_.schemas[schema.id] = SchemaInfo{schema, offset, in_chunk};
-}
+void ScanBuilder::add_schema(const Schema& schema, uint64_t offset, bool in_chunk) { model_.add_schema(schema, offset, in_chunk); }
 
 void ScanBuilder::add_channel(const Channel& channel, uint64_t offset, bool in_chunk) {
   if (!model_.channels.count(channel.id)) model_.channels[channel.id] = ChannelInfo{channel, offset, in_chunk};
@@ -31,7 +29,7 @@ void ScanBuilder::record(const RecordFrame& frame, std::string_view content, boo
   };
   if (in_summary_) {
     // After DataEnd: the summary section, duplicates of what the data section said.
-    model_.summary_records.push_back(frame);
+    if (model_.summary_records.size() < kMaxListedRecords) model_.summary_records.push_back(frame);
     if (frame.op == kOpStatistics && !model_.statistics) {
       Statistics s;
       if (parse_statistics(content, &s, &why)) {
@@ -93,6 +91,13 @@ void ScanBuilder::record(const RecordFrame& frame, std::string_view content, boo
       c.compression = h.compression;
       c.compressed_size = h.records_size;
       c.uncompressed_size = h.uncompressed_size;
+      if (model_.chunks.size() >= kMaxListedChunks) {
+        // Counted, not listed: its messages still count (overflow_ takes its place).
+        ++model_.unlisted_chunks;
+        overflow_ = std::move(c);
+        last_chunk_ = kOverflowChunk;
+        break;
+      }
       last_chunk_ = model_.chunks.size();
       model_.chunks.push_back(std::move(c));
       break;
@@ -100,8 +105,9 @@ void ScanBuilder::record(const RecordFrame& frame, std::string_view content, boo
     case kOpMessageIndex: {
       // After a chunk that could not be decompressed, its message indexes still say how many
       // messages it holds and when.
-      if (last_chunk_ >= model_.chunks.size()) break;
-      ChunkInfo& c = model_.chunks[last_chunk_];
+      ChunkInfo* current = current_chunk();
+      if (!current) break;
+      ChunkInfo& c = *current;
       if (c.counted) break;
       MessageIndex mi;
       if (!parse_message_index(content, &mi, &why)) return damaged("mcap.index.message_index_damaged");
@@ -141,7 +147,7 @@ void ScanBuilder::record(const RecordFrame& frame, std::string_view content, boo
       model_.problem(Severity::Warning, at, "mcap.record.unexpected",
                      "a " + op_name(frame.op) + " record at byte " + std::to_string(at) + " before any DataEnd record (summary records belong after it)");
       in_summary_ = true;
-      model_.summary_records.push_back(frame);
+      if (model_.summary_records.size() < kMaxListedRecords) model_.summary_records.push_back(frame);
       break;
     default:
       ++(is_private_op(frame.op) ? model_.private_records : model_.unknown_records);
@@ -150,8 +156,9 @@ void ScanBuilder::record(const RecordFrame& frame, std::string_view content, boo
 }
 
 void ScanBuilder::chunk(const RecordFrame& frame, const ChunkHeader& header, const Decompressed& records) {
-  if (in_summary_ || last_chunk_ >= model_.chunks.size() || model_.chunks[last_chunk_].offset != frame.offset) return;
-  ChunkInfo& c = model_.chunks[last_chunk_];
+  ChunkInfo* current = current_chunk();
+  if (in_summary_ || !current || current->offset != frame.offset) return;
+  ChunkInfo& c = *current;
   static const char* const codes[] = {"", "mcap.chunk.unsupported_compression", "mcap.chunk.too_large", "mcap.chunk.size_implausible",
                                       "mcap.chunk.decompress_failed", "mcap.chunk.size_mismatch"};
   if (records.status != DecompressStatus::Ok) {

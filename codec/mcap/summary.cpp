@@ -127,7 +127,7 @@ Report summary_report(const FileModel& m) {
   }
   uint64_t attachments = m.attachments.size(), metadata = m.metadata.size();
   r.file.counts = {{"messages", m.message_count}, {"channels", m.channels.size()}, {"schemas", m.schemas.size()},
-                   {"chunks", m.chunks.size()}, {"attachments", attachments}, {"metadata", metadata}};
+                   {"chunks", m.chunks.size() + m.unlisted_chunks}, {"attachments", attachments}, {"metadata", metadata}};
 
   Facts& f = r.facts;
   f.set("profile", m.header.profile, Unit::Text);
@@ -170,7 +170,7 @@ Report summary_report(const FileModel& m) {
   }
   Table schemas{"schemas", {"id", "name", "encoding", "size"}, {}, {Unit::Id, Unit::Text, Unit::Text, Unit::Bytes}};
   for (const auto& [id, info] : m.schemas)
-    schemas.rows.push_back({Json(uint64_t{id}), info.schema.name, info.schema.encoding, Json(uint64_t{info.schema.data.size()})});
+    schemas.rows.push_back({Json(uint64_t{id}), info.schema.name, info.schema.encoding, Json(info.data_size)});
   Table compression_table{"compression", {"compression", "chunks", "compressed", "uncompressed"}, {},
                           {Unit::Text, Unit::Count, Unit::Bytes, Unit::Bytes}};
   for (const CompressionRow& row : rows) compression_table.rows.push_back({row.name, row.chunks, row.compressed, row.uncompressed});
