@@ -502,14 +502,11 @@ Report McapInspector::check(const ProgressFn& progress) {
   Json crcs = checksum_json(result);
   result.report.details["checksum"] = crcs;
   result.report.facts.set("chunk_crcs", crcs.find("chunk_crcs")->find("text")->as_string(), Unit::Text);
-  checked_ = result.report;
   return result.report;
 }
 
 Json McapInspector::checksum(const ProgressFn& progress) {
-  CheckResult result = run_doctor(source_, model_, progress);
-  checked_ = result.report;
-  return checksum_json(result);
+  return checksum_json(run_doctor(source_, model_, progress));
 }
 
 }  // namespace logscope::mcap

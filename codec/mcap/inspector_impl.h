@@ -68,7 +68,6 @@ class McapInspector : public FormatInspector {
   std::optional<std::vector<RecordFrame>> records_;
   bool records_complete_ = true;
   std::unique_ptr<LoadedChunk> chunk_cache_;
-  std::optional<Report> checked_;  // the last full check, for the map
 };
 
 }  // namespace logscope::mcap
