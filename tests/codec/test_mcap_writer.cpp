@@ -220,3 +220,34 @@ TEST_CASE("mcap writer: the summary of an indexed file reads the header, the foo
   for (const LedgerEntry& e : w.ledger) index_bytes += e.op == kOpMessageIndex ? e.length : 0;
   CHECK(counting.bytes_read() == index_bytes);
 }
+
+TEST_CASE("mcap format: the magic, a magic cut short, and the info text's layout") {
+  mcap_test::Written w = small_file(WriterOptions(), 30);
+  CHECK(looks_like_mcap(w.bytes.substr(0, 8)));
+  CHECK_FALSE(looks_like_mcap(w.bytes.substr(0, 7)));
+  CHECK_FALSE(looks_like_mcap("#ROSBAG V2.0\n"));
+  CHECK_FALSE(looks_like_mcap(std::string("PACM\x01\0\0\0", 8)));
+  for (size_t n = 1; n < 8; ++n) CHECK(diagnose_mcap_head(w.bytes.substr(0, n), n) == "This looks like an MCAP file cut off inside its 8-byte magic (only " + std::to_string(n) + " bytes).");
+  CHECK(diagnose_mcap_head("\x89PNG", 4).empty());
+  CHECK(diagnose_mcap_head(w.bytes.substr(0, 4), 5000).empty());  // a longer file is not cut in its magic
+
+  // A cut record is named with what it declares and what is there.
+  uint64_t chunk_at = 0, chunk_length = 0;
+  for (const LedgerEntry& e : w.ledger)
+    if (e.op == kOpChunk && !chunk_at) chunk_at = e.offset, chunk_length = e.length;
+  FileModel cut = mcap_test::open_model(w.bytes.substr(0, static_cast<size_t>(chunk_at + 100)));
+  bool named = false;
+  for (const Problem& p : cut.problems)
+    if (p.code == "mcap.file.truncated")
+      named = p.offset == chunk_at && p.message == "the file ends inside the Chunk record at byte " + std::to_string(chunk_at) + ": it declares " +
+                                                       std::to_string(chunk_length - kRecordPrefix) + " bytes of content, 91 are there";
+  CHECK(named);
+
+  MemoryByteSource source(reinterpret_cast<const uint8_t*>(w.bytes.data()), w.bytes.size());
+  std::string text = open_inspector(source)->info_text({});
+  CHECK(text.rfind("library:  logscope mcap writer\nprofile:  \nmessages: 30\nduration: 290ms\nstart:    2023-11-14T22:13:20Z (1700000000.000000000)\n"
+                   "end:      2023-11-14T22:13:20.29Z (1700000000.290000000)\ncompression:\n\tzstd: [2/2 chunks] ", 0) == 0);  // the attachment closed the first chunk
+  CHECK(text.find("\t(0) /imu   15 msgs (48..52Hz) : demo/Imu [jsonschema]\n") != std::string::npos);
+  CHECK(text.find("\t(2) /log    5 msgs (14..17Hz) : <no schema>\n") != std::string::npos);
+  CHECK(text.find("attachments: 1\n\tcalibration.yaml [text/yaml] 1.46 KiB\nmetadata: 1\n\trobot\n") != std::string::npos);
+}
