@@ -4,6 +4,7 @@
 
 #include "bddf/entry.h"
 #include "carla/entry.h"
+#include "mcap/entry.h"
 #include "rosbag/entry.h"
 
 namespace logscope {
@@ -13,6 +14,7 @@ std::vector<FormatEntry> builtin_formats() {
       bddf::format_entry(),
       rosbag::format_entry(),
       carla::format_entry(),
+      mcap::format_entry(),
   };
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds protobuf-lite, Crypto++, lz4 and bzip2 for WebAssembly from Debian's
+# Builds protobuf-lite, Crypto++, lz4, bzip2 and zstd for WebAssembly from Debian's
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
@@ -16,7 +16,7 @@ command -v protoc >/dev/null || die "protoc not found; run scripts/install-deps.
 
 # Source package and version of each native -dev package, so wasm and native match.
 names=() versions=()
-for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev; do
+for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev; do
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$dev" 2>/dev/null) == installed ]] ||
     die "$dev is not installed; run scripts/install-deps.sh"
   read -r name version < <(dpkg-query -W -f='${source:Package} ${source:Version}\n' "$dev")
@@ -133,6 +133,15 @@ src=$(fetch "${names[3]}" "${versions[3]}")
 (cd "$src" && run emcc "${flags[@]}" -c blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c &&
   run emar rcs "$prefix/lib/libbz2.a" blocksort.o huffman.o crctable.o randtable.o compress.o decompress.o bzlib.o)
 cp "$src/bzlib.h" "$prefix/include/"
+rm -rf "$src"
+
+say "zstd ${versions[4]}: libzstd.a"
+src=$(fetch "${names[4]}" "${versions[4]}")
+# The library without its x86 assembly (huf_decompress_amd64.S) and threads: plain C for wasm32.
+# Compression is built too: the MCAP writer (codec/mcap/writer.cpp) makes zstd chunks.
+(cd "$src/lib" && run emcc "${flags[@]}" -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -c common/*.c compress/*.c decompress/*.c &&
+  run emar rcs "$prefix/lib/libzstd.a" ./*.o)
+cp "$src"/lib/{zstd.h,zstd_errors.h,zdict.h} "$prefix/include/"
 rm -rf "$src"
 
 date -u +%FT%TZ >"$prefix/.complete"

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(
-  g++ cmake make protobuf-compiler libprotobuf-dev libcrypto++-dev doctest-dev liblz4-dev libbz2-dev  # native
+  g++ cmake make protobuf-compiler libprotobuf-dev libcrypto++-dev doctest-dev liblz4-dev libbz2-dev libzstd-dev  # native
   nlohmann-json3-dev  # JSON (header-only: the wasm build compiles the same headers)
   libcurl4-openssl-dev  # the CLI's remote files (HTTP Range)
   emscripten       # WebAssembly (only Suggests make, listed above)

@@ -55,11 +55,11 @@ class JsDecompressOffload : public DecompressOffload {
   val js_;
 };
 
-void set_decompress_offload(val js) {
+void install_js_offload(val js) {
   static std::unique_ptr<JsDecompressOffload> installed;
-  set_decompress_offload(nullptr);
+  logscope::set_decompress_offload(nullptr);
   installed.reset(js.isNull() || js.isUndefined() ? nullptr : new JsDecompressOffload(js));
-  set_decompress_offload(installed.get());
+  logscope::set_decompress_offload(installed.get());
 }
 
 // What a helper worker runs: JS copies a chunk's compressed bytes into helperInput(n)
@@ -73,7 +73,7 @@ HelperChunk& helper_chunk() {
   return chunk;
 }
 
-val decompress_chunk(const std::string& compression, uint32_t uncompressed_size, bool verify) {
+val decompress_helper_chunk(const std::string& compression, uint32_t uncompressed_size, bool verify) {
   HelperChunk& chunk = helper_chunk();
   const std::vector<uint8_t>& in = helper_input();
   DecompressStatus status = chunk.decompressor.decompress(compression, in.data(), in.size(), uncompressed_size, &chunk.out, verify);
@@ -91,6 +91,6 @@ val decompress_chunk(const std::string& compression, uint32_t uncompressed_size,
 }  // namespace logscope
 
 EMSCRIPTEN_BINDINGS(logscope_offload) {
-  emscripten::function("setDecompressOffload", &logscope::set_decompress_offload);
-  emscripten::function("decompressChunk", &logscope::decompress_chunk);
+  emscripten::function("setDecompressOffload", &logscope::install_js_offload);
+  emscripten::function("decompressChunk", &logscope::decompress_helper_chunk);
 }

@@ -47,7 +47,12 @@ const char* problem_category(const std::string& code) {
   std::string area = a == std::string::npos || b == std::string::npos ? "" : code.substr(a + 1, b - a - 1);
   if (area == "check") return "cancelled";
   if (area == "checksum") return "checksum";
-  if (area == "index" || area == "index_data" || area == "chunk_info") return "index";
+  // A stored CRC or checksum that the bytes do not match, whatever holds it (a chunk, a summary).
+  auto ends_with = [&](std::string_view what) { return code.size() >= what.size() && code.compare(code.size() - what.size(), what.size(), what) == 0; };
+  if (ends_with(".crc_mismatch") || ends_with(".checksum_mismatch")) return "checksum";
+  if (area == "index" || area == "index_data" || area == "chunk_info" || area == "summary" || area == "statistics" ||
+      area == "footer" || area == "data_end" || area == "summary_offset")
+    return "index";
   if (area == "header" || area == "trailer" || area == "block" || area == "chunk" || area == "chunks" || area == "record" ||
       area == "packet" || area == "frame" || area == "file")
     return "structure";

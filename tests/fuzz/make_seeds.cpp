@@ -72,6 +72,13 @@ int main(int argc, char** argv) {
   Variant doors;
   doors.order = IdOrder::DevDoors;
   write(out + "/carla/tiny_doors.log", logscope_fuzz::tiny_carla(doors));
+  write(out + "/mcap/tiny_zstd.mcap", logscope_fuzz::tiny_mcap("zstd"));
+  write(out + "/mcap/tiny_lz4.mcap", logscope_fuzz::tiny_mcap("lz4"));
+  write(out + "/mcap/tiny_none.mcap", logscope_fuzz::tiny_mcap(""));
+  write(out + "/mcap/tiny_unchunked.mcap", logscope_fuzz::tiny_mcap("", false));
+  std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
+  mcap_cut.resize(mcap_cut.size() * 2 / 3);
+  write(out + "/mcap/tiny_cut.mcap", mcap_cut);
   write_text(out + "/detect/object.json", "{\"a\": [1, -2, 3.5e10, true, null, \"x\\u00e9\\n\"], \"b\": {\"c\": 18446744073709551615}}");
   write_text(out + "/detect/html", "<!DOCTYPE html><html>");
   write_text(out + "/detect/lfs", "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 12\n");

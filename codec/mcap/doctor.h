@@ -1,0 +1,82 @@
+// The MCAP doctor (doctor.cpp, doctor_index.cpp): one walk of every record with the checks of
+// `mcap doctor` and every CRC, problems with byte offsets and stable codes (docs/mcap.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/json.h"
+#include "core/report.h"
+#include "mcap/model.h"
+#include "mcap/reader.h"
+
+namespace logscope::mcap {
+
+// How many stored CRCs of each kind there were, how many were checked and how many matched.
+struct CrcTally {
+  uint64_t total = 0;     // records that carry the field
+  uint64_t present = 0;   // non-zero (0 means "not computed" in MCAP)
+  uint64_t checked = 0;   // present and verified (an unreadable chunk cannot be checked)
+  uint64_t mismatched = 0;
+};
+
+struct CheckResult {
+  Report report;
+  bool cancelled = false;
+  CrcTally chunks, attachments;
+  // The data section CRC: stored (0 = absent), whether it could be computed, and its value.
+  bool data_crc_stored_known = false;  // a DataEnd was found
+  uint32_t data_crc_stored = 0;
+  bool data_crc_computed_known = false;
+  uint32_t data_crc_computed = 0;
+  std::string data_crc_why;  // why it could not be computed
+  // The summary CRC from the footer.
+  uint32_t summary_crc_stored = 0;
+  bool summary_crc_computed_known = false;
+  uint32_t summary_crc_computed = 0;
+};
+
+// Walks the whole file and checks it against itself and against `model` (the opened index).
+CheckResult run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& progress);
+
+// {"status": "valid"|"mismatch"|"none"|"cancelled", "message", "data_section_crc": {...},
+//  "summary_crc": {...}, "chunk_crcs": {...}, "attachment_crcs": {...}} from a check's tallies.
+Json checksum_json(const CheckResult& result);
+
+// The index checks (doctor_index.cpp): what the summary says against what the walk found.
+struct WalkFindings {
+  // Chunks as the walk found them, with the MessageIndex records that follow each.
+  struct Chunk {
+    ChunkInfo info;
+    bool header_ok = false;
+    std::vector<RecordFrame> message_indexes;  // the run of MessageIndex records after it
+    std::vector<uint16_t> index_channels;      // their channel ids, in the same order
+  };
+  std::vector<Chunk> chunks;
+  std::vector<std::pair<uint64_t, ChunkIndex>> chunk_indexes;  // (record offset, record)
+  std::vector<std::pair<uint64_t, AttachmentIndex>> attachment_indexes;
+  std::vector<std::pair<uint64_t, MetadataIndex>> metadata_indexes;
+  std::map<uint64_t, uint64_t> attachments;  // offset -> record length, as found
+  std::map<uint64_t, uint64_t> metadata;     // offset -> record length
+  // A schema as compared: its data by size and CRC, so 65,535 large schemas are not all kept.
+  struct SchemaDigest {
+    std::string name, encoding;
+    uint64_t size = 0;
+    uint32_t crc = 0;
+    bool operator!=(const SchemaDigest& o) const { return name != o.name || encoding != o.encoding || size != o.size || crc != o.crc; }
+  };
+  std::map<uint16_t, SchemaDigest> summary_schemas;
+  std::map<uint16_t, Channel> summary_channels;
+  std::map<uint16_t, uint64_t> summary_schema_at, summary_channel_at;
+  std::map<uint16_t, SchemaDigest> data_schemas;
+  std::map<uint16_t, Channel> data_channels;
+  std::vector<RecordFrame> summary_frames;   // after DataEnd, in file order
+  uint64_t summary_begin = 0;                // the first byte after DataEnd (0: no DataEnd)
+};
+void check_index(const FileModel& seen, const FileModel& opened, const WalkFindings& found, std::vector<Problem>* problems);
+
+}  // namespace logscope::mcap

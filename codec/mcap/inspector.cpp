@@ -1,0 +1,91 @@
+// The MCAP FormatInspector: opens the index, keeps the record list and the last decompressed
+// chunk; the summary and the `mcap info` text come from summary.cpp.
+#include "mcap/inspector.h"
+
+#include <algorithm>
+
+#include "mcap/inspector_impl.h"
+#include "mcap/summary.h"
+#include "mcap/walk.h"
+
+namespace logscope::mcap {
+
+std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<McapInspector>(source); }
+
+const FileModel* file_model(FormatInspector& inspector) {
+  auto* mcap = dynamic_cast<McapInspector*>(&inspector);
+  return mcap ? &mcap->model() : nullptr;
+}
+
+McapInspector::McapInspector(ByteSource& source) : source_(source) { open_file(source_, &model_); }
+
+Report McapInspector::summary() { return summary_report(model_); }
+
+std::string McapInspector::info_text(const InfoOptions& options) {
+  (void)options;
+  return mcap::info_text(model_);
+}
+
+const std::vector<RecordFrame>& McapInspector::records() {
+  if (records_) return *records_;
+  records_.emplace();
+  std::vector<RecordFrame>& out = *records_;
+  if (model_.header_end > model_.header_offset || model_.has_header)
+    out.push_back(RecordFrame{model_.header_offset, kOpHeader, model_.header_end - model_.header_offset - kRecordPrefix});
+  uint64_t end = model_.has_footer ? model_.footer_offset : model_.file_size;
+  if (model_.top_records_known) {
+    out.insert(out.end(), model_.top_records.begin(), model_.top_records.end());
+    records_complete_ = model_.top_records_complete;
+  } else if (model_.header_end > 0) {
+    bool all = true;
+    std::vector<RecordFrame> listed = list_records(source_, model_.header_end, end, &all);
+    out.insert(out.end(), listed.begin(), listed.end());
+    records_complete_ = all;
+  }
+  if (model_.has_footer) out.push_back(RecordFrame{model_.footer_offset, kOpFooter, kFooterContent});
+  return out;
+}
+
+std::string McapInspector::content(const RecordFrame& frame, uint64_t limit) {
+  uint64_t n = std::min(frame.length, limit);
+  if (frame.content_offset() >= source_.size()) return {};
+  std::vector<uint8_t> bytes = source_.read_vector(frame.content_offset(), static_cast<size_t>(n));
+  return std::string(bytes.begin(), bytes.end());
+}
+
+const LoadedChunk* McapInspector::chunk_at(size_t k) {
+  const std::vector<RecordFrame>& list = records();
+  if (k >= list.size() || list[k].op != kOpChunk) return nullptr;
+  if (chunk_cache_ && chunk_cache_->record == k) return chunk_cache_.get();
+  auto loaded = std::make_unique<LoadedChunk>();
+  loaded->record = k;
+  loaded->offset = list[k].offset;
+  if (list[k].length > kMaxRecordView) {
+    loaded->error = "the chunk is " + std::to_string(list[k].length) + " bytes, more than this reader holds at once";
+  } else {
+    std::string bytes = content(list[k], list[k].length);
+    std::string why;
+    if (bytes.size() != list[k].length) {
+      loaded->error = "the chunk could not be read";
+    } else if (!parse_chunk_header(bytes, &loaded->header, &why)) {
+      loaded->error = why;
+    } else {
+      loaded->header_ok = true;
+      loaded->data = decompress_chunk(loaded->header.compression,
+                                      std::string_view(bytes).substr(static_cast<size_t>(loaded->header.records_offset),
+                                                                     static_cast<size_t>(loaded->header.records_size)),
+                                      loaded->header.uncompressed_size);
+      if (loaded->data.status != DecompressStatus::Ok) {
+        loaded->error = loaded->data.error;
+      } else {
+        uint64_t bad = 0;
+        for_each_inner_record(loaded->bytes(), [&](const RecordFrame& inner, std::string_view) { loaded->inner.push_back(inner); }, &why, &bad);
+        if (!why.empty()) loaded->error = "the records break off at byte " + std::to_string(bad) + ": " + why;
+      }
+    }
+  }
+  chunk_cache_ = std::move(loaded);
+  return chunk_cache_.get();
+}
+
+}  // namespace logscope::mcap

@@ -1,0 +1,73 @@
+// The FormatInspector of MCAP files. Members are split over inspector.cpp (summary, info, the
+// record list and chunk cache), tree.cpp (tree, locate, spans), decode.cpp (decode),
+// doctor.cpp (check, checksum), queries.cpp (the query table) and file_map.cpp (file_map).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/inspector.h"
+#include "mcap/decompress.h"
+#include "mcap/model.h"
+#include "mcap/reader.h"
+
+namespace logscope::mcap {
+
+// A chunk's records, decompressed, with where each record starts in them.
+struct LoadedChunk {
+  size_t record = SIZE_MAX;  // its position in records()
+  uint64_t offset = 0;       // file offset of the Chunk record
+  ChunkHeader header;
+  bool header_ok = false;
+  Decompressed data;
+  std::vector<RecordFrame> inner;  // offsets within data.bytes
+  std::string error;               // why there are no records (or fewer than the chunk holds)
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(data.bytes.data()), data.bytes.size()}; }
+};
+
+class McapInspector : public FormatInspector {
+ public:
+  explicit McapInspector(ByteSource& source);
+
+  Report summary() override;
+  Report check(const ProgressFn& progress) override;
+  std::string info_text(const InfoOptions& options) override;
+  Json checksum(const ProgressFn& progress) override;
+
+  uint64_t child_count(const std::string& node_id) override;
+  std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;
+  std::vector<std::string> locate(uint64_t offset) override;
+  std::vector<Span> spans(uint64_t offset, uint64_t length) override;
+  Json decode(const std::string& node_id) override;
+  FileMap file_map(bool full_check, const ProgressFn& progress) override;
+  std::vector<QuerySpec> queries() override;
+
+  const FileModel& model() const { return model_; }
+
+ private:
+  // Every top-level record in file order: the Header, the data section, the summary, the Footer.
+  // From the scan when one ran, else listed from the framing on first use.
+  const std::vector<RecordFrame>& records();
+  // The decompressed chunk at records()[k]; null when that record is no chunk.
+  const LoadedChunk* chunk_at(size_t k);
+  // The record's content, up to `limit` bytes (the start of it when longer).
+  std::string content(const RecordFrame& frame, uint64_t limit);
+  TreeNode record_node(size_t k);
+  TreeNode inner_node(size_t k, size_t j);
+  Json record_json(const RecordFrame& frame, std::string_view content, bool whole, uint64_t file_offset);
+  Json messages_query(QueryArgs& args, const ProgressFn& progress);
+  Json attachments_query(QueryArgs& args);
+  Json metadata_query(QueryArgs& args);
+  Json timeline_query(QueryArgs& args);
+  Json channels_query();
+
+  ByteSource& source_;
+  FileModel model_;
+  std::optional<std::vector<RecordFrame>> records_;
+  bool records_complete_ = true;
+  std::unique_ptr<LoadedChunk> chunk_cache_;
+};
+
+}  // namespace logscope::mcap

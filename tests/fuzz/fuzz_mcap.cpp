@@ -1,0 +1,39 @@
+// libFuzzer harness: an arbitrary file opened as MCAP (mcap::looks_like_mcap, then
+// mcap::open_inspector directly: detection does not list MCAP yet), every FormatInspector entry
+// point exercised (tests/fuzz/exercise.h) with the MCAP queries, and the invariants of
+// tests/fuzz/invariants.h checked. Other inputs stop at the magic. Build with -DLOGSCOPE_FUZZ=ON
+// and clang (tests/fuzz/CMakeLists.txt).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "exercise.h"
+#include "invariants.h"
+#include "mcap/format.h"
+#include "mcap/inspector.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view head(reinterpret_cast<const char*>(data), std::min<size_t>(size, 16));
+  if (!logscope::mcap::looks_like_mcap(head)) {
+    logscope::mcap::diagnose_mcap_head(head, size);
+    return 0;
+  }
+  logscope::MemoryByteSource source(data, size);
+  std::unique_ptr<logscope::FormatInspector> inspector = logscope::mcap::open_inspector(source);
+  if (size % 2 == 0) {
+    logscope::Detection detection;
+    detection.family = "mcap";
+    logscope_fuzz::exercise_inspector(inspector.get(), detection, size);
+    logscope::ProgressFn progress = [](uint64_t, uint64_t) { return true; };
+    for (const char* args : {"{}", "{\"channel\": 1, \"first\": 3, \"count\": 5}", "{\"t0_ns\": 1700000000005000000, \"count\": 20}"})
+      inspector->query("messages", logscope::Json::parse(args).value_or(logscope::Json::object()), progress);
+    inspector->query("channels", logscope::Json::object(), progress);
+    inspector->query("attachments", logscope::Json::object(), progress);
+    inspector->query("metadata", logscope::Json::object(), progress);
+    inspector->query("timeline", logscope::Json::object(), progress);
+    inspector->file_map(true, progress);
+  }
+  logscope_fuzz::abort_on_violations(logscope_fuzz::check_inspector_invariants(inspector.get(), "mcap", size));
+  return 0;
+}
