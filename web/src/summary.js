@@ -6,10 +6,16 @@ const TABLE_ROWS = 200;
 
 // One fact: label, formatted text, the raw value in data-value and title (tooltip). unit: the
 // contract's unit (docs/report.md); without one the key's name decides (query results).
+/**
+ * @param {string} label
+ * @param {string} key
+ * @param {unknown} value
+ * @param {string | null} [unit]
+ */
 export function factItem(label, key, value, unit = null) {
   const { text, title, sub } = unit ? formatUnit(unit, value, 'fact') : formatValue(key, value, 'fact');
   // "Duration (s)" is redundant beside "12.53 s": the text carries the unit.
-  if (!unit && typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(text)) label = label.replace(/ \((s|ms|ns)\)$/, '');
+  if (!unit && typeof value === 'number' && / \((s|ms|ns)\)$/.test(label) && !/^\d[\d.]*$/.test(/** @type {string} */ (text))) label = label.replace(/ \((s|ms|ns)\)$/, '');
   const raw = typeof value === 'number' || (unit && /_ns$/.test(unit) && value != null) ? { value: String(value) } : null;
   return h('div.fact', { dataset: { key, ...(unit ? { unit } : {}) } }, h('dt', {}, label),
     h('dd', { title: title || null, dataset: raw }, text, sub ? h('span.fact-sub', {}, sub) : null));
@@ -76,6 +82,7 @@ const CHECKSUM_TEXT = {
 
 // state: {status: 'idle'|'running'|'done'|'error', result, threshold, size, onVerify}
 export function renderChecksum(root, state) {
+  /** @type {HTMLElement[]} */
   const parts = [h('div.card-head', {}, h('h3', {}, 'Checksum'))];
   if (state.status === 'done' && state.result) {
     const result = state.result;

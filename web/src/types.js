@@ -479,7 +479,9 @@ export {};
  * @property {number[]} f frame indexes of the points
  * @property {number[]} x cm
  * @property {number[]} y cm
- * @property {[number, number, number] | null} [spawn] the spawn point, cm
+ * @property {number} spawn_frame
+ * @property {number | null} destroy_frame
+ * @property {[number, number, number]} spawn the spawn point, cm
  */
 /** @typedef {QueryAnswer & {actors: ActorPath[], frames: number, stride: number}} PathsResult */
 

@@ -33,13 +33,13 @@ export default {
       clear(note).append(h('span.muted', {}, 'Reading the index…'));
       try {
         if (origin === null) {
-          const head = await view.run('Reading the block index', 'extract', { max: 1 }, { op: 'queryText' });
+          const head = /** @type {string} */ (await view.run('Reading the block index', 'extract', { max: 1 }, { op: 'queryText' }));
           origin = BigInt(/"timestamp_ns":\s*(-?\d+)/.exec(head)?.[1] ?? 0);
         }
         const parts = [`"series":${JSON.stringify(select.value === 'all' ? series.map((s) => s.index) : [Number(select.value)])}`, `"max":${PAGE}`];
         if (from.value !== '') parts.push(`"t0_ns":${nsArg(from.value)}`);
         if (to.value !== '') parts.push(`"t1_ns":${nsArg(to.value)}`);
-        const result = await view.run('Finding blocks', 'extract', null, { argsJson: `{${parts.join(',')}}` });
+        const result = /** @type {import('../types.js').BlocksResult} */ (await view.run('Finding blocks', 'extract', null, { argsJson: `{${parts.join(',')}}` }));
         if (request !== latest) return;
         if (result.error) return clear(note).append(h('span.error-text', {}, result.error));
         clear(tbody);
