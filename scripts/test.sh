@@ -7,6 +7,8 @@ scripts/npm-deps.sh
 scripts/build.sh
 
 status=0
+echo "== page types (tsc: npm run typecheck)"
+npm run --silent typecheck || status=1
 echo "== codec tests (ctest)"
 (cd build/native && ctest --output-on-failure -j"$(nproc)") || status=1
 echo "== wasm module tests (node --test)"

@@ -5,19 +5,28 @@
 
 // The line is put together from the codec's own JSON text (not re-serialised), in the CLI's key
 // order (cli/command.cpp file_json, then "report"), so numbers keep the codec's digits.
+/** @param {{path: string, size: number, detectionText: string, reportText: string | null}} file */
 export function checkLine({ path, size, detectionText, reportText }) {
   const head = `{"path":${JSON.stringify(path)},"size":${size},"detection":${detectionText}`;
   return reportText ? `${head},"report":${reportText}}` : `${head}}`;
 }
 
 // The line of a file that could not be read at all, as the CLI writes it.
+/** @type {(path: string, error: string) => string} */
 export const errorLine = (path, error) => JSON.stringify({ path, error });
 
 const SHOWN_PROBLEMS = 3; // the first few, most severe first, for the row's tooltip
+/** @type {{[severity: string]: number}} */
 const ORDER = { error: 0, warning: 1, info: 2 };
 
 // The row's fields from the parsed detection and report (report null: not a log).
+/**
+ * @param {import('../types.js').Detection} detection
+ * @param {import('../types.js').Report | null} report
+ * @returns {import('../types.js').RowFields}
+ */
 export function rowFields(detection, report) {
+  /** @type {import('../types.js').RowFields} */
   const row = {
     known: Boolean(report),
     family: detection.family || 'unknown',
@@ -28,11 +37,12 @@ export function rowFields(detection, report) {
   if (!report) return row;
   const facts = Object.fromEntries((report.facts || []).map((f) => [f.key, f.value]));
   const problems = report.problems || [];
+  /** @type {(severity: string) => number} */
   const count = (severity) => problems.filter((p) => p.severity === severity).length;
   const checksum = report.details?.checksum;
   return Object.assign(row, {
     version: facts.version === undefined || facts.version === null ? '' : String(facts.version),
-    versionNote: facts.carla_version || '',
+    versionNote: /** @type {string} */ (facts.carla_version || ''),
     startNs: report.file?.start_ns ?? null,
     durationNs: report.file?.duration_ns ?? null,
     counts: report.file?.counts || {},
@@ -48,16 +58,24 @@ export function rowFields(detection, report) {
 
 // Files found in a folder that are not logs (a README, a .json) are listed but do not make the
 // batch fail; a file with a log's name that cannot be read does (cli/batch.cpp has_log_name).
+/** @type {(path: string) => boolean} */
 export const hasLogName = (path) => ['.bag', '.bag.active', '.bddf', '.log'].some((ending) => path.endsWith(ending));
 
 // The verdict `logscope check --recursive` gives a file it found in a folder: clean (exit status
 // 0), problems (1), unreadable (2), or not a log (does not change the exit status). The page
 // treats every file of a batch so; `null` while the file has not been checked.
+/**
+ * @param {import('./pool.js').BatchRow} row
+ * @returns {Verdict | null}
+ */
 export function verdictOf(row) {
   if (!row.done) return null;
   if (row.error) return 'unreadable';
   if (!row.known) return hasLogName(row.path) ? 'unreadable' : 'not-log';
-  return row.errors + row.warnings ? 'problems' : 'clean';
+  return /** @type {number} */ (row.errors) + /** @type {number} */ (row.warnings) ? 'problems' : 'clean'; // a known row has its counts
 }
 
+/** @typedef {'clean' | 'problems' | 'unreadable' | 'not-log'} Verdict */
+
+/** @type {{[verdict: string]: number}} */
 export const EXIT_STATUS = { clean: 0, problems: 1, unreadable: 2 };

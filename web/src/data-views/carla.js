@@ -8,12 +8,17 @@ const TYPES = { h: 'hero', v: 'vehicle', w: 'walker', t: 'traffic light', o: 'ot
 const ACTOR_COLUMNS = ['id', 'type', 'blueprint', 'role_name', 'spawn_frame', 'spawn_time', 'destroy_frame', 'parent', 'positions'];
 
 // Frame id -> {offset, length} through the in-memory frame index (view worker, no file reads).
+/**
+ * @param {import('./common.js').DataViewContext} view
+ * @param {number} id
+ */
 async function frameAt(view, id) {
   const client = view.viewClient;
-  let page = await client.call('query', { name: 'frames', args: { first: Math.max(0, id - 1), count: 1 } });
+  let page = /** @type {import('../types.js').FramesResult} */ (await client.call('query', { name: 'frames', args: { first: Math.max(0, id - 1), count: 1 } }));
+  /** @type {import('../types.js').CarlaFrame | undefined} */
   let frame = page.frames?.[0];
   if (frame?.id !== id) {
-    page = await client.call('query', { name: 'frames', args: { first: 0, count: page.total || 1e6 } });
+    page = /** @type {import('../types.js').FramesResult} */ (await client.call('query', { name: 'frames', args: { first: 0, count: page.total || 1e6 } }));
     frame = (page.frames || []).find((f) => f.id === id);
   }
   return frame || null;
@@ -42,7 +47,7 @@ export default {
     clear(view.root).append(collisions, actors);
     const again = () => this.render(view);
     try {
-      const result = await view.run('Finding collisions', 'collisions', {});
+      const result = /** @type {import('../types.js').CollisionsResult} */ (await view.run('Finding collisions', 'collisions', {}));
       if (result.error) throw new Error(result.error);
       const list = result.collisions || [];
       const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
@@ -57,7 +62,7 @@ export default {
       view.status(collisions.lastChild, error, again);
     }
     try {
-      const result = await view.run('Reading actors', 'actors', {});
+      const result = /** @type {import('../types.js').ActorsResult} */ (await view.run('Reading actors', 'actors', {}));
       if (result.error) throw new Error(result.error);
       const list = result.actors || [];
       const numeric = (c) => isNumericUnit(unitAt(result, `actors.${c}`));

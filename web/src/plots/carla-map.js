@@ -10,6 +10,11 @@ import { worldBounds, transform, drawMap, actorAt, typeKey } from './map-draw.js
 const TYPES = [['vehicle', 'Vehicles'], ['walker', 'Walkers'], ['traffic_light', 'Traffic lights'], ['other', 'Other actors']];
 const SPEEDS = [1, 2, 5, 10, 30];
 
+/**
+ * @param {HTMLElement} card
+ * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext, signal: AbortSignal,
+ *   onActors?: (actors: import('../types.js').ActorPath[]) => void, onPick?: (id: string) => void}} options
+ */
 export function renderCarlaMap(card, { session, view, signal, onActors = () => {}, onPick = () => {} }) {
   const canvas = h('canvas.map-canvas#map-canvas', { tabindex: 0, role: 'img', 'aria-label': 'Top-down map of the actors; wheel zooms, drag pans, double click shows everything' });
   const slider = h('input.map-slider#map-frame', { type: 'range', min: 0, max: 0, step: 1, value: 0, 'aria-label': 'Frame', disabled: true });
@@ -24,10 +29,21 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     h('div.data-toolbar', {}, play, speed, slider, frameText),
     h('div.map-canvas-wrap', {}, canvas), legend, detail);
 
+  /** @type {import('./map-draw.js').MapState} */
   const state = { actors: [], index: 0, current: new Map(), hover: null };
+  /** @type {Map<number, import('../types.js').ActorPath[]>} */
   const lives = new Map(); // actor id -> its lives (ids are reused after a destroy)
-  let bounds = null, viewBox = null, frames = 0, drag = null;
-  let wanted = 0, asking = false, playing = null;
+  /** @typedef {{x0: number, x1: number, y0: number, y1: number}} Box */
+  /** @type {Box | null} */
+  let bounds = null;
+  /** @type {Box} set once the paths are in (load()), before any event draws */
+  let viewBox = /** @type {Box} */ (/** @type {unknown} */ (null));
+  let frames = 0;
+  /** @type {{start: number[], box: Box, moved: boolean} | null} */
+  let drag = null;
+  /** @type {{from: number, started: number, raf?: number} | null} */
+  let playing = null;
+  let wanted = 0, asking = false;
   const duration = Number(session.summary?.file?.duration_ns || 0) / 1e9;
 
   function draw() {
@@ -48,7 +64,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     try {
       while (true) {
         const asked = wanted;
-        const result = await session.result(session.client.call('query', { name: 'positions', args: { frame: asked } }));
+        const result = /** @type {import('../types.js').PositionsResult} */ (await session.result(session.client.call('query', { name: 'positions', args: { frame: asked } })));
         if (result.error) throw new Error(result.error);
         const current = new Map();
         for (const p of result.positions) {
@@ -62,7 +78,8 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
         if (wanted === asked) break;
       }
     } catch (error) {
-      if (error?.name !== 'AbortError') frameText.textContent = String(error?.message || error);
+      const failure = /** @type {import('../types.js').ErrorLike | null | undefined} */ (error);
+      if (failure?.name !== 'AbortError') frameText.textContent = String(failure?.message || error);
     } finally {
       asking = false;
     }
@@ -76,7 +93,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
 
   function stop() {
     if (!playing) return;
-    cancelAnimationFrame(playing.raf);
+    cancelAnimationFrame(/** @type {number} */ (playing.raf)); // set as it starts
     playing = null;
     play.textContent = '▶ Play';
   }
@@ -131,6 +148,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
       draw();
       return;
     }
+    /** @type {import('../types.js').ActorPath | null} */
     const hit = actorAt(state.transform, state, px, py);
     if (hit !== state.hover) { state.hover = hit; draw(); }
     const now = hit && state.current.get(hit);
@@ -142,13 +160,13 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     drag = null;
     if (d && !d.moved && state.hover) onPick(String(state.hover.id));
   }, { signal });
-  canvas.addEventListener('dblclick', () => { viewBox = { ...bounds }; draw(); }, { signal });
+  canvas.addEventListener('dblclick', () => { viewBox = { .../** @type {Box} */ (bounds) }; draw(); }, { signal });
   onThemeChange(draw, signal);
   onResize(canvas, draw, signal);
 
   async function load() {
     try {
-      const result = await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 });
+      const result = /** @type {import('../types.js').PathsResult} */ (await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 }));
       if (result.error) throw new Error(result.error);
       state.actors = result.actors;
       for (const a of result.actors) lives.set(a.id, [...(lives.get(a.id) || []), a]);

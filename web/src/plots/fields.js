@@ -18,7 +18,7 @@ export class FieldPicker {
     this.element = h('details.field-picker#plot-fields', {}, this.summary, h('div.field-panel', {}, this.filter, this.list, this.note));
     this.filter.addEventListener('input', () => this.render());
     this.element.addEventListener('toggle', () => { if (this.element.open) this.filter.focus(); });
-    document.addEventListener('click', (e) => { if (this.element.open && !this.element.contains(e.target)) this.element.open = false; }, { signal });
+    document.addEventListener('click', (e) => { if (this.element.open && !this.element.contains(/** @type {Node | null} */ (e.target))) this.element.open = false; }, { signal });
   }
 
   // columns: [{name, kind}]; chosen: names to start with.

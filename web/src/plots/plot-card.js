@@ -53,6 +53,12 @@ function chartData(result, origin) {
 
 // wanted: {key, fields} to plot first (a link's), instead of the busiest source worth a look;
 // onPlotted(key, fields) after each plot drawn (the link records them).
+/**
+ * @param {HTMLElement} card
+ * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext, format: string,
+ *   range: import('./range.js').TimeRange, signal: AbortSignal, wanted?: {key: string, fields?: string[]} | null,
+ *   onPlotted?: (key: string, fields: string[]) => void}} options
+ */
 export function renderPlotCard(card, { session, view, format, range, signal, wanted = null, onPlotted = () => {} }) {
   const origin = range.origin;
   const what = { rosbag: 'Topic', bddf: 'Series', carla: 'Actor' }[format];
@@ -76,8 +82,10 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   let latest = null;
   let shown = null; // the last answer drawn: {result, data, args}
   let requery = null;
+  /** @type {import('../types.js').PlotColumn[]} */
   let known = []; // the source's columns ({name, kind, unit?})
   let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
+  /** @type {{key: string, fields?: string[]} | null} */
   let pending = wanted; // a source to plot once it is listed (CARLA's come with the map's pass)
   let picked = false; // a source was asked for (a link, a pick, the list): the first-source search stops
 
@@ -87,6 +95,10 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     else chart.reset();
   }
 
+  /**
+   * @param {{key: string, label: string, arg: {[key: string]: import('../types.js').JsonValue}}[]} list
+   * @param {string | null} [chosen]
+   */
   function fillSources(list, chosen = null) {
     sources = list;
     clear(select).append(...(list.length ? list.map((s) => h('option', { value: s.key }, s.label)) : [h('option', { value: '' }, format === 'carla' ? 'Reading the actors…' : 'Nothing to plot')]));
@@ -114,6 +126,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     chart.yLabel = axisCaption(units);
   }
 
+  /** @param {{t0?: bigint | null, t1?: bigint | null, keepView?: boolean}} [options] */
   async function plot({ t0 = null, t1 = null, keepView = false } = {}) {
     const s = source();
     const chosen = fields.selected;
@@ -125,14 +138,14 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     card.dataset.state = 'running';
     clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
     try {
-      const result = await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args);
+      const result = /** @type {import('../types.js').PlotResult} */ (await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args));
       if (request !== latest) return;
       if (result.error) throw new Error(result.error);
       const data = chartData(result, origin);
       shown = { result, data, args };
       zoomed = t0 !== null;
       Object.assign(card.dataset, { state: 'done', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
-      card.plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
+      /** @type {HTMLElement & {plotData?: object}} */ (card).plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
       drawLegend(result.columns);
       chart.setData(data, { keepView });
       clear(note);
@@ -166,11 +179,12 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   }
 
   const columnsOf = async (s) => {
-    const result = await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg }));
+    const result = /** @type {import('../types.js').ColumnsResult} */ (await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg })));
     if (result.error) throw new Error(result.error);
     return result.columns;
   };
 
+  /** @param {{run?: boolean, chosen?: string[] | null, columns?: import('../types.js').PlotColumn[] | null}} [options] */
   async function loadColumns({ run = auto, chosen = null, columns = null } = {}) {
     const s = source();
     if (!s) return;
@@ -201,7 +215,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
 
   // Plots the wanted source with its fields once it is listed; true when it was.
   function takePending() {
-    if (!pending || !sources.some((s) => s.key === pending.key)) return false;
+    if (!pending || !sources.some((s) => s.key === /** @type {{key: string}} */ (pending).key)) return false;
     select.value = pending.key;
     const chosen = pending.fields;
     pending = null;
@@ -217,9 +231,10 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   return {
     // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.
     setActors(actors, preferred = null) {
+      /** @type {{[type: string]: number}} */
       const rank = { vehicle: 0, walker: 1 };
       const list = actors.filter((a) => a.f.length > 0)
-        .sort((a, b) => (rank[a.type] ?? 2) - (rank[b.type] ?? 2) || (b.role_name === 'hero') - (a.role_name === 'hero') || a.id - b.id)
+        .sort((a, b) => (rank[a.type] ?? 2) - (rank[b.type] ?? 2) || Number(b.role_name === 'hero') - Number(a.role_name === 'hero') || a.id - b.id)
         .map((a) => ({ key: String(a.id), label: `${a.id} · ${a.type} · ${a.blueprint}${a.role_name ? ` (${a.role_name})` : ''}`, arg: { actor: a.id } }));
       const unique = [...new Map(list.map((s) => [s.key, s])).values()];
       fillSources(unique, preferred === null ? null : String(preferred));
@@ -232,7 +247,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
       takePending();
     },
     // What the chart shows: {key, fields}, or null.
-    shown: () => (shown ? { key: card.dataset.source, fields: card.dataset.fields.split(',') } : null),
+    shown: () => (shown ? { key: card.dataset.source, fields: /** @type {string} */ (card.dataset.fields).split(',') } : null),
     // Plots this source (a timeline row's name, a map actor's id).
     pick(key) {
       picked = true;

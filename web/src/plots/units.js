@@ -2,6 +2,7 @@
 // the "units" annotation, or CARLA's recorder units); a ROS bag never stores units, so for the
 // standard message fields the convention of REP 103 (SI units, angles in radians) is shown, marked
 // as such.
+/** @type {[pattern: RegExp, unit: string][]} */
 const REP103 = [
   [/(^|\.)linear_acceleration\.[xyz]$/, 'm/s²'],
   [/(^|\.)angular_velocity\.[xyz]$/, 'rad/s'],

@@ -66,7 +66,7 @@ export function extractTab(app) {
 
   function busy(on) {
     running = on;
-    for (const button of panel().querySelectorAll('button.run')) button.disabled = on;
+    for (const button of panel().querySelectorAll(/** @type {'button'} */ ('button.run'))) button.disabled = on;
   }
 
   async function run(job, options, { title, what, downloadName }) {
@@ -81,7 +81,7 @@ export function extractTab(app) {
       result.render(outcome, { title, downloadName, job });
     } catch (error) {
       if (isAbort(error)) return;
-      result.render({ state: 'failed', error: String(error?.message || error) }, { title, downloadName, job });
+      result.render({ state: 'failed', error: String(/** @type {import('../types.js').ErrorLike | null | undefined} */ (error)?.message || error) }, { title, downloadName, job });
     } finally {
       if (mine === session) busy(false);
     }
@@ -107,8 +107,9 @@ export function extractTab(app) {
       const chosen = pick.chosen();
       if (!chosen.length) { note.textContent = `Choose at least one ${family === 'rosbag' ? 'topic' : 'series'}.`; return; }
       note.textContent = '';
+      /** @type {import('../types.js').OutputOptions} */
       const options = { mode: 'extract', ...range.values() };
-      if (family === 'rosbag') Object.assign(options, { topics: pick.all() ? [] : chosen, compression: compression.value });
+      if (family === 'rosbag') Object.assign(options, { topics: pick.all() ? [] : chosen, compression: /** @type {HTMLSelectElement} */ (compression).value });
       else options.series = pick.all() ? [] : chosen.map(Number);
       const { base, ext } = names();
       run('extract', options, { title: `Extract of ${session.file.name}`, what: 'Extracting', downloadName: `${base}.extract${ext}` });
@@ -131,6 +132,7 @@ export function extractTab(app) {
 
   function exportCard(family, summary) {
     let source;
+    /** @type {HTMLDataListElement | null} */
     let carlaList = null;
     if (family === 'rosbag') {
       source = h('select.select#export-source', { 'aria-label': 'Topic' }, rowsOf(tableOf(summary, 'topics')).map((t) => h('option', { value: t.topic }, `${t.topic} (${formatCount(t.messages)})`)));
@@ -147,14 +149,15 @@ export function extractTab(app) {
       try {
         await session.result(session.ensureJobs());
         const onProgress = app.progress.start('Listing actors', { total: session.file.size, onCancel: () => session.cancelJobs() });
-        const answer = await session.result(session.jobs.call('query', { name: 'actors', args: {} }, { onProgress }));
+        const answer = /** @type {import('../types.js').ActorsResult} */ (await session.result(session.jobs.call('query', { name: 'actors', args: {} }, { onProgress })));
         app.progress.finish();
-        clear(carlaList).append(...(answer.actors || []).map((a) => h('option', { value: String(a.id) }, `${a.id} · ${a.blueprint || a.type || ''}`)));
+        clear(/** @type {HTMLDataListElement} */ (carlaList)).append(...(answer.actors || []).map((a) => h('option', { value: String(a.id) }, `${a.id} · ${a.blueprint || a.type || ''}`)));
       } catch (error) { if (!isAbort(error)) app.progress.finish(); }
     };
     const submit = (event) => {
       event.preventDefault();
       const value = source.value;
+      /** @type {import('../types.js').OutputOptions} */
       const options = { format: format.value, ...range.values(), fields: fields.value.split(',').map((f) => f.trim()).filter(Boolean) };
       if (family === 'rosbag') options.topic = value;
       else if (family === 'bddf') options.series = value;
