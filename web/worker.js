@@ -14,6 +14,7 @@ let modulePromise = null;
 let Module = null;
 let inspector = null;
 let reader = null;
+let formatTable = []; // the codec's format table (codec/core/format_table.h), read once the module loads
 
 // The single-file build (scripts/build-dist.mjs --single) runs this worker from a Blob URL with the
 // wasm inlined as base64 in LOGSCOPE_WASM_BASE64: it is handed to the module instead of fetched.
@@ -35,6 +36,7 @@ function loadModule() {
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
         Module.prepareHeap(HEAP_PREPARED_MB);
+        formatTable = JSON.parse(Module.formats());
         return Module;
       });
   }
@@ -45,27 +47,31 @@ function loadModule() {
 loadModule().catch(() => { modulePromise = null; });
 prepareReadAhead();
 
-// Whole-file passes spread over the cores: bags decompress chunks on helper workers, a BDDF's
-// check hashes on one (web/src/hash-offload.js). Helpers are started the first time such a pass
-// runs (they must be running before the codec blocks waiting for them).
+// The open file's entry of the format table, or null.
+const openFormat = () => (inspector ? formatTable.find((f) => f.name === parse(inspector.detection())?.family) ?? null : null);
+
+// Whole-file passes spread over the cores: formats with chunks decompress them on helper workers
+// (helper "decompress"), a format whose check hashes the file does so on one (helper "hash",
+// web/src/hash-offload.js). The format table says which a format uses. Helpers are started the
+// first time such a pass runs (they must be running before the codec blocks waiting for them).
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 let hashOffload = null;
 const HASH_HELPER_MIN_CORES = 3;
-async function ensureOffload() {
-  // Only bags have chunks to decompress, and only a BDDF's check hashes beside its walk: other
-  // formats would pay for a helper that idles.
-  const family = inspector ? parse(inspector.detection())?.family : null;
+// decompress: false for a pass that decompresses by itself (a fed check).
+async function ensureOffload({ decompress = true } = {}) {
+  // Only the helpers the format uses: other formats would pay for a helper that idles.
+  const helpers = openFormat()?.helpers ?? [];
   if (!readAheadAvailable() || cores < 2) return;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
-  if (family === 'bddf' && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
+  if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = HashOffload.start()
       .then((started) => { Module.setSha1Offload(started); return started; })
       .catch(() => null);
   }
-  if (family === 'bddf') await hashOffload;
-  if (offload || family !== 'rosbag') return;
+  if (helpers.includes('hash')) await hashOffload;
+  if (offload || !decompress || !helpers.includes('decompress')) return;
   offload = DecompressOffload.start(cores - 1)
     .then((started) => { Module.setDecompressOffload(started); return started; })
     .catch(() => null);
@@ -98,8 +104,8 @@ async function checkReport(progress) {
   if (reader.kind === 'file') {
     await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
-    // A bag's fed check decompresses its chunks itself; a BDDF's may hash on a helper.
-    if (feed && parse(inspector.detection())?.family !== 'rosbag') await ensureOffload();
+    // A fed check decompresses its chunks itself; it may hash on a helper.
+    if (feed) await ensureOffload({ decompress: false });
     const text = await feedFile(feed, 'check', progress);
     const report = parse(text);
     if (report && report.status !== 'incomplete') return { text, report };
@@ -149,7 +155,8 @@ const ops = {
       : (offset, length) => reader.read(offset, length);
     inspector = new Module.Inspector(reader.size, read);
     const detection = parse(inspector.detection());
-    return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
+    // format: the format's entry of the table (name, label, endings, operations, source nouns...).
+    return { detection, known: inspector.known(), format: openFormat(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
   },
   async summary(_, progress) {
     // A format without an index (CARLA) scans the whole file first: a local file streams into
@@ -188,7 +195,7 @@ const ops = {
     const detectionText = inspector.detection();
     const checked = opened.known ? await checkReport(progress) : null;
     const reportText = checked?.text ?? null;
-    const row = rowFields(opened.detection, checked?.report ?? null);
+    const row = rowFields(opened.detection, checked?.report ?? null, { path, formats: formatTable });
     const line = new Blob([checkLine({ path, size: reader.size, detectionText, reportText }), '\n']);
     inspector.delete();
     inspector = null;

@@ -141,7 +141,7 @@ export function formatValue(key, value, context = 'cell') {
   return { text: formatFloat(value), title: raw };
 }
 
-const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', bddf: 'BDDF', tf: 'TF', ui: 'UI' };
+const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
 const UNIT_SUFFIX = { unix: 'Unix time', hz: 'Hz', s: 's', ms: 'ms', ns: 'ns', bytes: 'bytes', sec: 's', kb: 'KB', mb: 'MB', pct: '%', percent: '%' };
 
 // A human label for a key: "rate_hz" -> "Rate (Hz)", "timestamp_ns" -> "Timestamp (ns)",

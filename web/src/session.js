@@ -53,6 +53,8 @@ export class Session extends EventTarget {
     }
     this.jobsOpen = null;
     this.detection = null;
+    this.format = null; // the format table's entry (codec/core/format_table.h), with the detection
+    this.formatPage = {}; // the format's page module (data-views/index.js), with the summary
     this.summary = null;
     this.report = null; // the summary's report, then the full check's
     this.checked = false;

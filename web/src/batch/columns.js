@@ -74,11 +74,11 @@ function verdictCell(row) {
     h('span.pill.mini', { class: `tone-${v.tone}` }, h('span.dot'), v.label));
 }
 
-// The family in short (the version has its own column); the codec's full label in the tooltip.
-const FAMILY = { rosbag: 'ROS bag', bddf: 'BDDF', carla: 'CARLA log' };
+// The family in short (the format table's label; the version has its own column); the codec's
+// full label in the tooltip.
 function formatCell(row) {
   if (!row.done || (row.error && !row.format)) return empty();
-  const cell = td(row.known ? FAMILY[row.family] || row.format : row.format, { value: row.family, title: row.known ? row.format : row.diagnosis, cls: row.known ? '' : 'muted' });
+  const cell = td(row.known ? row.short || row.format : row.format, { value: row.family, title: row.known ? row.format : row.diagnosis, cls: row.known ? '' : 'muted' });
   cell.dataset.label = row.format;
   return cell;
 }

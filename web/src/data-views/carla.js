@@ -1,8 +1,12 @@
-// CARLA recorder logs: collisions as they start (like show_recorder_collisions) and one row per
-// actor life; a frame button jumps to the frame's bytes.
+// CARLA recorder logs in the page, beyond the format table: the Data tab's view (collisions as
+// they start, like show_recorder_collisions, and one row per actor life; a frame button jumps to
+// the frame's bytes), the actors that export and extract choose from (the actors query: the
+// summary lists none), and the map of actors on the Timeline & plots tab, whose pass lists the
+// actors the plot chooses from.
 import { h, clear, formatCount } from '../dom.js';
 import { formatValue, formatSeconds, humanize } from '../format.js';
 import { td } from './common.js';
+import { renderActorMap } from '../plots/actor-map.js';
 
 const TYPES = { h: 'hero', v: 'vehicle', w: 'walker', t: 'traffic light', o: 'other', a: 'any' };
 const ACTOR_COLUMNS = ['id', 'type', 'blueprint', 'role_name', 'spawn_frame', 'spawn_time', 'destroy_frame', 'parent', 'positions'];
@@ -32,9 +36,8 @@ function frameButton(view, frameId) {
 const actorCell = (id, name, hero, type) => h('td', {}, id === null || id === undefined ? h('span.muted', {}, 'no actor') : [h('span.mono', {}, String(id)), ' ', name],
   hero ? h('span.pill.tone-info.hero', {}, 'hero') : null, type ? h('span.muted.small', {}, ` · ${TYPES[type] || type}`) : null);
 
-export default {
+const actorsView = {
   name: 'carla',
-  formats: ['carla'],
 
   async render(view) {
     const collisions = h('section.card.data-card#data-collisions', {}, h('div.card-head', {}, h('h3', {}, 'Collisions'), h('span.muted.small', {}, 'as they start, like show_recorder_collisions')), h('p.muted.small', {}, 'Reading…'));
@@ -74,5 +77,37 @@ export default {
     } catch (error) {
       view.status(actors.lastChild, error, again);
     }
+  },
+};
+
+// The actors of the map's pass as plot sources: vehicles first, then walkers, the hero first
+// among equals; one entry per id (an id reused after a destroy plots all its lives).
+function actorSources(actors) {
+  const rank = { vehicle: 0, walker: 1 };
+  const list = actors.filter((a) => a.f.length > 0)
+    .sort((a, b) => (rank[a.type] ?? 2) - (rank[b.type] ?? 2) || (b.role_name === 'hero') - (a.role_name === 'hero') || a.id - b.id)
+    .map((a) => ({ key: String(a.id), id: a.id, label: `${a.id} · ${a.type} · ${a.blueprint}${a.role_name ? ` (${a.role_name})` : ''}` }));
+  return [...new Map(list.map((s) => [s.key, s])).values()];
+}
+
+export default {
+  views: [actorsView],
+  // The actors, from a pass over the log (the summary has no table of them): one entry per id.
+  async listSources(run) {
+    const answer = await run('actors', {});
+    if (answer.error) throw new Error(answer.error);
+    const items = (answer.actors || []).map((a) => ({ key: String(a.id), id: a.id, label: `${a.id} · ${a.blueprint || a.type || ''}`, note: `${a.type}${a.role_name ? ` (${a.role_name})` : ''}` }));
+    return [...new Map(items.map((item) => [item.key, item])).values()];
+  },
+  numericSources: true,
+  // Every actor has the same columns: the query takes no actor.
+  columnsArgs: () => ({}),
+  defaultFields(columns) {
+    const names = columns.filter((c) => c.kind === 'number' || c.kind === 'bool').map((c) => c.name);
+    return names.includes('speed') ? ['speed'] : ['x', 'y'].filter((n) => names.includes(n));
+  },
+  plotCard: {
+    id: 'map-card',
+    render: (card, { session, view, signal, plot }) => renderActorMap(card, { session, view, signal, onActors: (actors) => plot.setSources(actorSources(actors)), onPick: (id) => plot.pick(id) }),
   },
 };

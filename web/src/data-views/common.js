@@ -9,6 +9,12 @@ import * as status from '../status.js';
 // A table cell: text, optionally numeric (right-aligned), with a tooltip or a class.
 export const td = (text, { num = false, title = null, cls = '' } = {}) => h(`td${num ? '.num' : ''}${cls ? `.${cls}` : ''}`, { title }, text);
 
+// The rows of the summary's table `name` as objects keyed by its columns ([] without the table).
+export function tableRows(summary, name) {
+  const table = (summary?.tables || []).find((t) => t.name === name);
+  return (table?.rows || []).map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])));
+}
+
 export class DataViewContext {
   // root: the view's element; session: the opened file; jump(offset, length): show bytes in the hex view.
   constructor(root, session, { panel, progress, jump }) {
