@@ -17,6 +17,7 @@ import { readScattered } from './src/scattered-reads.js';
 /** @typedef {import('./src/types.js').Detection} Detection */
 /** @typedef {import('./src/types.js').Report} Report */
 /** @typedef {import('./src/types.js').TreeNode} TreeNode */
+/** @typedef {import('./src/types.js').FormatEntry} FormatEntry */
 /** @typedef {import('./src/readers.js').Reader} Reader */
 
 const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
@@ -28,6 +29,8 @@ let Module = null;
 let inspector = null;
 /** @type {Reader | null} */
 let reader = null;
+/** @type {FormatEntry[]} */
+let formatTable = []; // the codec's format table (codec/core/format_table.h), read once the module loads
 
 // The open file's inspector and reader. Every request but open and checkFile runs only while a
 // file is open (handle() answers "no file is open" before), so these are there for it.
@@ -58,6 +61,7 @@ function loadModule() {
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
         Module.prepareHeap(HEAP_PREPARED_MB);
+        formatTable = JSON.parse(Module.formats());
         return Module;
       });
   }
@@ -68,29 +72,34 @@ function loadModule() {
 loadModule().catch(() => { modulePromise = null; });
 prepareReadAhead();
 
-// Whole-file passes spread over the cores: bags decompress chunks on helper workers, a BDDF's
-// check hashes on one (web/src/hash-offload.js). Helpers are started the first time such a pass
-// runs (they must be running before the codec blocks waiting for them).
+// The open file's entry of the format table, or null.
+/** @type {() => FormatEntry | null} */
+const openFormat = () => (inspector ? formatTable.find((f) => f.name === /** @type {Detection | null} */ (parse(/** @type {WasmInspector} */ (inspector).detection()))?.family) ?? null : null);
+
+// Whole-file passes spread over the cores: formats with chunks decompress them on helper workers
+// (helper "decompress"), a format whose check hashes the file does so on one (helper "hash",
+// web/src/hash-offload.js). The format table says which a format uses. Helpers are started the
+// first time such a pass runs (they must be running before the codec blocks waiting for them).
 /** @type {Promise<DecompressOffload | null> | null} */
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 /** @type {Promise<HashOffload | null> | null} */
 let hashOffload = null;
 const HASH_HELPER_MIN_CORES = 3;
-async function ensureOffload() {
-  // Only bags have chunks to decompress, and only a BDDF's check hashes beside its walk: other
-  // formats would pay for a helper that idles.
-  const family = inspector ? /** @type {Detection | null} */ (parse(inspector.detection()))?.family : null;
+// decompress: false for a pass that decompresses by itself (a fed check).
+async function ensureOffload({ decompress = true } = {}) {
+  // Only the helpers the format uses: other formats would pay for a helper that idles.
+  const helpers = openFormat()?.helpers ?? [];
   if (!readAheadAvailable() || cores < 2) return;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
-  if (family === 'bddf' && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
+  if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = HashOffload.start()
       .then((started) => { /** @type {LogscopeModule} */ (Module).setSha1Offload(started); return started; })
       .catch(() => null);
   }
-  if (family === 'bddf') await hashOffload;
-  if (offload || family !== 'rosbag') return;
+  if (helpers.includes('hash')) await hashOffload;
+  if (offload || !decompress || !helpers.includes('decompress')) return;
   offload = DecompressOffload.start(cores - 1)
     .then((started) => { /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); return started; })
     .catch(() => null);
@@ -141,8 +150,8 @@ async function checkReport(progress) {
   if (reader.kind === 'file') {
     await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
-    // A bag's fed check decompresses its chunks itself; a BDDF's may hash on a helper.
-    if (feed && /** @type {Detection | null} */ (parse(inspector.detection()))?.family !== 'rosbag') await ensureOffload();
+    // A fed check decompresses its chunks itself; it may hash on a helper.
+    if (feed) await ensureOffload({ decompress: false });
     const text = await feedFile(feed, 'check', progress);
     /** @type {Report | null} */
     const report = parse(text);
@@ -206,7 +215,8 @@ const ops = {
       : (offset, length) => opening.read(offset, length);
     const opened = (inspector = new Module.Inspector(opening.size, read));
     const detection = parse(opened.detection());
-    return { detection, known: opened.known(), size: opening.size, name: opening.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
+    // format: the format's entry of the table (name, label, endings, operations, source nouns...).
+    return { detection, known: opened.known(), format: openFormat(), size: opening.size, name: opening.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
   },
   async summary(_, progress) {
     const { inspector, reader } = current();
@@ -248,7 +258,7 @@ const ops = {
     const detectionText = file.inspector.detection();
     const checked = opened.known ? await checkReport(progress) : null;
     const reportText = checked?.text ?? null;
-    const row = rowFields(opened.detection, checked?.report ?? null);
+    const row = rowFields(opened.detection, checked?.report ?? null, { path, formats: formatTable });
     const line = new Blob([checkLine({ path, size: file.reader.size, detectionText, reportText }), '\n']);
     file.inspector.delete();
     inspector = null;

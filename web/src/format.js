@@ -97,7 +97,7 @@ function utcText(wholeSeconds, fractionDigits = '') {
 /** @typedef {'fact' | 'cell'} FormatContext */
 
 /** @type {{[word: string]: string}} */
-const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', bddf: 'BDDF', tf: 'TF', ui: 'UI' };
+const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
 /** @type {{[word: string]: string}} */
 const UNIT_SUFFIX = { unix: 'Unix time', hz: 'Hz', s: 's', ms: 'ms', ns: 'ns', bytes: 'bytes', sec: 's', kb: 'KB', mb: 'MB', pct: '%', percent: '%' };
 

@@ -9,6 +9,7 @@ import { showBanner, hideBanner } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
 import * as status from './status.js';
 import { takeDrop, isBatch } from './batch/collect.js';
+import { formatPage } from './data-views/index.js';
 
 const chooseFile = () => $('#file-input').click();
 
@@ -109,6 +110,9 @@ export function openController(app) {
     const opened = await answer(() => openReply);
     if (!opened) return;
     session.detection = opened.value.detection;
+    session.format = opened.value.format;
+    // The format's own page code (data-views/<name>.js), loaded while the summary comes.
+    const formatPageLoad = formatPage(session.format?.name);
     status.format(opened.value.known ? opened.value.detection.family : 'unknown');
     session.emit('detected');
     if (!opened.value.known) {
@@ -121,6 +125,8 @@ export function openController(app) {
       return s;
     }));
     if (!summary) return;
+    session.formatPage = await formatPageLoad;
+    if (session.aborted) return;
     session.summary = session.report = summary.value;
     session.emit('summary');
     const elapsed = performance.now() - started; // from the pick to the summary on screen

@@ -69,6 +69,10 @@ export class Session extends EventTarget {
     this.jobsOpen = null;
     /** @type {import('./types.js').Detection | null} */
     this.detection = null;
+    /** @type {import('./types.js').FormatEntry | null} */
+    this.format = null; // the format table's entry (codec/core/format_table.h), with the detection
+    /** @type {import('./types.js').FormatPage} */
+    this.formatPage = {}; // the format's page module (data-views/index.js), with the summary
     /** @type {import('./types.js').Report | null} */
     this.summary = null;
     /** @type {import('./types.js').Report | null} */

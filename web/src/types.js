@@ -115,6 +115,7 @@ export {};
  * @property {(size: number) => Uint8Array} helperInput a view of the helper's input buffer, `size` bytes
  * @property {(size: number) => void} sha1Update hashes `size` bytes of helperInput
  * @property {() => string} sha1Finish the hex digest; starts the next hash
+ * @property {() => string} formats the format table as JSON text: {@link FormatEntry}[]
  */
 
 /**
@@ -132,6 +133,71 @@ export {};
  * @property {string} kind for unknown files: "empty", "html", "lfs-pointer", "gzip"...
  * @property {string} diagnosis a sentence a user can act on
  * @property {string} first_bytes_hex up to 16 bytes
+ */
+
+// ---- The format table (core/format_table.h) and a format's page module -------------------------
+
+/**
+ * One format's entry of the codec's format table (`Module.formats()`, FormatEntry::to_json): what
+ * the page knows of a format without naming it. The worker hands the open file's to the page
+ * (`Opened.format`, `Session.format`).
+ * @typedef {object} FormatEntry
+ * @property {string} name the detection's family, the report's format, the page module's name (data-views/<name>.js)
+ * @property {string} label short, for tables and messages ("ROS bag")
+ * @property {string} summary one line: versions, compressions
+ * @property {string[]} endings file names that are logs of this format (".bag", ".bag.active")
+ * @property {('export' | 'extract' | 'repair' | 'plot')[]} operations what it can do beyond reading and checking
+ * @property {{one: string, many: string}} source what export and extract select: "topic" / "topics"
+ * @property {{name: string, help: string, choices: string[]}[]} extract_options beyond sources and range; the first choice is the default ('' keeps the input's)
+ * @property {string} extract_summary what extract writes, in one sentence (`code` in backticks)
+ * @property {string} repair_summary what repair keeps, in one sentence
+ * @property {('decompress' | 'hash')[]} helpers the helper workers its whole-file passes may use
+ * @property {'file' | 'folder'} shape what one log is made of
+ */
+
+/**
+ * Something export, extract or plot chooses from (a topic, a series, an actor), as a format's
+ * module lists it (data-views/index.js).
+ * @typedef {object} FormatSource
+ * @property {string} key the <option> or checkbox value
+ * @property {string | number} id the query's and the export's argument
+ * @property {string} label a checkbox's or the plot list's text
+ * @property {string} [name] a readable name for file names and messages (a topic, a channel)
+ * @property {string} [note] beside a checkbox
+ * @property {string} [option] a select's text
+ * @property {number} [count] its messages (the plot looks at the busiest first)
+ */
+
+/** A unit a convention sets for a field whose file stores none (REP 103 for bags). @typedef {{unit: string, convention: string, why?: string}} ConventionalUnit */
+
+/**
+ * A Data tab view: `name` is the #panel-data[data-loaded] value once loaded; render builds it
+ * into view.root with h().
+ * @typedef {{name: string, render: (view: import('./data-views/common.js').DataViewContext) => unknown}} DataView
+ */
+
+/**
+ * What a plot card a format's module adds (plotCard) may ask of the plot: sources found by its
+ * own pass, and a source to plot.
+ * @typedef {{setSources: (list: FormatSource[], preferred?: string | number | null) => void, pick: (key: string) => void}} PlotControl
+ */
+
+/**
+ * A format's own page code, `data-views/<name>.js` (data-views/index.js says what each part is
+ * for); every part is optional, and a format without a module is `{}`.
+ * @typedef {object} FormatPage
+ * @property {DataView[]} [views]
+ * @property {(summary: Report) => FormatSource[]} [sources]
+ * @property {(run: (query: string, args: QueryRequest['args']) => Promise<QueryAnswer>) => Promise<FormatSource[]>} [listSources]
+ * @property {boolean} [numericSources]
+ * @property {(summary: Report) => FormatSource[]} [plotSources]
+ * @property {{id: string, render: (card: HTMLElement, parts: {session: import('./session.js').Session,
+ *   view: import('./data-views/common.js').DataViewContext, signal: AbortSignal, plot: PlotControl}) => unknown}} [plotCard]
+ * @property {(source: FormatSource & {arg: {[key: string]: JsonValue}}) => {[key: string]: JsonValue}} [columnsArgs]
+ * @property {(columns: PlotColumn[]) => string[]} [defaultFields]
+ * @property {string} [plotNote]
+ * @property {string} [exportNote]
+ * @property {(name: string) => ConventionalUnit | null} [conventionalUnit]
  */
 
 // ---- The report (docs/report.md, core/report.h) -----------------------------------------------
@@ -325,6 +391,7 @@ export {};
  * @typedef {object} Opened
  * @property {Detection} detection
  * @property {boolean} known
+ * @property {FormatEntry | null} format the format table's entry, null for an unknown file
  * @property {number} size
  * @property {string} name
  * @property {number} openMs
@@ -340,6 +407,8 @@ export {};
  * @property {string} family
  * @property {string} kind
  * @property {string} format
+ * @property {string} short the format table's label ("ROS bag"), '' for an unknown file
+ * @property {boolean} logName the path ends as a log of some format does (batch/result.js hasLogName)
  * @property {string} diagnosis
  * @property {string} [version]
  * @property {string} [versionNote]

@@ -103,14 +103,13 @@ function verdictCell(row) {
     h('span.pill.mini', { class: `tone-${v.tone}` }, h('span.dot'), v.label));
 }
 
-// The family in short (the version has its own column); the codec's full label in the tooltip.
-/** @type {{[family: string]: string}} */
-const FAMILY = { rosbag: 'ROS bag', bddf: 'BDDF', carla: 'CARLA log' };
+// The family in short (the format table's label; the version has its own column); the codec's
+// full label in the tooltip.
 /** @param {BatchRow} row */
 function formatCell(row) {
   if (!row.done || (row.error && !row.format)) return empty();
   const format = /** @type {string} */ (row.format); // a done row has it (or its error)
-  const cell = td(row.known ? FAMILY[/** @type {string} */ (row.family)] || format : format, { value: row.family, title: row.known ? format : row.diagnosis, cls: row.known ? '' : 'muted' });
+  const cell = td(row.known ? row.short || format : format, { value: row.family, title: row.known ? format : row.diagnosis, cls: row.known ? '' : 'muted' });
   cell.dataset.label = row.format;
   return cell;
 }

@@ -8,7 +8,6 @@ const PAGE = 500;
 
 export default {
   name: 'blocks',
-  formats: ['bddf'],
 
   render(view) {
     const seriesTable = (view.summary.tables || []).find((t) => t.name === 'series');

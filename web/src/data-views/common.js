@@ -10,6 +10,18 @@ import * as status from '../status.js';
 /** @type {(text: string | null, options?: {num?: boolean, title?: string | null, cls?: string}) => HTMLTableCellElement} */
 export const td = (text, { num = false, title = null, cls = '' } = {}) => /** @type {HTMLTableCellElement} */ (h(`td${num ? '.num' : ''}${cls ? `.${cls}` : ''}`, { title }, text));
 
+// The rows of the summary's table `name` as objects keyed by its columns ([] without the table).
+/**
+ * @param {import('../types.js').Report | null | undefined} summary
+ * @param {string} name
+ * @returns {{[column: string]: import('../types.js').JsonValue}[]}
+ */
+export function tableRows(summary, name) {
+  const table = (summary?.tables || []).find((t) => t.name === name);
+  if (!table) return [];
+  return (table.rows || []).map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])));
+}
+
 export class DataViewContext {
   // root: the view's element; session: the opened file; jump(offset, length): show bytes in the hex view.
   /**
@@ -72,17 +84,30 @@ export class DataViewContext {
       ...(retry ? [h('button.link.small', { type: 'button', onclick: retry }, 'Try again')] : []));
   }
 
-  jumpButton(offset, length, label = 'bytes') {
-    if (!Number.isFinite(offset)) return h('span.muted.small', { title: 'The codec does not report where this item lies in the file' }, '—');
+  // A button that shows these bytes in the hex view; a dash where the codec does not say where.
+  /**
+   * @param {number | null | undefined} offset
+   * @param {number} [length]
+   */
+  jumpButton(offset, length = 0) {
+    if (typeof offset !== 'number' || !Number.isFinite(offset)) return h('span.muted.small', { title: 'The codec does not report where this item lies in the file' }, '—');
     return h('button.link.mono.jump', { type: 'button', title: `Show ${length ? `these ${formatCount(length)} bytes` : 'these bytes'} in the hex view`, dataset: { offset }, onclick: (e) => { e.stopPropagation(); this.jumpTo(offset, length || 0); } }, `${hexOffset(offset)} ›`);
   }
 
   // Rows that open a detail row below them with a record tree (loaded on first open). `tree`: the
   // record tree's units and path (recordTree), when the loaded value is part of a typed answer or
   // the file's content ({units: null}); a whole typed answer brings its own.
+  /**
+   * @param {HTMLElement} tbody
+   * @param {HTMLElement} row
+   * @param {number} colspan
+   * @param {() => Promise<unknown>} load
+   * @param {{units?: import('../types.js').QueryUnits | null, path?: string}} [tree]
+   */
   expandable(tbody, row, colspan, load, tree = {}) {
     row.classList.add('expandable');
     row.setAttribute('aria-expanded', 'false');
+    /** @type {HTMLTableRowElement | null} */
     let detail = null;
     row.addEventListener('click', async () => {
       const open = row.getAttribute('aria-expanded') !== 'true';

@@ -10,7 +10,6 @@ const PAGE = 50;
 
 export default {
   name: 'messages',
-  formats: ['rosbag'],
 
   render(view) {
     const topics = (view.summary.tables || []).find((t) => t.name === 'topics');

@@ -1,6 +1,7 @@
-// The CARLA map card: every actor life's path from one pass over the log (the "paths" query in
+// The map of actors: every actor life's path from one pass over the log (the "paths" query in
 // the job worker, thinned by the codec to a budget), the current frame's actors read exactly from
-// that frame ("positions", one frame read in the view worker), a frame slider and playback.
+// that frame ("positions", one frame read in the view worker), a frame slider and playback. A
+// format's module shows it (data-views/<format>.js plotCard) for logs whose queries answer these.
 // Wheel zooms, drag pans, a double click shows everything; hovering names an actor, clicking it
 // plots it (onPick).
 import { h, clear, formatCount } from '../dom.js';
@@ -15,13 +16,13 @@ const SPEEDS = [1, 2, 5, 10, 30];
  * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext, signal: AbortSignal,
  *   onActors?: (actors: import('../types.js').ActorPath[]) => void, onPick?: (id: string) => void}} options
  */
-export function renderCarlaMap(card, { session, view, signal, onActors = () => {}, onPick = () => {} }) {
+export function renderActorMap(card, { session, view, signal, onActors = () => {}, onPick = () => {} }) {
   const canvas = h('canvas.map-canvas#map-canvas', { tabindex: 0, role: 'img', 'aria-label': 'Top-down map of the actors; wheel zooms, drag pans, double click shows everything' });
   const slider = h('input.map-slider#map-frame', { type: 'range', min: 0, max: 0, step: 1, value: 0, 'aria-label': 'Frame', disabled: true });
   const play = h('button.button.small#map-play', { type: 'button', disabled: true, title: 'Play the log (space)' }, '▶ Play');
   const speed = h('select.select#map-speed', { 'aria-label': 'Playback speed' }, SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)));
   const frameText = h('span.small.mono#map-frame-text');
-  const legend = h('ul.map-legend.plot-map-legend#carla-map-legend');
+  const legend = h('ul.map-legend.plot-map-legend#actor-map-legend');
   const detail = h('p.small.map-detail#map-hover', { 'aria-live': 'polite' }, ' ');
   const note = h('span.muted.small#map-note', {}, 'Reading every actor\'s path…');
   clear(card).append(
