@@ -53,7 +53,7 @@ export function sampleFiles() {
   const files = [];
   for (const group of SAMPLE_FAMILIES) {
     const dir = join(samplesDir, group);
-    if (!statSync(dir).isDirectory()) continue;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue; // a format with no samples yet
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       // rosbag/real is a folder of real bags beside their recorded `rosbag info` texts.
