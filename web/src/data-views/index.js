@@ -18,7 +18,9 @@
 //                        timeline and the plot (plot.setSources(list, preferred), plot.pick(key))
 //   columnsArgs(source)  the columns query's arguments for a source (default: the plot's)
 //   defaultFields(columns), plotNote, exportNote, conventionalUnit(name) -> {unit, convention, why}
-// A format without a module has no format-specific views; the rest of the page works from the table.
+// Every format of the table has a module, `export default {}` where it has nothing beyond the table
+// (tests/lint/format-modules.test.mjs): a missing one is a failed load (a 404 in the console), after
+// which the page goes on without format-specific views, from the table alone.
 // The shapes are FormatPage and FormatSource in ../types.js (npm run typecheck checks the modules).
 /** @type {Map<string, Promise<import('../types.js').FormatPage>>} */
 const loaded = new Map();
