@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Screenshots of the page's four main tabs (Overview, Problems, Data, Structure & bytes) for each
-// given log, opened through the file input as a user would. Used to compare two versions of the
+// Screenshots of the page's tabs (Overview, Problems, Data, Structure & bytes, Timeline & plots,
+// Extract & export) for each given log, opened through the file input as a user would. Used to compare two versions of the
 // page (e.g. before and after a refactoring): run it once per web root, with the same files.
 // Usage: node scripts/screenshots.mjs --root DIR --out DIR [--width 1280 --height 900] [--details] FILE...
 // --details adds two shots: the first expandable Data row opened (its decoded record) and the
@@ -19,7 +19,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveStatic } from './serve.mjs';
 
-const TABS = ['overview', 'problems', 'data', 'explore'];
+const TABS = ['overview', 'problems', 'data', 'explore', 'plots', 'extract'];
 
 const { values: opts, positionals: files } = parseArgs({
   allowPositionals: true,
@@ -116,6 +116,16 @@ const tabReady = {
       return cells.length > 0 && cells.every((b) => b.textContent !== '··');
     });
   },
+  // The timeline drawn, the first plot done (or nothing to plot) and a map's pass read.
+  plots: async (page, notes) => {
+    await waitOr(page, notes, 'timeline', () => !document.querySelector('#timeline-card') || document.querySelector('#timeline-card').dataset.loaded === 'true');
+    await waitOr(page, notes, 'map', () => !document.querySelector('#map-card') || document.querySelector('#map-card').dataset.loaded === 'true');
+    await waitOr(page, notes, 'plot', () => {
+      const card = document.querySelector('#plot-card');
+      return !card || ['done', 'error'].includes(card.dataset.state) || document.querySelector('#plot-source')?.disabled;
+    });
+  },
+  extract: async () => {},
 };
 
 const server = serveStatic({ root, port: 0, log: false });
@@ -173,12 +183,12 @@ try {
       if (await row.count()) {
         await row.click();
         await waitOr(page, entry.notes, 'decoded Data row', () => [...document.querySelectorAll('#panel-data tr.detail')].some((tr) => !tr.textContent.includes('Decoding…')));
-        await shoot(page, entry, join(out, `${name}-5-data-record.png`));
+        await shoot(page, entry, join(out, `${name}-7-data-record.png`));
       } else entry.notes.push('no expandable Data row');
       await page.click('[data-tab="explore"]');
       await page.locator('#tree-slot .tree-row .tree-label').nth(1).click();
       await waitOr(page, entry.notes, 'record of the node', () => !!document.querySelector('#record-tree, #record-slot .error-text'));
-      await shoot(page, entry, join(out, `${name}-6-explore-record.png`));
+      await shoot(page, entry, join(out, `${name}-8-explore-record.png`));
     }
     await context.close();
     console.log(`${name}: ${entry.state}, ${entry.shots.length} screenshots${entry.errors.length ? `, ${entry.errors.length} page errors` : ''}${entry.notes.length ? `; ${entry.notes.join('; ')}` : ''}`);

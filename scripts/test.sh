@@ -7,6 +7,10 @@ scripts/npm-deps.sh
 scripts/build.sh
 
 status=0
+echo "== a format is one folder (lint: no shared code names a format)"
+node --test tests/lint/ || status=1
+echo "== page types (tsc: npm run typecheck)"
+npm run --silent typecheck || status=1
 echo "== codec tests (ctest)"
 (cd build/native && ctest --output-on-failure -j"$(nproc)") || status=1
 echo "== wasm module tests (node --test)"

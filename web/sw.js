@@ -5,30 +5,34 @@
 // new version deletes the older caches of the same scope. A new version waits until the page
 // asks it to take over (the "new version available — reload" prompt).
 const VERSION = 'dev';
+/** @type {string[]} */
 const FILES = [];
+// This worker's global scope, typed (the same object as `self`).
+const scope = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const SCOPE = new URL(self.registration.scope).pathname;
+const SCOPE = new URL(scope.registration.scope).pathname;
 const PREFIX = `logscope:${SCOPE}:`;
 const CACHE = PREFIX + VERSION;
 
-self.addEventListener('install', (event) => {
+scope.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: 'reload' })))));
 });
 
-self.addEventListener('activate', (event) => {
+scope.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    await self.clients.claim();
+    await scope.clients.claim();
   })());
 });
 
-self.addEventListener('message', (event) => {
-  if (event.data === 'skip-waiting') self.skipWaiting();
+scope.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') scope.skipWaiting();
 });
 
 // The app's own responses get the cross-origin isolation headers, as a static host that cannot
 // send them would not: the codec worker can then share memory with its read-ahead worker
 // (web/src/read-ahead.js). It takes effect from the first load this worker controls.
+/** @param {Response} response */
 function isolated(response) {
   if (response.type === 'opaque' || response.headers.get('Cross-Origin-Embedder-Policy')) return response;
   const headers = new Headers(response.headers);
@@ -37,11 +41,11 @@ function isolated(response) {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-self.addEventListener('fetch', (event) => {
+scope.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || request.headers.has('range')) return; // remote logs: straight to the network
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || !url.pathname.startsWith(SCOPE)) return;
+  if (url.origin !== scope.location.origin || !url.pathname.startsWith(SCOPE)) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // The page itself under any query (?url=..., view state): the cached index.html.

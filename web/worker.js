@@ -9,32 +9,59 @@ import { outputOps } from './src/output-job.js';
 import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 
+/** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
+/** @typedef {import('./src/types.js').WasmInspector} WasmInspector */
+/** @typedef {import('./src/types.js').ByteFeed} ByteFeed */
+/** @typedef {import('./src/types.js').ProgressFn} ProgressFn */
+/** @typedef {import('./src/types.js').WorkerOps} WorkerOps */
+/** @typedef {import('./src/types.js').Detection} Detection */
+/** @typedef {import('./src/types.js').Report} Report */
+/** @typedef {import('./src/types.js').TreeNode} TreeNode */
+/** @typedef {import('./src/types.js').FormatEntry} FormatEntry */
+/** @typedef {import('./src/readers.js').Reader} Reader */
+
 const HEAP_PREPARED_MB = 32; // opening a 1 GB BDDF's index peaks at about 20 MB of heap
+/** @type {Promise<LogscopeModule> | null} */
 let modulePromise = null;
+/** @type {LogscopeModule | null} */
 let Module = null;
+/** @type {WasmInspector | null} */
 let inspector = null;
+/** @type {Reader | null} */
 let reader = null;
+/** @type {FormatEntry[]} */
+let formatTable = []; // the codec's format table (codec/core/format_table.h), read once the module loads
+
+// The open file's inspector and reader. Every request but open and checkFile runs only while a
+// file is open (handle() answers "no file is open" before), so these are there for it.
+function current() {
+  if (!inspector || !reader) throw new Error('no file is open');
+  return { inspector, reader };
+}
 
 // The single-file build (scripts/build-dist.mjs --single) runs this worker from a Blob URL with the
 // wasm inlined as base64 in LOGSCOPE_WASM_BASE64: it is handed to the module instead of fetched.
 function moduleOptions() {
-  const inlined = self.LOGSCOPE_WASM_BASE64;
+  const inlined = /** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64;
   if (!inlined) return {};
   const text = atob(inlined);
   const wasmBinary = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) wasmBinary[i] = text.charCodeAt(i);
-  return { wasmBinary, locateFile: (path) => path };
+  return { wasmBinary, locateFile: (/** @type {string} */ path) => path };
 }
 
 function loadModule() {
   if (!modulePromise) {
+    // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
+    // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
     modulePromise = import('./gen/logscope.mjs')
-      .then((m) => m.default(moduleOptions()))
-      .then((mod) => {
+      .then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default(moduleOptions()))
+      .then((/** @type {LogscopeModule} */ mod) => {
         Module = mod;
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
         Module.prepareHeap(HEAP_PREPARED_MB);
+        formatTable = JSON.parse(Module.formats());
         return Module;
       });
   }
@@ -45,41 +72,61 @@ function loadModule() {
 loadModule().catch(() => { modulePromise = null; });
 prepareReadAhead();
 
-// Whole-file passes spread over the cores: bags decompress chunks on helper workers, a BDDF's
-// check hashes on one (web/src/hash-offload.js). Helpers are started the first time such a pass
-// runs (they must be running before the codec blocks waiting for them).
+// The open file's entry of the format table, or null.
+/** @type {() => FormatEntry | null} */
+const openFormat = () => (inspector ? formatTable.find((f) => f.name === /** @type {Detection | null} */ (parse(/** @type {WasmInspector} */ (inspector).detection()))?.family) ?? null : null);
+
+// Whole-file passes spread over the cores: formats with chunks decompress them on helper workers
+// (helper "decompress"), a format whose check hashes the file does so on one (helper "hash",
+// web/src/hash-offload.js). The format table says which a format uses. Helpers are started the
+// first time such a pass runs (they must be running before the codec blocks waiting for them).
+/** @type {Promise<DecompressOffload | null> | null} */
 let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
+/** @type {Promise<HashOffload | null> | null} */
 let hashOffload = null;
 const HASH_HELPER_MIN_CORES = 3;
-async function ensureOffload() {
-  // Only bags have chunks to decompress, and only a BDDF's check hashes beside its walk: other
-  // formats would pay for a helper that idles.
-  const family = inspector ? parse(inspector.detection())?.family : null;
+// decompress: false for a pass that decompresses by itself (a fed check).
+async function ensureOffload({ decompress = true } = {}) {
+  // Only the helpers the format uses: other formats would pay for a helper that idles.
+  const helpers = openFormat()?.helpers ?? [];
   if (!readAheadAvailable() || cores < 2) return;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
-  if (family === 'bddf' && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
+  if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = HashOffload.start()
-      .then((started) => { Module.setSha1Offload(started); return started; })
+      .then((started) => { /** @type {LogscopeModule} */ (Module).setSha1Offload(started); return started; })
       .catch(() => null);
   }
-  if (family === 'bddf') await hashOffload;
-  if (offload || family !== 'rosbag') return;
+  if (helpers.includes('hash')) await hashOffload;
+  if (offload || !decompress || !helpers.includes('decompress')) return;
   offload = DecompressOffload.start(cores - 1)
-    .then((started) => { Module.setDecompressOffload(started); return started; })
+    .then((started) => { /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); return started; })
     .catch(() => null);
   await offload;
 }
 
-const parse = (text) => (text ? JSON.parse(text) : null);
+// The codec's JSON text parsed, as the type the caller expects (null for '').
+/**
+ * @template T
+ * @param {string | null} text
+ * @returns {T}
+ */
+const parse = (text) => (text ? JSON.parse(text) : /** @type {T} */ (null));
 
 // Pushes the local file's stream into `feed` (a ByteFeed: web/src/stream-feed.js) and deletes it;
 // returns the feed's answer, or null when there was no feed. `pass` names it in readStats.
+/**
+ * @param {ByteFeed | null} feed
+ * @param {string} pass
+ * @param {ProgressFn} progress
+ * @returns {Promise<string | null>}
+ */
 async function feedFile(feed, pass, progress) {
   if (!feed) return null;
+  const { reader } = current();
   try {
-    const fed = await streamFeed(Module, feed, reader, progress);
+    const fed = await streamFeed(/** @type {LogscopeModule} */ (Module), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
     reader.fed ??= {};
     reader.fed[pass] = { bytes: (reader.fed[pass]?.bytes || 0) + fed.streamed, feeder: fed.fromFeeder };
     return fed.answer;
@@ -94,15 +141,21 @@ async function feedFile(feed, pass, progress) {
 // references pass, a BDDF's block walk and SHA1, a bag's chunks unless they are bz2 (pulled, so helpers
 // decompress them). A feed that ended early keeps nothing, and check() then reads the file and
 // reports what went wrong.
+/**
+ * @param {ProgressFn} progress
+ * @returns {Promise<{text: string, report: Report}>}
+ */
 async function checkReport(progress) {
+  const { inspector, reader } = current();
   if (reader.kind === 'file') {
     await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
-    // A bag's fed check decompresses its chunks itself; a BDDF's may hash on a helper.
-    if (feed && parse(inspector.detection())?.family !== 'rosbag') await ensureOffload();
+    // A fed check decompresses its chunks itself; it may hash on a helper.
+    if (feed) await ensureOffload({ decompress: false });
     const text = await feedFile(feed, 'check', progress);
+    /** @type {Report | null} */
     const report = parse(text);
-    if (report && report.status !== 'incomplete') return { text, report };
+    if (report && report.status !== 'incomplete') return { text: /** @type {string} */ (text), report };
   }
   await ensureOffload();
   const text = inspector.check(progress);
@@ -111,9 +164,16 @@ async function checkReport(progress) {
 
 // Index of `id` among the children of `parent`, found by bisecting on offsets (children are in
 // file order), so a node among a million siblings is found with ~20 small calls.
+/**
+ * @param {string} parent
+ * @param {string} id
+ * @param {number} offset
+ */
 function indexOfChild(parent, id, offset) {
+  const { inspector } = current();
   const count = inspector.childCount(parent);
-  const at = (i) => parse(inspector.children(parent, i, 1))[0];
+  /** @type {(i: number) => TreeNode | undefined} */
+  const at = (i) => /** @type {TreeNode[]} */ (parse(inspector.children(parent, i, 1)))[0];
   let lo = 0, hi = count - 1;
   while (lo < hi) {
     const mid = Math.floor((lo + hi + 1) / 2);
@@ -126,7 +186,7 @@ function indexOfChild(parent, id, offset) {
   }
   if (count <= 20000) {
     for (let first = 0; first < count; first += 1000) {
-      const page = parse(inspector.children(parent, first, 1000)) || [];
+      const page = /** @type {TreeNode[] | null} */ (parse(inspector.children(parent, first, 1000))) || [];
       const k = page.findIndex((n) => n.id === id);
       if (k >= 0) return first + k;
     }
@@ -134,24 +194,32 @@ function indexOfChild(parent, id, offset) {
   return -1;
 }
 
+/**
+ * Each request's handler (WorkerOps in src/types.js: its arguments and its answer).
+ * @typedef {{[Op in keyof WorkerOps]: (args: WorkerOps[Op]['args'], progress: ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} Handlers
+ */
+/** @type {Handlers} */
 const ops = {
   async open({ source }) {
-    await loadModule();
+    const Module = await loadModule();
     if (inspector) inspector.delete();
     inspector = null;
     reader?.close?.();
-    reader = await makeReader(source);
+    const opening = (reader = await makeReader(source));
     const started = performance.now();
     // Readers that can write into the codec's memory do (no intermediate copy); HEAPU8 is looked
     // up on every call because growing the memory replaces it.
-    const read = reader.readInto
-      ? (offset, length, pointer) => reader.readInto(offset, length, Module.HEAPU8, pointer)
-      : (offset, length) => reader.read(offset, length);
-    inspector = new Module.Inspector(reader.size, read);
-    const detection = parse(inspector.detection());
-    return { detection, known: inspector.known(), size: reader.size, name: reader.name, openMs: performance.now() - started, readStats: parse(inspector.readStats()) };
+    /** @type {import('./src/types.js').ReadFn} */
+    const read = opening.readInto
+      ? (offset, length, pointer) => opening.readInto(offset, length, Module.HEAPU8, pointer)
+      : (offset, length) => opening.read(offset, length);
+    const opened = (inspector = new Module.Inspector(opening.size, read));
+    const detection = parse(opened.detection());
+    // format: the format's entry of the table (name, label, endings, operations, source nouns...).
+    return { detection, known: opened.known(), format: openFormat(), size: opening.size, name: opening.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
   },
   async summary(_, progress) {
+    const { inspector, reader } = current();
     // A format without an index (CARLA) scans the whole file first: a local file streams into
     // the scan. An incomplete feed keeps nothing, and summary() then scans by reading, which
     // reports what went wrong as before.
@@ -160,17 +228,18 @@ const ops = {
   },
   async infoReport(_, progress) {
     await preloadScatteredReads(progress);
-    return parse(inspector.infoReport(progress));
+    return parse(current().inspector.infoReport(progress));
   },
   check: async (_, progress) => (await checkReport(progress)).report,
   async fileMap({ fullCheck }, progress) {
     if (fullCheck) await ensureOffload();
-    return parse(inspector.fileMap(!!fullCheck, progress));
+    return parse(current().inspector.fileMap(!!fullCheck, progress));
   },
   async checksum(_, progress) {
     // A local file streams into the checksum from a feeder worker (web/src/stream-feed.js),
     // isolated or not: measured faster than pulling it through the read-ahead ring, which
     // copies every byte once more.
+    const { inspector, reader } = current();
     const local = reader.kind === 'file';
     const answer = await feedFile(local ? inspector.checksumFeed() : null, 'checksum', progress);
     if (answer !== null) return parse(answer);
@@ -183,29 +252,32 @@ const ops = {
   // The batch table (web/src/batch/): opens, checks and closes one file. Only the row and the
   // file's `check --json` line (a Blob, off the JS heap) go back, never the report.
   async checkFile({ source, path }, progress) {
-    const opened = await ops.open({ source });
-    await reader.ready;
-    const detectionText = inspector.detection();
+    const opened = await ops.open({ source }, progress);
+    const file = current();
+    await file.reader.ready;
+    const detectionText = file.inspector.detection();
     const checked = opened.known ? await checkReport(progress) : null;
     const reportText = checked?.text ?? null;
-    const row = rowFields(opened.detection, checked?.report ?? null);
-    const line = new Blob([checkLine({ path, size: reader.size, detectionText, reportText }), '\n']);
-    inspector.delete();
+    const row = rowFields(opened.detection, checked?.report ?? null, { path, formats: formatTable });
+    const line = new Blob([checkLine({ path, size: file.reader.size, detectionText, reportText }), '\n']);
+    file.inspector.delete();
     inspector = null;
-    reader.close?.();
+    file.reader.close?.();
     reader = null;
     return { ...row, line };
   },
   async infoText({ options }) {
     if (!options?.freq) await preloadScatteredReads();
-    return inspector.infoText(JSON.stringify(options || {}));
+    return current().inspector.infoText(JSON.stringify(options || {}));
   },
-  childCount: ({ id }) => inspector.childCount(id),
-  children: ({ id, first, count }) => parse(inspector.children(id, first, count)),
-  locate: ({ offset }) => parse(inspector.locate(offset)),
+  childCount: ({ id }) => current().inspector.childCount(id),
+  children: ({ id, first, count }) => parse(current().inspector.children(id, first, count)),
+  locate: ({ offset }) => parse(current().inspector.locate(offset)),
   reveal({ offset }) {
-    const path = parse(inspector.locate(offset));
+    /** @type {unknown} */
+    const path = parse(current().inspector.locate(offset));
     if (!Array.isArray(path)) return [];
+    /** @type {import('./src/types.js').RevealStep[]} */
     const out = [];
     let parent = '';
     for (const id of path) {
@@ -216,17 +288,17 @@ const ops = {
     }
     return out;
   },
-  spans: ({ offset, length }) => (inspector.known() ? parse(inspector.spans(offset, length)) : []),
+  spans: ({ offset, length }) => (current().inspector.known() ? parse(current().inspector.spans(offset, length)) : []),
   bytes({ offset, length }) {
-    const data = reader.read(offset, length);
+    const data = current().reader.read(offset, length);
     return data;
   },
-  decode: ({ id }) => parse(inspector.decode(id)),
+  decode: ({ id }) => parse(current().inspector.decode(id)),
   // 64-bit integers (ns) go both ways as decimal strings (docs/report.md, "Query results").
-  query: ({ name, args }, progress) => parse(inspector.query(name, JSON.stringify(args || {}), progress)),
-  search: ({ hex, from, backward }, progress) => parse(inspector.search(hex, from, backward, progress)),
+  query: ({ name, args }, progress) => parse(current().inspector.query(name, JSON.stringify(args || {}), progress)),
+  search: ({ hex, from, backward }, progress) => parse(current().inspector.search(hex, from, backward, progress)),
   readStats: async () => ({
-    ...parse(inspector.readStats()),
+    .../** @type {import('./src/types.js').CodecReadStats} */ (parse(current().inspector.readStats())),
     reader_bytes: reader ? reader.bytesRead : 0,
     reader_requests: reader ? reader.requests || 0 : 0,
     scattered_reads: reader?.scatteredReads ?? 0,
@@ -256,9 +328,13 @@ const ops = {
 
 // The scattered reads of infoReport and infoText (a bag's chunk headers) fetched at once, several
 // in flight, into the codec's cache: it then finds them there instead of reading one at a time.
+/** @param {ProgressFn} [progress] */
 async function preloadScatteredReads(progress = () => true) {
+  const { inspector, reader } = current();
+  /** @type {[offset: number, length: number][]} */
   const ranges = parse(inspector.infoReportReads()) || [];
   if (!ranges.length || !reader.readRange) return;
+  /** @type {(offset: number, bytes: Uint8Array) => boolean} */
   const take = (offset, bytes) => {
     reader.scatteredReads = (reader.scatteredReads || 0) + 1;
     return inspector.preload(offset, bytes);
@@ -275,9 +351,10 @@ self.onmessage = (event) => {
   queue = queue.then(() => handle(event.data));
 };
 
+/** @param {import('./src/types.js').WorkerRequest} request */
 async function handle({ id, op, args }) {
   if (op === 'configure') {
-    cores = Math.max(1, Math.min(args.cores || cores, navigator.hardwareConcurrency || 1));
+    cores = Math.max(1, Math.min(/** @type {{cores?: number}} */ (args).cores || cores, navigator.hardwareConcurrency || 1));
     return;
   }
   if (op === 'warmUp') {
@@ -292,11 +369,13 @@ async function handle({ id, op, args }) {
     // could finish before the timer fired).
     return new Promise(() => setTimeout(() => { throw new Error('simulated worker crash'); }));
   }
-  const handler = ops[op];
+  // A request from the page: its arguments are the op's (WorkerOps), as WorkerClient.call types them.
+  const handler = /** @type {((args: unknown, progress: ProgressFn) => unknown) | undefined} */ (ops[/** @type {keyof WorkerOps} */ (op)]);
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
   if (op !== 'open' && op !== 'checkFile' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
   if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead
   let last = 0;
+  /** @type {ProgressFn} */
   const progress = (done, total) => {
     const now = performance.now();
     if (now - last > 80 || done >= total) {
@@ -309,13 +388,15 @@ async function handle({ id, op, args }) {
     const result = await handler(args || {}, progress);
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     self.postMessage({ id, ok: true, result }, transfer);
-  } catch (error) {
+  } catch (thrown) {
+    const error = /** @type {import('./src/types.js').ErrorLike | number | null | undefined} */ (thrown);
     // A trap inside wasm (abort, out of bounds, out of memory) leaves the module unusable.
     const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /abort|Aborted|memory/i.test(String(error.message || error)));
-    self.postMessage({ id, ok: false, fatal, error: describe(error), code: (error && error.name) || null });
+    self.postMessage({ id, ok: false, fatal, error: describe(error), code: (error && typeof error === 'object' && error.name) || null });
   }
 }
 
+/** @param {unknown} error */
 function describe(error) {
   if (typeof error === 'number') return `the codec raised a C++ exception (${error})`;
   return describeReadError(error);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { SAMPLE_FAMILIES } from '../sample-families.mjs';
 import { fileURLToPath } from 'node:url';
 
 // The module's local times follow this process's time zone and the CLI runs with TZ=UTC (runCli):
@@ -47,12 +48,12 @@ export function haveSamples() {
   return existsSync(samplesDir) && statSync(samplesDir).isDirectory();
 }
 
-// Every sample log (not the README or truth files).
+// Every sample log of the formats logscope reads (not the README or truth files).
 export function sampleFiles() {
   const files = [];
-  for (const group of readdirSync(samplesDir)) {
+  for (const group of SAMPLE_FAMILIES) {
     const dir = join(samplesDir, group);
-    if (!statSync(dir).isDirectory()) continue;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue; // a format with no samples yet
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       // rosbag/real is a folder of real bags beside their recorded `rosbag info` texts.

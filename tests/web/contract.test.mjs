@@ -96,8 +96,11 @@ for (const [family, path, needsSamples] of CASES) {
 
 test('the contract has no guessing left: every table column has a unit', (t) => {
   if (skipUnless(t, { cli: true })) return;
+  let checked = 0;
   for (const [, path, needsSamples] of CASES) {
     if ((needsSamples && !haveSamples) || !existsSync(path)) continue;
     for (const table of cliJson('info', '--json', path).summary.tables) assert.equal(table.units.length, table.columns.length, `${path}: table ${table.name}`);
+    checked++;
   }
+  if (!checked) t.skip('none of its files is here (demo files not made, no ../shared/samples)');
 });

@@ -173,11 +173,44 @@ test('export a topic as CSV and as JSON Lines: byte for byte what `logscope expo
   await page.context().close();
 });
 
-test('CARLA: extract is refused in words, a cut log is repaired and a BDDF series exports', async (t) => {
+test('CARLA: chosen actors in a time range are extracted as `logscope extract` writes them', async (t) => {
+  if (skip(t)) return;
+  const page = await env.newPage();
+  await openTab(page, files.carla);
+  assert.equal(await page.$('#extract-refused'), null, 'the format table says CARLA logs extract');
+  // Every actor is kept until they are listed; listing them fills the checkboxes (and the export's suggestions).
+  assert.match(await page.textContent('#extract-actors'), /Every actor is kept/);
+  await page.click('#extract-list-actors');
+  await page.waitForSelector('#extract-actors input[type="checkbox"]');
+  const actors = cliJson('actors', '--json', files.carla).actors;
+  const ids = [...new Set(actors.map((a) => a.id))];
+  assert.equal(await page.locator('#extract-actors input[type="checkbox"]').count(), ids.length, 'one checkbox per actor id');
+  assert.equal(await page.locator('#export-actors option').count(), ids.length);
+  const chosen = actors.filter((a) => a.type === 'vehicle' && a.positions > 0 && a.destroy_frame === null).slice(0, 2).map((a) => a.id);
+  assert.equal(chosen.length, 2);
+  await page.click('#extract-actors button:has-text("none")');
+  for (const id of chosen) await page.check(`#extract-actors input[value="${id}"]`);
+  await page.fill('#extract-from', '2');
+  await page.fill('#extract-to', '5.5');
+  await screenshot(page, 'extract-carla-form-light');
+  await page.click('#extract-run');
+  const path = await finished(page, 'town.extract.log');
+  assert.equal(await page.getAttribute('#output-verdict', 'data-verdict'), 'valid');
+  const reference = join(dir, 'cli-extract.log');
+  assert.equal(run('extract', files.carla, reference, '--actors', chosen.join(','), '--from', '+2', '--to', '+5.5').status, 0);
+  assert.ok(readFileSync(path).equals(readFileSync(reference)), 'byte for byte what `logscope extract` writes');
+  assert.equal(run('check', path).status, 0, 'logscope check: clean');
+  // Frames renumbered from the cut: the extract lasts at most the chosen 3.5 s.
+  const duration = Number(cliJson('info', '--json', path).summary.file.duration_ns) / 1e9;
+  assert.ok(duration > 0 && duration <= 3.5, `duration ${duration} s`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('CARLA: a cut log is repaired and an actor exports; a BDDF series exports', async (t) => {
   if (skip(t)) return;
   const page = await env.newPage();
   await openTab(page, files.cut_carla);
-  assert.match(await page.textContent('#extract-refused'), /not available yet/);
   await page.click('#repair-run');
   const path = await finished(page, 'cut_town.repaired.log');
   assert.equal(await page.getAttribute('#output-verdict', 'data-verdict'), 'valid');

@@ -175,7 +175,7 @@ test('BDDF and CARLA: the plot is the export of the series or actor; the map dra
     assert.equal(Number(map.drawnVehicle), vehicles, 'every vehicle life is drawn');
     assert.equal(Number(map.vehicles), vehicles);
     assert.equal(Number(map.drawnWalker), actors.filter((a) => a.type === 'walker').length);
-    assert.equal(await page.getAttribute('#carla-map-legend [data-type="vehicle"]', 'data-count'), String(vehicles));
+    assert.equal(await page.getAttribute('#actor-map-legend [data-type="vehicle"]', 'data-count'), String(vehicles));
     // The slider shows another frame's positions, read from that frame.
     await page.$eval('#map-frame', (s) => { s.value = String(Math.floor(Number(s.max) / 2)); s.dispatchEvent(new Event('input')); });
     await page.waitForFunction(() => Number(document.querySelector('#map-card').dataset.frame) > 0);

@@ -12,9 +12,19 @@ export const MAILBOX = {
   header: 64 + 1024, // state, compression, sizes, verify, then the status as JSON text
 };
 export const STATE = { free: 0, submitted: 1, done: 2 };
+/** @type {{[compression: string]: number}} */
 const CODES = { lz4: 1, bz2: 2 };
 const HELPER_TIMEOUT_MS = 10_000; // a 4 MB bz2 chunk decodes in well under a second
 
+/**
+ * @typedef {{words: Int32Array, json: Uint8Array, input: Uint8Array, output: Uint8Array}} Slot
+ * @typedef {{worker: Worker, buffer: SharedArrayBuffer, slots: Slot[], next: number, tickets: (number | undefined)[], silent?: boolean}} Helper
+ */
+/**
+ * @param {SharedArrayBuffer} buffer
+ * @param {number} k
+ * @returns {Slot}
+ */
 export function slotView(buffer, k) {
   const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
   const base = k * slotBytes;
@@ -29,20 +39,23 @@ export const CODE_NAMES = Object.fromEntries(Object.entries(CODES).map(([k, v]) 
 
 export class DecompressOffload {
   // Starts `count` helpers and waits until each has loaded the module and listens on its mailbox.
+  /** @param {number} count */
   static async start(count) {
     const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
-    const helpers = await Promise.all(Array.from({ length: count }, () => new Promise((resolve, reject) => {
+    const helpers = await Promise.all(Array.from({ length: count }, () => /** @type {Promise<Helper>} */ (new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./decompress-worker.js', import.meta.url), { type: 'module' });
       const buffer = new SharedArrayBuffer(MAILBOX.slots * slotBytes);
       worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve({ worker, buffer, slots: Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k)), next: 0, tickets: [] }) : reject(new Error(String(data))));
       worker.onerror = (event) => reject(new Error(`a decompression worker failed to start: ${event.message || 'unknown error'}`));
       worker.postMessage({ buffer });
-    })));
+    }))));
     return new DecompressOffload(helpers);
   }
 
+  /** @param {Helper[]} helpers */
   constructor(helpers) {
     this.helpers = helpers;
+    /** @type {Map<number, {helper: Helper, k: number}>} */
     this.entries = new Map(); // ticket -> {helper, k}
     this.offloaded = 0; // chunks decoded by helpers (for the benchmarks)
     this.waitedMs = 0; // time the codec waited for a helper's result (for the benchmarks)
@@ -54,6 +67,7 @@ export class DecompressOffload {
   }
 
   // A helper's next slot in ring order, if it can take a chunk now.
+  /** @param {Helper} helper */
   nextSlot(helper) {
     const k = helper.next;
     const words = helper.slots[k].words;
@@ -69,6 +83,13 @@ export class DecompressOffload {
     return n;
   }
 
+  /**
+   * @param {number} ticket
+   * @param {string} compression
+   * @param {Uint8Array} bytes
+   * @param {number} uncompressedSize
+   * @param {boolean} verify
+   */
   submit(ticket, compression, bytes, uncompressedSize, verify) {
     if (!CODES[compression] || bytes.length > MAILBOX.inputBytes || uncompressedSize > MAILBOX.outputBytes) return false;
     const helper = this.helpers.find((h) => this.nextSlot(h) >= 0);
@@ -86,13 +107,18 @@ export class DecompressOffload {
   }
 
   // Whether the helper has finished this chunk (collect would not wait).
+  /** @param {number} ticket */
   ready(ticket) {
-    const { helper, k } = this.entries.get(ticket);
+    const { helper, k } = /** @type {{helper: Helper, k: number}} */ (this.entries.get(ticket)); // submitted
     return Atomics.load(helper.slots[k].words, 0) !== STATE.submitted;
   }
 
+  /**
+   * @param {number} ticket
+   * @returns {import('./types.js').DecompressStatus}
+   */
   collect(ticket) {
-    const { helper, k } = this.entries.get(ticket);
+    const { helper, k } = /** @type {{helper: Helper, k: number}} */ (this.entries.get(ticket)); // submitted
     this.entries.delete(ticket);
     helper.tickets[k] = undefined;
     const slot = helper.slots[k];
@@ -106,6 +132,7 @@ export class DecompressOffload {
       helper.silent = true;
       return { ok: false, code: 'offload.unavailable', message: 'a decompression worker did not answer', checksum_present: false, checksum_verified: false };
     }
+    /** @type {import('./types.js').DecompressStatus} */
     const status = JSON.parse(new TextDecoder().decode(slot.json.slice(0, slot.words[5])));
     status.bytes = status.ok ? slot.output.subarray(0, slot.words[6]) : null;
     this.offloaded++;
@@ -122,6 +149,7 @@ export class DecompressOffload {
     return bytes;
   }
 
+  /** @param {number} ticket */
   forget(ticket) {
     const entry = this.entries.get(ticket);
     if (!entry) return;

@@ -28,7 +28,7 @@ self.onmessage = async ({ data: { buffer } }) => {
         status = { ok: false, code: 'offload.unavailable', message: 'the chunk is larger than the mailbox', checksum_present: false, checksum_verified: false };
       }
     } catch (error) {
-      status = { ok: false, code: 'offload.unavailable', message: `the decompression worker failed: ${error.message || error}`, checksum_present: false, checksum_verified: false };
+      status = { ok: false, code: 'offload.unavailable', message: `the decompression worker failed: ${/** @type {Error} */ (error).message || error}`, checksum_present: false, checksum_verified: false };
     }
     const text = encoder.encode(JSON.stringify(status)).slice(0, json.length);
     json.set(text);

@@ -2,6 +2,10 @@
 import { h, clear } from './dom.js';
 
 // Shows a banner; actions are [{label, onClick, primary}].
+/**
+ * @param {HTMLElement} root
+ * @param {{tone?: string, title: string, message?: string, actions?: {label: string, onClick: () => void, primary?: boolean}[], id?: string}} banner
+ */
 export function showBanner(root, { tone = 'bad', title, message, actions = [], id = 'error-banner' }) {
   clear(root).append(h('div.banner', { class: `tone-${tone}`, id, role: 'alert' },
     h('div.banner-text', {}, h('strong', {}, title), message ? h('p', {}, message) : null),
@@ -9,8 +13,10 @@ export function showBanner(root, { tone = 'bad', title, message, actions = [], i
       h('button.button.ghost', { type: 'button', 'aria-label': 'Dismiss', onclick: () => clear(root) }, '✕'))));
 }
 
+/** @type {(root: HTMLElement) => HTMLElement} */
 export const hideBanner = (root) => clear(root);
 
+/** @type {{[kind: string]: string}} */
 const KIND_TITLE = {
   empty: 'This file is empty',
   html: 'This is a web page, not a log',
@@ -26,6 +32,11 @@ const KIND_TITLE = {
 };
 
 // The card for a file whose format is not recognised, with detection's diagnosis.
+/**
+ * @param {HTMLElement} root
+ * @param {import('./types.js').Detection} detection
+ * @param {{onOpenOther: () => void}} actions
+ */
 export function renderUnknown(root, detection, { onOpenOther }) {
   clear(root).append(h('section.card.unknown-card', { id: 'unknown-format', dataset: { kind: detection.kind } },
     h('div.card-head', {}, h('h3', {}, KIND_TITLE[detection.kind] || 'Unknown format'), h('span.pill.tone-warn', {}, detection.kind || 'unknown')),

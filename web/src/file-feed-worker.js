@@ -7,10 +7,18 @@
 // the stream comes in chunks of a few hundred KB, each posted and copied on its own.
 // At most `window` bytes are read ahead of what the creator has acknowledged as consumed, so
 // memory stays bounded whatever the file size.
+/**
+ * What the feeder posts: the next piece (transferred), the end, or why it stopped.
+ * @typedef {{chunks: Uint8Array[], done?: undefined, failed?: undefined}
+ *   | {done: true, failed?: undefined}
+ *   | {failed: {name: string, message: string}, done?: undefined}} FeederMessage
+ */
+/** What it is asked: a range of a file, at most `window` bytes ahead of what was consumed. @typedef {{file: File, start: number, end: number, window: number}} FeedRequest */
 const PIECE = 16 << 20;
 const READS_AT_ONCE = 3;
 
 let acknowledged = 0;
+/** @type {(() => void) | null} */
 let onAcknowledged = null;
 
 self.onmessage = ({ data }) => {
@@ -22,9 +30,12 @@ self.onmessage = ({ data }) => {
   feed(data);
 };
 
+/** @param {FeedRequest} request */
 async function feed({ file, start, end, window }) {
+  /** @type {Promise<ArrayBuffer>[]} */
   const reads = []; // promises of the pieces in flight, in file order
   let next = start;
+  /** @type {((value?: unknown) => void) | null} */
   let wake = null;
   // Starts reads while there is room: the window counts what is read or being read and not yet consumed.
   const launch = () => {
@@ -43,14 +54,15 @@ async function feed({ file, start, end, window }) {
   try {
     launch();
     while (reads.length) {
-      const buffer = await reads.shift();
+      const buffer = /** @type {ArrayBuffer} */ (await reads.shift());
       self.postMessage({ chunks: [new Uint8Array(buffer)] }, [buffer]);
       launch();
       // Nothing in flight but more to read: the window is full until the creator consumes.
       while (!reads.length && next < end) await new Promise((resolve) => { wake = resolve; });
     }
     self.postMessage({ done: true });
-  } catch (failure) {
+  } catch (thrown) {
+    const failure = /** @type {import('./types.js').ErrorLike} */ (thrown);
     self.postMessage({ failed: { name: failure.name || 'Error', message: String(failure.message || failure) } });
   }
 }

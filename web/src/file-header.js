@@ -47,7 +47,7 @@ export function fileHeader(app) {
     try { await navigator.clipboard.writeText(href); copied = true; } catch { /* shown below to copy by hand */ }
     const remote = app.session?.file.remote || app.session?.downloadedFrom;
     const note = clear($('#link-note'));
-    const input = h('input.input.mono', { id: 'link-text', readonly: true, value: href, 'aria-label': 'Link to this view', onfocus: (e) => e.target.select() });
+    const input = h('input.input.mono', { id: 'link-text', readonly: true, value: href, 'aria-label': 'Link to this view', onfocus: (e) => /** @type {HTMLInputElement} */ (e.target).select() });
     note.append(
       h('p', { id: 'link-explain' }, copied ? 'Link copied. ' : 'Copy this link: ',
         remote ? 'It opens this remote file at this view (tab, selection, offsets).'

@@ -74,6 +74,11 @@ export function segmentText(s) {
 }
 
 // Draws the map card into `slot`. onJump(offset) opens the hex view.
+/**
+ * @param {HTMLElement} slot
+ * @param {import('./types.js').FileMap} map
+ * @param {{onJump?: (offset: number) => void, pending?: boolean}} [options]
+ */
 export function renderFileMap(slot, map, { onJump, pending = false } = {}) {
   clear(slot);
   if (!map || map.error || !map.regions?.length) { slot.hidden = true; return; }

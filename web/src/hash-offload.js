@@ -11,6 +11,10 @@ const HELPER_TIMEOUT_MS = 10_000; // a 4 MB slot hashes in about 10 ms
 // words: [state of each slot][length of each slot][kind of each slot], then busy ms (12), result
 // length (13), result ok (14) and the helper's memory in MB (15); the result text (digest or
 // error) at 64.
+/**
+ * @param {SharedArrayBuffer} buffer
+ * @returns {{words: Int32Array, result: Uint8Array, slot: (k: number) => Uint8Array}}
+ */
 export function ringView(buffer) {
   return {
     words: new Int32Array(buffer, 0, 16),
@@ -21,6 +25,7 @@ export function ringView(buffer) {
 
 export class HashOffload {
   // Starts the helper and waits until it has loaded the module and listens on its ring.
+  /** @returns {Promise<HashOffload>} */
   static start() {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./hash-worker.js', import.meta.url), { type: 'module' });
@@ -31,11 +36,16 @@ export class HashOffload {
     });
   }
 
+  /**
+   * @param {Worker} worker
+   * @param {SharedArrayBuffer} buffer
+   */
   constructor(worker, buffer) {
     this.worker = worker;
     this.buffer = buffer;
     this.ring = ringView(buffer);
     this.next = 0;
+    /** @type {string | null} */
     this.failed = null; // why the current hash cannot be finished
     this.silent = false; // the helper stopped answering once: the codec hashes by itself from then on
     this.offloadedBytes = 0; // for the benchmarks and tests
@@ -47,6 +57,10 @@ export class HashOffload {
   memory() { return this.buffer.byteLength + Atomics.load(this.ring.words, 15) * (1 << 20); }
 
   // Waits until slot k is in `want`; false after the timeout.
+  /**
+   * @param {number} k
+   * @param {number} want
+   */
   waitFor(k, want) {
     const { words } = this.ring;
     const started = performance.now();
@@ -62,6 +76,10 @@ export class HashOffload {
     return true;
   }
 
+  /**
+   * @param {number} kind
+   * @param {Uint8Array | null} bytes
+   */
   submit(kind, bytes) {
     const k = this.next;
     const { words } = this.ring;
@@ -80,6 +98,7 @@ export class HashOffload {
     return !this.silent;
   }
 
+  /** @param {Uint8Array} view */
   update(view) {
     for (let at = 0; at < view.length && !this.failed; at += RING.slotBytes) {
       const piece = view.subarray(at, at + RING.slotBytes);
@@ -88,6 +107,7 @@ export class HashOffload {
     }
   }
 
+  /** @returns {{ok: true, hex: string} | {ok: false, error: string | null}} */
   finish() {
     if (!this.failed) {
       const k = this.next;

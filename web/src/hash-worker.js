@@ -13,6 +13,7 @@ self.onmessage = async ({ data: { buffer } }) => {
   self.postMessage('listening');
   let busyMs = 0;
   let broken = null; // why the current hash went wrong: its digest is refused
+  /** @type {(ok: boolean, text: string) => void} */
   const answer = (ok, text) => {
     const bytes = encoder.encode(text).slice(0, result.length);
     result.set(bytes);
@@ -34,7 +35,7 @@ self.onmessage = async ({ data: { buffer } }) => {
         broken = null;
       }
     } catch (error) {
-      broken = String(error.message || error);
+      broken = String(/** @type {Error} */ (error).message || error);
       if (finishing) {
         answer(false, broken);
         broken = null;

@@ -1,18 +1,29 @@
 // What every helper worker does the same way (decompress-worker.js, hash-worker.js, pump-worker.js).
+// The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
+// @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
 import createLogscope from '../gen/logscope.mjs';
 
 // The helper's own instance of the codec module, or null once it has told its creator why not.
+/**
+ * @param {string} what
+ * @returns {Promise<import('./types.js').LogscopeModule | null>}
+ */
 export async function loadHelperModule(what) {
   try {
-    return await createLogscope();
+    return await /** @type {import('./types.js').LogscopeFactory} */ (createLogscope)();
   } catch (error) {
-    self.postMessage(`the ${what} worker could not load the codec: ${error.message || error}`);
+    self.postMessage(`the ${what} worker could not load the codec: ${/** @type {Error} */ (error).message || error}`);
     return null;
   }
 }
 
 // Blocks until words[k] is `want`. It waits on the value just seen: loading it again for the wait
 // could see `want` arrive and then sleep through the notify that came with it.
+/**
+ * @param {Int32Array} words
+ * @param {number} k
+ * @param {number} want
+ */
 export function waitUntil(words, k, want) {
   for (let now = Atomics.load(words, k); now !== want; now = Atomics.load(words, k)) Atomics.wait(words, k, now);
 }

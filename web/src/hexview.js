@@ -24,6 +24,15 @@ export class HexView {
     this.cursor = 0;
     this.selection = null; // {start, end}
     this.rows = [];
+    // Made by build():
+    /** @type {HTMLElement} */
+    this.spacer;
+    /** @type {HTMLElement} */
+    this.rowsBox;
+    /** @type {HTMLElement} */
+    this.scroller;
+    /** @type {number} rows on screen, from layout() (0 until then) */
+    this.visibleRows;
     this.build();
   }
 

@@ -2,6 +2,7 @@
 // little or big endian.
 import { h, clear, hexOffset } from './dom.js';
 
+/** @type {[name: string, width: number, read: (view: DataView, le: boolean) => number | bigint][]} */
 const TYPES = [
   ['u8', 1, (v) => v.getUint8(0)],
   ['i8', 1, (v) => v.getInt8(0)],
@@ -15,13 +16,20 @@ const TYPES = [
   ['f64', 8, (v, le) => v.getFloat64(0, le)],
 ];
 
+/** @param {number} ms */
 function iso(ms) {
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return '—';
   return new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
 }
 
 // Timestamp readings: u64 ns, u32 s + u32 ns (ROS time), u32 s, f64 s since the Unix epoch.
+/**
+ * @param {DataView} view
+ * @param {boolean} le
+ * @param {number} n
+ */
 function timestamps(view, le, n) {
+  /** @type {[string, string][]} */
   const out = [];
   if (n >= 8) {
     const ns = view.getBigUint64(0, le);
@@ -36,13 +44,19 @@ function timestamps(view, le, n) {
 }
 
 export class DataInspector {
+  /** @param {HTMLElement} root */
   constructor(root) {
     this.root = root;
     this.littleEndian = true;
+    /** @type {Uint8Array} */
     this.bytes = new Uint8Array(0);
     this.offset = 0;
   }
 
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} bytes
+   */
   show(offset, bytes) {
     this.offset = offset;
     this.bytes = bytes;

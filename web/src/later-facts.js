@@ -44,7 +44,7 @@ export class LaterFacts {
       this.set(report?.error ? { status: 'error', error: report.error } : { status: 'done', report });
     } catch (error) {
       if (session.aborted) return;
-      this.set(error instanceof CancelledError ? { status: 'cancelled' } : { status: 'error', error: String(error.message || error) });
+      this.set(error instanceof CancelledError ? { status: 'cancelled' } : { status: 'error', error: String(/** @type {Error} */ (error).message || error) });
     }
   }
 

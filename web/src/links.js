@@ -9,7 +9,16 @@
 // Other parameters (nodemo...) are kept as they are.
 const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields'];
 
+/**
+ * The view a link carries.
+ * @typedef {{tab?: string, node?: string, row?: {table: string, key: string}, at?: number, sel?: {start: number, end: number},
+ *   range?: {t0: bigint, t1: bigint}, plot?: string, fields?: string[]}} LinkView
+ */
+/** What changed in the view (null or undefined: gone). @typedef {{[K in keyof LinkView]?: LinkView[K] | null}} ViewUpdate */
+
+/** @type {(n: number) => string} */
 const hex = (n) => `0x${n.toString(16)}`;
+/** @type {(text: string | null) => number | null} */
 const parseNumber = (text) => {
   if (text == null || text === '') return null;
   const n = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text.slice(2), 16) : Number(text);
@@ -17,12 +26,18 @@ const parseNumber = (text) => {
 };
 
 // The view state a query string carries ({} when none); tabs: the names a tab may have.
+/**
+ * @param {string} search
+ * @param {string[]} tabs
+ * @returns {LinkView}
+ */
 export function parseView(search, tabs) {
   const params = new URLSearchParams(search);
+  /** @type {LinkView} */
   const view = {};
   const tab = params.get('tab');
-  if (tabs.includes(tab)) view.tab = tab;
-  if (params.get('node')) view.node = params.get('node');
+  if (tabs.includes(/** @type {string} */ (tab))) view.tab = /** @type {string} */ (tab);
+  if (params.get('node')) view.node = /** @type {string} */ (params.get('node'));
   const row = /^([^:]+):(.*)$/s.exec(params.get('row') || '');
   if (row) view.row = { table: row[1], key: row[2] };
   const at = parseNumber(params.get('at'));
@@ -31,12 +46,13 @@ export function parseView(search, tabs) {
   if (sel) {
     const start = parseNumber(sel[1]);
     const end = parseNumber(sel[2]);
-    if (end > start) view.sel = { start, end };
+    // (Both parse: the pattern matched.)
+    if (/** @type {number} */ (end) > /** @type {number} */ (start)) view.sel = { start: /** @type {number} */ (start), end: /** @type {number} */ (end) };
   }
   const t0 = params.get('t0'), t1 = params.get('t1');
-  if (/^\d{1,20}$/.test(t0 || '') && /^\d{1,20}$/.test(t1 || '') && BigInt(t1) >= BigInt(t0)) view.range = { t0: BigInt(t0), t1: BigInt(t1) };
+  if (/^\d{1,20}$/.test(t0 || '') && /^\d{1,20}$/.test(t1 || '') && BigInt(/** @type {string} */ (t1)) >= BigInt(/** @type {string} */ (t0))) view.range = { t0: BigInt(/** @type {string} */ (t0)), t1: BigInt(/** @type {string} */ (t1)) };
   if (params.get('plot')) {
-    view.plot = params.get('plot');
+    view.plot = /** @type {string} */ (params.get('plot'));
     view.fields = (params.get('fields') || '').split(',').filter(Boolean);
   }
   return view;
@@ -44,6 +60,7 @@ export function parseView(search, tabs) {
 
 export class LinkState {
   // tabs: the page's tab names (a link to another tab carries no view).
+  /** @param {{tabs: string[]}} options */
   constructor({ tabs }) {
     const params = new URLSearchParams(location.search);
     this.params = params;
@@ -51,16 +68,21 @@ export class LinkState {
     this.pending = parseView(location.search, tabs);
     this.remote = params.get('url');
     this.fileHint = params.get('file');
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {boolean | undefined} while a link's view is applied: no update is recorded */
+    this.applying;
   }
 
   get hasView() { return Object.keys(this.pending || {}).length > 0; }
 
+  /** @param {string | null} url */
   setRemote(url) {
     if (url) { this.params.set('url', url); this.params.delete('file'); } else this.params.delete('url');
     this.flush();
   }
 
+  /** @param {string | null} name */
   setLocalName(name) {
     if (name) this.params.set('file', name); else this.params.delete('file');
     this.flush();
@@ -72,16 +94,18 @@ export class LinkState {
     this.flush();
   }
 
+  /** @param {ViewUpdate} view */
   update(view) {
     if (this.applying) return;
     for (const [key, value] of Object.entries(view)) {
+      // (Each key's value is the type LinkView gives it.)
       if (key === 'range') {
-        for (const end of ['t0', 't1']) if (value) this.params.set(end, value[end].toString()); else this.params.delete(end);
+        for (const end of /** @type {const} */ (['t0', 't1'])) if (value) this.params.set(end, /** @type {{t0: bigint, t1: bigint}} */ (value)[end].toString()); else this.params.delete(end);
       } else if (value === null || value === undefined || value === '') this.params.delete(key);
-      else if (key === 'fields') this.params.set('fields', value.join(','));
-      else if (key === 'at') this.params.set('at', hex(value));
-      else if (key === 'sel') this.params.set('sel', `${hex(value.start)}-${hex(value.end)}`);
-      else if (key === 'row') this.params.set('row', `${value.table}:${value.key}`);
+      else if (key === 'fields') this.params.set('fields', /** @type {string[]} */ (value).join(','));
+      else if (key === 'at') this.params.set('at', hex(/** @type {number} */ (value)));
+      else if (key === 'sel') this.params.set('sel', `${hex(/** @type {{start: number, end: number}} */ (value).start)}-${hex(/** @type {{start: number, end: number}} */ (value).end)}`);
+      else if (key === 'row') this.params.set('row', `${/** @type {{table: string, key: string}} */ (value).table}:${/** @type {{table: string, key: string}} */ (value).key}`);
       else this.params.set(key, String(value));
     }
     clearTimeout(this.timer);

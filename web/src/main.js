@@ -14,11 +14,26 @@ import { openController } from './open.js';
 import { batchController } from './batch/view.js';
 import * as status from './status.js';
 
-startTheme($('#theme-select'));
+startTheme(/** @type {HTMLSelectElement} */ ($('#theme-select')));
 startTableKeys();
 
+/**
+ * What the parts share (put together here).
+ * @typedef {object} App
+ * @property {HTMLElement} banner
+ * @property {ProgressBar} progress
+ * @property {import('./session.js').Session | null} session the file shown now (set by open.js)
+ * @property {LinkState} links
+ * @property {ReturnType<typeof fileHeader>} header
+ * @property {TabBar} tabs
+ * @property {(session: import('./session.js').Session) => void} opened
+ * @property {(file: import('./session.js').OpenedFile) => Promise<void>} openFile
+ * @property {ReturnType<typeof batchController>} batch
+ * @property {(source: {files?: File[], dropped?: import('./batch/collect.js').Dropped[]}) => void} openMany
+ */
+
 // What the parts share. session: the file shown now (set by open.js).
-const app = { banner: $('#banner-slot'), progress: new ProgressBar($('#progress')), session: null };
+const app = /** @type {App} */ ({ banner: $('#banner-slot'), progress: new ProgressBar($('#progress')), session: null }); // completed below
 const tabs = TABS.map((make) => make(app));
 const links = new LinkState({ tabs: tabs.map((tab) => tab.name) });
 app.links = links;
@@ -27,7 +42,7 @@ app.tabs = new TabBar(tabs, { links });
 
 // A new file: the header and every tab show it; the view a link carried is applied once the
 // summary is shown.
-app.opened = (session) => {
+app.opened = (/** @type {import('./session.js').Session} */ session) => {
   app.batch.hide();
   app.header.open(session);
   app.tabs.open(session);
@@ -35,6 +50,7 @@ app.opened = (session) => {
 };
 
 // Applies the view a link carried (once, to the first file that opens), then records it again.
+/** @param {import('./session.js').Session} session */
 async function restoreView(session) {
   const view = links.take();
   if (!Object.keys(view).length) return;
@@ -52,7 +68,7 @@ async function restoreView(session) {
 
 const opener = openController(app);
 // Many files at once: the batch table; a row opens its file like the file chooser does.
-app.openFile = (file) => opener.openFile(file);
+app.openFile = (/** @type {import('./session.js').OpenedFile} */ file) => opener.openFile(file);
 app.batch = batchController(app);
 app.openMany = app.batch.open;
 
@@ -70,16 +86,18 @@ else {
   // opened from disk, has no demo files beside it.
   if (!new URLSearchParams(location.search).has('nodemo') && location.protocol !== 'file:') opener.loadDemos({ autoOpen: !links.hasView });
 }
-startOffline({ banner: app.banner });
+startOffline();
 
 // A small hook for tests and for curious users in the console.
-window.logscope = {
+// (The tests call the ones that need a session once a file is open.)
+const opened = () => /** @type {import('./session.js').Session} */ (app.session);
+/** @type {Window & {logscope?: object}} */ (window).logscope = {
   get state() { return app.session; }, // the opened file's Session: client, jobs, summary, report...
-  openFile: (file) => opener.openFile(file),
-  openUrl: (url) => opener.openUrl(url),
-  readStats: () => app.session.client.call('readStats'),
-  jobsClient: () => app.session.jobs,
+  openFile: (/** @type {import('./session.js').OpenedFile} */ file) => opener.openFile(file),
+  openUrl: (/** @type {string} */ url) => opener.openUrl(url),
+  readStats: () => opened().client.call('readStats'),
+  jobsClient: () => opened().jobs,
   // The view a link records, as the page shows it (for tests of deep links).
   view: () => app.tabs.view(),
-  crashWorkerForTest: () => app.session.client.worker.postMessage({ id: -1, op: '__crash__' }),
+  crashWorkerForTest: () => opened().client.worker.postMessage({ id: -1, op: '__crash__' }),
 };

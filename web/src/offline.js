@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import * as status from './status.js';
 
 export function startOffline() {
-  const build = document.querySelector('meta[name="logscope-build"]')?.content;
+  const build = document.querySelector(/** @type {'meta'} */ ('meta[name="logscope-build"]'))?.content;
   if (!build || !('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
   status.build(build);
   const sw = navigator.serviceWorker;
@@ -13,12 +13,13 @@ export function startOffline() {
   sw.addEventListener('controllerchange', () => {
     if (reloading) location.reload();
   });
+  /** @type {(worker: ServiceWorker) => void} */
   const prompt = (worker) => {
     if (document.getElementById('update-prompt')) return;
     document.body.append(h('div.update-prompt', { id: 'update-prompt', role: 'status' },
       h('span', {}, 'A new version of logscope is available.'),
       h('button.button.small.primary', { type: 'button', onclick: () => { reloading = true; worker.postMessage('skip-waiting'); } }, 'Reload'),
-      h('button.button.ghost.small', { type: 'button', 'aria-label': 'Later', onclick: (e) => e.target.closest('.update-prompt').remove() }, '✕')));
+      h('button.button.ghost.small', { type: 'button', 'aria-label': 'Later', onclick: (e) => /** @type {Element} */ (/** @type {Element} */ (e.target).closest('.update-prompt')).remove() }, '✕')));
   };
   sw.register('sw.js', { scope: './' }).then((registration) => {
     if (registration.waiting && sw.controller) prompt(registration.waiting);
@@ -28,6 +29,6 @@ export function startOffline() {
         if (worker.state === 'installed' && sw.controller) prompt(worker);
       });
     });
-  }).catch((error) => { status.serviceWorkerFailed(error.message || error); });
+  }).catch((error) => { status.serviceWorkerFailed(error.message || error); }); // (a rejection's reason: any)
   sw.ready.then(() => { status.offlineReady(); });
 }

@@ -9,14 +9,18 @@ import { showBanner, hideBanner } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
 import * as status from './status.js';
 import { takeDrop, isBatch } from './batch/collect.js';
+import { formatPage } from './data-views/index.js';
 
 const chooseFile = () => $('#file-input').click();
 
 // app: {links, progress, banner, header, opened(session), openMany(files)}; app.session is set here.
 // Several files, or a folder, go to app.openMany (the batch table, web/src/batch/).
+/** @param {import('./main.js').App} app */
 export function openController(app) {
   const { links, progress, banner } = app;
+  /** @type {AbortController | null} */
   let attempt = null;
+  /** @type {ReturnType<typeof spareWorkers> | null} */
   let spare = spareWorkers(); // the first file's workers, started with the page
 
   // A new request to open something: the one before it, if still on its way, is dropped.
@@ -53,6 +57,10 @@ export function openController(app) {
 
   // pickedAt: when the user picked the file (the event's timeStamp), so the summary time counts
   // from the pick.
+  /**
+   * @param {import('./session.js').OpenedFile} file
+   * @param {{downloadedFrom?: string | null, signal?: AbortSignal, pickedAt?: number | null}} [options]
+   */
   async function openFile(file, { downloadedFrom = null, signal = begin(), pickedAt = null } = {}) {
     if (signal.aborted) return;
     if (!file.remote && !downloadedFrom) {
@@ -102,7 +110,10 @@ export function openController(app) {
     const opened = await answer(() => openReply);
     if (!opened) return;
     session.detection = opened.value.detection;
-    status.format(opened.value.known ? session.detection.family : 'unknown');
+    session.format = opened.value.format;
+    // The format's own page code (data-views/<name>.js), loaded while the summary comes.
+    const formatPageLoad = formatPage(session.format?.name);
+    status.format(opened.value.known ? opened.value.detection.family : 'unknown');
     session.emit('detected');
     if (!opened.value.known) {
       session.emit('unknown');
@@ -114,6 +125,8 @@ export function openController(app) {
       return s;
     }));
     if (!summary) return;
+    session.formatPage = await formatPageLoad;
+    if (session.aborted) return;
     session.summary = session.report = summary.value;
     session.emit('summary');
     const elapsed = performance.now() - started; // from the pick to the summary on screen
@@ -189,7 +202,7 @@ export function openController(app) {
   async function downloadAndOpen(result, signal) {
     if (signal.aborted) return;
     const download = new AbortController(); // the progress bar's Cancel
-    $('#download-whole').disabled = true;
+    /** @type {HTMLButtonElement} */ ($('#download-whole')).disabled = true;
     status.state('downloading');
     const onProgress = progress.start(`Downloading ${result.name}`, { total: result.size || 0, onCancel: () => download.abort() });
     try {
@@ -201,9 +214,9 @@ export function openController(app) {
       if (signal.aborted) return;
       progress.finish(download.signal.aborted ? 'Download cancelled.' : '');
       status.state('remote-problem');
-      const button = $('#download-whole');
+      const button = /** @type {HTMLButtonElement | null} */ ($('#download-whole'));
       if (button) button.disabled = false;
-      if (!download.signal.aborted) showBanner(banner, { title: 'The download failed', message: `${String(error.message || error)}.`, actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(result.url) }] });
+      if (!download.signal.aborted) showBanner(banner, { title: 'The download failed', message: `${String(/** @type {Error} */ (error).message || error)}.`, actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(result.url) }] });
     }
   }
 
@@ -225,6 +238,7 @@ export function openController(app) {
     } catch { return; }
     const list = $('#demo-list');
     clear(list).append(h('span.muted.small', {}, 'Or try a demo log: '), manifest.files.map((name) => h('button.link.demo-link', { type: 'button', onclick: () => openDemo(name).catch(() => {}) }, name)));
+    /** @type {HTMLSelectElement} */
     const select = $('#demo-select');
     select.append(...manifest.files.map((name) => h('option', { value: name }, name)));
     select.hidden = false;
@@ -234,8 +248,9 @@ export function openController(app) {
 
   // The ways in: the file chooser, drag and drop anywhere, the URL form.
   $('#file-input').addEventListener('change', (event) => {
-    const files = [...event.target.files];
-    event.target.value = '';
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    const files = [.../** @type {FileList} */ (input.files)];
+    input.value = '';
     if (files.length > 1) app.openMany({ files });
     else if (files[0]) openFile(files[0], { pickedAt: event.timeStamp });
   });
@@ -255,7 +270,7 @@ export function openController(app) {
   });
   $('#url-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const value = $('#url-input').value.trim();
+    const value = /** @type {HTMLInputElement} */ ($('#url-input')).value.trim();
     if (value) openUrl(value);
   });
 

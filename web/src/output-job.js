@@ -18,15 +18,19 @@ export async function opfsAvailable() {
   }
 }
 
+/** @type {(n: number) => string} */
 const mb = (n) => `${Math.round(n / (1024 * 1024))} MB`;
 
-function why(error) {
+/** @param {unknown} failure */
+function why(failure) {
+  const error = /** @type {import('./types.js').ErrorLike | null | undefined} */ (failure);
   if (error?.name === 'QuotaExceededError') return `the browser's storage for this page is full (${String(error.message || error)}); free space on the disk or in the site's storage and try again`;
   return String(error?.message || error);
 }
 
 // A file in OPFS, written and read at offsets through its sync access handle.
 class OpfsOutput {
+  /** @param {string} name */
   static async create(name) {
     const root = await navigator.storage.getDirectory();
     const dir = await root.getDirectoryHandle(OUTPUT_DIR, { create: true });
@@ -36,15 +40,45 @@ class OpfsOutput {
     return new OpfsOutput(dir, name, handle, access);
   }
 
-  constructor(dir, name, handle, access) { Object.assign(this, { dir, name, handle, access, size: 0, storage: 'opfs' }); }
+  /**
+   * @param {FileSystemDirectoryHandle} dir
+   * @param {string} name
+   * @param {FileSystemFileHandle} handle
+   * @param {FileSystemSyncAccessHandle} access
+   */
+  constructor(dir, name, handle, access) {
+    /** @type {FileSystemDirectoryHandle} */ this.dir;
+    /** @type {string} */ this.name;
+    /** @type {FileSystemFileHandle} */ this.handle;
+    /** @type {FileSystemSyncAccessHandle | null} null once closed */ this.access;
+    /** @type {number} */ this.size;
+    /** @type {'opfs'} */ this.storage;
+    Object.assign(this, { dir, name, handle, access, size: 0, storage: 'opfs' });
+  }
 
+  // (The handle is open while the codec writes and reads: close() comes last.)
+  get open() { return /** @type {FileSystemSyncAccessHandle} */ (this.access); }
+
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} at
+   */
   writeAt(bytes, at) {
-    const n = this.access.write(bytes, { at });
+    const n = this.open.write(bytes, { at });
     if (n !== bytes.length) throw new Error(`only ${n} of ${bytes.length} bytes could be written at ${at} (is the disk full?)`);
   }
+  /** @param {Uint8Array} bytes */
   append(bytes) { this.writeAt(bytes, this.size); this.size += bytes.length; }
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} bytes
+   */
   patch(offset, bytes) { this.writeAt(bytes, offset); }
-  readInto(offset, target) { return this.access.read(target, { at: offset }); }
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} target
+   */
+  readInto(offset, target) { return this.open.read(target, { at: offset }); }
 
   // The finished file: the handle is closed (it locks the file) and a File of it goes to the page.
   async finish() {
@@ -65,8 +99,20 @@ class OpfsOutput {
 
 // The fallback: copies of the pieces, up to `cap` bytes.
 export class MemoryOutput {
-  constructor(name, cap = MEMORY_CAP) { Object.assign(this, { name, cap, pieces: [], size: 0, storage: 'memory' }); }
+  /**
+   * @param {string} name
+   * @param {number} [cap]
+   */
+  constructor(name, cap = MEMORY_CAP) {
+    /** @type {string} */ this.name;
+    /** @type {number} */ this.cap;
+    /** @type {{at: number, bytes: Uint8Array<ArrayBuffer>}[]} */ this.pieces;
+    /** @type {number} */ this.size;
+    /** @type {'memory'} */ this.storage;
+    Object.assign(this, { name, cap, pieces: [], size: 0, storage: 'memory' });
+  }
 
+  /** @param {Uint8Array} bytes */
   append(bytes) {
     if (this.size + bytes.length > this.cap) {
       throw new Error(`this browser gives the page no private file storage (OPFS), so outputs are held in memory, up to ${mb(this.cap)}; this one is bigger. Use \`logscope extract\`, \`repair\` or \`export\` on the command line, or a browser with OPFS (Chromium, Firefox, Safari 17)`);
@@ -74,13 +120,26 @@ export class MemoryOutput {
     this.pieces.push({ at: this.size, bytes: bytes.slice() });
     this.size += bytes.length;
   }
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} bytes
+   */
   patch(offset, bytes) { this.copy(offset, bytes.length, (piece, from, to, i) => piece.set(bytes.subarray(i, i + to - from), from)); }
+  /**
+   * @param {number} offset
+   * @param {Uint8Array} target
+   */
   readInto(offset, target) {
     const length = Math.max(0, Math.min(target.length, this.size - offset));
     this.copy(offset, length, (piece, from, to, i) => target.set(piece.subarray(from, to), i));
     return length;
   }
   // Calls fn(piece, from, to, i) for the part of each piece in [offset, offset + length); i: where it starts in the range.
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {(piece: Uint8Array, from: number, to: number, i: number) => void} fn
+   */
   copy(offset, length, fn) {
     for (const { at, bytes } of this.pieces) {
       const from = Math.max(offset, at), to = Math.min(offset + length, at + bytes.length);
@@ -97,13 +156,31 @@ export class MemoryOutput {
 }
 
 // The operations the job worker adds (worker.js): state() gives {Module, inspector}.
+/** @typedef {OpfsOutput | MemoryOutput} Output */
+/** @typedef {import('./types.js').WorkerOps} WorkerOps */
+/**
+ * @typedef {{[Op in 'writeOutput' | 'checkOutput' | 'takeOutput' | 'discardOutput']: (args: WorkerOps[Op]['args'], progress: import('./types.js').ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} OutputHandlers
+ */
+/**
+ * @param {() => {Module: import('./types.js').LogscopeModule | null, inspector: import('./types.js').WasmInspector | null}} state
+ * @returns {OutputHandlers}
+ */
 export function outputOps(state) {
+  /** @type {Output | null} */
   let output = null; // the output being written or checked
+  // Every request but open runs with a file open (worker.js handle()), so the module is loaded.
+  const opened = () => /** @type {{Module: import('./types.js').LogscopeModule, inspector: import('./types.js').WasmInspector}} */ (state());
 
   // The object wasm/output_jobs.cpp writes through: views of the codec's memory, written at once.
+  /**
+   * @param {Output} target
+   * @returns {import('./types.js').OutputSink}
+   */
   function sinkFor(target) {
-    const heap = () => state().Module.HEAPU8;
-    const sink = { error: '' };
+    const heap = () => opened().Module.HEAPU8;
+    /** @type {import('./types.js').OutputSink} */
+    const sink = { error: '', write: () => false, patch: () => false };
+    /** @type {(fn: () => void) => boolean} */
     const guard = (fn) => { try { fn(); return true; } catch (error) { sink.error = why(error); return false; } };
     sink.write = (pointer, length) => guard(() => target.append(heap().subarray(pointer, pointer + length)));
     sink.patch = (offset, pointer, length) => guard(() => target.patch(offset, heap().subarray(pointer, pointer + length)));
@@ -118,9 +195,10 @@ export function outputOps(state) {
       const useOpfs = !memory && await opfsAvailable();
       const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name);
       output = target;
-      const { inspector } = state();
+      const { inspector } = opened();
       const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target), progress)
         : inspector.extract(JSON.stringify(options), sinkFor(target), progress);
+      /** @type {import('./types.js').OutputAnswer} */
       const result = JSON.parse(text);
       if (result.error && result.ok === undefined) result.ok = false;
       if (!result.ok) {
@@ -133,12 +211,14 @@ export function outputOps(state) {
     // The codec's full check of the output, read back through the same handle (or memory).
     checkOutput(_, progress) {
       if (!output) throw new Error('no output to check');
-      const { Module } = state();
+      const { Module } = opened();
       const target = output;
       const checker = new Module.Inspector(target.size, (offset, length, pointer) => target.readInto(offset, Module.HEAPU8.subarray(pointer, pointer + length)));
       try {
+        /** @type {import('./types.js').Detection} */
         const detection = JSON.parse(checker.detection());
         if (!checker.known()) return { error: `the written file is not recognised (${detection.diagnosis})` };
+        /** @type {import('./types.js').Report} */
         const report = JSON.parse(checker.check(progress));
         if (report.error) return { error: report.error };
         const problems = (report.problems || []).filter((p) => p.severity !== 'info');

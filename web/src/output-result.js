@@ -80,6 +80,7 @@ export class OutputResult {
     const rows = job === 'export'
       ? h('span', {}, ' · ', h('span#output-rows', { dataset: { rows: result.rows } }, plural(result.rows, 'row')))
       : counts(check);
+    /** @type {import('./dom.js').Child[]} */
     const parts = [head,
       h('p.output-line', {}, h('strong.mono', {}, downloadName), ' · ', h('span#output-size', { dataset: { size: written.size } }, formatBytes(written.size)), rows),
       h('div.output-actions', {}, download, discard, h('span.muted.small#output-storage', { dataset: { storage: written.storage } }, where))];

@@ -7,11 +7,12 @@ import { OUTPUT_DIR } from './output-job.js';
 const PAGE_ID = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const lockName = (id) => `logscope-output-${id}`;
 let count = 0;
+/** @type {Promise<void> | null} */
 let holding = null;
 
 function holdLock() {
   if (!holding && navigator.locks) {
-    holding = new Promise((granted) => {
+    holding = new Promise((/** @type {() => void} */ granted) => {
       navigator.locks.request(lockName(PAGE_ID), () => { granted(); return new Promise(() => {}); }).catch(() => granted());
     });
   }
@@ -23,6 +24,7 @@ async function directory() {
   return root.getDirectoryHandle(OUTPUT_DIR, { create: true });
 }
 
+/** @type {(ms: number) => Promise<void>} */
 const delay = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 // A fresh name for the next output of this page.
@@ -40,7 +42,8 @@ export async function remove(name) {
       await (await directory()).removeEntry(name);
       return;
     } catch (error) {
-      if (error?.name === 'NotFoundError' || error?.name === 'SecurityError' || !navigator.storage?.getDirectory) return;
+      const name = /** @type {import('./types.js').ErrorLike | null | undefined} */ (error)?.name;
+      if (name === 'NotFoundError' || name === 'SecurityError' || !navigator.storage?.getDirectory) return;
       await delay(200);
     }
   }
@@ -52,7 +55,7 @@ export async function fileOf(name) {
     try {
       return await (await (await directory()).getFileHandle(name)).getFile();
     } catch (error) {
-      if (attempt >= 10 || error?.name === 'NotFoundError') throw error;
+      if (attempt >= 10 || /** @type {import('./types.js').ErrorLike | null | undefined} */ (error)?.name === 'NotFoundError') throw error;
       await delay(200);
     }
   }

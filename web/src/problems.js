@@ -15,6 +15,10 @@ export function problemCounts(problems) {
 // What the reader recovered from a damaged file, stated plainly (the report's recovery, and the
 // problems of category "recovery"). Shown atop the Overview and in the Problems card, with a
 // button that writes a repaired copy (onRepair) where the format can be repaired.
+/**
+ * @param {Partial<import('./types.js').Report>} [report]
+ * @param {{onRepair?: (() => void) | null}} [options]
+ */
 export function recoveryCallout(report = {}, { onRepair = null } = {}) {
   const text = report.recovery?.message;
   const related = (report.problems || []).filter((p) => p.category === 'recovery');
@@ -38,6 +42,7 @@ export function renderProblems(root, { problems, checked, recovery, onJump, onCh
       h('span.pill.tone-neutral', {}, plural(counts.info, 'note'))),
     h('span.spacer'),
     checked ? h('span.muted.small', {}, 'Full check done') : h('button.button', { type: 'button', id: 'run-check', disabled: checking || undefined, onclick: onCheck }, checking ? 'Checking…' : 'Run full check'));
+  /** @type {HTMLElement[]} */
   const parts = [head];
   if (!checked) parts.push(h('p.muted.small', {}, 'These are the findings of the index-first read. The full check reads every record.'));
   if (recovery) parts.push(recovery);

@@ -1,13 +1,31 @@
 // The progress bar for long work: bytes done, throughput, time left, and a Cancel button.
 import { h, clear, formatBytes, formatDuration } from './dom.js';
 
+/** @typedef {{label: string, started: number, done: number, total: number}} Task */
+
 export class ProgressBar {
+  /** @param {HTMLElement} root */
   constructor(root) {
     this.root = root;
+    /** @type {Task | null} */
     this.active = null;
+    // Made by start():
+    /** @type {HTMLElement} */
+    this.fill;
+    /** @type {HTMLElement} */
+    this.text;
+    /** @type {HTMLButtonElement | null} */
+    this.cancelButton;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer;
   }
 
   // Starts showing progress for a task; returns the onProgress callback for WorkerClient.call.
+  /**
+   * @param {string} label
+   * @param {{onCancel?: () => void, total?: number}} [options]
+   * @returns {(done: number, total: number) => void}
+   */
   start(label, { onCancel, total = 0 } = {}) {
     const task = { label, started: performance.now(), done: 0, total };
     this.active = task;
@@ -26,6 +44,11 @@ export class ProgressBar {
     return (done, total) => this.update(task, done, total);
   }
 
+  /**
+   * @param {Task} task
+   * @param {number} done
+   * @param {number} total
+   */
   update(task, done, total) {
     if (task !== this.active) return;
     task.done = done;
@@ -34,7 +57,7 @@ export class ProgressBar {
     const rate = seconds > 0.05 ? done / seconds : 0;
     const percent = total > 0 ? Math.min(100, (100 * done) / total) : 0;
     this.fill.style.transform = `scaleX(${percent / 100})`;
-    this.root.querySelector('.progress-track').setAttribute('aria-valuenow', Math.round(percent));
+    /** @type {Element} */ (this.root.querySelector('.progress-track')).setAttribute('aria-valuenow', String(Math.round(percent)));
     const left = rate > 0 && total > done ? formatDuration((total - done) / rate) + ' left' : '';
     this.text.textContent = [`${formatBytes(done)} of ${formatBytes(total)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left].filter(Boolean).join(' · ');
     this.root.dataset.done = String(done);

@@ -12,17 +12,34 @@ import { SLOT, layout } from './read-ahead-layout.js';
 
 const encoder = new TextEncoder();
 
-function fail(error, failure) {
+/** @typedef {import('./read-ahead-layout.js').RingLayout} RingLayout */
+
+/**
+ * @param {Uint8Array} error
+ * @param {unknown} thrown
+ */
+function fail(error, thrown) {
+  const failure = /** @type {import('./types.js').ErrorLike} */ (thrown);
   const text = encoder.encode(`${failure.name || 'Error'}: ${failure.message || failure}`).slice(0, error.length - 4);
   new DataView(error.buffer, error.byteOffset).setUint32(0, text.length, true);
   error.set(text, 4);
 }
 
+/**
+ * @param {Int32Array} state
+ * @param {number} k
+ * @param {number} status
+ */
 function finish(state, k, status) {
   Atomics.store(state, k, status);
   Atomics.notify(state, k);
 }
 
+/**
+ * @param {File} file
+ * @param {RingLayout} ring
+ * @param {number} slots
+ */
 function syncPump(file, { state, ranges, error, slotBytes }, slots) {
   const sync = new FileReaderSync();
   for (let k = 0; ; k = (k + 1) % slots) {
@@ -41,6 +58,10 @@ function syncPump(file, { state, ranges, error, slotBytes }, slots) {
   }
 }
 
+/**
+ * @param {Int32Array} state
+ * @param {number} k
+ */
 async function waitRequested(state, k) {
   for (;;) {
     const now = Atomics.load(state, k);
@@ -53,14 +74,20 @@ async function waitRequested(state, k) {
 // Every requested slot has its read in flight at once (Blob.slice().arrayBuffer()), filled in
 // ring order: the browser reads several ranges at a time, which is faster than one
 // file.stream(), and a jump elsewhere needs nothing special.
+/**
+ * @param {File} file
+ * @param {RingLayout} ring
+ * @param {number} slots
+ */
 async function slicePump(file, { state, ranges, error, slotBytes }, slots) {
+  /** @type {Map<number, Promise<ArrayBuffer>>} */
   const reads = new Map(); // slot -> promise of its bytes
   for (let k = 0; ; k = (k + 1) % slots) {
     await waitRequested(state, k);
     for (let j = 0, i = k; j < slots && Atomics.load(state, i) === SLOT.requested; j++, i = (i + 1) % slots)
       if (!reads.has(i)) reads.set(i, file.slice(ranges[3 * i], ranges[3 * i] + ranges[3 * i + 1]).arrayBuffer());
     try {
-      const bytes = new Uint8Array(await reads.get(k));
+      const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (await reads.get(k)));
       slotBytes(k).set(bytes);
       ranges[3 * k + 2] = bytes.length;
       finish(state, k, SLOT.filled);
@@ -74,8 +101,8 @@ async function slicePump(file, { state, ranges, error, slotBytes }, slots) {
 }
 
 // The first message is the port that later brings the file (web/src/read-ahead.js).
-self.onmessage = ({ data: port }) => {
-  port.onmessage = ({ data: { file, buffer, slots, slotSize } }) => {
+self.onmessage = (/** @type {MessageEvent<MessagePort>} */ { data: port }) => {
+  port.onmessage = (/** @type {MessageEvent<{file: File, buffer: SharedArrayBuffer, slots: number, slotSize: number}>} */ { data: { file, buffer, slots, slotSize } }) => {
     const ring = layout(buffer, slots, slotSize);
     if (typeof Atomics.waitAsync === 'function') slicePump(file, ring, slots);
     else syncPump(file, ring, slots);

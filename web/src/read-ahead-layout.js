@@ -4,15 +4,30 @@ export const SLOT = { free: 0, requested: 1, filled: 2, failed: 3 };
 
 const ERROR_BYTES = 1024;
 
+/**
+ * @param {number} slots
+ * @param {number} slotSize
+ */
 export function byteLength(slots, slotSize) {
   return dataStart(slots) + slots * slotSize;
 }
 
+/** @param {number} slots */
 function dataStart(slots) {
   const rangesAt = Math.ceil((4 * slots) / 8) * 8;
   return Math.ceil((rangesAt + 24 * slots + ERROR_BYTES) / 64) * 64;
 }
 
+/**
+ * The views of the ring: a state word per slot, (offset, length, bytes read) per slot, the error text, the slots.
+ * @typedef {{state: Int32Array, ranges: Float64Array, error: Uint8Array, slotBytes: (k: number) => Uint8Array}} RingLayout
+ */
+/**
+ * @param {SharedArrayBuffer} buffer
+ * @param {number} slots
+ * @param {number} slotSize
+ * @returns {RingLayout}
+ */
 export function layout(buffer, slots, slotSize) {
   const rangesAt = Math.ceil((4 * slots) / 8) * 8;
   const start = dataStart(slots);

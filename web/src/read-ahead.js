@@ -16,13 +16,17 @@ export function readAheadAvailable() {
   return typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true && typeof Worker === 'function';
 }
 
+/** A booted pump worker and the port that brings it a file. @typedef {{worker: Worker, port: MessagePort}} Pump */
+/** @type {Promise<Pump | null> | null} */
 let sparePump = null; // a promise of a booted pump, or of null when it could not start
+/** @type {Pump | null} */
 let bootedPump = null; // the same pump once booted: taken synchronously by ReadAhead.attach
 
 // A pump is handed its file over a MessagePort given to it when it boots: a message on a port
 // reaches it while this worker is blocked (in the codec, waiting for a slot), where a message to
 // the worker itself waits until this worker yields (measured in Chromium). So a booted pump can
 // be attached synchronously, and opening a file never waits for it.
+/** @returns {Promise<Pump>} */
 function bootPump() {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./pump-worker.js', import.meta.url), { type: 'module' });
@@ -56,27 +60,43 @@ async function takePump() {
     sparePump = null;
     throw new Error('the read-ahead worker could not be started');
   }
-  return takeBootedPump();
+  return /** @type {Pump} */ (takeBootedPump()); // booted: checked above
 }
 
 export class ReadAhead {
+  /**
+   * @param {File} file
+   * @param {{slots?: number, slotSize?: number, minRead?: number}} [options]
+   */
   constructor(file, { slots = 4, slotSize = 8 << 20, minRead = STREAM_MIN_READ } = {}) {
     this.file = file;
     this.minRead = minRead;
     this.size = file.size;
     this.slots = slots;
     this.slotSize = slotSize;
+    /** @type {{k: number, offset: number, length: number}[]} */
     this.queue = []; // {k, offset, length} in ring order, oldest first
     this.nextSlot = 0; // the ring slot the pump looks at next
     this.streamEnd = 0; // offset after the last requested range
     this.streamed = 0; // bytes handed out of slots (for the benchmarks)
     this.waitedMs = 0; // time the codec spent waiting for the pump (for the benchmarks)
+    // The ring's views (read-ahead-layout.js) and its pump, from handTo():
+    /** @type {Int32Array} */
+    this.state;
+    /** @type {Float64Array} */
+    this.ranges;
+    /** @type {Uint8Array} */
+    this.error;
+    /** @type {(k: number) => Uint8Array} */
+    this.slotBytes;
+    /** @type {Pump | null | undefined} */
+    this.pump;
   }
 
   // Hands the file to a pump that has already booted, or returns false (none is booted yet).
   attach() {
     if (!bootedPump) return false;
-    this.handTo(takeBootedPump());
+    this.handTo(/** @type {Pump} */ (takeBootedPump())); // booted: checked above
     return true;
   }
 
@@ -86,6 +106,7 @@ export class ReadAhead {
     return this;
   }
 
+  /** @param {Pump} pump */
   handTo(pump) {
     const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
     Object.assign(this, layout(buffer, this.slots, this.slotSize));
@@ -100,6 +121,12 @@ export class ReadAhead {
 
   // Copies [offset, offset + length) into `into` (a Uint8Array of at least `length`) from the
   // stream and returns the count, or returns -1 when this read is not for the stream.
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {Uint8Array} into
+   * @param {number} [at]
+   */
   readInto(offset, length, into, at = 0) {
     const inStream = this.queue.length > 0 && offset >= this.queue[0].offset && offset < this.streamEnd;
     if (!inStream) {
@@ -128,6 +155,7 @@ export class ReadAhead {
   }
 
   // Blocks until the pump is done with slot k (filled or failed).
+  /** @param {number} k */
   settle(k) {
     if (Atomics.load(this.state, k) !== SLOT.requested) return;
     const started = performance.now();
@@ -135,6 +163,7 @@ export class ReadAhead {
     this.waitedMs += performance.now() - started;
   }
 
+  /** @param {{k: number}} entry */
   wait(entry) {
     this.settle(entry.k);
     if (Atomics.load(this.state, entry.k) === SLOT.failed) {
@@ -149,11 +178,12 @@ export class ReadAhead {
 
   // Releases the oldest slot and asks for the next window in it.
   advance() {
-    const done = this.queue.shift();
+    const done = /** @type {{k: number}} */ (this.queue.shift());
     Atomics.store(this.state, done.k, SLOT.free);
     this.request(this.streamEnd);
   }
 
+  /** @param {number} offset */
   request(offset) {
     if (offset >= this.size) return;
     const k = this.nextSlot;
@@ -169,6 +199,7 @@ export class ReadAhead {
 
   // A new stream at `offset`: what the pump is still reading is waited for and dropped (rare: a
   // pass that jumps back, or a second pass).
+  /** @param {number} offset */
   restart(offset) {
     for (const entry of this.queue) {
       this.settle(entry.k);

@@ -10,6 +10,37 @@ export { prepareReadAhead, readAheadAvailable };
 // isolated (web/src/read-ahead.js). The codec keeps its own block cache with read-ahead (256 KB blocks, sequential fetches grown
 // to 8 MB), so every read that reaches a reader is already a large, block-aligned request.
 
+/**
+ * What every reader has; worker.js adds its own counts.
+ * @typedef {object} ReaderBase
+ * @property {string} name
+ * @property {number} size
+ * @property {number} bytesRead
+ * @property {(offset: number, length: number) => Uint8Array} read
+ * @property {(offset: number, length: number) => Promise<Uint8Array>} readRange
+ * @property {number} [scatteredReads] ranges handed to the codec's cache (worker.js)
+ * @property {{[pass: string]: {bytes: number, feeder: boolean}}} [fed] bytes pushed into each pass (worker.js)
+ */
+/**
+ * A local file: also the read-ahead stream, and writes straight into the codec's memory.
+ * @typedef {ReaderBase & {
+ *   kind: 'file', file: File, readAhead: ReadAhead | null, ready: Promise<void>, closed: boolean, requests?: undefined,
+ *   readInto: (offset: number, length: number, heap: Uint8Array, pointer: number) => number, close: () => void,
+ * }} LocalReader
+ */
+/**
+ * A remote file read in ranges.
+ * @typedef {ReaderBase & {
+ *   kind: 'url', url: string, requests: number,
+ *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
+ * }} HttpReader
+ */
+/** @typedef {LocalReader | HttpReader} Reader */
+
+/**
+ * @param {File} file
+ * @returns {LocalReader}
+ */
 export function fileReader(file) {
   const sync = new FileReaderSync();
   return {
@@ -61,7 +92,9 @@ export function fileReader(file) {
 
 // What to tell the user when the browser fails to read a chosen local file.
 // (A local file's stream fails with a TypeError "network error" in Chromium.)
-export function describeReadError(error) {
+/** @param {unknown} failure */
+export function describeReadError(failure) {
+  const error = /** @type {import('./types.js').ErrorLike | null | undefined} */ (failure);
   const streamFailed = error && error.name === 'TypeError' && /network error/i.test(String(error.message));
   if (error && (error.name === 'NotReadableError' || streamFailed)) return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
   return String((error && error.message) || error);
@@ -69,6 +102,7 @@ export function describeReadError(error) {
 
 // Thrown when the remote file is not the one that was opened any more.
 export class ChangedError extends Error {
+  /** @param {string} message */
   constructor(message) { super(message); this.name = 'ChangedError'; }
 }
 
@@ -79,9 +113,14 @@ export class ChangedError extends Error {
 // read fails with a ChangedError instead of mixing bytes of two versions. (If-Range is not sent:
 // it is not a CORS-safelisted header, so it would need a preflight and Access-Control-Allow-Headers
 // on the server, and a server that honours it answers a change with the whole file.)
+/**
+ * @param {{url: string, size: number, name: string, etag?: string | null, lastModified?: string | null}} remote
+ * @returns {HttpReader}
+ */
 export function httpReader({ url, size, name, etag = null, lastModified = null }) {
   // The bytes of one range response, or an error that says what went wrong (`header` reads a
   // response header): shared by the synchronous reads and the concurrent ones.
+  /** @type {(status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array} */
   const rangeBytes = (status, statusText, header, body, offset, end) => {
     if (status === 0) throw new Error(`the request for bytes ${offset}–${end - 1} of ${url} failed (network error or CORS); check the network and open the link again`);
     if (status === 412 || status === 416) throw new ChangedError(`the file at ${url} changed underneath: the server refused bytes ${offset}–${end - 1} (HTTP ${status}). Open the link again to read the new version`);
@@ -99,7 +138,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
     const nowModified = header('Last-Modified');
     if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
     if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
-    const bytes = new Uint8Array(body);
+    const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (body));
     return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
   };
   return {
@@ -119,7 +158,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
       try {
         xhr.send();
       } catch (error) {
-        throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${error.message || error}); check the network and open the link again`);
+        throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${/** @type {Error} */ (error).message || error}); check the network and open the link again`);
       }
       this.requests++;
       const bytes = rangeBytes(xhr.status, xhr.statusText, (h) => xhr.getResponseHeader(h), xhr.response, offset, end);
@@ -145,6 +184,10 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
 // at once from the pump booted in advance, so every pass, even a scan while opening (a CARLA log),
 // reads through it. Without a booted pump it is attached in the background (10-40 ms on a loaded
 // machine): opening never waits for it, whole-file passes wait for `ready` (web/worker.js).
+/**
+ * @param {import('./types.js').Source} source
+ * @returns {Promise<Reader>}
+ */
 export async function makeReader(source) {
   if (source.kind === 'file') {
     const reader = fileReader(source.file);
@@ -162,5 +205,5 @@ export async function makeReader(source) {
     return reader;
   }
   if (source.kind === 'url') return httpReader(source);
-  throw new Error(`unsupported source kind: ${source.kind}`);
+  throw new Error(`unsupported source kind: ${/** @type {{kind: string}} */ (source).kind}`); // a request from elsewhere
 }

@@ -33,7 +33,7 @@ function node(key, value, depth, units = null, path = '') {
     const items = entries.slice(rendered, end).map(([k, v]) => node(k, v, depth + 1, units, units ? pathOf(path, k, Array.isArray(value)) : ''));
     rendered = end;
     box.append(...items);
-    if (rendered < entries.length) box.append(h('button.link.rv-more', { type: 'button', onclick: (e) => { e.target.remove(); more(); } }, `Show ${Math.min(MAX_ITEMS, entries.length - rendered)} more of ${entries.length - rendered}`));
+    if (rendered < entries.length) box.append(h('button.link.rv-more', { type: 'button', onclick: (e) => { /** @type {Element} */ (e.target).remove(); more(); } }, `Show ${Math.min(MAX_ITEMS, entries.length - rendered)} more of ${entries.length - rendered}`));
   };
   // Children are built when first opened, so a big array costs nothing until looked at.
   if (box.open) more();

@@ -19,6 +19,17 @@ export function nameOfUrl(url) {
 // or {ok: false, problem, url, name, ...details} where problem is one of
 //   'bad-url', 'cors' (no Access-Control-Allow-Origin), 'unreachable', 'no-range' (200, whole body),
 //   'expose' (206 but Content-Range hidden by CORS), 'http' (an error status), 'empty'.
+/**
+ * @typedef {{ok: true, url: string, name: string, crossOrigin: boolean, origin: string, size: number, etag: string | null,
+ *   lastModified: string | null, hidden: string[], whole?: File}} ProbeOk
+ * @typedef {{ok: false, problem: string, url: string, name: string, crossOrigin?: boolean, origin?: string, detail?: string,
+ *   missing?: string[], status?: number, statusText?: string, size?: number | null, etag?: string | null, lastModified?: string | null}} ProbeFailed
+ * @typedef {ProbeOk | ProbeFailed} ProbeResult
+ */
+/**
+ * @param {string} rawUrl
+ * @returns {Promise<ProbeResult>}
+ */
 export async function probeRemote(rawUrl) {
   let url;
   try {
@@ -47,7 +58,7 @@ export async function probeRemote(rawUrl) {
       } catch { /* unreachable */ }
       probe.abort();
     }
-    return { ok: false, ...base, problem: reachable ? 'cors' : 'unreachable', detail: String(error.message || error) };
+    return { ok: false, ...base, problem: reachable ? 'cors' : 'unreachable', detail: String(/** @type {Error} */ (error).message || error) };
   }
   const headers = response.headers;
   const etag = headers.get('ETag');
@@ -81,11 +92,17 @@ export async function probeRemote(rawUrl) {
 }
 
 // Downloads the whole file (after the user agreed), with progress; resolves to a File.
+/**
+ * @param {string} url
+ * @param {string} name
+ * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal}} [options]
+ * @returns {Promise<File>}
+ */
 export async function downloadWhole(url, name, { onProgress, signal } = {}) {
   const response = await fetch(url, { cache: 'no-store', credentials: 'omit', signal });
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
   const total = Number(response.headers.get('Content-Length')) || 0;
-  const reader = response.body.getReader();
+  const reader = /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */ (response.body).getReader(); // a GET's answer has a body
   const parts = [];
   let done = 0;
   for (;;) {
@@ -115,6 +132,7 @@ function corsSnippets(origin, headers) {
 }
 
 // The explanation for a failed probe: a title, a paragraph and the element with the details.
+/** @param {ProbeFailed} result */
 export function explainProbe(result) {
   const { url, origin, problem } = result;
   const where = h('code.url', {}, url);

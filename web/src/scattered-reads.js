@@ -10,6 +10,12 @@ const IN_FLIGHT = 32;
 // and hands each to `take(offset, bytes)` as it arrives; stops early when `take` returns false. A
 // failed read stops it too: whatever was not handed over is read again by the codec, which
 // reports the failure where it belongs. Returns how many were handed over.
+/**
+ * @param {(offset: number, length: number) => Promise<Uint8Array>} readRange
+ * @param {[offset: number, length: number][]} ranges
+ * @param {(offset: number, bytes: Uint8Array) => boolean} take
+ * @param {(done: number, total: number) => unknown} [progress]
+ */
 export async function readScattered(readRange, ranges, take, progress = () => {}) {
   let next = 0;
   let done = 0;

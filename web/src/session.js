@@ -12,12 +12,19 @@ const AUTO_CHECKSUM_BYTES = 256 * MiB;
 const AUTO_CHECK_BYTES = 64 * MiB;
 const AUTO_REMOTE_BYTES = 8 * MiB;
 
+/** @typedef {import('./types.js').WorkerOps} WorkerOps */
+/** @typedef {import('./types.js').RemoteFile} RemoteFile */
+/** A File, or a remote file the probe found. @typedef {(File & {remote?: undefined}) | RemoteFile} OpenedFile */
+/** @typedef {'detected' | 'unknown' | 'summary' | 'shown' | 'checking' | 'report' | 'checksum' | 'failed'} SessionEvent */
+
 // What a worker opens: a local File, or a remote file found by the probe.
+/** @type {(file: OpenedFile) => import('./types.js').Source} */
 const sourceFor = (file) => (file.remote
   ? { kind: 'url', url: file.url, name: file.name, size: file.size, etag: file.etag, lastModified: file.lastModified }
   : { kind: 'file', file });
 
-export const isAbort = (error) => error?.name === 'AbortError';
+/** @type {(error: unknown) => boolean} */
+export const isAbort = (error) => /** @type {import('./types.js').ErrorLike | null | undefined} */ (error)?.name === 'AbortError';
 
 // Two workers for the next session, started early so the codec compiles while the user chooses.
 // The page's first view worker also compiles the opening path ahead (codec/warm_up.h); the
@@ -36,6 +43,12 @@ export function spareWorkers() {
 export class Session extends EventTarget {
   // file: a File or a remote file ({remote, url, name, size...}); progress: the page's ProgressBar;
   // onCrash(session, message), onChanged(session, message): a worker crashed, the remote file changed.
+  /**
+   * @param {OpenedFile} file
+   * @param {{downloadedFrom?: string | null, progress: import('./progress.js').ProgressBar,
+   *   onCrash: (session: Session, message: string) => void, onChanged: (session: Session, message: string) => void,
+   *   workers?: {client: WorkerClient, jobs: WorkerClient} | null}} options
+   */
   constructor(file, { downloadedFrom = null, progress, onCrash, onChanged, workers = null }) {
     super();
     this.file = file;
@@ -44,6 +57,7 @@ export class Session extends EventTarget {
     this.progress = progress;
     this.aborter = new AbortController();
     this.signal = this.aborter.signal;
+    /** @type {(client: WorkerClient | undefined) => WorkerClient} */
     const reuse = (client) => (client && !client.crashed ? client : new WorkerClient());
     this.client = reuse(workers?.client);
     this.jobs = reuse(workers?.jobs);
@@ -51,14 +65,25 @@ export class Session extends EventTarget {
       client.onCrash = (message) => { if (!this.aborted) onCrash(this, message); };
       client.onChanged = (message) => { if (!this.aborted) onChanged(this, message); };
     }
+    /** @type {Promise<unknown> | null} */
     this.jobsOpen = null;
+    /** @type {import('./types.js').Detection | null} */
     this.detection = null;
+    /** @type {import('./types.js').FormatEntry | null} */
+    this.format = null; // the format table's entry (codec/core/format_table.h), with the detection
+    /** @type {import('./types.js').FormatPage} */
+    this.formatPage = {}; // the format's page module (data-views/index.js), with the summary
+    /** @type {import('./types.js').Report | null} */
     this.summary = null;
+    /** @type {import('./types.js').Report | null} */
     this.report = null; // the summary's report, then the full check's
     this.checked = false;
     this.checking = false;
+    /** @type {import('./types.js').ChecksumState} */
     this.checksum = { status: 'idle' };
     this.changed = false;
+    /** @type {boolean | undefined} the summary scanned the whole file (set by open.js) */
+    this.summaryScanned;
     this.signal.addEventListener('abort', () => {
       this.client.dispose(this.signal.reason);
       this.jobs.dispose(this.signal.reason);
@@ -68,10 +93,20 @@ export class Session extends EventTarget {
   abort() { this.aborter.abort(); }
   get aborted() { return this.signal.aborted; }
 
+  /**
+   * @param {SessionEvent} type
+   * @param {() => void} listener
+   */
   on(type, listener) { this.addEventListener(type, listener, { signal: this.signal }); }
+  /** @param {SessionEvent} type */
   emit(type) { if (!this.aborted) this.dispatchEvent(new Event(type)); }
 
   // The outcome of a request made for this file, or an AbortError once the session ended.
+  /**
+   * @template T
+   * @param {Promise<T>} promise
+   * @returns {Promise<T>}
+   */
   async result(promise) {
     try {
       const value = await promise;
@@ -106,11 +141,17 @@ export class Session extends EventTarget {
   }
 
   // A whole-file job in the job worker, with the progress bar and its Cancel button.
+  /**
+   * @template {'checksum' | 'check'} Op
+   * @param {string} label
+   * @param {Op} op
+   * @returns {Promise<WorkerOps[Op]['result']>}
+   */
   async longJob(label, op) {
     const onProgress = this.progress.start(label, { total: this.file.size, onCancel: () => this.cancelJobs() });
     status.job(op);
     try {
-      return await this.result(this.jobs.call(op, {}, { onProgress }));
+      return await this.result(this.jobs.call(op, /** @type {WorkerOps[Op]['args']} */ ({}), { onProgress }));
     } finally {
       if (!this.aborted) status.job(null);
     }
@@ -129,7 +170,7 @@ export class Session extends EventTarget {
     } catch (error) {
       if (this.aborted) return;
       status.job(null);
-      this.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(error.message || error) };
+      this.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(/** @type {import('./types.js').ErrorLike} */ (error).message || error) };
       if (!(error instanceof CancelledError)) this.progress.finish();
     }
     this.emit('checksum');

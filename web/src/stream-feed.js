@@ -27,9 +27,18 @@ function startFeeder() {
 // Feeds bytes [feed.begin(), feed.end()) of the reader's file; progress(done, total) in file
 // offsets. Returns the feed's answer (JSON text), the bytes that came and whether a feeder worker
 // brought them.
+/** @typedef {(chunk: Uint8Array) => void} Push */
+/**
+ * @param {import('./types.js').LogscopeModule} Module
+ * @param {import('./types.js').ByteFeed} feed
+ * @param {import('./readers.js').LocalReader} reader
+ * @param {import('./types.js').ProgressFn} progress
+ * @returns {Promise<{answer: string, streamed: number, fromFeeder: boolean}>}
+ */
 export async function streamFeed(Module, feed, reader, progress) {
   const begin = feed.begin(), end = feed.end();
   let done = begin;
+  /** @type {Push} */
   const push = (chunk) => {
     for (let at = 0; at < chunk.length; at += PUSH_PIECE) {
       const piece = chunk.subarray(at, at + PUSH_PIECE);
@@ -57,11 +66,19 @@ export async function streamFeed(Module, feed, reader, progress) {
   return { answer: feed.finish(error), streamed: done - begin, fromFeeder: Boolean(feeder) };
 }
 
+/**
+ * @param {Worker} feeder
+ * @param {File} file
+ * @param {number} begin
+ * @param {number} end
+ * @param {Push} push
+ * @param {() => void} progress
+ */
 function fromFeeder(feeder, file, begin, end, push, progress) {
   let consumed = 0;
-  return new Promise((resolve, reject) => {
+  return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     feeder.onerror = (event) => reject(new Error(`the file feeder failed: ${event.message || 'unknown error'}`));
-    feeder.onmessage = ({ data }) => {
+    feeder.onmessage = (/** @type {MessageEvent<import('./file-feed-worker.js').FeederMessage>} */ { data }) => {
       if (data.done) return resolve();
       if (data.failed) return reject(Object.assign(new Error(data.failed.message), { name: data.failed.name }));
       for (const chunk of data.chunks) {
@@ -72,9 +89,16 @@ function fromFeeder(feeder, file, begin, end, push, progress) {
       progress();
     };
     feeder.postMessage({ file, start: begin, end, window: IN_FLIGHT });
-  });
+  }));
 }
 
+/**
+ * @param {File} file
+ * @param {number} begin
+ * @param {number} end
+ * @param {Push} push
+ * @param {() => void} progress
+ */
 async function fromStream(file, begin, end, push, progress) {
   const stream = file.slice(begin, end).stream().getReader();
   for (;;) {

@@ -6,6 +6,12 @@ const TABLE_ROWS = 200;
 
 // One fact: label, formatted text, the raw value in data-value and title (tooltip), in the
 // contract's unit (docs/report.md).
+/**
+ * @param {string} label
+ * @param {string} key
+ * @param {unknown} value
+ * @param {string} unit
+ */
 export function factItem(label, key, value, unit) {
   const { text, title, sub } = formatUnit(unit, value, 'fact');
   const raw = typeof value === 'number' || (/_ns$/.test(unit) && value != null) ? { value: String(value) } : null;
@@ -74,6 +80,7 @@ const CHECKSUM_TEXT = {
 
 // state: {status: 'idle'|'running'|'done'|'error', result, threshold, size, onVerify}
 export function renderChecksum(root, state) {
+  /** @type {HTMLElement[]} */
   const parts = [h('div.card-head', {}, h('h3', {}, 'Checksum'))];
   if (state.status === 'done' && state.result) {
     const result = state.result;

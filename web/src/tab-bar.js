@@ -9,7 +9,7 @@ export class TabBar {
     this.tabs = tabs;
     this.links = links;
     for (const tab of tabs) this.markup(tab);
-    const buttons = () => [...document.querySelectorAll('[role=tab]')];
+    const buttons = () => [...document.querySelectorAll(/** @type {'button'} */ ('[role=tab]'))];
     for (const button of buttons()) {
       button.addEventListener('click', () => this.select(button.dataset.tab));
       button.addEventListener('keydown', (e) => {

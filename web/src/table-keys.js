@@ -5,13 +5,18 @@ const ROWS = 'tbody > tr:not(.detail)';
 const PAGE = 10;
 
 // Gives the first row of each data table under `root` the table's tab stop, when none has it yet.
+/** @param {HTMLElement} root */
 function ensureStops(root) {
   for (const tbody of root.querySelectorAll('table.data > tbody')) {
-    const rows = tbody.querySelectorAll(':scope > tr:not(.detail)');
+    const rows = tbody.querySelectorAll(/** @type {'tr'} */ (':scope > tr:not(.detail)'));
     if (rows.length && !tbody.querySelector(':scope > tr[tabindex="0"]')) rows[0].tabIndex = 0;
   }
 }
 
+/**
+ * @param {HTMLElement} from
+ * @param {HTMLElement | undefined} to
+ */
 function move(from, to) {
   if (!to || to === from) return;
   from.tabIndex = -1;
@@ -20,15 +25,18 @@ function move(from, to) {
   to.scrollIntoView({ block: 'nearest' });
 }
 
+/** @param {HTMLElement} [root] */
 export function startTableKeys(root = document.body) {
   new MutationObserver(() => ensureStops(root)).observe(root, { childList: true, subtree: true });
   ensureStops(root);
   root.addEventListener('keydown', (event) => {
-    const row = event.target.closest?.(`table.data ${ROWS}`);
+    const row = /** @type {HTMLTableRowElement | null | undefined} */ (/** @type {Element} */ (event.target).closest?.(`table.data ${ROWS}`));
     if (!row || event.target !== row || event.altKey || event.ctrlKey || event.metaKey) return;
-    const rows = [...row.parentElement.querySelectorAll(`:scope > tr:not(.detail)`)];
+    const rows = [.../** @type {HTMLElement} */ (row.parentElement).querySelectorAll(/** @type {'tr'} */ (`:scope > tr:not(.detail)`))];
     const at = rows.indexOf(row);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1, PageDown: at + PAGE, PageUp: at - PAGE }[event.key];
+    /** @type {{[key: string]: number}} */
+    const keys = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1, PageDown: at + PAGE, PageUp: at - PAGE };
+    const to = keys[event.key];
     if (to !== undefined) {
       event.preventDefault();
       move(row, rows[Math.max(0, Math.min(rows.length - 1, to))]);

@@ -6,17 +6,19 @@ const THEMES = ['system', 'light', 'dark'];
 function stored() {
   try {
     const value = localStorage.getItem(KEY);
-    return THEMES.includes(value) ? value : 'system';
+    return value !== null && THEMES.includes(value) ? value : 'system';
   } catch {
     return 'system';  // storage blocked (file://, privacy settings): the system theme
   }
 }
 
+/** @param {string} theme */
 function apply(theme) {
   if (theme === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
 }
 
+/** @param {HTMLSelectElement | null} select */
 export function startTheme(select) {
   const theme = stored();
   apply(theme);

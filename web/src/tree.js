@@ -4,19 +4,40 @@ import { h, clear, formatBytes, formatCount, hexOffset } from './dom.js';
 
 const PAGE = 200;
 
+/** @typedef {import('./types.js').TreeNode} TreeNode */
+/**
+ * A node the tree knows: whether it is expanded, the window of its children listed, its depth.
+ * (The root, id '', has only child_count.)
+ * @typedef {{node: Pick<TreeNode, 'id' | 'label' | 'child_count'> & Partial<TreeNode>, parent?: string, expanded: boolean, first: number, children: string[], depth: number}} Entry
+ */
+
 export class TreeView {
+  /**
+   * @param {HTMLElement} root
+   * @param {{client: import('./worker-client.js').WorkerClient | null, onSelect?: (node: TreeNode, options?: {fromHex?: boolean}) => void, kindClass?: (kind: string) => string}} options
+   */
   constructor(root, { client, onSelect, kindClass }) {
     this.root = root;
-    this.client = client;
+    this.client = /** @type {import('./worker-client.js').WorkerClient} */ (client); // set (setClient) before the tree loads
     this.onSelect = onSelect || (() => {});
     this.kindClass = kindClass || (() => '');
     this.list = h('div.tree', { role: 'tree', tabindex: 0, 'aria-label': 'File structure' });
     this.list.addEventListener('keydown', (e) => this.key(e));
     this.list.addEventListener('click', (e) => this.click(e));
     clear(root).append(this.list);
+    // Set by reset() and render():
+    /** @type {Map<string, Entry>} */
+    this.nodes;
+    /** @type {string | null} */
+    this.selected;
+    /** @type {number | undefined} */
+    this.generation;
+    /** @type {HTMLElement[] | undefined} */
+    this.rows;
     this.reset();
   }
 
+  /** @param {import('./worker-client.js').WorkerClient} client */
   setClient(client) { this.client = client; }
 
   reset() {
@@ -36,8 +57,12 @@ export class TreeView {
     this.render();
   }
 
+  /**
+   * @param {string} id
+   * @param {number} first
+   */
   async loadWindow(id, first) {
-    const entry = this.nodes.get(id);
+    const entry = /** @type {Entry} */ (this.nodes.get(id)); // asked for a node the tree lists
     const count = entry.node.child_count;
     entry.first = Math.max(0, Math.min(first, Math.max(0, count - 1)));
     entry.first -= entry.first % PAGE;
@@ -50,6 +75,10 @@ export class TreeView {
     }
   }
 
+  /**
+   * @param {string} id
+   * @param {boolean} [open]
+   */
   async toggle(id, open = !this.nodes.get(id)?.expanded) {
     const entry = this.nodes.get(id);
     if (!entry || !entry.node.child_count) return;
@@ -67,6 +96,7 @@ export class TreeView {
   }
 
   // Expands down a path from the worker's `reveal` ([{id, parent, index}]) and selects its end.
+  /** @param {import('./types.js').RevealStep[]} steps */
   async revealPath(steps) {
     for (const step of steps) {
       const parent = this.nodes.get(step.parent);
@@ -80,8 +110,9 @@ export class TreeView {
 
   render() {
     const rows = [];
+    /** @type {(id: string) => void} */
     const emit = (id) => {
-      const entry = this.nodes.get(id);
+      const entry = /** @type {Entry} */ (this.nodes.get(id)); // the root and listed children
       const count = entry.node.child_count;
       if (id !== '') rows.push(this.row(entry));
       if (!entry.expanded) return;
@@ -93,11 +124,12 @@ export class TreeView {
     if (this.nodes.has('')) emit('');
     if (!rows.length) rows.push(h('div.tree-empty', {}, 'No structure to show.'));
     clear(this.list).append(...rows);
-    this.rows = [...this.list.querySelectorAll('.tree-row')];
+    this.rows = [...this.list.querySelectorAll(/** @type {'div'} */ ('.tree-row'))];
     const current = this.selected && this.list.querySelector(`.tree-row[data-id="${CSS.escape(this.selected)}"]`);
     if (current) current.setAttribute('aria-selected', 'true');
   }
 
+  /** @param {Entry} entry */
   row(entry) {
     const { node } = entry;
     const leaf = !node.child_count;
@@ -106,12 +138,19 @@ export class TreeView {
       dataset: { id: node.id }, style: `--depth:${entry.depth}`,
     },
     h('span.tree-caret', { 'aria-hidden': 'true' }, leaf ? '' : entry.expanded ? '▾' : '▸'),
-    h('span.tree-kind', { class: this.kindClass(node.kind), title: node.kind }),
+    h('span.tree-kind', { class: this.kindClass(/** @type {string} */ (node.kind)), title: node.kind }),
     h('span.tree-label', {}, node.label),
     node.child_count ? h('span.tree-count', {}, formatCount(node.child_count)) : null,
-    h('span.tree-meta', { title: `${node.offset} +${node.length}` }, `${hexOffset(node.offset)} · ${formatBytes(node.length)}`));
+    h('span.tree-meta', { title: `${node.offset} +${node.length}` }, `${hexOffset(/** @type {number} */ (node.offset))} · ${formatBytes(/** @type {number} */ (node.length))}`));
   }
 
+  /**
+   * @param {string} id
+   * @param {number} depth
+   * @param {number} first
+   * @param {string} text
+   * @param {Entry} entry
+   */
   pager(id, depth, first, text, entry) {
     const count = entry.node.child_count;
     return h('div.tree-pager', { style: `--depth:${depth}`, dataset: { parent: id, first } },
@@ -119,6 +158,10 @@ export class TreeView {
       h('span.tree-meta', {}, `showing ${formatCount(entry.first + 1)}–${formatCount(entry.first + entry.children.length)} of ${formatCount(count)}`));
   }
 
+  /**
+   * @param {string} id
+   * @param {{notify?: boolean}} [options]
+   */
   select(id, { notify = true } = {}) {
     this.selected = id;
     for (const row of this.list.querySelectorAll('[aria-selected="true"]')) row.removeAttribute('aria-selected');
@@ -128,41 +171,47 @@ export class TreeView {
       row.scrollIntoView({ block: 'nearest' });
     }
     const entry = this.nodes.get(id);
-    if (entry && notify) this.onSelect(entry.node);
-    if (entry && !notify) this.onSelect(entry.node, { fromHex: true });
+    // (Only listed nodes are selected: they are whole TreeNodes.)
+    if (entry && notify) this.onSelect(/** @type {TreeNode} */ (entry.node));
+    if (entry && !notify) this.onSelect(/** @type {TreeNode} */ (entry.node), { fromHex: true });
   }
 
+  /** @param {MouseEvent} event */
   click(event) {
-    const pager = event.target.closest('.tree-pager');
-    if (pager) return this.page(pager.dataset.parent, Number(pager.dataset.first));
-    const row = event.target.closest('.tree-row');
+    const target = /** @type {HTMLElement} */ (event.target);
+    const pager = target.closest(/** @type {'div'} */ ('.tree-pager'));
+    if (pager) return this.page(/** @type {string} */ (pager.dataset.parent), Number(pager.dataset.first));
+    const row = target.closest(/** @type {'div'} */ ('.tree-row'));
     if (!row) return;
-    const id = row.dataset.id;
-    if (event.target.classList.contains('tree-caret')) this.toggle(id);
+    const id = /** @type {string} */ (row.dataset.id);
+    if (target.classList.contains('tree-caret')) this.toggle(id);
     else { this.select(id); if (event.detail === 2) this.toggle(id); }
   }
 
+  /** @param {KeyboardEvent} event */
   key(event) {
     const rows = this.rows || [];
     if (!rows.length) return;
     const index = rows.findIndex((r) => r.dataset.id === this.selected);
-    const entry = this.nodes.get(this.selected);
-    const go = (i) => { const r = rows[Math.max(0, Math.min(rows.length - 1, i))]; if (r) this.select(r.dataset.id); };
+    const selected = /** @type {string} */ (this.selected); // used when a node is selected (entry)
+    const entry = this.nodes.get(selected);
+    /** @type {(i: number) => void} */
+    const go = (i) => { const r = rows[Math.max(0, Math.min(rows.length - 1, i))]; if (r) this.select(/** @type {string} */ (r.dataset.id)); };
     switch (event.key) {
       case 'ArrowDown': go(index + 1); break;
       case 'ArrowUp': go(index < 0 ? 0 : index - 1); break;
       case 'Home': go(0); break;
       case 'End': go(rows.length - 1); break;
       case 'ArrowRight':
-        if (entry?.node.child_count && !entry.expanded) this.toggle(this.selected, true);
+        if (entry?.node.child_count && !entry.expanded) this.toggle(selected, true);
         else if (entry?.expanded && entry.children.length) this.select(entry.children[0]);
         break;
       case 'ArrowLeft':
-        if (entry?.expanded) this.toggle(this.selected, false);
+        if (entry?.expanded) this.toggle(selected, false);
         else if (entry?.parent) this.select(entry.parent);
         break;
       case 'Enter': case ' ':
-        if (entry) this.toggle(this.selected);
+        if (entry) this.toggle(selected);
         break;
       default: return;
     }

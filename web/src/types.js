@@ -1,3 +1,503 @@
+// The shapes that cross the page's boundaries, as JSDoc typedefs for `npm run typecheck` (tsc
+// with checkJs, web/tsconfig.json): the wasm module (wasm/bindings.cpp) as the workers use it,
+// web/worker.js's requests and answers, the report (docs/report.md), detection, tree nodes, spans,
+// the file map, checksum answers, and the query results the page reads. Nothing runs here.
+// Use: /** @typedef {import('./types.js').Report} Report */ (path relative to the module).
+export {};
+
+// ---- The wasm module (wasm/*.cpp, EMSCRIPTEN_BINDINGS) -----------------------------------------
+
+/**
+ * Long work reports (done, total); returning false cancels it (js_progress in wasm/bindings.cpp).
+ * @typedef {(done: number, total: number) => boolean | void} ProgressFn
+ */
+
+/**
+ * The codec's read callback: `(offset, length, pointer)`. It returns the bytes (fewer than asked
+ * at the end of the file), or writes them into Module.HEAPU8 at `pointer` and returns the count.
+ * @typedef {(offset: number, length: number, pointer: number) => Uint8Array | number | null} ReadFn
+ */
+
+/**
+ * What extract and exportRows write through (wasm/output_jobs.h): pieces of the codec's memory.
+ * @typedef {object} OutputSink
+ * @property {string} error why the last call failed
+ * @property {(pointer: number, length: number) => boolean} write
+ * @property {(offset: number, pointer: number, length: number) => boolean} patch
+ */
+
+/**
+ * A whole-file pass whose bytes the worker pushes in (WasmByteFeed in wasm/bindings.cpp).
+ * @typedef {object} ByteFeed
+ * @property {() => number} begin the first byte the pass wants
+ * @property {() => number} end the byte after the last one
+ * @property {(size: number) => number} buffer room in the heap for `size` bytes (0: none)
+ * @property {(size: number) => void} update takes `size` bytes from buffer()
+ * @property {(error: string) => string} finish the pass's answer as JSON text; `error`: why the stream ended early, or ''
+ * @property {() => void} delete frees the C++ object
+ */
+
+/**
+ * The embind `Inspector` (WasmInspector in wasm/bindings.cpp). Structured answers are JSON text:
+ * the worker parses them (the types named are what the text holds).
+ * @typedef {object} WasmInspector
+ * @property {() => string} detection {@link Detection}
+ * @property {() => boolean} known
+ * @property {() => string} summary {@link Report}, or {@link CodecError}
+ * @property {() => string} infoReportReads `[[offset, length], ...]`
+ * @property {(offset: number, bytes: Uint8Array) => boolean} preload
+ * @property {(progress?: ProgressFn) => string} infoReport {@link Report}
+ * @property {(progress?: ProgressFn) => string} check {@link Report}
+ * @property {(progress?: ProgressFn) => string} checksum {@link ChecksumAnswer}
+ * @property {() => ByteFeed | null} checksumFeed
+ * @property {() => ByteFeed | null} scanFeed
+ * @property {() => ByteFeed | null} checkFeed
+ * @property {(fullCheck: boolean, progress?: ProgressFn) => string} fileMap {@link FileMap}
+ * @property {(optionsJson: string) => string} infoText the text itself
+ * @property {(id: string) => number} childCount
+ * @property {(id: string, first: number, count: number) => string} children {@link TreeNode}[]
+ * @property {(offset: number) => string} locate node ids, outermost first
+ * @property {(offset: number, length: number) => string} spans {@link Span}[]
+ * @property {(id: string) => string} decode {@link NodeDecode}, or {@link CodecError}
+ * @property {(name: string, argsJson: string, progress?: ProgressFn) => string} query {@link QueryAnswer}
+ * @property {(patternHex: string, from: number, backward: boolean, progress?: ProgressFn) => string} search {@link SearchAnswer}
+ * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} extract {@link OutputAnswer}
+ * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} exportRows {@link OutputAnswer}
+ * @property {() => string} readStats {@link CodecReadStats}
+ * @property {() => void} delete frees the C++ object
+ */
+
+/**
+ * A decompression helper's answer for one chunk (wasm/decompress_offload.cpp), and what
+ * DecompressOffload.collect hands the codec.
+ * @typedef {object} DecompressStatus
+ * @property {boolean} ok
+ * @property {string} code
+ * @property {string} message
+ * @property {boolean} checksum_present
+ * @property {boolean} checksum_verified
+ * @property {Uint8Array | null} [bytes] the chunk, when ok
+ */
+
+/**
+ * decompressChunk's answer: the chunk is a view of the helper's memory, valid until its next call.
+ * @typedef {Omit<DecompressStatus, 'ok' | 'bytes'> & ({ok: true, bytes: Uint8Array} | {ok: false, bytes: null})} DecompressedChunk
+ */
+
+/**
+ * What the codec calls on the page's decompression offload (JsDecompressOffload).
+ * @typedef {object} DecompressOffloadApi
+ * @property {() => number} freeSlots
+ * @property {(ticket: number, compression: string, bytes: Uint8Array, uncompressedSize: number, verify: boolean) => boolean} submit
+ * @property {(ticket: number) => boolean} ready
+ * @property {(ticket: number) => DecompressStatus} collect
+ * @property {(ticket: number) => void} forget
+ */
+
+/**
+ * What the codec calls on the page's hashing offload (JsSha1Offload, wasm/hash_offload.cpp).
+ * @typedef {object} Sha1OffloadApi
+ * @property {() => boolean} begin
+ * @property {(view: Uint8Array) => void} update
+ * @property {() => {ok: true, hex: string} | {ok: false, error: string | null}} finish
+ */
+
+/**
+ * The instantiated module (gen/logscope.mjs).
+ * @typedef {object} LogscopeModule
+ * @property {new (size: number, read: ReadFn) => WasmInspector} Inspector
+ * @property {Uint8Array} HEAPU8 the codec's memory; replaced when it grows
+ * @property {(megabytes: number) => void} prepareHeap
+ * @property {() => void} warmUp
+ * @property {(offload: DecompressOffloadApi | null) => void} setDecompressOffload
+ * @property {(offload: Sha1OffloadApi | null) => void} setSha1Offload
+ * @property {(compression: string, uncompressedSize: number, verify: boolean) => DecompressedChunk} decompressChunk input from helperInput
+ * @property {(size: number) => Uint8Array} helperInput a view of the helper's input buffer, `size` bytes
+ * @property {(size: number) => void} sha1Update hashes `size` bytes of helperInput
+ * @property {() => string} sha1Finish the hex digest; starts the next hash
+ * @property {() => string} formats the format table as JSON text: {@link FormatEntry}[]
+ */
+
+/**
+ * The default export of gen/logscope.mjs (MODULARIZE, EXPORT_NAME=createLogscope).
+ * @typedef {(options?: {wasmBinary?: Uint8Array, locateFile?: (path: string) => string}) => Promise<LogscopeModule>} LogscopeFactory
+ */
+
+// ---- Detection (core/detect.h) ----------------------------------------------------------------
+
+/**
+ * @typedef {object} Detection
+ * @property {string} family "bddf", "rosbag", "carla" or "unknown"
+ * @property {string} version "2.0", "1.2", "1.1" for bags; "" otherwise
+ * @property {string} label e.g. "ROS bag V2.0"
+ * @property {string} kind for unknown files: "empty", "html", "lfs-pointer", "gzip"...
+ * @property {string} diagnosis a sentence a user can act on
+ * @property {string} first_bytes_hex up to 16 bytes
+ */
+
+// ---- The format table (core/format_table.h) and a format's page module -------------------------
+
+/**
+ * One format's entry of the codec's format table (`Module.formats()`, FormatEntry::to_json): what
+ * the page knows of a format without naming it. The worker hands the open file's to the page
+ * (`Opened.format`, `Session.format`).
+ * @typedef {object} FormatEntry
+ * @property {string} name the detection's family, the report's format, the page module's name (data-views/<name>.js)
+ * @property {string} label short, for tables and messages ("ROS bag")
+ * @property {string} summary one line: versions, compressions
+ * @property {string[]} endings file names that are logs of this format (".bag", ".bag.active")
+ * @property {('export' | 'extract' | 'repair' | 'plot')[]} operations what it can do beyond reading and checking
+ * @property {{one: string, many: string}} source what export and extract select: "topic" / "topics"
+ * @property {{name: string, help: string, choices: string[]}[]} extract_options beyond sources and range; the first choice is the default ('' keeps the input's)
+ * @property {string} extract_summary what extract writes, in one sentence (`code` in backticks)
+ * @property {string} repair_summary what repair keeps, in one sentence
+ * @property {('decompress' | 'hash')[]} helpers the helper workers its whole-file passes may use
+ * @property {'file' | 'folder'} shape what one log is made of
+ */
+
+/**
+ * Something export, extract or plot chooses from (a topic, a series, an actor), as a format's
+ * module lists it (data-views/index.js).
+ * @typedef {object} FormatSource
+ * @property {string} key the <option> or checkbox value
+ * @property {string | number} id the query's and the export's argument
+ * @property {string} label a checkbox's or the plot list's text
+ * @property {string} [name] a readable name for file names and messages (a topic, a channel)
+ * @property {string} [note] beside a checkbox
+ * @property {string} [option] a select's text
+ * @property {number} [count] its messages (the plot looks at the busiest first)
+ */
+
+/** A unit a convention sets for a field whose file stores none (REP 103 for bags). @typedef {{unit: string, convention: string, why?: string}} ConventionalUnit */
+
+/**
+ * A Data tab view: `name` is the #panel-data[data-loaded] value once loaded; render builds it
+ * into view.root with h().
+ * @typedef {{name: string, render: (view: import('./data-views/common.js').DataViewContext) => unknown}} DataView
+ */
+
+/**
+ * What a plot card a format's module adds (plotCard) may ask of the plot: sources found by its
+ * own pass, and a source to plot.
+ * @typedef {{setSources: (list: FormatSource[], preferred?: string | number | null) => void, pick: (key: string) => void}} PlotControl
+ */
+
+/**
+ * A format's own page code, `data-views/<name>.js` (data-views/index.js says what each part is
+ * for); every part is optional, and a format without a module is `{}`.
+ * @typedef {object} FormatPage
+ * @property {DataView[]} [views]
+ * @property {(summary: Report) => FormatSource[]} [sources]
+ * @property {(run: (query: string, args: QueryRequest['args']) => Promise<QueryAnswer>) => Promise<FormatSource[]>} [listSources]
+ * @property {boolean} [numericSources]
+ * @property {(summary: Report) => FormatSource[]} [plotSources]
+ * @property {{id: string, render: (card: HTMLElement, parts: {session: import('./session.js').Session,
+ *   view: import('./data-views/common.js').DataViewContext, signal: AbortSignal, plot: PlotControl}) => unknown}} [plotCard]
+ * @property {(source: FormatSource & {arg: {[key: string]: JsonValue}}) => {[key: string]: JsonValue}} [columnsArgs]
+ * @property {(columns: PlotColumn[]) => string[]} [defaultFields]
+ * @property {string} [plotNote]
+ * @property {string} [exportNote]
+ * @property {(name: string) => ConventionalUnit | null} [conventionalUnit]
+ */
+
+// ---- The report (docs/report.md, core/report.h) -----------------------------------------------
+
+/** @typedef {'text' | 'flag' | 'count' | 'bytes' | 'offset' | 'id' | 'time_ns' | 'duration_ns' | 's' | 'unix_s' | 'hz' | 'ratio'} Unit */
+
+/** A JSON value as the codec writes it. @typedef {null | boolean | number | string | JsonArray | JsonObject} JsonValue */
+/** @typedef {JsonValue[]} JsonArray */
+/** @typedef {{[key: string]: JsonValue}} JsonObject */
+
+/**
+ * The common facts. ns values are decimal strings (exact beyond 2^53), null when the file holds no time.
+ * @typedef {object} FileFacts
+ * @property {number} size_bytes
+ * @property {string | null} start_ns
+ * @property {string | null} end_ns
+ * @property {string | null} duration_ns
+ * @property {{[name: string]: number}} counts the first entry is the file's main unit
+ */
+
+/**
+ * One format fact: its value in its unit (ns as decimal strings).
+ * @typedef {object} Fact
+ * @property {string} key
+ * @property {JsonValue} value
+ * @property {Unit} unit
+ */
+
+/**
+ * A table of the summary: one value per column in each row, one unit per column.
+ * @typedef {object} ReportTable
+ * @property {string} name
+ * @property {string[]} columns
+ * @property {Unit[]} units
+ * @property {JsonValue[][]} rows
+ */
+
+/** @typedef {'error' | 'warning' | 'info'} Severity */
+/** @typedef {'recovery' | 'index' | 'checksum' | 'structure' | 'content' | 'cancelled'} ProblemCategory */
+
+/**
+ * @typedef {object} Problem
+ * @property {Severity} severity
+ * @property {ProblemCategory} category
+ * @property {number} offset the byte the problem is about
+ * @property {string} code stable, `format.area.what`
+ * @property {string} message
+ */
+
+/**
+ * How a damaged file was read (null in the report when it was read normally).
+ * @typedef {object} Recovery
+ * @property {string} reason the format's own
+ * @property {string} message one sentence for people
+ * @property {number} ends_at the first byte not recovered
+ * @property {{[name: string]: number}} recovered
+ */
+
+/**
+ * The report: summary(), infoReport() and check() give it.
+ * @typedef {object} Report
+ * @property {string} format "bddf", "rosbag", "carla"
+ * @property {string} format_label
+ * @property {FileFacts} file
+ * @property {Fact[]} facts
+ * @property {string[]} later fact keys that infoReport() fills in
+ * @property {ReportTable[]} tables
+ * @property {Problem[]} problems
+ * @property {Recovery | null} recovery
+ * @property {ReportDetails} details format-specific data for scripts
+ * @property {string} [status] a fed check that did not get every byte: "incomplete" (its other fields absent)
+ * @property {string} [error] set instead of everything else when the codec could not answer
+ */
+
+/**
+ * `details`: format-specific; its keys may change. The page reads only the checksum the check put there.
+ * @typedef {{checksum?: ChecksumAnswer, [key: string]: unknown}} ReportDetails
+ */
+
+/** The codec's answer when there is no file to ask (unknown format). @typedef {{error: string}} CodecError */
+
+// ---- Checksums ---------------------------------------------------------------------------------
+
+/**
+ * checksum(): BDDF's SHA1 (bddf/checksum.cpp), a bag's lz4 frame checksums (rosbag/doctor.cpp),
+ * CARLA's none.
+ * @typedef {object} ChecksumAnswer
+ * @property {'valid' | 'mismatch' | 'absent' | 'none' | 'not_applicable' | 'cancelled' | 'incomplete'} status
+ * @property {string} [message]
+ * @property {string} [algorithm] "SHA1"
+ * @property {string | null} [stored] hex digest
+ * @property {string | null} [computed]
+ * @property {number} [covered_bytes]
+ * @property {number} [chunks_checked] bags
+ * @property {string} [error] a fed pass that ended early, or no file to ask
+ */
+
+/**
+ * What the page knows of the checksum (Session.checksum).
+ * @typedef {{status: 'idle' | 'running'} | {status: 'done', result: ChecksumAnswer | {status: 'cancelled'}} | {status: 'error', error: string}} ChecksumState
+ */
+
+// ---- Structure: tree nodes, spans, the file map ------------------------------------------------
+
+/**
+ * A node of the structure tree (core/inspector.h TreeNode).
+ * @typedef {object} TreeNode
+ * @property {string} id
+ * @property {string} label
+ * @property {string} kind same vocabulary as Span.kind
+ * @property {number} offset
+ * @property {number} length
+ * @property {number} child_count 0: a leaf
+ */
+
+/**
+ * A named byte range; spans nest (core/report.h Span).
+ * @typedef {object} Span
+ * @property {number} offset
+ * @property {number} length
+ * @property {string} name
+ * @property {string} kind "header", "index", "data"...
+ * @property {Span[]} [children]
+ */
+
+/**
+ * One step of `reveal`: the node, its parent's id and its index among the parent's children.
+ * @typedef {{id: string, parent: string, index: number}} RevealStep
+ */
+
+/**
+ * @typedef {object} MapRegion
+ * @property {number} offset
+ * @property {number} length
+ * @property {string} kind header, descriptor, chunk, block, frame, index, trailer, padding, unreachable, damaged, missing
+ * @property {string} label
+ * @property {string} last_label the last structure's, when several were merged
+ * @property {number} count structures merged into this run
+ * @property {number[]} problems positions in FileMap.problems
+ */
+
+/**
+ * What each byte range of a file is (core/file_map.h).
+ * @typedef {object} FileMap
+ * @property {number} file_size
+ * @property {string} source "index", "scan" or "check"
+ * @property {MapRegion[]} regions
+ * @property {Problem[]} problems
+ * @property {string} [error] no map could be made
+ */
+
+// ---- web/worker.js: requests and answers -------------------------------------------------------
+
+/**
+ * A file on an HTTP(S) server with Range support, as the probe found it (web/src/remote.js).
+ * @typedef {object} RemoteFile
+ * @property {true} remote
+ * @property {string} url
+ * @property {string} name
+ * @property {number} size
+ * @property {string | null} [etag]
+ * @property {string | null} [lastModified]
+ * @property {string[]} [hidden] validators the server hides from this origin (header names)
+ */
+
+/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null}} Source */
+
+/**
+ * Bytes the codec asked for (WasmInspector.read_stats).
+ * @typedef {object} CodecReadStats
+ * @property {number} bytes_read
+ * @property {number} read_calls
+ * @property {number} size
+ * @property {number} preloaded_bytes
+ */
+
+/**
+ * readStats: the codec's counts and the worker's own (reader, feeds, helpers).
+ * @typedef {CodecReadStats & {
+ *   reader_bytes: number, reader_requests: number, scattered_reads: number,
+ *   read_ahead: boolean, read_ahead_bytes: number, read_ahead_waited_ms: number,
+ *   checksum_streamed_bytes: number, checksum_feeder: boolean, scan_streamed_bytes: number, scan_feeder: boolean,
+ *   check_streamed_bytes: number, check_feeder: boolean,
+ *   chunks_offloaded: number, offload_helpers: number, offload_memory: number, offload_busy_ms: number, offload_waited_ms: number,
+ *   hash_offloaded_bytes: number, hash_memory: number, hash_busy_ms: number, hash_waited_ms: number, wasm_memory: number,
+ * }} ReadStats
+ */
+
+/**
+ * `open`'s answer.
+ * @typedef {object} Opened
+ * @property {Detection} detection
+ * @property {boolean} known
+ * @property {FormatEntry | null} format the format table's entry, null for an unknown file
+ * @property {number} size
+ * @property {string} name
+ * @property {number} openMs
+ * @property {CodecReadStats} readStats
+ */
+
+/** @typedef {{found: boolean, cancelled: boolean, offset?: number, error?: string}} SearchAnswer */
+
+/**
+ * A batch row's fields from one file's check (web/src/batch/result.js rowFields).
+ * @typedef {object} RowFields
+ * @property {boolean} known
+ * @property {string} family
+ * @property {string} kind
+ * @property {string} format
+ * @property {string} short the format table's label ("ROS bag"), '' for an unknown file
+ * @property {boolean} logName the path ends as a log of some format does (batch/result.js hasLogName)
+ * @property {string} diagnosis
+ * @property {string} [version]
+ * @property {string} [versionNote]
+ * @property {string | null} [startNs]
+ * @property {string | null} [durationNs]
+ * @property {{[name: string]: number}} [counts]
+ * @property {number} [errors]
+ * @property {number} [warnings]
+ * @property {number} [notes]
+ * @property {{severity: Severity, code: string, offset: number, message: string}[]} [problems]
+ * @property {{status: string, algorithm: string, message: string} | null} [checksum]
+ * @property {string} [recovery]
+ */
+
+/** `checkFile`'s answer: the row and the file's `check --json` line. @typedef {RowFields & {line: Blob}} CheckedFile */
+
+/**
+ * extract (extract, repair) and exportRows (wasm/output_jobs.h); the codec's fields as they come.
+ * @typedef {object} OutputAnswer
+ * @property {boolean} [ok]
+ * @property {string} [error]
+ * @property {boolean} [cancelled]
+ * @property {number} [bytes_written]
+ * @property {{[name: string]: number}} [kept] extract
+ * @property {{[name: string]: number}} [dropped] extract
+ * @property {number} [rows] export
+ * @property {string[]} [json_columns] export
+ * @property {{code: string, message: string, offset?: number}[]} [problems] export
+ */
+
+/** `writeOutput`'s answer: the codec's, the size written and where. @typedef {{result: OutputAnswer, size: number, storage: 'opfs' | 'memory'}} WrittenOutput */
+
+/**
+ * `checkOutput`'s answer: the written file's check, or why there is none.
+ * @typedef {{error: string} | {format: string, checksum: string | null, counts: {[name: string]: number}, errors: number, warnings: number, problems: Problem[]}} OutputCheck
+ */
+
+/** extract's and export's options, as the CLI's arguments (wasm/output_jobs.h). @typedef {{[key: string]: JsonValue}} OutputOptions */
+
+/** A query's name and arguments; 64-bit integers (ns) as decimal strings (Int64Arg). @typedef {{name: string, args?: {[key: string]: JsonValue} | null}} QueryRequest */
+
+/**
+ * Every request of web/worker.js: its arguments and its answer (`call(op, args)` on a
+ * WorkerClient resolves to `result`).
+ * @typedef {object} WorkerOps
+ * @property {{args: {source: Source}, result: Opened}} open
+ * @property {{args: {}, result: Report}} summary a Report, or one with only `error`
+ * @property {{args: {}, result: Report}} infoReport
+ * @property {{args: {}, result: Report}} check
+ * @property {{args: {fullCheck?: boolean}, result: FileMap}} fileMap
+ * @property {{args: {}, result: ChecksumAnswer}} checksum
+ * @property {{args: {source: Source, path: string}, result: CheckedFile}} checkFile
+ * @property {{args: {options?: {path?: string, all?: boolean, freq?: boolean}}, result: string}} infoText
+ * @property {{args: {id: string}, result: number}} childCount
+ * @property {{args: {id: string, first: number, count: number}, result: TreeNode[]}} children
+ * @property {{args: {offset: number}, result: string[]}} locate
+ * @property {{args: {offset: number}, result: RevealStep[]}} reveal
+ * @property {{args: {offset: number, length: number}, result: Span[]}} spans
+ * @property {{args: {offset: number, length: number}, result: Uint8Array}} bytes
+ * @property {{args: {id: string}, result: NodeDecode | CodecError}} decode
+ * @property {{args: QueryRequest, result: QueryAnswer}} query the parsed answer (the caller names its result type)
+ * @property {{args: {hex: string, from: number, backward: boolean}, result: SearchAnswer}} search
+ * @property {{args: {}, result: ReadStats}} readStats
+ * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean}, result: WrittenOutput}} writeOutput
+ * @property {{args: {}, result: OutputCheck}} checkOutput
+ * @property {{args: {}, result: File | Blob}} takeOutput
+ * @property {{args: {}, result: void}} discardOutput
+ */
+
+/** @typedef {keyof WorkerOps} WorkerOp */
+
+/**
+ * What a caught error may carry: an Error, a DOMException, a worker's error with its `code`
+ * (ChangedError...), or anything else thrown (code reading it falls back to String(error)).
+ * @typedef {{name?: string, message?: string, code?: string | null}} ErrorLike
+ */
+
+/**
+ * What the page posts: a request, or one of the answerless ops (configure, warmUp, __crash__).
+ * @typedef {{id: number, op: string, args?: unknown}} WorkerRequest
+ */
+
+/**
+ * What the worker posts back: progress, an answer, or an error (`fatal`: the module is unusable).
+ * @typedef {{id: number, progress: {done: number, total: number}}
+ *   | {id: number, ok: true, result: unknown, progress?: undefined}
+ *   | {id: number, ok: false, error: string, fatal?: boolean, code?: string | null, progress?: undefined}} WorkerReply
+ */
+
 // ---- Query results ----
 // What the codec's queries (FormatInspector::query, the worker's 'query' op) and node decodes
 // (the worker's 'decode' op) answer, and the arguments the page sends (docs/report.md, "Query
@@ -14,6 +514,12 @@
  * @typedef {Record<string, string>} QueryUnits
  */
 /** @typedef {{error: string}} QueryError an answer that is only an error: no units */
+/**
+ * Any query's answer, before its caller names the query's result type (the worker's `query` op,
+ * DataViewContext.run): its units, or only an error. Every result below is one of these too, so
+ * each may be `{error}` instead and the page checks `result.error` first.
+ * @typedef {{error?: string, units?: QueryUnits}} QueryAnswer
+ */
 /** @typedef {{severity: string, category: string, offset: number, code: string, message: string}} QueryProblem */
 
 // Arguments.
@@ -37,18 +543,18 @@
 
 // Every format: columns, plot, timeline.
 /** @typedef {{name: string, kind: 'number'|'bool'|'text'|'json', unit?: string}} PlotColumn unit: the file's physical unit (text), where it says */
-/** @typedef {{topic?: string, type?: string, series?: number, channel?: string, columns: PlotColumn[], units: QueryUnits}} ColumnsResult */
+/** @typedef {QueryAnswer & {topic?: string, type?: string, series?: number, channel?: string, columns: PlotColumn[], units: QueryUnits}} ColumnsResult */
 /**
  * mode "points": every row (t, values per column); mode "buckets": per bucket its index, row count,
  * first and last time, and per column the first, last, min and max value (null: none).
- * @typedef {{t0_ns: DecimalNs, t1_ns: DecimalNs, columns: string[], count: number, mode: 'points'|'buckets',
+ * @typedef {QueryAnswer & {t0_ns: DecimalNs, t1_ns: DecimalNs, columns: string[], count: number, mode: 'points'|'buckets',
  *   t?: number[], values?: (number|null)[][], buckets?: number, bucket_ns?: number, bucket?: number[],
  *   bucket_count?: number[], t_first?: number[], t_last?: number[], first?: (number|null)[][], last?: (number|null)[][],
  *   min?: (number|null)[][], max?: (number|null)[][], cancelled?: boolean, problems: QueryProblem[],
  *   problem_count: number, units: QueryUnits}} PlotResult
  */
 /** @typedef {{name: string, detail: string, total: number, in_range: number, counts: number[]}} TimelineRow */
-/** @typedef {{t0_ns: DecimalNs, t1_ns: DecimalNs, bins: number, bin_ns: number, resolution: 'chunk'|'message'|'block'|'frame', rows: TimelineRow[], units: QueryUnits}} TimelineResult */
+/** @typedef {QueryAnswer & {t0_ns: DecimalNs, t1_ns: DecimalNs, bins: number, bin_ns: number, resolution: 'chunk'|'message'|'block'|'frame', rows: TimelineRow[], units: QueryUnits}} TimelineResult */
 
 // ROS bags.
 /**
@@ -57,16 +563,16 @@
  * @typedef {{topic: string, type: string, time: string, time_ns: DecimalNs, conn: number, size: number, message: any,
  *   error?: string, index: number, chunk_pos?: number, offset_in_chunk?: number, offset?: number}} BagMessage
  */
-/** @typedef {{chunks_read: number, chunks_skipped: number, first: number, count: number, more: boolean, messages: BagMessage[], problems: QueryProblem[], units: QueryUnits}} MessagesResult */
+/** @typedef {QueryAnswer & {chunks_read: number, chunks_skipped: number, first: number, count: number, more: boolean, messages: BagMessage[], problems: QueryProblem[], units: QueryUnits}} MessagesResult */
 /** @typedef {{id: number, topic: string, type: string, md5: string, callerid: string, latching: boolean, offset: number, message_definition: string}} BagConnection */
-/** @typedef {{connections: BagConnection[], units: QueryUnits}} ConnectionsResult */
-/** @typedef {{messages: number, message_bytes: number, chunks: number, compressed_bytes: number, cancelled: boolean, problems: number, units: QueryUnits}} IterateAllResult */
+/** @typedef {QueryAnswer & {connections: BagConnection[], units: QueryUnits}} ConnectionsResult */
+/** @typedef {QueryAnswer & {messages: number, message_bytes: number, chunks: number, compressed_bytes: number, cancelled: boolean, problems: number, units: QueryUnits}} IterateAllResult */
 
 // BDDF.
 /** @typedef {{timestamp_ns: DecimalNs, file_offset: number, additional_indexes: number[]}} BlockEntry */
-/** @typedef {{series: number, total: number, first: number, entries: BlockEntry[], units: QueryUnits}} BlocksResult */
+/** @typedef {QueryAnswer & {series: number, total: number, first: number, entries: BlockEntry[], units: QueryUnits}} BlocksResult */
 /** @typedef {{series: number, entry: number, timestamp_ns: DecimalNs, file_offset: number}} ExtractedBlock */
-/** @typedef {{t0_ns: DecimalNs, t1_ns: DecimalNs, total: number, truncated: boolean, blocks: ExtractedBlock[], units: QueryUnits}} ExtractResult */
+/** @typedef {QueryAnswer & {t0_ns: DecimalNs, t1_ns: DecimalNs, total: number, truncated: boolean, blocks: ExtractedBlock[], units: QueryUnits}} ExtractResult */
 /**
  * One block decoded (also a BDDF node's decode, with its kind and part): descriptor blocks as
  * `descriptor`, data blocks as `data_descriptor` and `payload` (POD samples and protobuf fields of
@@ -78,30 +584,30 @@
 
 // CARLA.
 /** @typedef {{index: number, id: number, elapsed: number, duration: number, offset: number, length: number, packets: number, has_events: boolean}} CarlaFrame */
-/** @typedef {{total: number, first: number, frames: CarlaFrame[], units: QueryUnits}} FramesResult */
+/** @typedef {QueryAnswer & {total: number, first: number, frames: CarlaFrame[], units: QueryUnits}} FramesResult */
 /**
  * events: per frame with events, its created, parented and colliding records (unit data) and the
  * destroyed actor ids.
- * @typedef {{version: number, map: string, date: number, date_text: string, text_wording: string, frames: number,
+ * @typedef {QueryAnswer & {version: number, map: string, date: number, date_text: string, text_wording: string, frames: number,
  *   complete_frames: number, duration: number, events_truncated?: boolean,
  *   events: {frame: number, elapsed: number, create: any[], destroy: number[], parenting: any[], collisions: any[]}[],
  *   text?: string, units: QueryUnits}} FileInfoResult
  */
 /** @typedef {{frames: number, duration: number, damage?: string, cancelled?: boolean, text?: string}} CarlaFooter frames: the last frame's id, as CARLA counts them */
 /** @typedef {{frame: number, time: number, type1: string, id1: number|null, actor1: string, hero1: boolean, type2: string, id2: number|null, actor2: string, hero2: boolean}} Collision */
-/** @typedef {CarlaFooter & {error?: string, collisions: Collision[], units: QueryUnits}} CollisionsResult */
+/** @typedef {QueryAnswer & CarlaFooter & {error?: string, collisions: Collision[], units: QueryUnits}} CollisionsResult */
 /** @typedef {{time: number, id: number, actor: string, duration: number, until_end: boolean}} BlockedActor */
-/** @typedef {CarlaFooter & {blocked: BlockedActor[], units: QueryUnits}} BlockedResult */
+/** @typedef {QueryAnswer & CarlaFooter & {blocked: BlockedActor[], units: QueryUnits}} BlockedResult */
 /**
  * One actor life; attributes are the file's (unit data); destroy_* and parent are null when none.
  * @typedef {{id: number, type: string, blueprint: string, role_name: string, attributes: Record<string, string>,
  *   spawn_frame: number, spawn_time: number, destroy_frame: number|null, destroy_time: number|null, parent: number|null, positions: number}} CarlaActor
  */
-/** @typedef {{cancelled?: boolean, actors: CarlaActor[], text?: string, units: QueryUnits}} ActorsResult */
+/** @typedef {QueryAnswer & {cancelled?: boolean, actors: CarlaActor[], text?: string, units: QueryUnits}} ActorsResult */
 /**
  * Column arrays, one element per kept frame; location in cm, rotation in degrees, velocity (when
  * recorded) in cm/s, all of unit number.
- * @typedef {{actor: number, points: number, stride: number, cancelled?: boolean, frame: number[], time: number[],
+ * @typedef {QueryAnswer & {actor: number, points: number, stride: number, cancelled?: boolean, frame: number[], time: number[],
  *   location: {x: number[], y: number[], z: number[]}, rotation: {roll: number[], pitch: number[], yaw: number[]},
  *   velocity?: {x: (number|null)[], y: (number|null)[], z: (number|null)[]}, note: string, units: QueryUnits}} TrajectoryResult
  */
@@ -110,12 +616,11 @@
  * @typedef {{id: number, type: string, blueprint: string, role_name: string, spawn_frame: number, spawn_index: number,
  *   destroy_frame: number|null, destroy_index: number|null, spawn: number[], f: number[], x: number[], y: number[]}} ActorPath
  */
-/** @typedef {{cancelled?: boolean, frames: number, stride: number, points: number, note: string, actors: ActorPath[], units: QueryUnits}} PathsResult */
+/** @typedef {QueryAnswer & {cancelled?: boolean, frames: number, stride: number, points: number, note: string, actors: ActorPath[], units: QueryUnits}} PathsResult */
 /** @typedef {{id: number, x: number, y: number, z: number, yaw: number}} ActorPosition */
-/** @typedef {{index: number, id: number, elapsed: number, time_ns: DecimalNs, positions: ActorPosition[], units: QueryUnits}} PositionsResult */
+/** @typedef {QueryAnswer & {index: number, id: number, elapsed: number, time_ns: DecimalNs, positions: ActorPosition[], units: QueryUnits}} PositionsResult */
 
 // Node decodes (the record view): each format's own members, typed by `units`; the file's content
 // (a message, a record header, CARLA records) is one value of unit data.
 /** @typedef {Record<string, any> & {units: QueryUnits}} NodeDecode */
 
-export {};

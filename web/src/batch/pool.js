@@ -8,21 +8,31 @@ import { errorLine, verdictOf } from './result.js';
 
 const MAX_WORKERS = 4;
 
+/**
+ * One file of the batch: what is known of it so far, and its check's fields (RowFields) once done.
+ * @typedef {{index: number, path: string, name: string, dir: string, file: File | null, size: number,
+ *   state: 'waiting' | 'checking' | 'done' | 'not-checked', done: boolean, fraction: number, rev: number,
+ *   error?: string, verdict?: import('./result.js').Verdict | null, line?: Blob} & Partial<import('../types.js').RowFields>} BatchRow
+ */
+
+/** @type {(error: unknown) => string} */
 const describe = (error) => {
   if (error instanceof CrashError) return `the inspector stopped while checking it (${error.message})`;
-  return String(error?.message || error);
+  return String(/** @type {import('../types.js').ErrorLike | null | undefined} */ (error)?.message || error);
 };
 
 // Events: `row` (detail: the row that changed), `progress`, `end` (all done or cancelled).
 export class BatchRun extends EventTarget {
   // items: [{file, path} | {path, error}] from collect.js
+  /** @param {import('./collect.js').BatchItem[]} items */
   constructor(items) {
     super();
+    /** @type {BatchRow[]} */
     this.rows = items.map((item, index) => {
       const slash = item.path.lastIndexOf('/');
       return {
         index, path: item.path, name: item.path.slice(slash + 1), dir: slash >= 0 ? item.path.slice(0, slash) : '',
-        file: item.file || null, size: item.file ? item.file.size : 0, state: 'waiting', done: false, fraction: 0,
+        file: item.file || null, size: item.file ? item.file.size : 0, state: /** @type {BatchRow['state']} */ ('waiting'), done: false, fraction: 0,
         rev: 0, // bumped on every change, so the table redraws only rows that changed
         ...(item.error ? { error: item.error } : {}),
       };
@@ -31,7 +41,21 @@ export class BatchRun extends EventTarget {
     this.doneBytes = 0;
     this.running = false;
     this.generation = 0; // a cancel starts a new one: answers of the old one are dropped
+    /** @type {Set<WorkerClient>} */
     this.clients = new Set();
+    // Set by start() and finish():
+    /** @type {boolean | undefined} */
+    this.cancelled;
+    /** @type {number | undefined} */
+    this.startedAt;
+    /** @type {number | undefined} */
+    this.bytesAtStart;
+    /** @type {Iterator<BatchRow>} */
+    this.queue;
+    /** @type {number | undefined} */
+    this.workerCount;
+    /** @type {number | undefined} seconds the last start took */
+    this.seconds;
   }
 
   get doneCount() { return this.rows.filter((row) => row.done).length; }
@@ -80,14 +104,26 @@ export class BatchRun extends EventTarget {
     this.emit('end');
   }
 
+  /**
+   * @param {'row' | 'progress' | 'end'} type
+   * @param {BatchRow | null} [detail]
+   */
   emit(type, detail = null) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
+  /**
+   * @param {BatchRow} row
+   * @param {Partial<BatchRow>} fields
+   */
   update(row, fields) {
     Object.assign(row, fields);
     row.rev++;
     this.emit('row', row);
   }
 
+  /**
+   * @param {BatchRow} row
+   * @param {Partial<BatchRow>} fields
+   */
   complete(row, fields) {
     Object.assign(row, fields, { done: true, state: 'done', fraction: 1 });
     this.update(row, { verdict: verdictOf(row) });
@@ -95,6 +131,10 @@ export class BatchRun extends EventTarget {
     this.emit('progress');
   }
 
+  /**
+   * @param {number} generation
+   * @param {number} cores
+   */
   async runner(generation, cores) {
     let client = null;
     for (let next = this.queue.next(); !next.done && generation === this.generation; next = this.queue.next()) {
@@ -110,11 +150,12 @@ export class BatchRun extends EventTarget {
       client.row = row;
       this.update(row, { state: 'checking', fraction: 0 });
       try {
+        /** @type {(done: number, total: number) => void} */
         const onProgress = (done, total) => {
           row.fraction = total > 0 ? Math.min(1, done / total) : 0;
           this.emit('progress');
         };
-        const result = await client.call('checkFile', { source: { kind: 'file', file: row.file }, path: row.path }, { onProgress });
+        const result = await client.call('checkFile', { source: { kind: 'file', file: /** @type {File} */ (row.file) /* a row without a file has its error */ }, path: row.path }, { onProgress });
         if (generation !== this.generation) return;
         this.complete(row, result);
       } catch (error) {

@@ -8,6 +8,9 @@ import { COLUMNS, sortRows } from './columns.js';
 
 const PAGE = 500;
 
+/** @typedef {import('./pool.js').BatchRow} BatchRow */
+
+/** @type {{key: string, label: string, test: (row: BatchRow) => boolean}[]} */
 const FILTERS = [
   { key: 'all', label: 'All', test: () => true },
   { key: 'damaged', label: 'Damaged', test: (row) => row.verdict === 'problems' || row.verdict === 'unreadable' },
@@ -18,14 +21,21 @@ const FILTERS = [
 
 export class BatchTable {
   // run: a BatchRun; onOpen(row): open the row's file in the inspector.
+  /**
+   * @param {HTMLElement} root
+   * @param {import('./pool.js').BatchRun} run
+   * @param {{onOpen: (row: BatchRow) => void}} options
+   */
   constructor(root, run, { onOpen }) {
     this.run = run;
     this.onOpen = onOpen;
     this.filter = 'all';
     this.text = '';
+    /** @type {string | null} */
     this.sortKey = null; // null: the order the files were given (the CLI's)
     this.descending = false;
     this.limit = PAGE;
+    /** @type {Map<BatchRow, {rev: number, percent: number, tr: HTMLTableRowElement}>} */
     this.cache = new Map(); // row -> {rev, percent, tr}: rows drawn, redrawn only when changed
     this.filterButtons = FILTERS.map((f) => h('button', { type: 'button', dataset: { filter: f.key }, 'aria-pressed': String(f.key === this.filter), onclick: () => this.setFilter(f.key) }));
     this.search = h('input.input.batch-search', { type: 'search', placeholder: 'Filter by name or folder', 'aria-label': 'Filter files by name or folder', oninput: () => { this.text = this.search.value.trim().toLowerCase(); this.limit = PAGE; this.render(); } });
@@ -42,25 +52,28 @@ export class BatchTable {
     this.render();
   }
 
+  /** @param {string} key */
   setFilter(key) {
     this.filter = key;
     this.limit = PAGE;
     this.render();
   }
 
+  /** @param {string} key */
   sortBy(key) {
     if (this.sortKey === key) this.descending = !this.descending;
-    else [this.sortKey, this.descending] = [key, Boolean(COLUMNS.find((c) => c.key === key).descendingFirst)];
+    else [this.sortKey, this.descending] = [key, Boolean(/** @type {import('./columns.js').Column} */ (COLUMNS.find((c) => c.key === key)).descendingFirst)];
     this.render();
   }
 
   // The rows the filter and the name box let through, in the chosen order.
   visibleRows() {
-    const test = FILTERS.find((f) => f.key === this.filter).test;
+    const test = /** @type {typeof FILTERS[number]} */ (FILTERS.find((f) => f.key === this.filter)).test;
     const rows = this.run.rows.filter((row) => test(row) && (!this.text || row.path.toLowerCase().includes(this.text)));
     return this.sortKey ? sortRows(rows, this.sortKey, this.descending) : rows;
   }
 
+  /** @param {BatchRow} row */
   rowElement(row) {
     const open = row.file ? () => this.onOpen(row) : null;
     const cells = COLUMNS.map((column) => {
@@ -81,8 +94,8 @@ export class BatchTable {
   render() {
     const rows = this.visibleRows();
     const shown = rows.slice(0, this.limit);
-    const focused = this.tbody.contains(document.activeElement) ? document.activeElement.closest('tr')?.dataset.path : null;
-    const stop = this.tbody.querySelector(':scope > tr[tabindex="0"]')?.dataset.path;
+    const focused = this.tbody.contains(document.activeElement) ? /** @type {Element} */ (document.activeElement).closest('tr')?.dataset.path : null;
+    const stop = this.tbody.querySelector(/** @type {'tr'} */ (':scope > tr[tabindex="0"]'))?.dataset.path;
     const next = new Map();
     const trs = shown.map((row) => {
       const percent = row.state === 'checking' ? Math.round(row.fraction * 100) : -1;
@@ -104,10 +117,10 @@ export class BatchTable {
     for (const th of this.headers) {
       const on = th.dataset.col === this.sortKey;
       th.setAttribute('aria-sort', on ? (this.descending ? 'descending' : 'ascending') : 'none');
-      th.querySelector('.sort-mark').textContent = on ? (this.descending ? ' ▾' : ' ▴') : '';
+      /** @type {Element} */ (th.querySelector('.sort-mark')).textContent = on ? (this.descending ? ' ▾' : ' ▴') : '';
     }
     for (const button of this.filterButtons) {
-      const filter = FILTERS.find((f) => f.key === button.dataset.filter);
+      const filter = /** @type {typeof FILTERS[number]} */ (FILTERS.find((f) => f.key === button.dataset.filter)); // one button per filter
       const count = this.run.rows.filter(filter.test).length;
       button.textContent = `${filter.label} ${formatCount(count)}`;
       button.setAttribute('aria-pressed', String(filter.key === this.filter));

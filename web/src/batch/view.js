@@ -11,8 +11,15 @@ import { collectDrop, fromFileList } from './collect.js';
 import { csv, download, jsonLines, totals } from './export.js';
 
 const REDRAW_MS = 150;
+/** @type {(n: number, one: string, many?: string) => string} */
 const plural = (n, one, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
+/**
+ * The parts of the batch's head.
+ * @typedef {{title: HTMLElement, label: HTMLElement, fill: HTMLElement, text: HTMLElement, action: HTMLButtonElement, totals: HTMLElement, exports: HTMLButtonElement[]}} Parts
+ */
+
+/** @param {import('../main.js').App} app */
 export function batchController(app) {
   const section = h('section.batch#batch', { hidden: true, 'aria-label': 'Files checked together' });
   $('#main').append(section);
@@ -22,13 +29,24 @@ export function batchController(app) {
   const folderInput = h('input.visually-hidden#folder-input', { type: 'file', webkitdirectory: true, multiple: true, tabindex: -1, 'aria-label': 'Choose a folder of logs' });
   document.body.append(folderInput);
   folderInput.addEventListener('change', () => {
-    const files = [...folderInput.files];
+    const files = [.../** @type {FileList} */ (folderInput.files)];
     folderInput.value = '';
     if (files.length) open({ files });
   });
   for (const button of document.querySelectorAll('[data-action=open-folder]')) button.addEventListener('click', () => folderInput.click());
 
-  let run = null, table = null, parts = null, collecting = null, timer = null, lastOpened = null;
+  /** @type {BatchRun | null} */
+  let run = null;
+  /** @type {BatchTable | null} */
+  let table = null;
+  /** @type {Parts | null} */
+  let parts = null;
+  /** @type {AbortController | null} */
+  let collecting = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+  /** @type {string | null} */
+  let lastOpened = null;
 
   function show() {
     $('#welcome').hidden = true;
@@ -42,7 +60,7 @@ export function batchController(app) {
       app.progress.finish();
     }
     status.batchShown(true);
-    const row = lastOpened && table?.tbody.querySelector(`tr[data-path="${CSS.escape(lastOpened)}"]`);
+    const row = /** @type {HTMLElement | null | undefined} */ (lastOpened && table?.tbody.querySelector(`tr[data-path="${CSS.escape(lastOpened)}"]`));
     row?.focus();
   }
 
@@ -54,18 +72,21 @@ export function batchController(app) {
     status.batchShown(false);
   }
 
+  /** @param {import('./collect.js').BatchItem[]} items */
   function header(items) {
     const bytes = items.reduce((sum, item) => sum + (item.file?.size || 0), 0);
+    // (The buttons act on the batch this head is made for: run and table are set with it.)
+    const batch = () => /** @type {{run: BatchRun, table: BatchTable}} */ ({ run, table });
     parts = {
       title: h('h1#batch-title', {}, `${plural(items.length, 'file')} · ${formatBytes(bytes)}`),
       label: h('span.progress-label'),
       fill: h('div.progress-fill'),
       text: h('span.progress-text'),
-      action: h('button.button.small#batch-action', { type: 'button', onclick: () => (run.running ? run.cancel() : run.start()) }),
+      action: h('button.button.small#batch-action', { type: 'button', onclick: () => (batch().run.running ? batch().run.cancel() : batch().run.start()) }),
       totals: h('div.batch-totals#batch-totals', { 'aria-live': 'polite' }),
       exports: [
-        h('button.button.small#export-jsonl', { type: 'button', title: 'One line per file, as `logscope check --recursive --json` prints it', onclick: () => download(jsonLines(table.visibleRows()), 'logscope-check.jsonl') }, 'Export JSON Lines'),
-        h('button.button.small#export-csv', { type: 'button', title: 'The table as a spreadsheet', onclick: () => download(csv(table.visibleRows()), 'logscope-check.csv') }, 'Export CSV'),
+        h('button.button.small#export-jsonl', { type: 'button', title: 'One line per file, as `logscope check --recursive --json` prints it', onclick: () => download(jsonLines(batch().table.visibleRows()), 'logscope-check.jsonl') }, 'Export JSON Lines'),
+        h('button.button.small#export-csv', { type: 'button', title: 'The table as a spreadsheet', onclick: () => download(csv(batch().table.visibleRows()), 'logscope-check.csv') }, 'Export CSV'),
       ],
     };
     const tableRoot = h('div.batch-table-root');
@@ -81,32 +102,36 @@ export function batchController(app) {
   }
 
   function progress() {
+    if (!run || !parts) return; // redraw() calls it once both are made
     const done = run.doneCount, all = run.rows.length;
     const checked = run.bytesChecked;
     const percent = run.totalBytes ? (100 * checked) / run.totalBytes : (100 * done) / Math.max(1, all);
     parts.fill.style.transform = `scaleX(${Math.min(100, percent) / 100})`;
-    parts.fill.parentElement.setAttribute('aria-valuenow', String(Math.round(percent)));
+    const track = /** @type {HTMLElement} */ (parts.fill.parentElement);
+    track.setAttribute('aria-valuenow', String(Math.round(percent)));
     if (run.running) {
-      const seconds = (performance.now() - run.startedAt) / 1000;
-      const rate = seconds > 0.5 ? (checked - run.bytesAtStart) / seconds : 0;
+      const seconds = (performance.now() - /** @type {number} */ (run.startedAt)) / 1000;
+      const rate = seconds > 0.5 ? (checked - /** @type {number} */ (run.bytesAtStart)) / seconds : 0;
       const left = rate > 0 ? `${formatDuration((run.totalBytes - checked) / rate)} left` : '';
       parts.label.textContent = `Checking: ${formatCount(done)} of ${plural(all, 'file')} done`;
-      parts.text.textContent = [`${formatBytes(checked)} of ${formatBytes(run.totalBytes)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left, `${plural(run.workerCount, 'file')} at a time`].filter(Boolean).join(' · ');
+      parts.text.textContent = [`${formatBytes(checked)} of ${formatBytes(run.totalBytes)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left, `${plural(/** @type {number} */ (run.workerCount), 'file')} at a time`].filter(Boolean).join(' · ');
       parts.action.textContent = 'Cancel';
     } else {
       parts.label.textContent = done === all ? `All ${plural(all, 'file')} checked` : `Cancelled: ${formatCount(done)} of ${plural(all, 'file')} checked`;
-      parts.text.textContent = done === all ? `${formatBytes(run.totalBytes)} in ${formatDuration(run.seconds)}` : `${formatCount(all - done)} not checked`;
+      parts.text.textContent = done === all ? `${formatBytes(run.totalBytes)} in ${formatDuration(/** @type {number} */ (run.seconds))}` : `${formatCount(all - done)} not checked`;
       parts.action.textContent = `Check the other ${plural(all - done, 'file')}`;
     }
     parts.action.hidden = !run.running && done === all;
-    parts.fill.parentElement.hidden = !run.running && done === all; // all checked: the words say it
+    track.hidden = !run.running && done === all; // all checked: the words say it
     parts.totals.hidden = done === 0;
     for (const button of parts.exports) button.disabled = done === 0;
     section.dataset.done = String(done);
   }
 
   function renderTotals() {
+    if (!run || !parts) return; // redraw() calls it once both are made
     const t = totals(run.rows.filter((row) => row.done));
+    /** @type {(tone: string, text: string, key: string) => HTMLElement} */
     const pill = (tone, text, key) => h('span.pill', { class: `tone-${tone}`, dataset: { total: key } }, text);
     clear(parts.totals).append(
       pill('ok', `${formatCount(t.clean)} clean`, 'clean'),
@@ -118,7 +143,7 @@ export function batchController(app) {
   }
 
   function redraw() {
-    clearTimeout(timer);
+    clearTimeout(/** @type {number | undefined} */ (timer));
     timer = null;
     if (!run || !table) return;
     progress();
@@ -127,12 +152,14 @@ export function batchController(app) {
   }
   const later = () => { timer ??= setTimeout(redraw, REDRAW_MS); };
 
+  /** @param {import('./pool.js').BatchRow} row */
   function openRow(row) {
     lastOpened = row.path;
-    app.openFile(row.file);
+    app.openFile(/** @type {File} */ (row.file)); // only rows with a file open
   }
 
   // source: {files} from a chooser, or {dropped} from a drop (collect.js takeDrop).
+  /** @param {{files?: FileList | File[] | null, dropped?: import('./collect.js').Dropped[] | null}} source */
   async function open({ files = null, dropped = null }) {
     collecting?.abort();
     const signal = (collecting = new AbortController()).signal;
@@ -142,7 +169,7 @@ export function batchController(app) {
     show();
     status.batch('collecting');
     clear(section).append(h('div.batch-head', {}, h('h1', {}, 'Finding files…'), h('span.muted#batch-found')));
-    const items = files ? fromFileList(files) : await collectDrop(dropped, {
+    const items = files ? fromFileList(files) : await collectDrop(/** @type {import('./collect.js').Dropped[]} */ (dropped), {
       signal,
       onFound: (n) => { const found = $('#batch-found'); if (found) found.textContent = `${formatCount(n)} so far`; },
     });
@@ -154,7 +181,7 @@ export function batchController(app) {
     run.addEventListener('end', () => {
       if (current !== run) return; // a batch dropped since
       redraw();
-      status.batch(run.doneCount === run.rows.length ? 'done' : 'cancelled');
+      status.batch(current.doneCount === current.rows.length ? 'done' : 'cancelled');
     });
     status.batch('running');
     run.start();

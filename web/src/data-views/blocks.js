@@ -8,7 +8,6 @@ const PAGE = 500;
 
 export default {
   name: 'blocks',
-  formats: ['bddf'],
 
   render(view) {
     const seriesTable = (view.summary.tables || []).find((t) => t.name === 'series');
@@ -33,14 +32,15 @@ export default {
       clear(note).append(h('span.muted', {}, 'Reading the index…'));
       try {
         if (origin === null) {
-          const head = await view.run('Reading the block index', 'extract', { max: 1 });
+          const head = /** @type {import('../types.js').ExtractResult} */ (await view.run('Reading the block index', 'extract', { max: 1 }));
           if (head.error) throw new Error(head.error);
           origin = BigInt(head.blocks[0]?.timestamp_ns ?? 0);
         }
+        /** @type {import('../types.js').ExtractArgs} */
         const args = { series: select.value === 'all' ? series.map((s) => s.index) : [Number(select.value)], max: PAGE };
         if (from.value !== '') args.t0_ns = nsArg(from.value);
         if (to.value !== '') args.t1_ns = nsArg(to.value);
-        const result = await view.run('Finding blocks', 'extract', args);
+        const result = /** @type {import('../types.js').ExtractResult} */ (await view.run('Finding blocks', 'extract', args));
         if (request !== latest) return;
         if (result.error) return clear(note).append(h('span.error-text', {}, result.error));
         clear(tbody);

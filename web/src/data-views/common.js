@@ -7,15 +7,38 @@ import { isAbort } from '../session.js';
 import * as status from '../status.js';
 
 // A table cell: text, optionally numeric (right-aligned), with a tooltip or a class.
-export const td = (text, { num = false, title = null, cls = '' } = {}) => h(`td${num ? '.num' : ''}${cls ? `.${cls}` : ''}`, { title }, text);
+/** @type {(text: string | null, options?: {num?: boolean, title?: string | null, cls?: string}) => HTMLTableCellElement} */
+export const td = (text, { num = false, title = null, cls = '' } = {}) => /** @type {HTMLTableCellElement} */ (h(`td${num ? '.num' : ''}${cls ? `.${cls}` : ''}`, { title }, text));
+
+// The rows of the summary's table `name` as objects keyed by its columns ([] without the table).
+/**
+ * @param {import('../types.js').Report | null | undefined} summary
+ * @param {string} name
+ * @returns {{[column: string]: import('../types.js').JsonValue}[]}
+ */
+export function tableRows(summary, name) {
+  const table = (summary?.tables || []).find((t) => t.name === name);
+  if (!table) return [];
+  return (table.rows || []).map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])));
+}
 
 export class DataViewContext {
   // root: the view's element; session: the opened file; jump(offset, length): show bytes in the hex view.
+  /**
+   * @param {HTMLElement} root
+   * @param {import('../session.js').Session} session
+   * @param {{panel: HTMLElement, progress: import('../progress.js').ProgressBar, jump: (offset: number, length: number) => void}} parts
+   */
   constructor(root, session, { panel, progress, jump }) {
+    /** @type {HTMLElement} */ this.root;
+    /** @type {import('../session.js').Session} */ this.session;
+    /** @type {HTMLElement} */ this.panel;
+    /** @type {import('../progress.js').ProgressBar} */ this.progress;
+    /** @type {(offset: number, length: number) => void} */ this.jumpTo;
     Object.assign(this, { root, session, panel, progress, jumpTo: jump });
   }
 
-  get summary() { return this.session.summary; }
+  get summary() { return /** @type {import('../types.js').Report} */ (this.session.summary); } // views run once it is shown
   get size() { return this.session.file.size; }
   // The worker that answers the views: quick questions that need no reading (frames, one block).
   get viewClient() { return this.session.client; }
@@ -25,6 +48,13 @@ export class DataViewContext {
 
   // A query in the job worker with the progress bar and its Cancel button. Rejects with an
   // AbortError once another file was opened. 64-bit arguments (ns) go as decimal strings.
+  // (The answer is the query's: the caller names its type, QueryAnswer and the results in types.js.)
+  /**
+   * @param {string} label
+   * @param {string} name
+   * @param {import('../types.js').QueryRequest['args']} args
+   * @returns {Promise<import('../types.js').QueryAnswer>}
+   */
   async run(label, name, args) {
     const session = this.session;
     await session.result(session.ensureJobs());
@@ -43,23 +73,41 @@ export class DataViewContext {
   }
 
   // Shows why a query gave nothing (cancelled, or its error), with a retry; nothing once the file is closed.
+  /**
+   * @param {HTMLElement} node
+   * @param {unknown} error
+   * @param {(() => unknown) | null} [retry]
+   */
   status(node, error, retry = null) {
     if (isAbort(error)) return;
-    clear(node).append(error instanceof CancelledError ? h('span.muted', {}, 'Cancelled. ') : h('span.error-text', {}, `${String(error?.message || error)} `),
-      retry ? h('button.link.small', { type: 'button', onclick: retry }, 'Try again') : null);
+    clear(node).append(error instanceof CancelledError ? h('span.muted', {}, 'Cancelled. ') : h('span.error-text', {}, `${String(/** @type {import('../types.js').ErrorLike | null | undefined} */ (error)?.message || error)} `),
+      ...(retry ? [h('button.link.small', { type: 'button', onclick: retry }, 'Try again')] : []));
   }
 
-  jumpButton(offset, length, label = 'bytes') {
-    if (!Number.isFinite(offset)) return h('span.muted.small', { title: 'The codec does not report where this item lies in the file' }, '—');
+  // A button that shows these bytes in the hex view; a dash where the codec does not say where.
+  /**
+   * @param {number | null | undefined} offset
+   * @param {number} [length]
+   */
+  jumpButton(offset, length = 0) {
+    if (typeof offset !== 'number' || !Number.isFinite(offset)) return h('span.muted.small', { title: 'The codec does not report where this item lies in the file' }, '—');
     return h('button.link.mono.jump', { type: 'button', title: `Show ${length ? `these ${formatCount(length)} bytes` : 'these bytes'} in the hex view`, dataset: { offset }, onclick: (e) => { e.stopPropagation(); this.jumpTo(offset, length || 0); } }, `${hexOffset(offset)} ›`);
   }
 
   // Rows that open a detail row below them with a record tree (loaded on first open). `tree`: the
   // record tree's units and path (recordTree), when the loaded value is part of a typed answer or
   // the file's content ({units: null}); a whole typed answer brings its own.
+  /**
+   * @param {HTMLElement} tbody
+   * @param {HTMLElement} row
+   * @param {number} colspan
+   * @param {() => Promise<unknown>} load
+   * @param {{units?: import('../types.js').QueryUnits | null, path?: string}} [tree]
+   */
   expandable(tbody, row, colspan, load, tree = {}) {
     row.classList.add('expandable');
     row.setAttribute('aria-expanded', 'false');
+    /** @type {HTMLTableRowElement | null} */
     let detail = null;
     row.addEventListener('click', async () => {
       const open = row.getAttribute('aria-expanded') !== 'true';

@@ -10,7 +10,6 @@ const PAGE = 50;
 
 export default {
   name: 'messages',
-  formats: ['rosbag'],
 
   render(view) {
     const topics = (view.summary.tables || []).find((t) => t.name === 'topics');
@@ -38,10 +37,11 @@ export default {
       const topic = select.value;
       prev.disabled = next.disabled = true;
       clear(note).append(h('span.muted', {}, 'Reading messages…'));
+      /** @type {import('../types.js').MessagesResult} */
       let result;
       try {
         const span = chosen.value ? rangeArgs(chosen.value) : {};
-        result = await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', { topic, first, count: PAGE, ...span });
+        result = /** @type {import('../types.js').MessagesResult} */ (await view.run(`Reading messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}${topic ? ` of ${topic}` : ''}`, 'messages', { topic, first, count: PAGE, ...span }));
       } catch (error) {
         if (request === latest) { view.status(note, error, load); prev.disabled = first === 0; next.disabled = false; }
         return;
@@ -53,7 +53,7 @@ export default {
       clear(tbody);
       for (const m of result.messages || []) {
         // Where the message lies, when the codec says: its record (V1.x) or its chunk (V2.0).
-        const offset = Number.isFinite(m.offset) ? m.offset : m.chunk_pos > 0 ? m.chunk_pos : undefined;
+        const offset = Number.isFinite(m.offset) ? m.offset : /** @type {number} */ (m.chunk_pos) > 0 ? m.chunk_pos : undefined; // (undefined > 0: false)
         const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
         const row = h('tr', { dataset: { index: m.index, topic: m.topic, timeNs: m.time_ns } },
           field('index', { num: true }), field('time_ns', { cls: 'mono' }), field('topic'), field('type', { cls: 'muted' }), field('size', { num: true }),
@@ -64,7 +64,7 @@ export default {
         else view.expandable(tbody, row, 6, async () => m.message, { units: null });
       }
       // The codec reports where a message lies only when it can (offset, or its chunk's position).
-      const located = (result.messages || []).some((m) => Number.isFinite(m.offset) || m.chunk_pos > 0);
+      const located = (result.messages || []).some((m) => Number.isFinite(m.offset) || /** @type {number} */ (m.chunk_pos) > 0);
       table.classList.toggle('no-bytes', !located);
       const n = result.messages?.length || 0;
       const of = chosen.value ? null : topic ? counts.get(topic) : total;

@@ -18,6 +18,10 @@ function lowerBound(x, value) {
 export class LineChart {
   // root: the element to build into; xLabel: the time axis' caption; onView(x0, x1): the user moved
   // the view; onReset(): a double click or 0 (default: back to the data's range).
+  /**
+   * @param {HTMLElement} root
+   * @param {{xLabel?: string, onView?: (x0: number, x1: number) => void, onReset?: (() => void) | null, signal?: AbortSignal}} [options]
+   */
   constructor(root, { xLabel = 'seconds after the start', onView = () => {}, onReset = null, signal } = {}) {
     this.onView = onView;
     this.onReset = onReset;
@@ -232,7 +236,7 @@ export class LineChart {
   drawHover(ctx, colors) {
     const { sx, sy, plot } = this.frame;
     const d = this.data;
-    const i = this.nearest(this.hover.seconds);
+    const i = this.nearest(/** @type {{seconds: number}} */ (this.hover).seconds); // drawn with a hover
     if (i < 0) return;
     const points = d.mode === 'points';
     const t = points ? d.x[i] : d.buckets.first[i];
@@ -242,6 +246,7 @@ export class LineChart {
     ctx.setLineDash([3, 3]);
     ctx.beginPath(); ctx.moveTo(x, plot.top); ctx.lineTo(x, plot.top + plot.height); ctx.stroke();
     ctx.setLineDash([]);
+    /** @type {[string, ...[color: string, text: string][]]} */
     const lines = [points ? secondsText(t) : `${secondsText(t, 3)} … ${secondsText(d.buckets.last[i], 3)} · ${formatCount(d.buckets.count[i])} points`];
     d.columns.forEach((name, c) => {
       const color = colors.series[c % colors.series.length];

@@ -18,7 +18,7 @@ export class FieldPicker {
     this.element = h('details.field-picker#plot-fields', {}, this.summary, h('div.field-panel', {}, this.filter, this.list, this.note));
     this.filter.addEventListener('input', () => this.render());
     this.element.addEventListener('toggle', () => { if (this.element.open) this.filter.focus(); });
-    document.addEventListener('click', (e) => { if (this.element.open && !this.element.contains(e.target)) this.element.open = false; }, { signal });
+    document.addEventListener('click', (e) => { if (this.element.open && !this.element.contains(/** @type {Node | null} */ (e.target))) this.element.open = false; }, { signal });
   }
 
   // columns: [{name, kind}]; chosen: names to start with.
@@ -59,13 +59,10 @@ const plottable = (columns) => columns.filter((c) => c.kind === 'number' || c.ki
 export const hasLivelyField = (columns) => plottable(columns).some((c) => !BORING.test(c.name));
 
 // The fields to show first: a few numeric columns that say something about the robot (motion,
-// positions, readings) before bookkeeping (header stamps, covariances, quaternions).
-export function defaultFields(columns, format) {
+// positions, readings) before bookkeeping (header stamps, covariances, quaternions). A format's
+// module may choose instead (its defaultFields).
+export function defaultFields(columns) {
   const numeric = plottable(columns);
-  if (format === 'carla') {
-    const names = numeric.map((c) => c.name);
-    return names.includes('speed') ? ['speed'] : ['x', 'y'].filter((n) => names.includes(n));
-  }
   const lively = /linear_acceleration|angular_velocity|velocity|twist\.|speed|position\.|latitude|longitude|altitude|range|voltage|value|data$/;
   const good = numeric.filter((c) => !BORING.test(c.name));
   const best = good.filter((c) => lively.test(c.name));

@@ -105,6 +105,10 @@ function marker(ctx, t, type, x, y, yaw, { hollow = false, size = 1 } = {}) {
 }
 
 // state: {actors, index (current frame), current: Map(life -> {x, y, yaw}), hover (life or null)}.
+/**
+ * @typedef {{actors: import('../types.js').ActorPath[], index: number, current: Map<import('../types.js').ActorPath, {x: number, y: number, yaw: number}>,
+ *   hover: import('../types.js').ActorPath | null, transform?: ReturnType<typeof transform>}} MapState
+ */
 // Returns how many lives of each type were drawn.
 export function drawMap(ctx, t, state, colors) {
   drawGrid(ctx, t, colors);
@@ -157,8 +161,18 @@ export function drawMap(ctx, t, state, colors) {
 }
 
 // The life nearest to a screen point within `radius` px: current markers first, then paths.
+/**
+ * @param {ReturnType<typeof transform>} t
+ * @param {MapState} state
+ * @param {number} px
+ * @param {number} py
+ * @param {number} [radius]
+ * @returns {import('../types.js').ActorPath | null}
+ */
 export function actorAt(t, state, px, py, radius = 9) {
-  let best = null, bestDistance = radius * radius;
+  /** @type {import('../types.js').ActorPath | null} */
+  let best = null;
+  let bestDistance = radius * radius;
   const consider = (a, x, y) => {
     const dx = t.sx(x) - px, dy = t.sy(y) - py, d = dx * dx + dy * dy;
     if (d < bestDistance) { bestDistance = d; best = a; }

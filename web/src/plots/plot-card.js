@@ -13,25 +13,8 @@ import { secondsAfter, nsAt, rangeArgs } from './range.js';
 import { unitOf, axisCaption } from './units.js';
 
 const MAX_POINTS = 20000;
-const POD = /^(u?int(8|16|32|64)|float(32|64)|double|float)(\[\d+\])*$/;
 
-// The sources a plot can draw, from the summary's tables: [{key, label, arg}].
-function sourcesOf(format, summary) {
-  // A table's rows as objects by column name.
-  const rows = (name) => {
-    const t = (summary.tables || []).find((x) => x.name === name);
-    return (t?.rows || []).map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i]])));
-  };
-  if (format === 'rosbag') {
-    return rows('topics').map((r) => ({ key: r.topic, label: `${r.topic} (${formatCount(r.messages)})`, arg: { topic: r.topic }, count: r.messages }))
-      .sort((a, b) => b.count - a.count);
-  }
-  if (format === 'bddf') {
-    return rows('series').map((r) => ({ key: String(r.index), label: `${r.channel} · ${r.type}`, arg: { series: r.index }, pod: POD.test(String(r.type)) }))
-      .filter((s) => s.pod);
-  }
-  return [];
-}
+/** A source with its query arguments ({topic: "/imu"}). @typedef {import('../types.js').FormatSource & {arg: {[key: string]: import('../types.js').JsonValue}}} PlotSource */
 
 // The query's answer as arrays in seconds after the origin, for the chart.
 function chartData(result, origin) {
@@ -51,11 +34,24 @@ function chartData(result, origin) {
   return data;
 }
 
+// format: the format table's entry; page: the format's module (data-views/index.js): its
+// plotSources, or a list it gives later through setSources (a map's pass).
 // wanted: {key, fields} to plot first (a link's), instead of the busiest source worth a look;
 // onPlotted(key, fields) after each plot drawn (the link records them).
-export function renderPlotCard(card, { session, view, format, range, signal, wanted = null, onPlotted = () => {} }) {
+/**
+ * @param {HTMLElement} card
+ * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext,
+ *   format: import('../types.js').FormatEntry, page: import('../types.js').FormatPage,
+ *   range: import('./range.js').TimeRange, signal: AbortSignal, wanted?: {key: string, fields?: string[]} | null,
+ *   onPlotted?: (key: string, fields: string[]) => void}} options
+ */
+export function renderPlotCard(card, { session, view, format, page, range, signal, wanted = null, onPlotted = () => {} }) {
   const origin = range.origin;
-  const what = { rosbag: 'Topic', bddf: 'Series', carla: 'Actor' }[format];
+  const noun = format.source.one;
+  const what = noun.charAt(0).toUpperCase() + noun.slice(1);
+  // A source's query arguments: the format's noun and its id ({topic: "/imu"}, {series: 3}).
+  /** @type {(list: import('../types.js').FormatSource[]) => PlotSource[]} */
+  const withArg = (list) => list.map((s) => ({ ...s, arg: { [noun]: s.id } }));
   const select = h('select.select#plot-source', { 'aria-label': what });
   const fields = new FieldPicker({ onChange: () => changed(), signal });
   const plotButton = h('button.button.small.primary#plot-run', { type: 'button', onclick: () => plot() }, 'Plot');
@@ -72,13 +68,15 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   const chart = new LineChart(card, { xLabel, signal, onView: (x0, x1) => viewChanged(x0, x1), onReset: () => resetView() });
   card.append(note);
   const auto = session.file.size <= session.autoCheckBytes; // small files plot by themselves
-  let sources = sourcesOf(format, session.summary);
+  let sources = withArg(page.plotSources?.(/** @type {import('../types.js').Report} */ (session.summary)) ?? []); // the card is built once the summary is shown
   let latest = null;
   let shown = null; // the last answer drawn: {result, data, args}
   let requery = null;
+  /** @type {import('../types.js').PlotColumn[]} */
   let known = []; // the source's columns ({name, kind, unit?})
   let zoomed = false; // the last answer is for a range zoomed into, not the timeline's
-  let pending = wanted; // a source to plot once it is listed (CARLA's come with the map's pass)
+  /** @type {{key: string, fields?: string[]} | null} */
+  let pending = wanted; // a source to plot once it is listed (some come with a later pass)
   let picked = false; // a source was asked for (a link, a pick, the list): the first-source search stops
 
   // Back to the timeline's range (or the whole topic): asked again if the chart holds a zoomed answer.
@@ -87,9 +85,13 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     else chart.reset();
   }
 
+  /**
+   * @param {PlotSource[]} list
+   * @param {string | null} [chosen]
+   */
   function fillSources(list, chosen = null) {
     sources = list;
-    clear(select).append(...(list.length ? list.map((s) => h('option', { value: s.key }, s.label)) : [h('option', { value: '' }, format === 'carla' ? 'Reading the actors…' : 'Nothing to plot')]));
+    clear(select).append(...(list.length ? list.map((s) => h('option', { value: s.key }, s.label)) : [h('option', { value: '' }, page.plotSources ? 'Nothing to plot' : `Reading the ${format.source.many}…`)]));
     select.disabled = !list.length;
     if (chosen && list.some((s) => s.key === chosen)) select.value = chosen;
   }
@@ -108,12 +110,13 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
 
   function drawLegend(columns) {
     const colors = themeColors(card);
-    const units = columns.map((name) => unitOf(known.find((c) => c.name === name) || { name }, format));
-    clear(legend).append(...columns.map((name, c) => h('span.plot-key', { dataset: { field: name }, title: units[c].convention ? 'ROS bags store no units: this is the unit REP 103 sets for this field' : null },
+    const units = columns.map((name) => unitOf(known.find((c) => c.name === name) || { name }, page.conventionalUnit));
+    clear(legend).append(...columns.map((name, c) => h('span.plot-key', { dataset: { field: name }, title: units[c].convention ? units[c].why : null },
       h('span.plot-swatch', { style: `background:${colors.series[c % colors.series.length]}` }), name, units[c].unit ? h('span.muted', {}, ` [${units[c].unit}]`) : null)));
     chart.yLabel = axisCaption(units);
   }
 
+  /** @param {{t0?: bigint | null, t1?: bigint | null, keepView?: boolean}} [options] */
   async function plot({ t0 = null, t1 = null, keepView = false } = {}) {
     const s = source();
     const chosen = fields.selected;
@@ -125,20 +128,20 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
     card.dataset.state = 'running';
     clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
     try {
-      const result = await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args);
+      const result = /** @type {import('../types.js').PlotResult} */ (await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args));
       if (request !== latest) return;
       if (result.error) throw new Error(result.error);
       const data = chartData(result, origin);
       shown = { result, data, args };
       zoomed = t0 !== null;
       Object.assign(card.dataset, { state: 'done', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
-      card.plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
+      /** @type {HTMLElement & {plotData?: object}} */ (card).plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
       drawLegend(result.columns);
       chart.setData(data, { keepView });
       clear(note);
       if (!result.count) note.append(h('span.muted', {}, 'No rows in this range.'));
       if (result.problem_count) note.append(h('span.tone-warn', { title: (result.problems || []).map((p) => `${p.code}: ${p.message}`).join('\n') }, ` ${formatCount(result.problem_count)} ${result.problem_count === 1 ? 'problem' : 'problems'} met while reading, as logscope export reports them (hover for the first).`));
-      if (format === 'bddf' && result.count) note.append(h('span.muted', {}, ' BDDF stores one time per block: the samples of a block share it (they stack at one point in time; "sample" is their place in the block).'));
+      if (page.plotNote && result.count) note.append(h('span.muted', {}, page.plotNote));
       plotButton.classList.remove('primary');
       showCount();
       onPlotted(s.key, chosen);
@@ -166,18 +169,19 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   }
 
   const columnsOf = async (s) => {
-    const result = await session.result(session.client.call('query', { name: 'columns', args: format === 'carla' ? {} : s.arg }));
+    const result = /** @type {import('../types.js').ColumnsResult} */ (await session.result(session.client.call('query', { name: 'columns', args: page.columnsArgs ? page.columnsArgs(s) : s.arg })));
     if (result.error) throw new Error(result.error);
     return result.columns;
   };
 
+  /** @param {{run?: boolean, chosen?: string[] | null, columns?: import('../types.js').PlotColumn[] | null}} [options] */
   async function loadColumns({ run = auto, chosen = null, columns = null } = {}) {
     const s = source();
     if (!s) return;
     try {
       known = columns || await columnsOf(s);
       const usable = (chosen || []).filter((name) => known.some((c) => c.name === name));
-      fields.setColumns(known, usable.length ? usable : defaultFields(known, format));
+      fields.setColumns(known, usable.length ? usable : (page.defaultFields ?? defaultFields)(known));
       if (run) plot();
       else clear(note).append(h('span.muted', {}, 'Press Plot to read the chosen fields (the file is big: this reads every message of the topic in the range).'));
     } catch (error) {
@@ -201,7 +205,7 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
 
   // Plots the wanted source with its fields once it is listed; true when it was.
   function takePending() {
-    if (!pending || !sources.some((s) => s.key === pending.key)) return false;
+    if (!pending || !sources.some((s) => s.key === /** @type {{key: string}} */ (pending).key)) return false;
     select.value = pending.key;
     const chosen = pending.fields;
     pending = null;
@@ -212,17 +216,16 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
   select.addEventListener('change', () => { picked = true; loadColumns(); }, { signal }); // the user's choice: the search stops
   range.addEventListener('change', () => { if (shown || auto) plot(); }, { signal });
   fillSources(sources);
-  if (format !== 'carla' && !takePending()) firstSource().catch(() => {});
+  if (page.plotSources && !takePending()) firstSource().catch(() => {});
 
   return {
-    // CARLA: the actors (from the map's pass), vehicles first; plot `preferred` if given.
-    setActors(actors, preferred = null) {
-      const rank = { vehicle: 0, walker: 1 };
-      const list = actors.filter((a) => a.f.length > 0)
-        .sort((a, b) => (rank[a.type] ?? 2) - (rank[b.type] ?? 2) || (b.role_name === 'hero') - (a.role_name === 'hero') || a.id - b.id)
-        .map((a) => ({ key: String(a.id), label: `${a.id} · ${a.type} · ${a.blueprint}${a.role_name ? ` (${a.role_name})` : ''}`, arg: { actor: a.id } }));
-      const unique = [...new Map(list.map((s) => [s.key, s])).values()];
-      fillSources(unique, preferred === null ? null : String(preferred));
+    // The sources found by a later pass ([{key, id, label}], e.g. a map's actors); plot `preferred` if given.
+    /**
+     * @param {import('../types.js').FormatSource[]} list
+     * @param {string | number | null} [preferred]
+     */
+    setSources(list, preferred = null) {
+      fillSources(withArg(list), preferred === null ? null : String(preferred));
       if (!takePending()) loadColumns();
     },
     // Plots this source with these fields (a link's), now or once it is listed.
@@ -232,12 +235,12 @@ export function renderPlotCard(card, { session, view, format, range, signal, wan
       takePending();
     },
     // What the chart shows: {key, fields}, or null.
-    shown: () => (shown ? { key: card.dataset.source, fields: card.dataset.fields.split(',') } : null),
+    shown: () => (shown ? { key: card.dataset.source, fields: /** @type {string} */ (card.dataset.fields).split(',') } : null),
     // Plots this source (a timeline row's name, a map actor's id).
     pick(key) {
       picked = true;
       pending = null;
-      const s = sources.find((x) => x.key === key || x.arg.topic === key || x.label.startsWith(`${key} ·`));
+      const s = sources.find((x) => x.key === key || x.name === key);
       if (!s) return;
       select.value = s.key;
       card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });

@@ -17,6 +17,10 @@ const RESOLUTION = {
   frame: 'frames, from the frame index',
 };
 
+/**
+ * @param {HTMLElement} card
+ * @param {{session: import('../session.js').Session, range: import('./range.js').TimeRange, signal: AbortSignal, onPick?: ((name: string) => void) | null}} options
+ */
 export function renderTimeline(card, { session, range, signal, onPick = null }) {
   const origin = range.origin;
   const labels = h('ul.timeline-labels#timeline-labels');
@@ -146,7 +150,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
 
   async function load() {
     const bins = Math.max(50, Math.min(4000, Math.floor((bars.clientWidth || 800) / 3)));  // 3 px a slice
-    const result = await session.result(session.client.call('query', { name: 'timeline', args: { bins } }));
+    const result = /** @type {import('../types.js').TimelineResult} */ (await session.result(session.client.call('query', { name: 'timeline', args: { bins } })));
     if (result.error) throw new Error(result.error);
     const unit = result.resolution === 'block' ? 'blocks' : result.resolution === 'frame' ? 'frames' : 'messages';
     data = { ...result, unit, x0: secondsAfter(result.t0_ns, origin), x1: secondsAfter(result.t1_ns, origin) };

@@ -1,8 +1,7 @@
-// Data: what a log holds, in the terms of its format, through the views of data-views/ that serve
-// the file's format. Every query runs in the job worker, with progress and Cancel, and only once
-// the tab is first shown; a row's bytes button jumps to its bytes in the hex view.
+// Data: what a log holds, in the terms of its format, through the views of the format's module
+// (data-views/<format>.js). Every query runs in the job worker, with progress and Cancel, and
+// only once the tab is first shown; a row's bytes button jumps to its bytes in the hex view.
 import { $, h, clear } from '../dom.js';
-import { DATA_VIEWS } from '../data-views/index.js';
 import { DataViewContext } from '../data-views/common.js';
 import * as status from '../status.js';
 
@@ -16,8 +15,7 @@ export function dataTab(app) {
   function load() {
     if (!ready || loaded) return;
     loaded = true;
-    const format = session.detection.family;
-    const views = DATA_VIEWS.filter((v) => v.formats.includes(format));
+    const views = session.formatPage.views || [];
     if (!views.length) return clear(panel).append(h('section.card', {}, h('p.muted', {}, 'This file has no format-specific data view.')));
     clear(panel);
     for (const view of views) {

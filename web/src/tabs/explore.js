@@ -72,7 +72,7 @@ export function exploreTab(app) {
       decoded = await session.result(session.client.call('decode', { id: node.id }));
     } catch (error) {
       if (isAbort(error)) return;
-      decoded = { error: String(error.message || error) };
+      decoded = { error: String(/** @type {Error} */ (error).message || error) };
     }
     if (decoding === request) record.show(node.label, decoded);
   }
@@ -95,6 +95,7 @@ export function exploreTab(app) {
   $('#goto-form').addEventListener('submit', (event) => {
     event.preventDefault();
     if (!session) return;
+    /** @type {HTMLInputElement} */
     const input = $('#goto-input');
     const size = session.file.size;
     const offset = parseOffset(input.value, size);
@@ -107,12 +108,12 @@ export function exploreTab(app) {
     hex.setCursor(offset, { pick: true });
     hex.scroller.focus({ preventScroll: true });
   });
-  $('#goto-input').addEventListener('input', (e) => e.target.setCustomValidity(''));
+  $('#goto-input').addEventListener('input', (e) => /** @type {HTMLInputElement} */ (e.target).setCustomValidity(''));
 
   // The search pattern as hex digits, from hex bytes or from text (UTF-8).
   function searchHex() {
-    const text = $('#search-input').value;
-    if ($('#search-mode').value === 'text') return [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const text = /** @type {HTMLInputElement} */ ($('#search-input')).value;
+    if (/** @type {HTMLSelectElement} */ ($('#search-mode')).value === 'text') return [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('');
     return text.replace(/0x/gi, '').replace(/[\s,]/g, '');
   }
 
@@ -146,7 +147,7 @@ export function exploreTab(app) {
       }
     } catch (error) {
       if (isAbort(error)) return;
-      status.textContent = error instanceof CancelledError ? 'Search cancelled.' : String(error.message || error);
+      status.textContent = error instanceof CancelledError ? 'Search cancelled.' : String(/** @type {Error} */ (error).message || error);
     }
   }
   $('#search-form').addEventListener('submit', (e) => { e.preventDefault(); search(false); });

@@ -32,8 +32,9 @@ export function overviewTab(app) {
   let later = null;
 
   $('#tables-slot').addEventListener('click', (event) => {
-    const row = event.target.closest('tbody tr');
-    const card = event.target.closest('[data-table]');
+    const target = /** @type {Element} */ (event.target);
+    const row = target.closest('tbody tr');
+    const card = /** @type {HTMLElement | null} */ (target.closest('[data-table]'));
     if (!row || !card) return;
     const key = rowKey(row);
     const on = !row.classList.contains('selected');
@@ -143,7 +144,7 @@ export function overviewTab(app) {
 
     view() {
       const tr = document.querySelector('#tables-slot tr.selected');
-      return { row: tr ? `${tr.closest('[data-table]').dataset.table}:${rowKey(tr)}` : null };
+      return { row: tr ? `${/** @type {HTMLElement} */ (tr.closest('[data-table]')).dataset.table}:${rowKey(tr)}` : null };
     },
   };
 }

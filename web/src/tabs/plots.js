@@ -1,15 +1,15 @@
-// Timeline & plots: the file's messages over time (from the index), numeric fields over time and,
-// for CARLA logs, the map of every actor. Built when the tab is first shown for a file (the
-// canvases need their size); the timeline reads nothing, the plot and the map run their queries
-// in the job worker with progress and Cancel. The time range chosen on the timeline is shared
-// with the plot and the Data tab's messages (plots/range.js). The range, the plotted source and
-// its fields are kept in the link (t0, t1, plot, fields: links.js), and a link's are restored.
+// Timeline & plots: the file's messages over time (from the index), numeric fields over time and
+// what the format's module adds between them (a CARLA log's map of every actor). Built when the
+// tab is first shown for a file (the canvases need their size); the timeline reads nothing, the
+// plot and the map run their queries in the job worker with progress and Cancel. The time range
+// chosen on the timeline is shared with the plot and the Data tab's messages (plots/range.js). The
+// range, the plotted source and its fields are kept in the link (t0, t1, plot, fields: links.js),
+// and a link's are restored.
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
 import { timeRange } from '../plots/range.js';
 import { renderTimeline } from '../plots/timeline.js';
 import { renderPlotCard } from '../plots/plot-card.js';
-import { renderCarlaMap } from '../plots/carla-map.js';
 
 export function plotsTab(app) {
   let session = null;
@@ -23,21 +23,23 @@ export function plotsTab(app) {
   function build() {
     if (!ready || built || !visible) return;
     built = true;
-    const format = session.detection?.family;
+    const format = session.format; // the format table's entry
+    const page = session.formatPage; // the format's module (data-views/index.js)
     const root = clear(panel());
-    if (!['rosbag', 'bddf', 'carla'].includes(format)) return root.append(h('section.card', {}, h('p.muted', {}, 'This file has no time series to show.')));
+    if (!format?.operations.includes('plot')) return root.append(h('section.card', {}, h('p.muted', {}, 'This file has no time series to show.')));
     const range = timeRange(session);
     const signal = session.signal;
     const view = new DataViewContext(root, session, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
     const timelineCard = h('section.card.plots-card#timeline-card');
-    const mapCard = format === 'carla' ? h('section.card.plots-card#map-card') : null;
+    const extraCard = page.plotCard ? h(`section.card.plots-card#${page.plotCard.id}`) : null;
     const plotCard = h('section.card.plots-card#plot-card');
-    root.append(timelineCard, mapCard || '', plotCard);
+    root.append(timelineCard, extraCard || '', plotCard);
     const onPlotted = (key, fields) => app.links.update({ plot: key, fields });
-    plot = renderPlotCard(plotCard, { session, view, format, range, signal, wanted, onPlotted });
+    plot = renderPlotCard(plotCard, { session, view, format, page, range, signal, wanted, onPlotted });
     wanted = null;
-    renderTimeline(timelineCard, { session, range, signal, onPick: format === 'carla' ? null : (name) => plot.pick(name) });
-    if (mapCard) renderCarlaMap(mapCard, { session, view, signal, onActors: (actors) => plot.setActors(actors), onPick: (id) => plot.pick(id) });
+    // Timeline rows are the plot's sources where the summary lists them.
+    renderTimeline(timelineCard, { session, range, signal, onPick: page.plotSources ? (name) => plot.pick(name) : null });
+    if (extraCard) page.plotCard.render(extraCard, { session, view, signal, plot });
   }
 
   return {

@@ -1,6 +1,7 @@
-// The CARLA map card: every actor life's path from one pass over the log (the "paths" query in
+// The map of actors: every actor life's path from one pass over the log (the "paths" query in
 // the job worker, thinned by the codec to a budget), the current frame's actors read exactly from
-// that frame ("positions", one frame read in the view worker), a frame slider and playback.
+// that frame ("positions", one frame read in the view worker), a frame slider and playback. A
+// format's module shows it (data-views/<format>.js plotCard) for logs whose queries answer these.
 // Wheel zooms, drag pans, a double click shows everything; hovering names an actor, clicking it
 // plots it (onPick).
 import { h, clear, formatCount } from '../dom.js';
@@ -10,13 +11,18 @@ import { worldBounds, transform, drawMap, actorAt, typeKey } from './map-draw.js
 const TYPES = [['vehicle', 'Vehicles'], ['walker', 'Walkers'], ['traffic_light', 'Traffic lights'], ['other', 'Other actors']];
 const SPEEDS = [1, 2, 5, 10, 30];
 
-export function renderCarlaMap(card, { session, view, signal, onActors = () => {}, onPick = () => {} }) {
+/**
+ * @param {HTMLElement} card
+ * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext, signal: AbortSignal,
+ *   onActors?: (actors: import('../types.js').ActorPath[]) => void, onPick?: (id: string) => void}} options
+ */
+export function renderActorMap(card, { session, view, signal, onActors = () => {}, onPick = () => {} }) {
   const canvas = h('canvas.map-canvas#map-canvas', { tabindex: 0, role: 'img', 'aria-label': 'Top-down map of the actors; wheel zooms, drag pans, double click shows everything' });
   const slider = h('input.map-slider#map-frame', { type: 'range', min: 0, max: 0, step: 1, value: 0, 'aria-label': 'Frame', disabled: true });
   const play = h('button.button.small#map-play', { type: 'button', disabled: true, title: 'Play the log (space)' }, '▶ Play');
   const speed = h('select.select#map-speed', { 'aria-label': 'Playback speed' }, SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)));
   const frameText = h('span.small.mono#map-frame-text');
-  const legend = h('ul.map-legend.plot-map-legend#carla-map-legend');
+  const legend = h('ul.map-legend.plot-map-legend#actor-map-legend');
   const detail = h('p.small.map-detail#map-hover', { 'aria-live': 'polite' }, ' ');
   const note = h('span.muted.small#map-note', {}, 'Reading every actor\'s path…');
   clear(card).append(
@@ -24,10 +30,21 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     h('div.data-toolbar', {}, play, speed, slider, frameText),
     h('div.map-canvas-wrap', {}, canvas), legend, detail);
 
+  /** @type {import('./map-draw.js').MapState} */
   const state = { actors: [], index: 0, current: new Map(), hover: null };
+  /** @type {Map<number, import('../types.js').ActorPath[]>} */
   const lives = new Map(); // actor id -> its lives (ids are reused after a destroy)
-  let bounds = null, viewBox = null, frames = 0, drag = null;
-  let wanted = 0, asking = false, playing = null;
+  /** @typedef {{x0: number, x1: number, y0: number, y1: number}} Box */
+  /** @type {Box | null} */
+  let bounds = null;
+  /** @type {Box} set once the paths are in (load()), before any event draws */
+  let viewBox = /** @type {Box} */ (/** @type {unknown} */ (null));
+  let frames = 0;
+  /** @type {{start: number[], box: Box, moved: boolean} | null} */
+  let drag = null;
+  /** @type {{from: number, started: number, raf?: number} | null} */
+  let playing = null;
+  let wanted = 0, asking = false;
   const duration = Number(session.summary?.file?.duration_ns || 0) / 1e9;
 
   function draw() {
@@ -48,7 +65,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     try {
       while (true) {
         const asked = wanted;
-        const result = await session.result(session.client.call('query', { name: 'positions', args: { frame: asked } }));
+        const result = /** @type {import('../types.js').PositionsResult} */ (await session.result(session.client.call('query', { name: 'positions', args: { frame: asked } })));
         if (result.error) throw new Error(result.error);
         const current = new Map();
         for (const p of result.positions) {
@@ -62,7 +79,8 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
         if (wanted === asked) break;
       }
     } catch (error) {
-      if (error?.name !== 'AbortError') frameText.textContent = String(error?.message || error);
+      const failure = /** @type {import('../types.js').ErrorLike | null | undefined} */ (error);
+      if (failure?.name !== 'AbortError') frameText.textContent = String(failure?.message || error);
     } finally {
       asking = false;
     }
@@ -76,7 +94,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
 
   function stop() {
     if (!playing) return;
-    cancelAnimationFrame(playing.raf);
+    cancelAnimationFrame(/** @type {number} */ (playing.raf)); // set as it starts
     playing = null;
     play.textContent = '▶ Play';
   }
@@ -131,6 +149,7 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
       draw();
       return;
     }
+    /** @type {import('../types.js').ActorPath | null} */
     const hit = actorAt(state.transform, state, px, py);
     if (hit !== state.hover) { state.hover = hit; draw(); }
     const now = hit && state.current.get(hit);
@@ -142,13 +161,13 @@ export function renderCarlaMap(card, { session, view, signal, onActors = () => {
     drag = null;
     if (d && !d.moved && state.hover) onPick(String(state.hover.id));
   }, { signal });
-  canvas.addEventListener('dblclick', () => { viewBox = { ...bounds }; draw(); }, { signal });
+  canvas.addEventListener('dblclick', () => { viewBox = { .../** @type {Box} */ (bounds) }; draw(); }, { signal });
   onThemeChange(draw, signal);
   onResize(canvas, draw, signal);
 
   async function load() {
     try {
-      const result = await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 });
+      const result = /** @type {import('../types.js').PathsResult} */ (await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 }));
       if (result.error) throw new Error(result.error);
       state.actors = result.actors;
       for (const a of result.actors) lives.set(a.id, [...(lives.get(a.id) || []), a]);
