@@ -110,7 +110,9 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   bool closed = sink.close();
   if (!result.ok || !closed) {
     std::remove(out.c_str());
-    return fail(in + ": " + (result.ok ? sink.error() : result.error) + "; nothing written");
+    std::string why = result.ok ? sink.error() : result.error;
+    // Engines that refuse before writing may say so themselves.
+    return fail(in + ": " + why + (why.find("nothing written") == std::string::npos ? "; nothing written" : ""));
   }
   std::printf("%s: %s -> %s, %llu bytes\n", name, in.c_str(), out.c_str(), static_cast<unsigned long long>(result.bytes_written));
   for (const std::string& line : result.kept) std::printf("kept: %s\n", line.c_str());
