@@ -370,9 +370,10 @@ void check_cut(const Log& source, const Log& cut, size_t first, size_t last, con
       else
         got_bytes.push_back(out.packets[k].payload);
     }
-    for (auto& [id, list] : want) {
-      CAPTURE(int(id));
-      CHECK(Json(got[id]).dump() == Json(list).dump());
+    for (auto& entry : want) {
+      int packet_id = entry.first;  // a local: doctest's CAPTURE cannot capture a structured binding (clang 14)
+      CAPTURE(packet_id);
+      CHECK(Json(got[entry.first]).dump() == Json(entry.second).dump());
     }
     CHECK(got.size() == want.size());
     CHECK(got_bytes == want_bytes);

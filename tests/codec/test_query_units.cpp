@@ -76,7 +76,9 @@ void check_typed(const std::string& what, const Json& answer) {
   REQUIRE(units);
   REQUIRE(units->is_object());
   CHECK(untyped_paths(answer) == std::vector<std::string>());
-  for (const auto& [path, unit] : units->items()) {
+  for (const auto& item : units->items()) {
+    const std::string path = item.first;  // a copy: doctest's CAPTURE cannot capture a structured binding (clang 14)
+    const Json& unit = item.second;
     CAPTURE(path);
     CHECK(kUnits.count(unit.as_string()) == 1);
     if (unit.as_string() != "time_ns" && unit.as_string() != "duration_ns") continue;
