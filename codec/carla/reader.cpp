@@ -68,7 +68,9 @@ Variant candidate(int c) {
 
 // Variable-size records are checked by reading them all, order-dependent ids under every
 // numbering; Collision payloads are read for their non-actor sides.
-bool needs_whole_payload(uint8_t id) { return variable_size_id(id) || order_dependent(id) || id == kCollision; }
+// Event packets are kept whole for `info` (EventPackets): a prefix would leave a long EventDel
+// or EventParent out of the kept list while the list still says it is complete.
+bool needs_whole_payload(uint8_t id) { return variable_size_id(id) || order_dependent(id) || id == kCollision || event_id(id); }
 
 std::string at(uint64_t offset) { return "byte " + std::to_string(offset); }
 std::string plural(uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }

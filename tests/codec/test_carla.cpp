@@ -595,3 +595,28 @@ TEST_CASE("carla node ids are parsed strictly and query arguments are checked by
   CHECK(error_of("trajectory", R"({"actor": 4294967296})") == R"(trajectory: argument "actor" must be from 0 to 4294967295, got 4294967296)");
   CHECK(error_of("collision", "{}").rfind("unknown query: collision (this format answers: frames, file_info, collisions", 0) == 0);
 }
+
+TEST_CASE("carla info lists a frame's long EventDel and EventParent packets (the scan keeps event packets whole)") {
+  LogWriter w;
+  w.header(1700000000, "Town03");
+  std::vector<EventAddRecord> adds;
+  for (uint32_t id = 1; id <= 10; ++id) adds.push_back(actor(id, 1, "vehicle.tesla.model3", {0, 0, 0}));
+  for (uint64_t f = 1; f <= 3; ++f) {
+    w.frame_start(f, f == 3 ? -1.0 : 0.5, (f - 1) * 0.5);
+    w.write(packets::EventAdd, f == 1 ? adds : std::vector<EventAddRecord>{});
+    w.write(packets::EventParent, f == 1 ? std::vector<ParentRecord>{{2, 1}, {3, 1}, {4, 1}, {5, 1}} : std::vector<ParentRecord>{});
+    w.write(packets::EventDel, f == 2 ? std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} : std::vector<uint32_t>{});
+    w.frame_end();
+  }
+  std::vector<uint8_t> bytes = w.take();
+  MemoryByteSource source(bytes.data(), bytes.size());
+  auto inspector = open_inspector(source);
+  REQUIRE(inspector);
+  std::string info = inspector->info_text(InfoOptions{});
+  CAPTURE(info);
+  size_t destroys = 0, parents = 0;
+  for (size_t at = info.find("Destroy"); at != std::string::npos; at = info.find("Destroy", at + 1)) ++destroys;
+  for (size_t at = info.find("Parenting"); at != std::string::npos; at = info.find("Parenting", at + 1)) ++parents;
+  CHECK(destroys == 10);
+  CHECK(parents == 4);
+}
