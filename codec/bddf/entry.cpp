@@ -1,13 +1,12 @@
 // BDDF's entry in the format table (core/format_table.h).
 #include "bddf/entry.h"
 
-#include <cstdlib>
-
 #include "bddf/demo.h"
 #include "bddf/extract.h"
 #include "bddf/format.h"
 #include "bddf/inspector.h"
 #include "bddf/writer.h"
+#include "core/node_id.h"
 
 namespace logscope::bddf {
 namespace {
@@ -54,11 +53,9 @@ ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelecti
                       const ProgressFn& progress) {
   BddfExtractOptions options;
   for (const std::string& item : selection.sources) {
-    char* end = nullptr;
-    unsigned long long position = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || item[0] < '0' || item[0] > '9' || position > UINT32_MAX)
-      return refused("series are numbers as `logscope info` lists them: " + item);
-    options.series.push_back(static_cast<uint32_t>(position));
+    std::optional<uint64_t> position = parse_decimal(item);
+    if (!position || *position > UINT32_MAX) return refused("series are numbers as `logscope info` lists them: " + item);
+    options.series.push_back(static_cast<uint32_t>(*position));
   }
   options.from = selection.from;
   options.to = selection.to;

@@ -1,12 +1,11 @@
 // The CARLA recorder log's entry in the format table (core/format_table.h).
 #include "carla/entry.h"
 
-#include <cstdlib>
-
 #include "carla/demo.h"
 #include "carla/extract.h"
 #include "carla/inspector.h"
 #include "carla/writer.h"
+#include "core/node_id.h"
 
 namespace logscope::carla {
 namespace {
@@ -39,14 +38,13 @@ ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelecti
                       const ProgressFn& progress) {
   CarlaExtractOptions options;
   for (const std::string& item : selection.sources) {
-    char* end = nullptr;
-    unsigned long long id = std::strtoull(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || item[0] < '0' || item[0] > '9' || id > UINT32_MAX) {
+    std::optional<uint64_t> id = parse_decimal(item);
+    if (!id || *id > UINT32_MAX) {
       ExtractResult refused;
       refused.error = "actors are their ids (see `logscope actors`): " + item;
       return refused;
     }
-    options.actors.push_back(static_cast<uint32_t>(id));
+    options.actors.push_back(static_cast<uint32_t>(*id));
   }
   options.from = selection.from;
   options.to = selection.to;

@@ -61,4 +61,16 @@ std::optional<uint64_t> parse_node_number(const std::string& text, char tag) {
   return id->number();
 }
 
+std::optional<uint64_t> parse_decimal(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;  // overflow
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
 }  // namespace logscope

@@ -31,5 +31,8 @@ struct NodeId {
 
 // Shorthand for the common case: the number of a one-segment id "<tag><digits>", or nothing.
 std::optional<uint64_t> parse_node_number(const std::string& text, char tag);
+// A number a user names a source by (a series position, an actor id): decimal digits only, no
+// sign, space, 0x or overflow; nothing otherwise.
+std::optional<uint64_t> parse_decimal(const std::string& text);
 
 }  // namespace logscope

@@ -444,3 +444,11 @@ TEST_CASE("the warm-up opens a clean file of every format (a file our writers an
   CHECK(warm_up_opening() == static_cast<int>(formats().size()));
   CHECK(formats().size() >= 3);
 }
+
+TEST_CASE("parse_decimal: digits only, no sign, space, 0x or overflow") {
+  CHECK(parse_decimal("0") == std::optional<uint64_t>(0));
+  CHECK(parse_decimal("4294967296") == std::optional<uint64_t>(4294967296ull));
+  CHECK(parse_decimal("18446744073709551615") == std::optional<uint64_t>(UINT64_MAX));
+  for (const char* bad : {"", "+1", "-1", " 1", "1 ", "0x1", "1.5", "18446744073709551616", "99999999999999999999999"})
+    CHECK_FALSE(parse_decimal(bad));
+}
