@@ -8,18 +8,10 @@
 #include <ctime>
 #include <map>
 
+#include "core/printf_text.h"
+
 namespace logscope::mcap {
 namespace {
-
-std::string printf_string(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string printf_string(const char* format, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buf, sizeof buf, format, args);
-  va_end(args);
-  return buf;
-}
 
 struct CompressionRow {
   std::string name;

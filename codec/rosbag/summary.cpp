@@ -8,20 +8,11 @@
 #include <ctime>
 #include <set>
 
+#include "core/printf_text.h"
 #include "rosbag/reader.h"
 
 namespace logscope::rosbag {
 namespace {
-
-std::string printf_string(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string printf_string(const char* format, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buf, sizeof buf, format, args);
-  va_end(args);
-  return buf;
-}
 
 // Per-connection message times from the IndexData records that follow each chunk (no chunk data).
 std::map<uint32_t, std::vector<uint64_t>> index_times(ByteSource& source, const Bag& bag) {
