@@ -1,5 +1,9 @@
 // The format table's list: one line per format, in the order detection tries them. Adding a
-// format is a folder in codec/ with its entry.cpp, and a line here (docs/architecture.md).
+// format is a folder in codec/ with its entry.cpp and outputs.cpp, and a line here
+// (docs/architecture.md).
+//
+// The page's view module is built with LOGSCOPE_VIEW_ONLY: its entries carry no outputs, so it
+// links no writer and no compressor; the job worker's module and the CLI link them (CMakeLists.txt).
 #include "core/format_table.h"
 
 #include "bddf/entry.h"
@@ -7,14 +11,20 @@
 #include "mcap/entry.h"
 #include "rosbag/entry.h"
 
+#ifdef LOGSCOPE_VIEW_ONLY
+#define LOGSCOPE_FORMAT(name) name::format_entry()
+#else
+#define LOGSCOPE_FORMAT(name) with_outputs(name::format_entry(), name::add_outputs)
+#endif
+
 namespace logscope {
 
 std::vector<FormatEntry> builtin_formats() {
   return {
-      bddf::format_entry(),
-      rosbag::format_entry(),
-      carla::format_entry(),
-      mcap::format_entry(),
+      LOGSCOPE_FORMAT(bddf),
+      LOGSCOPE_FORMAT(rosbag),
+      LOGSCOPE_FORMAT(carla),
+      LOGSCOPE_FORMAT(mcap),
   };
 }
 

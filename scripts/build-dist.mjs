@@ -5,7 +5,7 @@
 //   node scripts/build-dist.mjs --single   (npm run build:single) -> dist/logscope-single.html:
 //       one HTML file with the CSS, the script, the worker and the wasm inlined, that works from
 //       file:// (the worker runs from a Blob URL, the wasm is handed to it as base64).
-// Needs web/gen/logscope.{mjs,wasm} (bash scripts/build.sh); --single needs esbuild (npm install).
+// Needs web/gen/logscope{,-outputs}.{mjs,wasm} (bash scripts/build.sh); --single needs esbuild (npm install).
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,13 +23,17 @@ function fail(message) {
   process.exit(1);
 }
 
-for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm']) {
+// Loaded on first use (the job worker's first extract, repair or export), so not cached by the
+// service worker on the first visit: it caches them when they are first fetched (web/sw.js).
+const ON_FIRST_USE = ['gen/logscope-outputs.mjs', 'gen/logscope-outputs.wasm'];
+
+for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...ON_FIRST_USE]) {
   if (!existsSync(join(web, f))) fail(`web/${f} is missing: build the codec first (bash scripts/build.sh)`);
 }
 
 // The app's files, relative to web/ (no demos, no tests: the user brings the logs).
 function appFiles() {
-  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm'];
+  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm', ...ON_FIRST_USE];
   // The page's modules, in src/ and its folders (tabs/, data-views/).
   for (const entry of readdirSync(join(web, 'src'), { recursive: true }).sort()) if (entry.endsWith('.js')) files.push(`src/${entry.split('\\').join('/')}`);
   return files;
@@ -67,8 +71,10 @@ async function buildDist() {
   writeFileSync(join(out, 'index.html'), html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="logscope-build" content="${version}">`));
   // sw.js: the version and the files to cache ('./' is the page under its directory URL).
   const sw = readFileSync(join(web, 'sw.js'), 'utf8');
-  const filled = sw.replace("const VERSION = 'dev';", `const VERSION = '${version}';`).replace('const FILES = [];', `const FILES = ${JSON.stringify(['./', ...files])};`);
-  if (filled === sw || !filled.includes(version) || filled.includes('const FILES = [];')) fail('web/sw.js lost its VERSION/FILES placeholders');
+  const filled = sw.replace("const VERSION = 'dev';", `const VERSION = '${version}';`)
+    .replace('const FILES = [];', `const FILES = ${JSON.stringify(['./', ...files.filter((f) => !ON_FIRST_USE.includes(f))])};`)
+    .replace('const LATER = [];', `const LATER = ${JSON.stringify(ON_FIRST_USE)};`);
+  if (filled === sw || !filled.includes(version) || filled.includes('const FILES = [];') || filled.includes('const LATER = [];')) fail('web/sw.js lost its VERSION/FILES/LATER placeholders');
   writeFileSync(join(out, 'sw.js'), filled);
   // Apache reads this; other servers need application/wasm set by hand (see README).
   writeFileSync(join(out, '.htaccess'), 'AddType application/wasm .wasm\nAddType text/javascript .mjs\n');
@@ -92,7 +98,8 @@ async function buildSingle() {
   // Chromium refuses module workers from Blob URLs in a file:// page, so the worker is a classic
   // script (its dynamic import of the codec is inlined; the wasm is located by locateFile).
   const worker = await bundle('worker.js', 'iife');
-  const wasm = readFileSync(join(web, 'gen/logscope.wasm')).toString('base64');
+  // One module inlined: the outputs module, which holds the view module's code too (worker.js).
+  const wasm = readFileSync(join(web, 'gen/logscope-outputs.wasm')).toString('base64');
   const css = readFileSync(join(web, 'app.css'), 'utf8');
   for (const [name, text] of [['the page script', main], ['the worker', worker], ['app.css', css]]) {
     if (/<\/(script|style)/i.test(text) || text.includes('<!--')) fail(`${name} contains "</script", "</style" or "<!--" and cannot be inlined`);

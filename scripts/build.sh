@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the native codec, CLI, tests and benchmarks, then both wasm flavours
-# (web/gen/logscope.mjs for workers, build/wasm/node/logscope-node.cjs for node).
+# Builds the native codec, CLI, tests and benchmarks, then the wasm modules: for workers the view
+# module web/gen/logscope.mjs and the outputs module web/gen/logscope-outputs.mjs (loaded on the
+# first extract, repair or export), and build/wasm/node/logscope-node.cjs for node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

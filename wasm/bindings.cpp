@@ -13,7 +13,9 @@
 #include "core/format_table.h"
 #include "core/search.h"
 #include "inspector.h"
+#ifndef LOGSCOPE_VIEW_ONLY
 #include "output_jobs.h"
+#endif
 #include "warm_up.h"
 
 using emscripten::val;
@@ -169,6 +171,7 @@ class WasmInspector {
     return guarded([&] { return inspector_->query(name, parse_or_empty(args_json), js_progress(progress)); });
   }
 
+#ifndef LOGSCOPE_VIEW_ONLY
   // A new file from this one (extract, repair; options and result in wasm/output_jobs.h), or its
   // rows as CSV / JSON Lines, written through `sink` ({write, patch}: the worker's output file).
   std::string extract(const std::string& options_json, val sink, val progress) {
@@ -179,6 +182,7 @@ class WasmInspector {
     if (!inspector_) return guarded([] { return Json(); });
     return run_export(detection_, *inspector_, options_json, sink, js_progress(progress));
   }
+#endif
 
   // Works for every file, known format or not.
   std::string search(const std::string& pattern_hex, double from, bool backward, val progress) {
@@ -281,8 +285,10 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("decode", &logscope::WasmInspector::decode)
       .function("query", &logscope::WasmInspector::query)
       .function("search", &logscope::WasmInspector::search)
+#ifndef LOGSCOPE_VIEW_ONLY  // the outputs module (CMakeLists.txt): the job worker's
       .function("extract", &logscope::WasmInspector::extract)
       .function("exportRows", &logscope::WasmInspector::export_rows)
+#endif
       .function("readStats", &logscope::WasmInspector::read_stats);
   emscripten::class_<logscope::WasmByteFeed>("ByteFeed")
       .function("begin", &logscope::WasmByteFeed::begin)

@@ -7,6 +7,9 @@
 const VERSION = 'dev';
 /** @type {string[]} */
 const FILES = [];
+// Files the page loads on first use (the outputs module): cached when first fetched, not on install.
+/** @type {string[]} */
+const LATER = [];
 // This worker's global scope, typed (the same object as `self`).
 const scope = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
@@ -50,6 +53,10 @@ scope.addEventListener('fetch', (event) => {
     const cache = await caches.open(CACHE);
     // The page itself under any query (?url=..., view state): the cached index.html.
     const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
-    return isolated(hit || await fetch(request));
+    if (hit) return isolated(hit);
+    const response = await fetch(request);
+    const later = LATER.some((f) => url.pathname === SCOPE + f);
+    if (later && response.ok) await cache.put(request, response.clone());
+    return isolated(response);
   })());
 });

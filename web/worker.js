@@ -50,11 +50,14 @@ function moduleOptions() {
   return { wasmBinary, locateFile: (/** @type {string} */ path) => path };
 }
 
+// The single-file build inlines one module, the outputs module (it holds the view module's code).
+const singleFile = () => Boolean(/** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64);
+
 function loadModule() {
   if (!modulePromise) {
     // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
     // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
-    modulePromise = import('./gen/logscope.mjs')
+    modulePromise = (singleFile() ? import('./gen/logscope-outputs.mjs') : import('./gen/logscope.mjs'))
       .then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default(moduleOptions()))
       .then((/** @type {LogscopeModule} */ mod) => {
         Module = mod;
@@ -66,6 +69,31 @@ function loadModule() {
       });
   }
   return modulePromise;
+}
+
+// The outputs module (extract, repair, export: writers and compressors), which the view module
+// leaves out to keep the first visit small: loaded on the first job that writes a file, with its
+// own inspector of the open file (same reader). The single-file build's one module is both.
+/** @type {Promise<LogscopeModule> | null} */
+let outputsPromise = null;
+/** @type {{inspector: WasmInspector, Module: LogscopeModule, for: WasmInspector} | null} */
+let outputsOpen = null;
+
+async function outputsInspector() {
+  const { inspector: viewInspector, reader: open } = current();
+  if (singleFile()) return { Module: /** @type {LogscopeModule} */ (Module), inspector: viewInspector };
+  if (outputsOpen?.for === viewInspector) return outputsOpen;
+  // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
+  outputsPromise ??= import('./gen/logscope-outputs.mjs').then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default());
+  outputsPromise.catch(() => { outputsPromise = null; });
+  const Outputs = await outputsPromise;
+  outputsOpen?.inspector.delete();
+  /** @type {import('./src/types.js').ReadFn} */
+  const read = open.readInto
+    ? (offset, length, pointer) => /** @type {NonNullable<Reader['readInto']>} */ (open.readInto)(offset, length, Outputs.HEAPU8, pointer)
+    : (offset, length) => open.read(offset, length);
+  outputsOpen = { Module: Outputs, inspector: new Outputs.Inspector(open.size, read), for: viewInspector };
+  return outputsOpen;
 }
 
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
@@ -323,7 +351,7 @@ const ops = {
     wasm_memory: Module?.HEAPU8?.length ?? 0,
   }),
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
-  ...outputOps(() => ({ Module, inspector })),
+  ...outputOps(() => ({ Module, inspector }), outputsInspector),
 };
 
 // The scattered reads of infoReport and infoText (a bag's chunk headers) fetched at once, several

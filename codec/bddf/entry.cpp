@@ -1,12 +1,10 @@
 // BDDF's entry in the format table (core/format_table.h).
 #include "bddf/entry.h"
 
-#include "bddf/demo.h"
-#include "bddf/extract.h"
+#include <iterator>
+
 #include "bddf/format.h"
 #include "bddf/inspector.h"
-#include "bddf/writer.h"
-#include "core/node_id.h"
 
 namespace logscope::bddf {
 namespace {
@@ -14,58 +12,10 @@ namespace {
 constexpr std::string_view kMagicText(kMagic, sizeof kMagic);
 
 // Every kind of series the reader knows: a protobuf channel, a POD series, a series with an
-// additional index.
-std::vector<uint8_t> small_demo() {
-  std::vector<uint8_t> bytes;
-  Writer writer([&](const void* data, size_t size) {
-    const auto* p = static_cast<const uint8_t*>(data);
-    bytes.insert(bytes.end(), p, p + size);
-    return true;
-  }, Writer::Options());
-  int state = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
-  int imu = writer.add_pod_channel("imu/linear_acceleration", 9, {3}, {{"units", "m/s2"}}, 64);
-  SeriesOptions camera;
-  camera.spec["bosdyn:channel"] = "camera/image";
-  camera.type_name = "bosdyn.api.ImageResponse";
-  camera.additional_index_names = {"frame_number"};
-  int images = writer.add_series(camera);
-  const int64_t start = 1773842400000000000ll;
-  const std::string payload(40, 'x');
-  for (int64_t i = 0; i < 40; ++i) {
-    int64_t ns = start + i * 5000000;
-    float sample[3] = {0.1f, 0.2f, 9.8f};
-    writer.write_pod_sample(imu, ns, sample);
-    if (i % 4 == 0) writer.write_block(state, ns, payload.data(), payload.size());
-    if (i % 10 == 0) writer.write_block(images, ns, payload.data(), payload.size(), {i / 10});
-  }
-  writer.finish();
-  return bytes;
-}
-
-ExtractResult refused(std::string why) {
-  ExtractResult result;
-  result.error = std::move(why);
-  return result;
-}
-
-// Series are positions as `logscope info` lists them.
-ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out,
-                      const ProgressFn& progress) {
-  BddfExtractOptions options;
-  for (const std::string& item : selection.sources) {
-    std::optional<uint64_t> position = parse_decimal(item);
-    if (!position || *position > UINT32_MAX) return refused("series are numbers as `logscope info` lists them: " + item);
-    options.series.push_back(static_cast<uint32_t>(*position));
-  }
-  options.from = selection.from;
-  options.to = selection.to;
-  return extract_bddf(source, out, options, progress);
-}
-
-// Repair is an extract that keeps every complete block.
-ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection&, OutputSink& out, const ProgressFn& progress) {
-  return extract_bddf(source, out, BddfExtractOptions(), progress);
-}
+// additional index. Written by make_small_demo (outputs.cpp).
+const uint8_t kSmallDemo[] = {
+#include "bddf/small_demo.inc"
+};
 
 }  // namespace
 
@@ -86,10 +36,7 @@ FormatEntry format_entry() {
   e.recovery_codes = {"bddf.trailer.missing", "bddf.index.unindexed_block", "bddf.block.unknown_type",
                       "bddf.file.truncated_block", "bddf.file.truncated_header"};
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
-  e.small_demo = small_demo;
-  e.write_demo = write_demo_file;
-  e.extract = extract;
-  e.repair = repair;
+  e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"series", "series"};
   e.extract_summary = "The data blocks of the chosen series (numbers as `logscope info` lists them) in [from, to], payloads unchanged, with fresh descriptors, index and SHA1.";

@@ -4,5 +4,8 @@
 #include "core/format_table.h"
 
 namespace logscope::carla {
+// The format's reading entry (entry.cpp).
 FormatEntry format_entry();
+// Adds extract, repair and the demo writers (outputs.cpp).
+void add_outputs(FormatEntry& entry);
 }  // namespace logscope::carla

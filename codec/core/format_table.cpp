@@ -83,6 +83,11 @@ Json FormatEntry::to_json() const {
   return j;
 }
 
+FormatEntry with_outputs(FormatEntry entry, void (*add_outputs)(FormatEntry&)) {
+  add_outputs(entry);
+  return entry;
+}
+
 const std::vector<FormatEntry>& formats() { return table(); }
 
 const FormatEntry* find_format(std::string_view name) {

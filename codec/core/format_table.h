@@ -83,9 +83,16 @@ struct FormatEntry {
   // Opens the inspector for a detected file; it reads through `source`, which must outlive it.
   std::function<std::unique_ptr<FormatInspector>(ByteSource& source, const Detection& detection)> open;
 
-  // A small, valid, clean file written by the format's own writer, in memory: the warm-up before
-  // the first file, the fuzzers' seeds, tests that walk every format.
+  // A small, valid, clean file of the format, in memory: the warm-up before the first file, the
+  // fuzzers' seeds, tests that walk every format. The bytes are kept in the format's folder
+  // (small_demo.inc), so reading needs no writer; a test asserts they are what make_small_demo
+  // writes today.
   std::function<std::vector<uint8_t>()> small_demo;
+
+  // --- Outputs: set by the format's add_outputs (codec/<format>/outputs.cpp), which the page's
+  // view module does not link (codec/formats.cpp): writers and compressors load on first use.
+  // The same small demo, written by the format's own writer.
+  std::function<std::vector<uint8_t>()> make_small_demo;
   // A realistic demo file of about `target_bytes` at `path` (`logscope make-demo FORMAT`).
   std::function<bool(const std::string& path, uint64_t target_bytes, std::string* error)> write_demo;
 
@@ -109,6 +116,9 @@ struct FormatEntry {
   bool uses(Helper helper) const;
   Json to_json() const;
 };
+
+// `entry` with its outputs added by `add_outputs` (codec/formats.cpp).
+FormatEntry with_outputs(FormatEntry entry, void (*add_outputs)(FormatEntry&));
 
 // Every format, in the order detection tries them: the built-in list (codec/formats.cpp) and
 // any added with add_format().

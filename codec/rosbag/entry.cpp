@@ -1,13 +1,10 @@
 // The ROS bag's entry in the format table (core/format_table.h).
 #include "rosbag/entry.h"
 
-#include <cstring>
+#include <iterator>
 
-#include "rosbag/demo.h"
-#include "rosbag/extract.h"
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
-#include "rosbag/writer.h"
 
 namespace logscope::rosbag {
 namespace {
@@ -38,44 +35,10 @@ std::optional<FormatEntry::NearMiss> near_miss(std::string_view head, uint64_t s
   return std::nullopt;
 }
 
-// Several lz4 chunks, two connections, a latched one.
-std::vector<uint8_t> small_demo() {
-  MemorySink sink;
-  WriterOptions options;
-  options.compression = "lz4";
-  options.chunk_threshold = 256;
-  BagWriter writer(sink, options);
-  uint32_t count = writer.add_connection("/count", "std_msgs/Int32", "da5909fbe378aeaf85e547e830cc1bb7", "int32 data\n", "/counter");
-  uint32_t text = writer.add_connection("/text", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n", "/talker", true);
-  for (uint32_t i = 0; i < 60; ++i) {
-    Time stamp = Time::from_ns(1700000000000000000ull + i * 10000000ull);
-    std::string data(4, '\0');
-    std::memcpy(data.data(), &i, 4);
-    writer.write(count, stamp, data);
-    if (i % 10 == 0) writer.write(text, stamp, std::string("\x05\0\0\0hello", 9));
-  }
-  writer.close();
-  return std::vector<uint8_t>(sink.bytes.begin(), sink.bytes.end());
-}
-
-// Repair is an extract that keeps every complete message; both stream the bag (any version,
-// indexed or not) into a new V2.0 bag.
-ExtractResult extract(ByteSource& source, const Detection& detection, const ExtractSelection& selection, OutputSink& out,
-                      const ProgressFn& progress) {
-  BagExtractOptions options;
-  options.topics = selection.sources;
-  options.from = selection.from;
-  options.to = selection.to;
-  options.compression = selection.option("compression");
-  return extract_bag(source, format_of(detection), out, options, progress);
-}
-
-ExtractResult repair(ByteSource& source, const Detection& detection, const ExtractSelection& selection, OutputSink& out,
-                     const ProgressFn& progress) {
-  BagExtractOptions options;
-  options.compression = selection.option("compression");
-  return extract_bag(source, format_of(detection), out, options, progress);
-}
+// Several lz4 chunks, two connections, a latched one. Written by make_small_demo (outputs.cpp).
+const uint8_t kSmallDemo[] = {
+#include "rosbag/small_demo.inc"
+};
 
 }  // namespace
 
@@ -93,12 +56,7 @@ FormatEntry format_entry() {
   e.file_endings = {".bag", ".bag.active"};
   e.recovery_codes = {"rosbag.index.missing", "rosbag.index.unusable", "rosbag.recovery.stopped", "rosbag.chunk.truncated"};
   e.open = [](ByteSource& source, const Detection& detection) { return open_inspector(source, format_of(detection)); };
-  e.small_demo = small_demo;
-  e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
-    return write_demo_file(path, target_bytes, error);
-  };
-  e.extract = extract;
-  e.repair = repair;
+  e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
   e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.source = {"topic", "topics"};
   e.extract_options = {{"compression", "chunk compression of the written bag (default: the input's)", {"", "none", "lz4", "bz2"}}};

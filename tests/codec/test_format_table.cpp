@@ -2,6 +2,9 @@
 // (what `logscope --help` and the wasm formats() print) and warmed up, with nothing else changed.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "core/byte_source.h"
@@ -179,6 +182,32 @@ TEST_CASE("the built-in formats each detect their own demo and open it clean") {
     // The operations listed are the ones it has.
     CHECK(entry.supports(Operation::Extract) == bool(entry.extract));
     CHECK(entry.supports(Operation::Repair) == bool(entry.repair));
+  }
+}
+
+// The small demos are kept as bytes in each format's folder (small_demo.inc), so the page's view
+// module reads them without linking a writer. They must be what the writer makes today:
+// LOGSCOPE_UPDATE_SMALL_DEMOS=1 rewrites the files from the writers (then rebuild).
+TEST_CASE("every format's kept small demo is what its writer makes") {
+  const bool update = std::getenv("LOGSCOPE_UPDATE_SMALL_DEMOS") != nullptr;
+  for (const FormatEntry& entry : formats()) {
+    CAPTURE(entry.name);
+    REQUIRE(entry.make_small_demo);
+    std::vector<uint8_t> written = entry.make_small_demo();
+    REQUIRE(!written.empty());
+    if (update) {
+      std::ofstream out(std::string(LOGSCOPE_SOURCE_DIR) + "/codec/" + entry.name + "/small_demo.inc");
+      out << "// " << written.size() << " bytes written by " << entry.name
+          << "'s make_small_demo (outputs.cpp); tests/codec/test_format_table.cpp keeps them equal.\n";
+      for (size_t i = 0; i < written.size(); ++i) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x,", written[i]);
+        out << hex << ((i % 16 == 15 || i + 1 == written.size()) ? "\n" : "");
+      }
+      continue;
+    }
+    CHECK_MESSAGE(entry.small_demo() == written,
+                  "codec/" << entry.name << "/small_demo.inc differs from its writer: run this test with LOGSCOPE_UPDATE_SMALL_DEMOS=1");
   }
 }
 

@@ -155,7 +155,8 @@ export class MemoryOutput {
   async discard() { this.pieces = []; }
 }
 
-// The operations the job worker adds (worker.js): state() gives {Module, inspector}.
+// The operations the job worker adds (worker.js): state() gives {Module, inspector} of the view
+// module; writer() gives the outputs module and its inspector of the same file (loaded on first use).
 /** @typedef {OpfsOutput | MemoryOutput} Output */
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /**
@@ -163,9 +164,10 @@ export class MemoryOutput {
  */
 /**
  * @param {() => {Module: import('./types.js').LogscopeModule | null, inspector: import('./types.js').WasmInspector | null}} state
+ * @param {() => Promise<{Module: import('./types.js').LogscopeModule, inspector: import('./types.js').WasmInspector}>} writer
  * @returns {OutputHandlers}
  */
-export function outputOps(state) {
+export function outputOps(state, writer) {
   /** @type {Output | null} */
   let output = null; // the output being written or checked
   // Every request but open runs with a file open (worker.js handle()), so the module is loaded.
@@ -174,10 +176,11 @@ export function outputOps(state) {
   // The object wasm/output_jobs.cpp writes through: views of the codec's memory, written at once.
   /**
    * @param {Output} target
+   * @param {import('./types.js').LogscopeModule} Module the module that writes
    * @returns {import('./types.js').OutputSink}
    */
-  function sinkFor(target) {
-    const heap = () => opened().Module.HEAPU8;
+  function sinkFor(target, Module) {
+    const heap = () => Module.HEAPU8;
     /** @type {import('./types.js').OutputSink} */
     const sink = { error: '', write: () => false, patch: () => false };
     /** @type {(fn: () => void) => boolean} */
@@ -195,9 +198,9 @@ export function outputOps(state) {
       const useOpfs = !memory && await opfsAvailable();
       const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name);
       output = target;
-      const { inspector } = opened();
-      const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target), progress)
-        : inspector.extract(JSON.stringify(options), sinkFor(target), progress);
+      const { inspector, Module } = await writer();
+      const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target, Module), progress)
+        : inspector.extract(JSON.stringify(options), sinkFor(target, Module), progress);
       /** @type {import('./types.js').OutputAnswer} */
       const result = JSON.parse(text);
       if (result.error && result.ok === undefined) result.ok = false;
