@@ -385,8 +385,8 @@ function firstLoadOf(dir) {
     for (const name of readdirSync(d, { withFileTypes: true })) {
       const path = join(d, name.name);
       if (name.isDirectory()) { walk(path); continue; }
-      // The outputs module loads on the first extract, repair or export, not on a first visit.
-      if (name.name === 'logscope-single.html' || name.name === '.htaccess' || name.name.startsWith('logscope-outputs.')) continue;
+      // The full module loads on the first extract, repair or export, not on a first visit.
+      if (name.name === 'logscope-single.html' || name.name === '.htaccess' || name.name.startsWith('logscope-full.')) continue;
       const gz = gzipSync(readFileSync(path), { level: 9 }).length;
       const key = name.name.endsWith('.wasm') ? 'wasm (logscope.wasm)' : name.name === 'logscope.mjs' ? 'wasm glue (logscope.mjs)' : name.name.endsWith('.js') ? 'page and worker scripts' : 'HTML, CSS, manifest, icons, service worker';
       parts[key] += gz;

@@ -25,7 +25,7 @@ function fail(message) {
 
 // Loaded on first use (the job worker's first extract, repair or export), so not cached by the
 // service worker on the first visit: it caches them when they are first fetched (web/sw.js).
-const ON_FIRST_USE = ['gen/logscope-outputs.mjs', 'gen/logscope-outputs.wasm'];
+const ON_FIRST_USE = ['gen/logscope-full.mjs', 'gen/logscope-full.wasm'];
 
 for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...ON_FIRST_USE]) {
   if (!existsSync(join(web, f))) fail(`web/${f} is missing: build the codec first (bash scripts/build.sh)`);
@@ -98,8 +98,8 @@ async function buildSingle() {
   // Chromium refuses module workers from Blob URLs in a file:// page, so the worker is a classic
   // script (its dynamic import of the codec is inlined; the wasm is located by locateFile).
   const worker = await bundle('worker.js', 'iife');
-  // One module inlined: the outputs module, which holds the view module's code too (worker.js).
-  const wasm = readFileSync(join(web, 'gen/logscope-outputs.wasm')).toString('base64');
+  // One module inlined: the full module, which holds the view module's code too (worker.js).
+  const wasm = readFileSync(join(web, 'gen/logscope-full.wasm')).toString('base64');
   const css = readFileSync(join(web, 'app.css'), 'utf8');
   for (const [name, text] of [['the page script', main], ['the worker', worker], ['app.css', css]]) {
     if (/<\/(script|style)/i.test(text) || text.includes('<!--')) fail(`${name} contains "</script", "</style" or "<!--" and cannot be inlined`);

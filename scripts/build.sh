@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the native codec, CLI, tests and benchmarks, then the wasm modules: for workers the view
-# module web/gen/logscope.mjs and the outputs module web/gen/logscope-outputs.mjs (loaded on the
+# module web/gen/logscope.mjs and the full module web/gen/logscope-full.mjs (loaded on the
 # first extract, repair or export), and build/wasm/node/logscope-node.cjs for node.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -285,7 +285,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("decode", &logscope::WasmInspector::decode)
       .function("query", &logscope::WasmInspector::query)
       .function("search", &logscope::WasmInspector::search)
-#ifndef LOGSCOPE_VIEW_ONLY  // the outputs module (CMakeLists.txt): the job worker's
+#ifndef LOGSCOPE_VIEW_ONLY  // the full module (CMakeLists.txt): the job worker's
       .function("extract", &logscope::WasmInspector::extract)
       .function("exportRows", &logscope::WasmInspector::export_rows)
 #endif

@@ -7,7 +7,7 @@
 const VERSION = 'dev';
 /** @type {string[]} */
 const FILES = [];
-// Files the page loads on first use (the outputs module): cached when first fetched, not on install.
+// Files the page loads on first use (the full module): cached when first fetched, not on install.
 /** @type {string[]} */
 const LATER = [];
 // This worker's global scope, typed (the same object as `self`).

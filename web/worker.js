@@ -50,14 +50,14 @@ function moduleOptions() {
   return { wasmBinary, locateFile: (/** @type {string} */ path) => path };
 }
 
-// The single-file build inlines one module, the outputs module (it holds the view module's code).
+// The single-file build inlines one module, the full module (it holds the view module's code).
 const singleFile = () => Boolean(/** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64);
 
 function loadModule() {
   if (!modulePromise) {
     // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
     // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
-    modulePromise = (singleFile() ? import('./gen/logscope-outputs.mjs') : import('./gen/logscope.mjs'))
+    modulePromise = (singleFile() ? import('./gen/logscope-full.mjs') : import('./gen/logscope.mjs'))
       .then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default(moduleOptions()))
       .then((/** @type {LogscopeModule} */ mod) => {
         Module = mod;
@@ -71,29 +71,49 @@ function loadModule() {
   return modulePromise;
 }
 
-// The outputs module (extract, repair, export: writers and compressors), which the view module
-// leaves out to keep the first visit small: loaded on the first job that writes a file, with its
-// own inspector of the open file (same reader). The single-file build's one module is both.
+// The full module: the view module plus extract, repair and export (writers, compressors) and
+// the formats whose reading links a big library (the table's `module: "full"`). The view module
+// leaves it out to keep the first visit small; it loads on first use. The single-file build's one
+// module is both.
 /** @type {Promise<LogscopeModule> | null} */
-let outputsPromise = null;
-/** @type {{inspector: WasmInspector, Module: LogscopeModule, for: WasmInspector} | null} */
-let outputsOpen = null;
-
-async function outputsInspector() {
-  const { inspector: viewInspector, reader: open } = current();
-  if (singleFile()) return { Module: /** @type {LogscopeModule} */ (Module), inspector: viewInspector };
-  if (outputsOpen?.for === viewInspector) return outputsOpen;
+let fullPromise = null;
+function loadFullModule() {
+  if (singleFile()) return loadModule();
   // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
-  outputsPromise ??= import('./gen/logscope-outputs.mjs').then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default());
-  outputsPromise.catch(() => { outputsPromise = null; });
-  const Outputs = await outputsPromise;
-  outputsOpen?.inspector.delete();
-  /** @type {import('./src/types.js').ReadFn} */
-  const read = open.readInto
-    ? (offset, length, pointer) => /** @type {NonNullable<Reader['readInto']>} */ (open.readInto)(offset, length, Outputs.HEAPU8, pointer)
+  fullPromise ??= import('./gen/logscope-full.mjs').then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default());
+  fullPromise.catch(() => { fullPromise = null; });
+  return fullPromise;
+}
+
+// The module that reads the open file (the view module, or the full one for a format read there).
+/** @type {LogscopeModule | null} */
+let readingModule = null;
+
+/**
+ * The reader's bytes for `mod`'s memory: readers that can write into the codec's memory do (no
+ * intermediate copy); HEAPU8 is looked up on every call because growing the memory replaces it.
+ * @param {Reader} open
+ * @param {LogscopeModule} mod
+ * @returns {import('./src/types.js').ReadFn}
+ */
+function readFor(open, mod) {
+  return open.readInto
+    ? (offset, length, pointer) => /** @type {NonNullable<Reader['readInto']>} */ (open.readInto)(offset, length, mod.HEAPU8, pointer)
     : (offset, length) => open.read(offset, length);
-  outputsOpen = { Module: Outputs, inspector: new Outputs.Inspector(open.size, read), for: viewInspector };
-  return outputsOpen;
+}
+
+// An inspector of the open file in the full module, for jobs that write a file: the open one
+// when the file is read there already, else a second one over the same reader.
+/** @type {{inspector: WasmInspector, Module: LogscopeModule, for: WasmInspector} | null} */
+let fullOpen = null;
+async function fullInspector() {
+  const { inspector: open, reader: openReader } = current();
+  const Full = await loadFullModule();
+  if (readingModule === Full) return { Module: Full, inspector: open };
+  if (fullOpen?.for === open) return fullOpen;
+  fullOpen?.inspector.delete();
+  fullOpen = { Module: Full, inspector: new Full.Inspector(openReader.size, readFor(openReader, Full)), for: open };
+  return fullOpen;
 }
 
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
@@ -118,7 +138,8 @@ const HASH_HELPER_MIN_CORES = 3;
 async function ensureOffload({ decompress = true } = {}) {
   // Only the helpers the format uses: other formats would pay for a helper that idles.
   const helpers = openFormat()?.helpers ?? [];
-  if (!readAheadAvailable() || cores < 2) return;
+  // The helpers serve the view module (they are set on it); a file read in the full module runs without.
+  if (!readAheadAvailable() || cores < 2 || readingModule !== Module) return;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
   if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
@@ -154,7 +175,7 @@ async function feedFile(feed, pass, progress) {
   if (!feed) return null;
   const { reader } = current();
   try {
-    const fed = await streamFeed(/** @type {LogscopeModule} */ (Module), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
+    const fed = await streamFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
     reader.fed ??= {};
     reader.fed[pass] = { bytes: (reader.fed[pass]?.bytes || 0) + fed.streamed, feeder: fed.fromFeeder };
     return fed.answer;
@@ -229,20 +250,27 @@ function indexOfChild(parent, id, offset) {
 /** @type {Handlers} */
 const ops = {
   async open({ source }) {
-    const Module = await loadModule();
+    const View = await loadModule();
     if (inspector) inspector.delete();
     inspector = null;
+    fullOpen?.inspector.delete();
+    fullOpen = null;
     reader?.close?.();
     const opening = (reader = await makeReader(source));
     const started = performance.now();
-    // Readers that can write into the codec's memory do (no intermediate copy); HEAPU8 is looked
-    // up on every call because growing the memory replaces it.
-    /** @type {import('./src/types.js').ReadFn} */
-    const read = opening.readInto
-      ? (offset, length, pointer) => opening.readInto(offset, length, Module.HEAPU8, pointer)
-      : (offset, length) => opening.read(offset, length);
-    const opened = (inspector = new Module.Inspector(opening.size, read));
-    const detection = parse(opened.detection());
+    let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
+    readingModule = View;
+    let detection = parse(opened.detection());
+    // A format read in the full module: the view module detects it and has no reader for it.
+    if (!opened.known() && formatTable.find((f) => f.name === detection?.family)?.module === 'full') {
+      const Full = await loadFullModule();
+      if (Full !== View) {
+        opened.delete();
+        opened = (inspector = new Full.Inspector(opening.size, readFor(opening, Full)));
+        readingModule = Full;
+        detection = parse(opened.detection());
+      }
+    }
     // format: the format's entry of the table (name, label, endings, operations, source nouns...).
     return { detection, known: opened.known(), format: openFormat(), size: opening.size, name: opening.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
   },
@@ -348,10 +376,10 @@ const ops = {
     hash_memory: (await hashOffload)?.memory() ?? 0,
     hash_busy_ms: (await hashOffload)?.busyMs() ?? 0,
     hash_waited_ms: Math.round((await hashOffload)?.waitedMs ?? 0),
-    wasm_memory: Module?.HEAPU8?.length ?? 0,
+    wasm_memory: readingModule?.HEAPU8?.length ?? 0,
   }),
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
-  ...outputOps(() => ({ Module, inspector }), outputsInspector),
+  ...outputOps(fullInspector),
 };
 
 // The scattered reads of infoReport and infoText (a bag's chunk headers) fetched at once, several

@@ -80,6 +80,7 @@ Json FormatEntry::to_json() const {
   for (Helper helper : helpers) helper_names.push_back(helper_name(helper));
   j["helpers"] = helper_names;
   j["shape"] = shape == LogShape::Folder ? "folder" : "file";
+  j["module"] = read_in_full_module ? "full" : "view";
   return j;
 }
 

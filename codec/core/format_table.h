@@ -79,6 +79,10 @@ struct FormatEntry {
   // Problem codes that mean data was lost or found only by scanning (category "recovery").
   std::vector<std::string> recovery_codes;
   LogShape shape = LogShape::SingleFile;
+  // Its reading links a big library (SQLite): the page's view module lists the entry without
+  // `open` (it detects and names the format), and the page reads the file in the full module,
+  // loaded on first use (docs/architecture.md, "Two wasm modules").
+  bool read_in_full_module = false;
 
   // Opens the inspector for a detected file; it reads through `source`, which must outlive it.
   std::function<std::unique_ptr<FormatInspector>(ByteSource& source, const Detection& detection)> open;
@@ -131,7 +135,7 @@ void add_format(FormatEntry entry);
 void remove_format(std::string_view name);
 
 // The table as JSON for the page and scripts: [{name, label, summary, endings, operations,
-// source: {one, many}, extract_options, repair_summary, helpers, shape}].
+// source: {one, many}, extract_options, repair_summary, helpers, shape, module}].
 Json formats_json();
 // "BDDF, ROS bag, CARLA recorder log": the labels, for messages that list what logscope reads.
 std::string format_labels();

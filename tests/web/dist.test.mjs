@@ -91,8 +91,8 @@ test('offline: after the first visit, with the network off and the server gone, 
     assert.equal(cached.names.length, 1);
     assert.match(cached.names[0], new RegExp(`^logscope:${PREFIX}:[0-9a-f]{12}$`));
     for (const f of ['index.html', 'gen/logscope.wasm', 'gen/logscope.mjs', 'worker.js', 'src/main.js']) assert.ok(cached.urls.includes(PREFIX + f), `${f} is cached`);
-    // The outputs module loads on the first extract, repair or export, not on the first visit.
-    for (const f of ['gen/logscope-outputs.wasm', 'gen/logscope-outputs.mjs']) assert.ok(!cached.urls.includes(PREFIX + f), `${f} is not cached yet`);
+    // The full module loads on the first extract, repair or export, not on the first visit.
+    for (const f of ['gen/logscope-full.wasm', 'gen/logscope-full.mjs']) assert.ok(!cached.urls.includes(PREFIX + f), `${f} is not cached yet`);
 
     await context.setOffline(true);
     await server.closeAll();
@@ -203,12 +203,12 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // What a first visit downloads is every file the service worker caches at install (web/sw.js
 // FILES), gzip -9 as a static host serves them: within the 650 KB budget (issue 25). The outputs
 // module (writers, compressors) is left for the first extract, repair or export.
-test('a first visit downloads at most 650 KB gzip; the outputs module is not part of it', (t) => {
+test('a first visit downloads at most 650 KB gzip; the full module is not part of it', (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
   const files = JSON.parse(/const FILES = (\[.*?\]);/.exec(sw)[1]).filter((f) => f !== './');
   const later = JSON.parse(/const LATER = (\[.*?\]);/.exec(sw)[1]);
-  assert.deepEqual(later, ['gen/logscope-outputs.mjs', 'gen/logscope-outputs.wasm']);
+  assert.deepEqual(later, ['gen/logscope-full.mjs', 'gen/logscope-full.wasm']);
   for (const f of later) assert.ok(!files.includes(f));
   // Every file of dist/ but the single-file page is either cached at install or on first use.
   const all = readdirSync(out, { recursive: true }).map(String).filter((f) => /\.[a-z]+$/.test(f) && f !== 'logscope-single.html' && f !== '.htaccess');

@@ -155,23 +155,20 @@ export class MemoryOutput {
   async discard() { this.pieces = []; }
 }
 
-// The operations the job worker adds (worker.js): state() gives {Module, inspector} of the view
-// module; writer() gives the outputs module and its inspector of the same file (loaded on first use).
+// The operations the job worker adds (worker.js): writer() gives the full module and its inspector
+// of the open file (the full module loads on the first job).
 /** @typedef {OpfsOutput | MemoryOutput} Output */
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /**
  * @typedef {{[Op in 'writeOutput' | 'checkOutput' | 'takeOutput' | 'discardOutput']: (args: WorkerOps[Op]['args'], progress: import('./types.js').ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} OutputHandlers
  */
 /**
- * @param {() => {Module: import('./types.js').LogscopeModule | null, inspector: import('./types.js').WasmInspector | null}} state
  * @param {() => Promise<{Module: import('./types.js').LogscopeModule, inspector: import('./types.js').WasmInspector}>} writer
  * @returns {OutputHandlers}
  */
-export function outputOps(state, writer) {
+export function outputOps(writer) {
   /** @type {Output | null} */
   let output = null; // the output being written or checked
-  // Every request but open runs with a file open (worker.js handle()), so the module is loaded.
-  const opened = () => /** @type {{Module: import('./types.js').LogscopeModule, inspector: import('./types.js').WasmInspector}} */ (state());
 
   // The object wasm/output_jobs.cpp writes through: views of the codec's memory, written at once.
   /**
@@ -212,9 +209,10 @@ export function outputOps(state, writer) {
     },
 
     // The codec's full check of the output, read back through the same handle (or memory).
-    checkOutput(_, progress) {
+    // In the full module, which wrote it and reads every format.
+    async checkOutput(_, progress) {
       if (!output) throw new Error('no output to check');
-      const { Module } = opened();
+      const { Module } = await writer();
       const target = output;
       const checker = new Module.Inspector(target.size, (offset, length, pointer) => target.readInto(offset, Module.HEAPU8.subarray(pointer, pointer + length)));
       try {

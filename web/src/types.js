@@ -61,7 +61,7 @@ export {};
  * @property {(id: string) => string} decode {@link NodeDecode}, or {@link CodecError}
  * @property {(name: string, argsJson: string, progress?: ProgressFn) => string} query {@link QueryAnswer}
  * @property {(patternHex: string, from: number, backward: boolean, progress?: ProgressFn) => string} search {@link SearchAnswer}
- * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} extract {@link OutputAnswer}; the outputs module's inspectors only (worker.js)
+ * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} extract {@link OutputAnswer}; the full module's inspectors only (worker.js)
  * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} exportRows {@link OutputAnswer}
  * @property {() => string} readStats {@link CodecReadStats}
  * @property {() => void} delete frees the C++ object
@@ -153,6 +153,7 @@ export {};
  * @property {string} repair_summary what repair keeps, in one sentence
  * @property {('decompress' | 'hash')[]} helpers the helper workers its whole-file passes may use
  * @property {'file' | 'folder'} shape what one log is made of
+ * @property {'view' | 'full'} module which wasm module reads it: the view module (first visit) or the full module, loaded on first use (worker.js)
  */
 
 /**
