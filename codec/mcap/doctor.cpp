@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/printf_text.h"
 #include "mcap/crc32.h"
 #include "mcap/inspector_impl.h"
 #include "mcap/summary.h"
@@ -463,12 +464,22 @@ Json checksum_json(const CheckResult& r) {
                 (t.present ? ", " + std::to_string(t.checked - t.mismatched) + " of " + std::to_string(t.checked) + " checked match" : "");
     return x;
   };
+  // One line for people (the page's checksum card): "stored 0x1A2B3C4D, computed 0x1A2B3C4D (match)".
+  auto crc_text = [](bool stored_known, uint32_t stored, bool computed_known, uint32_t computed, const std::string& why) {
+    auto hex = [](uint32_t v) { return printf_string("0x%08X", static_cast<unsigned>(v)); };
+    if (!stored_known) return std::string("no record holds it");
+    if (stored == 0) return std::string("not stored (0 means not computed)");
+    if (!computed_known) return "stored " + hex(stored) + ", not computed" + (why.empty() ? "" : ": " + why);
+    return "stored " + hex(stored) + ", computed " + hex(computed) + (stored == computed ? " (match)" : " (MISMATCH)");
+  };
   Json data = Json::object();
+  data["text"] = crc_text(r.data_crc_stored_known, r.data_crc_stored, r.data_crc_computed_known, r.data_crc_computed, r.data_crc_why);
   data["present"] = r.data_crc_stored_known && r.data_crc_stored != 0;
   data["stored"] = r.data_crc_stored_known ? Json(uint64_t{r.data_crc_stored}) : Json();
   data["computed"] = r.data_crc_computed_known ? Json(uint64_t{r.data_crc_computed}) : Json();
   if (!r.data_crc_why.empty()) data["why_not_computed"] = r.data_crc_why;
   Json summary = Json::object();
+  summary["text"] = crc_text(true, r.summary_crc_stored, r.summary_crc_computed_known, r.summary_crc_computed, "");
   summary["present"] = r.summary_crc_stored != 0;
   summary["stored"] = uint64_t{r.summary_crc_stored};
   summary["computed"] = r.summary_crc_computed_known ? Json(uint64_t{r.summary_crc_computed}) : Json();

@@ -85,6 +85,14 @@ TEST_CASE("mcap writer: every layout reads back as written") {
     Json crc = inspector->checksum(nullptr);
     bool crcs = layout.options.chunk_crc || layout.options.data_crc;
     CHECK(crc.find("status")->as_string() == (crcs ? "valid" : "none"));
+    // The data section CRC in one line for people: stored and computed in hex, or why not.
+    const std::string data_text = crc.find("data_section_crc")->find("text")->as_string();
+    if (layout.options.data_crc) {
+      CHECK(data_text.rfind("stored 0x", 0) == 0);
+      CHECK(data_text.find("(match)") != std::string::npos);
+    } else {
+      CHECK(data_text == "not stored (0 means not computed)");
+    }
     if (layout.options.chunked)
       CHECK(crc.find("chunk_crcs")->find("text")->as_string() ==
             "chunk CRCs: " + std::string(layout.options.chunk_crc ? std::to_string(ledger_chunks) : "0") + " of " + std::to_string(ledger_chunks) + " present" +

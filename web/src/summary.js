@@ -2,6 +2,16 @@
 import { h, clear, formatBytes, formatCount, humanize, valueText } from './dom.js';
 import { formatUnit, commonFacts } from './format.js';
 
+// A nested value of a checksum result: its own line when the codec gives one ({text}), else its
+// fields as "name value" pairs.
+/** @param {unknown} v */
+function objectText(v) {
+  if (v === null) return valueText(v);
+  const o = /** @type {{[k: string]: unknown}} */ (v);
+  if (typeof o.text === 'string') return o.text;
+  return Object.entries(o).map(([k, x]) => `${humanize(k)} ${typeof x === 'object' && x !== null ? JSON.stringify(x) : valueText(x)}`).join(' · ');
+}
+
 const TABLE_ROWS = 200;
 
 // One fact: label, formatted text, the raw value in data-value and title (tooltip), in the
@@ -88,7 +98,7 @@ export function renderChecksum(root, state) {
     parts.push(h('div.check-status', { class: `tone-${tone}`, id: 'checksum-status', dataset: { status: result.status } }, h('span.dot'), h('strong', {}, title)));
     if (text) parts.push(h('p.muted.small', {}, result.message || text));
     const rows = Object.entries(result).filter(([k]) => !['status', 'message'].includes(k));
-    if (rows.length) parts.push(h('table.kv', {}, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', {}, humanize(k)), h('td.mono.wrap', {}, typeof v === 'object' ? JSON.stringify(v) : valueText(v)))))));
+    if (rows.length) parts.push(h('table.kv', {}, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', {}, humanize(k)), h('td.mono.wrap', {}, typeof v === 'object' ? objectText(v) : valueText(v)))))));
     if (result.status === 'cancelled') parts.push(h('button.button', { type: 'button', id: 'verify-checksum', onclick: state.onVerify }, 'Verify checksum'));
   } else if (state.status === 'running') {
     parts.push(h('div.check-status.tone-neutral', { id: 'checksum-status', dataset: { status: 'running' } }, h('span.dot.pulse'), h('strong', {}, 'Verifying…')));
