@@ -2,6 +2,7 @@
 // queries are here; export, extract, repair and plots are not yet (docs/mcap.md).
 #include "mcap/entry.h"
 
+#include "mcap/demo.h"
 #include "mcap/format.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
@@ -52,6 +53,9 @@ FormatEntry format_entry() {
                       "mcap.record.damaged", "mcap.summary.crc_mismatch", "mcap.summary.damaged"};
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = small_demo;
+  e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
+    return write_demo_file(path, target_bytes, DemoOptions(), error);
+  };
   e.source = {"channel", "channels"};
   e.helpers = {};
   return e;
