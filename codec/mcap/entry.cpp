@@ -1,8 +1,9 @@
-// MCAP's entry in the format table (core/format_table.h). Reading, the doctor, the tree and the
-// queries are here; export, extract, repair and plots are not yet (docs/mcap.md).
+// MCAP's entry in the format table (core/format_table.h): reading, the doctor, the tree, the
+// queries, extract and repair (extract.h), the demo writer (demo.h).
 #include "mcap/entry.h"
 
 #include "mcap/demo.h"
+#include "mcap/extract.h"
 #include "mcap/format.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
@@ -32,6 +33,23 @@ std::vector<uint8_t> small_demo() {
   return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 
+// Repair is an extract that keeps everything complete (both walk the file, extract.h).
+ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  McapExtractOptions options;
+  options.channels = selection.sources;
+  options.from = selection.from;
+  options.to = selection.to;
+  options.compression = selection.option("compression");
+  return extract_mcap(source, out, options, progress);
+}
+
+ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  McapExtractOptions options;
+  options.compression = selection.option("compression");
+  options.repair = true;
+  return extract_mcap(source, out, options, progress);
+}
+
 }  // namespace
 
 FormatEntry format_entry() {
@@ -57,6 +75,17 @@ FormatEntry format_entry() {
     return write_demo_file(path, target_bytes, DemoOptions(), error);
   };
   e.source = {"channel", "channels"};
+  e.extract = extract;
+  e.repair = repair;
+  e.operations.push_back(Operation::Extract);
+  e.operations.push_back(Operation::Repair);
+  e.extract_options = {{"compression", "chunk compression of the written MCAP (default: the input's)", {"", "none", "lz4", "zstd"}}};
+  e.extract_summary =
+      "An indexed MCAP with the messages of the chosen channels (topics or ids) in [from, to] in log_time order, the attachments in "
+      "[from, to] and every metadata record, chunked with the input's compression (or --compression), only the channels used.";
+  e.repair_summary =
+      "An indexed, valid MCAP of every complete message, attachment and metadata record, read past damaged records and chunks; a "
+      "chunk that fails its CRC or decompression is dropped whole; the input is untouched.";
   e.helpers = {};
   return e;
 }
