@@ -175,6 +175,28 @@ bool write_demo(OutputSink& sink, uint64_t target_bytes, const DemoOptions& opti
   return true;
 }
 
+std::vector<uint8_t> tiny_file(const std::string& compression, bool chunked) {
+  WriterOptions options;
+  options.compression = compression;
+  options.chunked = chunked;
+  options.chunk_size = 256;
+  Writer w(options);
+  uint16_t imu = w.add_schema("demo/Imu", "jsonschema", "{}");
+  uint16_t pose = w.add_schema("demo/Pose", "ros2msg", "float64 x\n");
+  uint16_t channels[] = {w.add_channel(imu, "/imu", "json", {{"k", "v"}}), w.add_channel(pose, "/pose", "cdr"),
+                         w.add_channel(0, "/log", "json")};
+  for (uint32_t i = 0; i < 24; ++i) {
+    uint64_t t = 1700000000000000000ull + i * 1000000ull;
+    w.write_message(channels[i % 3], i, t, t, "{\"i\":" + std::to_string(i) + "}");
+    if (i == 12) {
+      w.write_attachment("a.txt", "text/plain", t, t, "attached");
+      w.write_metadata("m", {{"key", "value"}});
+    }
+  }
+  std::string bytes = w.finish();
+  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
 bool write_demo_file(const std::string& path, uint64_t target_bytes, const DemoOptions& options, std::string* error) {
   FileSink sink;
   if (!sink.open(path) || !write_demo(sink, target_bytes, options, error) || !sink.close()) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/output_sink.h"
 
@@ -20,5 +21,10 @@ struct DemoOptions {
 // About `target_bytes` of messages (at least one of each channel), then the summary.
 bool write_demo(OutputSink& sink, uint64_t target_bytes, const DemoOptions& options, std::string* error);
 bool write_demo_file(const std::string& path, uint64_t target_bytes, const DemoOptions& options, std::string* error);
+
+// A tiny clean file in memory: two schemas, three channels (one without a schema), 24 messages in
+// chunks of 256 bytes (several), an attachment and a metadata record. The format table's
+// small_demo (zstd, chunked) and the fuzzers' seeds in each layout (tests/fuzz/tiny_files.h).
+std::vector<uint8_t> tiny_file(const std::string& compression = "zstd", bool chunked = true);
 
 }  // namespace logscope::mcap

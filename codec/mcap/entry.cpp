@@ -6,32 +6,9 @@
 #include "mcap/extract.h"
 #include "mcap/format.h"
 #include "mcap/inspector.h"
-#include "mcap/writer.h"
 
 namespace logscope::mcap {
 namespace {
-
-// Two schemas, three channels (one without a schema), zstd chunks, an attachment and metadata.
-std::vector<uint8_t> small_demo() {
-  WriterOptions options;
-  options.compression = "zstd";
-  options.chunk_size = 256;
-  Writer w(options);
-  uint16_t imu = w.add_schema("demo/Imu", "jsonschema", "{}");
-  uint16_t pose = w.add_schema("demo/Pose", "ros2msg", "float64 x\n");
-  uint16_t channels[] = {w.add_channel(imu, "/imu", "json", {{"k", "v"}}), w.add_channel(pose, "/pose", "cdr"),
-                         w.add_channel(0, "/log", "json")};
-  for (uint32_t i = 0; i < 24; ++i) {
-    uint64_t t = 1700000000000000000ull + i * 1000000ull;
-    w.write_message(channels[i % 3], i, t, t, "{\"i\":" + std::to_string(i) + "}");
-    if (i == 12) {
-      w.write_attachment("a.txt", "text/plain", t, t, "attached");
-      w.write_metadata("m", {{"key", "value"}});
-    }
-  }
-  std::string bytes = w.finish();
-  return std::vector<uint8_t>(bytes.begin(), bytes.end());
-}
 
 // Repair is an extract that keeps everything complete (both walk the file, extract.h).
 ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
@@ -70,7 +47,7 @@ FormatEntry format_entry() {
   e.recovery_codes = {"mcap.file.truncated", "mcap.file.no_footer", "mcap.file.line_endings",
                       "mcap.record.damaged", "mcap.summary.crc_mismatch", "mcap.summary.damaged"};
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
-  e.small_demo = small_demo;
+  e.small_demo = [] { return tiny_file("zstd", true); };
   e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
     return write_demo_file(path, target_bytes, DemoOptions(), error);
   };
