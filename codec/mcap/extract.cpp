@@ -32,6 +32,23 @@ struct LaterFirst {
 
 std::string at(uint64_t offset) { return "byte " + std::to_string(offset); }
 
+// What the doctor would report as an error in the copy: strings that are not UTF-8, a schema with
+// data but no encoding. Such a record is damage; it is not copied.
+std::string unusable(const Schema& s) {
+  if (s.id == 0) return "its id is 0";
+  if (!valid_utf8(s.name) || !valid_utf8(s.encoding)) return "its name or encoding is not UTF-8";
+  if (s.encoding.empty() && !s.data.empty()) return "it has data but no encoding";
+  return "";
+}
+std::string unusable(const Channel& c) {
+  return valid_utf8(c.topic) && valid_utf8(c.message_encoding) ? "" : "its topic or message encoding is not UTF-8";
+}
+bool utf8_pairs(const StringPairs& pairs) {
+  for (const auto& [k, v] : pairs)
+    if (!valid_utf8(k) || !valid_utf8(v)) return false;
+  return true;
+}
+
 // The walk's handler: every Schema, Channel, Message (in or out of chunks), Attachment and
 // Metadata of the data section, each kept or dropped with a reason.
 class ExtractWalk : public RecordHandler {
@@ -73,6 +90,8 @@ class ExtractWalk : public RecordHandler {
         Metadata d;
         if (!whole || !parse_metadata(content, &d, &why)) {
           drop("the Metadata record at " + at(frame.offset) + ": " + (whole ? why : "too large"));
+        } else if (!valid_utf8(d.name) || !utf8_pairs(d.metadata)) {
+          drop("the Metadata record at " + at(frame.offset) + ": a name, key or value is not UTF-8");
         } else {
           writer_.write_metadata(d.name, std::move(d.metadata));
           ++metadata_;
@@ -142,16 +161,20 @@ class ExtractWalk : public RecordHandler {
     return false;
   }
 
+  // A usable definition: the walk's, else the model's (the summary repeats them).
   const Channel* find_channel(uint16_t id) const {
     auto it = channels_.find(id);
-    return it != channels_.end() ? &it->second : model_.channel(id);
+    if (it != channels_.end() && unusable(it->second).empty()) return &it->second;
+    const Channel* known = model_.channel(id);
+    return known && unusable(*known).empty() ? known : nullptr;
   }
   // A schema with its data: from the walk, or the model's when it kept the data.
   const Schema* find_schema(uint16_t id) const {
     auto it = schemas_.find(id);
-    if (it != schemas_.end()) return &it->second;
+    if (it != schemas_.end() && unusable(it->second).empty()) return &it->second;
     auto known = model_.schemas.find(id);
-    if (known != model_.schemas.end() && known->second.schema.data.size() == known->second.data_size) return &known->second.schema;
+    if (known != model_.schemas.end() && known->second.schema.data.size() == known->second.data_size && unusable(known->second.schema).empty())
+      return &known->second.schema;
     return nullptr;
   }
 
@@ -168,7 +191,7 @@ class ExtractWalk : public RecordHandler {
     if (!c || (c->schema_id && !s)) {
       lost_channels_[id] = 1;
       drop("messages of channel " + std::to_string(id) + " (the first at " + at(offset) + "): " +
-           (c ? "its schema " + std::to_string(c->schema_id) + " is lost" : "its Channel record is lost"));
+           (c ? "its schema " + std::to_string(c->schema_id) + " is lost or damaged" : "its Channel record is lost or damaged"));
       return false;
     }
     if (s && !writer_.has_schema(s->id)) writer_.add_schema(*s);
@@ -209,6 +232,10 @@ class ExtractWalk : public RecordHandler {
     }
     if (!parse_attachment_header(content, frame.length, &a, &why)) {
       drop("the Attachment at " + at(frame.offset) + ": " + why);
+      return;
+    }
+    if (!valid_utf8(a.name) || !valid_utf8(a.media_type)) {
+      drop("the Attachment at " + at(frame.offset) + ": its name or media type is not UTF-8");
       return;
     }
     if (a.crc != 0 && crc32(content.substr(0, static_cast<size_t>(a.crc_offset))) != a.crc) {
@@ -268,8 +295,10 @@ ExtractResult extract_mcap(ByteSource& source, OutputSink& out, const McapExtrac
   }
 
   WriterOptions wo;
-  wo.profile = model.header.profile;
-  wo.library = std::string("logscope ") + (options.repair ? "repair" : "extract") + (model.header.library.empty() ? "" : " of " + model.header.library);
+  bool header_text = valid_utf8(model.header.profile) && valid_utf8(model.header.library);
+  wo.profile = header_text ? model.header.profile : "";
+  wo.library = std::string("logscope ") + (options.repair ? "repair" : "extract") +
+               (model.header.library.empty() || !header_text ? "" : " of " + model.header.library);
   wo.compression = options.compression == "none" ? "" : options.compression;
   if (options.compression.empty()) wo.compression = model.chunks.empty() ? "zstd" : model.chunks.front().compression;
   if (!wo.compression.empty() && wo.compression != "zstd" && wo.compression != "lz4") wo.compression = "zstd";
@@ -301,6 +330,7 @@ ExtractResult extract_mcap(ByteSource& source, OutputSink& out, const McapExtrac
   result.kept.push_back(std::to_string(walk.attachments()) + " attachments, " + std::to_string(walk.metadata()) + " metadata records");
   result.kept.push_back("rewritten: chunks (" + (wo.compression.empty() ? std::string("uncompressed") : wo.compression) +
                         ") with message indexes, chunk/attachment/metadata indexes, statistics, summary offsets, every CRC");
+  if (!header_text) walk.drop("the Header's profile and library: not UTF-8 (the copy's profile is empty)");
   for (const Problem& p : problems)
     if (p.severity == Severity::Error) walk.drop(p.code + " at " + at(p.offset) + ": " + p.message);
   if (walk.unlisted()) walk.dropped.push_back(std::to_string(walk.unlisted()) + " more losses like the above");
