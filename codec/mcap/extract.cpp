@@ -273,8 +273,10 @@ uint64_t chunk_size_of(const FileModel& model) {
 
 ExtractResult extract_mcap(ByteSource& source, OutputSink& out, const McapExtractOptions& options, const ProgressFn& progress) {
   ExtractResult result;
+  // The model names the channels and times (from the summary; a file without a usable one is
+  // scanned first, a second pass).
   FileModel model;
-  open_file(source, &model, nullptr);
+  open_file(source, &model, progress);
   if (!model.has_header) {
     result.error = "the file has no readable MCAP Header, so nothing can be recovered";
     return result;
