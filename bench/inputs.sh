@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench:inputs`: writes the benchmark inputs once into a cache outside the repo,
 # ${LOGSCOPE_CACHE:-~/.cache/logscope}/bench-inputs/, and skips the ones already there.
-# The bags are written by Debian's python3-rosbag (bench/write_bag.py), the BDDF and CARLA logs by
+# The bags are written by Debian's python3-rosbag (bench/write_bag.py), the BDDF, CARLA and MCAP logs by
 # logscope's own writers. Each file is written under a temporary name and renamed when complete,
 # so a file that exists is whole. Prints the folder on stdout.
 set -euo pipefail
@@ -43,4 +43,6 @@ if [[ ! -x $cli ]]; then
 fi
 write_input bddf-1g.bddf "$cli" make-demo-bddf @OUT@ --size-mb 1024
 write_input carla-1g.log "$cli" make-demo-carla @OUT@ --size-mb 1024
+write_input zstd-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression zstd
+write_input lz4-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression lz4
 echo "$dir"

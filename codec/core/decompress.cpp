@@ -2,6 +2,8 @@
 
 #include <bzlib.h>
 #include <lz4frame.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -59,6 +61,7 @@ DecompressStatus success(bool checksum = false) {
 
 struct ChunkDecompressor::Impl {
   LZ4F_dctx* lz4 = nullptr;
+  ZSTD_DCtx* zstd = nullptr;
   // bz2's allocations (its state and the ~3.6 MB tt table), kept for the next chunk.
   struct Allocation {
     void* ptr;
@@ -69,6 +72,7 @@ struct ChunkDecompressor::Impl {
 
   ~Impl() {
     if (lz4) LZ4F_freeDecompressionContext(lz4);
+    if (zstd) ZSTD_freeDCtx(zstd);
     for (auto& a : bz_cache) std::free(a.ptr);
   }
   static void* bz_alloc(void* opaque, int n, int m) {
@@ -186,7 +190,12 @@ struct ChunkDecompressor::Impl {
       if (produced > expected)
         return fail("chunk.size_mismatch",
                     "lz4 data decompresses to more than the " + std::to_string(expected) + " bytes the chunk header declares");
-      if (rc == 0) break;  // frame complete (checksum verified by LZ4F)
+      if (rc == 0) {
+        // A frame is complete (checksum verified by LZ4F). Another may follow (MCAP writers may
+        // write several); only while the output is short, so trailing bytes change nothing else.
+        if (consumed >= size || produced >= expected || size - consumed < 7 || load_le32(data + consumed) != 0x184D2204u) break;
+        continue;
+      }
       if (src_size == 0 && dst_size == 0) {
         if (consumed >= size)
           return fail("chunk.lz4_error",
@@ -201,6 +210,23 @@ struct ChunkDecompressor::Impl {
     ok.checksum_verified = checksum_present && verify;
     return ok;
   }
+
+  // zstd frames (one or more) straight into a buffer of the declared size: a frame's own content
+  // size is never used, and data that would write past the buffer is an error, not a reallocation.
+  DecompressStatus zstd_frames(const uint8_t* data, size_t size, uint32_t expected, ByteBuffer* out) {
+    if (!zstd && !(zstd = ZSTD_createDCtx())) return failure("chunk.zstd_error", "could not create a zstd decoder");
+    out->resize(expected);
+    size_t n = ZSTD_decompressDCtx(zstd, out->data(), expected, data, size);
+    if (ZSTD_isError(n)) {
+      if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
+        return failure("chunk.size_mismatch", "zstd data decompresses to more than the " + std::to_string(expected) + " bytes the chunk header declares");
+      return failure("chunk.zstd_error", std::string("zstd data is corrupt (") + ZSTD_getErrorName(n) + ")");
+    }
+    if (n != expected)
+      return failure("chunk.size_mismatch",
+                     "zstd data decompresses to " + std::to_string(n) + " bytes but the chunk header declares " + std::to_string(expected));
+    return success();
+  }
 };
 
 ChunkDecompressor::ChunkDecompressor() : impl_(std::make_unique<Impl>()) {}
@@ -213,7 +239,7 @@ DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, ui
                                                        " bytes but its header declares " + std::to_string(uncompressed_size));
     return success();
   }
-  if (compression != "lz4" && compression != "bz2")
+  if (compression != "lz4" && compression != "bz2" && compression != "zstd")
     return failure("chunk.unknown_compression", "unknown chunk compression '" + std::string(compression) + "'");
   if (uncompressed_size > kMaxChunkUncompressed)
     return failure("chunk.size_implausible",
@@ -222,6 +248,11 @@ DecompressStatus check_chunk_sizes(std::string_view compression, size_t size, ui
   if (compression == "lz4" && uint64_t{uncompressed_size} > uint64_t{size} * 256 + 65536)
     return failure("chunk.size_mismatch", "chunk declares " + std::to_string(uncompressed_size) +
                                                      " uncompressed bytes, impossible for " + std::to_string(size) + " lz4 bytes");
+  // zstd's smallest block that produces output is an RLE block: a 3-byte header and 1 byte for up
+  // to 128 KiB.
+  if (compression == "zstd" && uint64_t{uncompressed_size} > (uint64_t{size} / 4 + 1) * (128u << 10))
+    return failure("chunk.size_implausible", "chunk declares " + std::to_string(uncompressed_size) +
+                                                 " uncompressed bytes, more than " + std::to_string(size) + " zstd bytes can make");
   return success();
 }
 
@@ -275,6 +306,7 @@ DecompressStatus ChunkDecompressor::decompress(std::string_view compression, con
   }
   if (compression == "lz4") return impl_->lz4_frame(data, size, uncompressed_size, out, verify_checksum);
   if (compression == "bz2") return impl_->bz2(data, size, uncompressed_size, out);
+  if (compression == "zstd") return impl_->zstd_frames(data, size, uncompressed_size, out);
   out->resize(size);
   if (size) std::memcpy(out->data(), data, size);
   return sizes;

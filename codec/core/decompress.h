@@ -1,7 +1,9 @@
-// Chunk decompression shared by the formats that compress chunks (none / bz2 / lz4 frame with its
-// content checksum): into a buffer bounded by the declared size, with reusable state per thread,
-// and handed to helper workers in the browser (DecompressOffload). Status codes name no format
-// ("chunk.lz4_checksum"); the format prefixes its own name when it reports one.
+// Chunk decompression shared by the formats that compress chunks (none / bz2 / lz4 frames with
+// their content checksum / zstd frames): into a buffer bounded by the declared size, with reusable
+// state per thread, and handed to helper workers in the browser (DecompressOffload: bz2 and lz4).
+// Status codes name no format ("chunk.lz4_checksum"); the format prefixes its own name when it
+// reports one. A ROS bag's chunks are one lz4 frame or bz2; an MCAP's are lz4 frames (one after
+// another) or zstd frames, whose own sizes are never trusted: only the chunk's declared size.
 #pragma once
 
 #include <algorithm>
@@ -68,7 +70,7 @@ class ChunkDecompressor {
   ~ChunkDecompressor();
   ChunkDecompressor(const ChunkDecompressor&) = delete;
   ChunkDecompressor& operator=(const ChunkDecompressor&) = delete;
-  // Decompresses into `out` (exactly `uncompressed_size` bytes on success). Not for "none".
+  // Decompresses into `out` (exactly `uncompressed_size` bytes on success): "lz4", "bz2", "zstd".
   // `verify_checksum` false skips the lz4 frame's XXH32 (it costs more than decoding an
   // incompressible chunk); every length is still bounds-checked by the decoder.
   DecompressStatus decompress(std::string_view compression, const uint8_t* data, size_t size, uint32_t uncompressed_size,

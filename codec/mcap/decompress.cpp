@@ -2,9 +2,8 @@
 
 #include <lz4frame.h>
 #include <zstd.h>
-#include <zstd_errors.h>
 
-#include <memory>
+#include "core/decompress.h"
 
 namespace logscope::mcap {
 
@@ -24,21 +23,10 @@ Decompressed failed(DecompressStatus status, std::string error) {
   return d;
 }
 
-struct ZstdContext {
-  ZSTD_DCtx* ctx = ZSTD_createDCtx();
-  ~ZstdContext() { ZSTD_freeDCtx(ctx); }
-};
-
-struct Lz4Context {
-  LZ4F_dctx* ctx = nullptr;
-  LZ4F_errorCode_t created = LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION);
-  ~Lz4Context() {
-    if (ctx) LZ4F_freeDecompressionContext(ctx);
-  }
-};
-
 }  // namespace
 
+// MCAP's limits and statuses around the one decompressor (core/decompress.h): its format-neutral
+// codes become MCAP's stable statuses (the problem codes mcap.chunk.*).
 Decompressed decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size) {
   if (!compression.empty() && compression != "zstd" && compression != "lz4")
     return failed(DecompressStatus::Unsupported, "compression \"" + compression + "\" is not one this reader knows (none, zstd, lz4)");
@@ -58,45 +46,14 @@ Decompressed decompress_chunk(const std::string& compression, std::string_view c
     return failed(DecompressStatus::Implausible, "the chunk states " + std::to_string(uncompressed_size) + " uncompressed bytes; " +
                                                      std::to_string(compressed.size()) + " bytes of " + compression + " make at most " +
                                                      std::to_string(bound));
+  static thread_local ChunkDecompressor decompressor;
+  static thread_local ByteBuffer buffer;
+  logscope::DecompressStatus status = decompressor.decompress(compression, reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size(),
+                                                              static_cast<uint32_t>(uncompressed_size), &buffer);
+  if (!status.ok)
+    return failed(status.code == "chunk.size_mismatch" ? DecompressStatus::SizeMismatch : DecompressStatus::Failed, status.message);
   Decompressed d;
-  d.bytes.resize(uncompressed_size);
-  if (compression == "zstd") {
-    static thread_local ZstdContext zstd;
-    if (!zstd.ctx) return failed(DecompressStatus::Failed, "zstd: out of memory");
-    size_t n = ZSTD_decompressDCtx(zstd.ctx, d.bytes.data(), d.bytes.size(), compressed.data(), compressed.size());
-    if (ZSTD_isError(n)) {
-      // A frame that holds more than stated fails with "Destination buffer is too small".
-      std::string name = ZSTD_getErrorName(n);
-      if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
-        return failed(DecompressStatus::SizeMismatch, "the zstd data holds more than the " + std::to_string(uncompressed_size) + " bytes the chunk states");
-      return failed(DecompressStatus::Failed, "zstd: " + name);
-    }
-    if (n != uncompressed_size)
-      return failed(DecompressStatus::SizeMismatch, "the zstd data holds " + std::to_string(n) + " bytes, the chunk states " + std::to_string(uncompressed_size));
-    return d;
-  }
-  // lz4 frames, one after another until the input ends.
-  Lz4Context lz4;
-  if (LZ4F_isError(lz4.created)) return failed(DecompressStatus::Failed, "lz4: cannot create a context");
-  size_t produced = 0, consumed = 0, hint = 0;
-  uint8_t spare[64];
-  while (consumed < compressed.size()) {
-    bool full = produced == d.bytes.size();
-    uint8_t* dst = full ? spare : d.bytes.data() + produced;
-    size_t dst_size = full ? sizeof spare : d.bytes.size() - produced;
-    size_t src_size = compressed.size() - consumed;
-    size_t rc = LZ4F_decompress(lz4.ctx, dst, &dst_size, compressed.data() + consumed, &src_size, nullptr);
-    if (LZ4F_isError(rc)) return failed(DecompressStatus::Failed, std::string("lz4: ") + LZ4F_getErrorName(rc));
-    if (full && dst_size > 0)
-      return failed(DecompressStatus::SizeMismatch, "the lz4 data holds more than the " + std::to_string(uncompressed_size) + " bytes the chunk states");
-    produced += dst_size;
-    consumed += src_size;
-    hint = rc;  // 0: a frame ended (another may follow)
-    if (rc != 0 && src_size == 0 && dst_size == 0) break;  // no progress
-  }
-  if (hint != 0 || consumed < compressed.size()) return failed(DecompressStatus::Failed, "lz4: the data ends inside a frame");
-  if (produced != d.bytes.size())
-    return failed(DecompressStatus::SizeMismatch, "the lz4 data holds " + std::to_string(produced) + " bytes, the chunk states " + std::to_string(uncompressed_size));
+  d.bytes.assign(buffer.data(), buffer.data() + buffer.size());
   return d;
 }
 

@@ -1,6 +1,8 @@
 // A chunk's records, decompressed into a buffer of the size the chunk states (never the size a
 // zstd frame or an lz4 frame claims for itself), after that size was checked against a cap and
-// against what the compressed bytes can produce at most (docs/mcap.md, "Decompression").
+// against what the compressed bytes can produce at most (docs/mcap.md, "Decompression"). The
+// decompression itself is the codec's one decompressor (core/decompress.h); this layer adds
+// MCAP's cap, its compression names ("" for none) and its statuses.
 #pragma once
 
 #include <cstdint>

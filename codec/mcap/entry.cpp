@@ -1,5 +1,5 @@
-// MCAP's entry in the format table (core/format_table.h). Reading, the doctor, the tree and the
-// queries are here; export, extract, repair and plots are not yet (docs/mcap.md).
+// MCAP's entry in the format table (core/format_table.h): reading, the doctor, the tree and the
+// queries; extract, repair and the demo writers are in outputs.cpp.
 #include "mcap/entry.h"
 
 #include <iterator>
@@ -10,7 +10,8 @@
 namespace logscope::mcap {
 namespace {
 
-// Two schemas, three channels (one without a schema), zstd chunks, an attachment and metadata. Written by make_small_demo (outputs.cpp).
+// Two schemas, three channels (one without a schema), zstd chunks, an attachment and metadata.
+// Written by make_small_demo (outputs.cpp).
 const uint8_t kSmallDemo[] = {
 #include "mcap/small_demo.inc"
 };
@@ -37,6 +38,15 @@ FormatEntry format_entry() {
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
   e.source = {"channel", "channels"};
+  e.operations.push_back(Operation::Extract);
+  e.operations.push_back(Operation::Repair);
+  e.extract_options = {{"compression", "chunk compression of the written MCAP (default: the input's)", {"", "none", "lz4", "zstd"}}};
+  e.extract_summary =
+      "An indexed MCAP with the messages of the chosen channels (topics or ids) in [from, to] in log_time order, the attachments in "
+      "[from, to] and every metadata record, chunked with the input's compression (or --compression), only the channels used.";
+  e.repair_summary =
+      "An indexed, valid MCAP of every complete message, attachment and metadata record, read past damaged records and chunks; a "
+      "chunk that fails its CRC or decompression is dropped whole; the input is untouched.";
   e.helpers = {};
   return e;
 }

@@ -1,34 +1,37 @@
-// MCAP's outputs in the format table: the small demo's writer (entry.h).
+// MCAP's outputs in the format table: extract and repair (extract.h), the demo writers (demo.h).
+#include "mcap/demo.h"
 #include "mcap/entry.h"
-#include "mcap/writer.h"
+#include "mcap/extract.h"
 
 namespace logscope::mcap {
 namespace {
 
-// The small demo (entry.cpp keeps its bytes): two schemas, three channels (one without a schema), zstd chunks, an attachment and metadata.
-std::vector<uint8_t> make_small_demo() {
-  WriterOptions options;
-  options.compression = "zstd";
-  options.chunk_size = 256;
-  Writer w(options);
-  uint16_t imu = w.add_schema("demo/Imu", "jsonschema", "{}");
-  uint16_t pose = w.add_schema("demo/Pose", "ros2msg", "float64 x\n");
-  uint16_t channels[] = {w.add_channel(imu, "/imu", "json", {{"k", "v"}}), w.add_channel(pose, "/pose", "cdr"),
-                         w.add_channel(0, "/log", "json")};
-  for (uint32_t i = 0; i < 24; ++i) {
-    uint64_t t = 1700000000000000000ull + i * 1000000ull;
-    w.write_message(channels[i % 3], i, t, t, "{\"i\":" + std::to_string(i) + "}");
-    if (i == 12) {
-      w.write_attachment("a.txt", "text/plain", t, t, "attached");
-      w.write_metadata("m", {{"key", "value"}});
-    }
-  }
-  std::string bytes = w.finish();
-  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+// Repair is an extract that keeps everything complete (both walk the file, extract.h).
+ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  McapExtractOptions options;
+  options.channels = selection.sources;
+  options.from = selection.from;
+  options.to = selection.to;
+  options.compression = selection.option("compression");
+  return extract_mcap(source, out, options, progress);
+}
+
+ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  McapExtractOptions options;
+  options.compression = selection.option("compression");
+  options.repair = true;
+  return extract_mcap(source, out, options, progress);
 }
 
 }  // namespace
 
-void add_outputs(FormatEntry& e) { e.make_small_demo = make_small_demo; }
+void add_outputs(FormatEntry& e) {
+  e.make_small_demo = [] { return tiny_file("zstd", true); };
+  e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
+    return write_demo_file(path, target_bytes, DemoOptions(), error);
+  };
+  e.extract = extract;
+  e.repair = repair;
+}
 
 }  // namespace logscope::mcap

@@ -2,8 +2,10 @@
 // attachments, metadata, and the timeline of messages per channel from the message indexes.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "core/plot.h"
+#include "core/sha1.h"
 #include "mcap/inspector_impl.h"
 
 namespace logscope::mcap {
@@ -11,6 +13,7 @@ namespace {
 
 constexpr uint64_t kMaxPage = 10000;
 constexpr uint64_t kMaxTimelineMessageReads = 1000000;  // messages outside chunks read for the timeline
+constexpr uint64_t kMaxHashedOutsideMessage = 256u << 20;  // a message outside chunks read whole for its SHA1
 
 }  // namespace
 
@@ -48,6 +51,7 @@ Json McapInspector::messages_query(QueryArgs& args, const ProgressFn& progress) 
   uint64_t t0 = args.u64("t0_ns", 0), t1 = args.u64("t1_ns", UINT64_MAX);
   bool one_channel = args.has("channel");
   uint64_t channel = args.u64("channel", 0, 0, 65535);
+  bool with_sha1 = args.flag("sha1");
   if (!args.ok()) return QueryArgs::error_json(args.error());
   if (one_channel && !model_.channels.count(static_cast<uint16_t>(channel)))
     return QueryArgs::error_json("no channel " + std::to_string(channel) + " in this file");
@@ -55,7 +59,8 @@ Json McapInspector::messages_query(QueryArgs& args, const ProgressFn& progress) 
   Json problems = Json::array();
   uint64_t index = 0, chunks_read = 0, chunks_skipped = 0;
   bool more = false;
-  auto take = [&](const MessageHeader& m, uint64_t data_size, Json where) {
+  // `payload` gives the message's data when its SHA1 is asked for (null: too large to read).
+  auto take = [&](const MessageHeader& m, uint64_t data_size, Json where, const std::function<const std::string_view*()>& payload) {
     if ((one_channel && m.channel_id != channel) || m.log_time < t0 || m.log_time > t1) return true;
     if (index++ < first) return true;
     if (messages.size() >= count) {
@@ -70,6 +75,10 @@ Json McapInspector::messages_query(QueryArgs& args, const ProgressFn& progress) 
     j["log_time"] = std::to_string(m.log_time);
     j["publish_time"] = std::to_string(m.publish_time);
     j["size"] = data_size;
+    if (with_sha1) {
+      const std::string_view* data = payload();
+      j["sha1"] = data ? Json(Sha1::hex(Sha1::of(data->data(), data->size()))) : Json();
+    }
     messages.push_back(std::move(j));
     return true;
   };
@@ -86,7 +95,16 @@ Json McapInspector::messages_query(QueryArgs& args, const ProgressFn& progress) 
       Json where = Json::object();
       where["offset"] = f.offset;
       where["chunk_offset"] = Json();
-      if (!take(m, f.length - MessageHeader::kSize, std::move(where))) break;
+      std::string whole;
+      std::string_view data;
+      auto payload = [&]() -> const std::string_view* {
+        if (f.length > kMaxHashedOutsideMessage) return nullptr;
+        whole = content(f, f.length);
+        if (whole.size() != f.length) return nullptr;
+        data = std::string_view(whole).substr(MessageHeader::kSize);
+        return &data;
+      };
+      if (!take(m, f.length - MessageHeader::kSize, std::move(where), payload)) break;
     } else if (f.op == kOpChunk) {
       auto info = std::lower_bound(model_.chunks.begin(), model_.chunks.end(), f.offset, [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
       if (info != model_.chunks.end() && info->offset == f.offset && info->message_end_time < t0 && info->message_start_time <= info->message_end_time) {
@@ -111,12 +129,15 @@ Json McapInspector::messages_query(QueryArgs& args, const ProgressFn& progress) 
         if (inner.op != kOpMessage) continue;
         MessageHeader m;
         std::string why;
-        if (!parse_message_header(chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length)), &m, &why)) continue;
+        std::string_view record = chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length));
+        if (!parse_message_header(record, &m, &why)) continue;
+        std::string_view data = record.substr(MessageHeader::kSize);
+        auto payload = [&]() -> const std::string_view* { return &data; };
         Json where = Json::object();
         where["offset"] = in_file ? Json(f.content_offset() + chunk->header.records_offset + inner.offset) : Json();
         where["chunk_offset"] = f.offset;
         where["offset_in_chunk"] = inner.offset;
-        if (!take(m, inner.length - MessageHeader::kSize, std::move(where))) break;
+        if (!take(m, inner.length - MessageHeader::kSize, std::move(where), payload)) break;
       }
     }
   }
@@ -256,12 +277,13 @@ std::vector<QuerySpec> McapInspector::queries() {
   return {
       {"messages", "messages in file order, a page at a time: channel, sequence, log_time, publish_time, offset, size",
        {{"channel", ArgType::U64, "only this channel id"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
-        {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from log_time, ns"}, {"t1_ns", ArgType::U64, "to log_time, ns"}},
+        {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from log_time, ns"}, {"t1_ns", ArgType::U64, "to log_time, ns"},
+        {"sha1", ArgType::Bool, "add each payload's SHA1 (hex)"}},
        {{"first", Unit::Id}, {"count", Unit::Count}, {"more", Unit::Flag}, {"chunks_read", Unit::Count}, {"chunks_skipped", Unit::Count},
         {"messages.index", Unit::Id}, {"messages.channel", Unit::Id}, {"messages.topic", Unit::Text}, {"messages.sequence", Unit::Id},
         {"messages.log_time", Unit::TimeNs}, {"messages.publish_time", Unit::TimeNs}, {"messages.size", Unit::Bytes},
         {"messages.offset", Unit::Offset}, {"messages.chunk_offset", Unit::Offset}, {"messages.offset_in_chunk", Unit::Offset},
-        {"problems.offset", Unit::Offset}, {"problems.message", Unit::Text}},
+        {"messages.sha1", Unit::Text}, {"problems.offset", Unit::Offset}, {"problems.message", Unit::Text}},
        [this](QueryArgs& args, const ProgressFn& progress) { return messages_query(args, progress); }},
       {"channels", "every channel: id, topic, schema, encodings, messages, metadata", {},
        {{"channels.id", Unit::Id}, {"channels.topic", Unit::Text}, {"channels.schema_id", Unit::Id}, {"channels.schema", Unit::Text},

@@ -180,6 +180,10 @@ struct DataEnd {
 // a field runs past the content or a value is impossible.
 bool parse_header(std::string_view content, Header* out, std::string* why);
 bool parse_footer(std::string_view content, Footer* out, std::string* why);
+// Strict UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF): what the spec requires of
+// every string field; the doctor reports others (mcap.record.not_utf8), extract and repair drop them.
+bool valid_utf8(std::string_view s);
+
 bool parse_schema(std::string_view content, Schema* out, std::string* why);
 bool parse_channel(std::string_view content, Channel* out, std::string* why);
 bool parse_message_header(std::string_view content, MessageHeader* out, std::string* why);

@@ -58,6 +58,29 @@ bool chunk_header_plausible(ByteSource& source, uint64_t q, uint64_t length) {
   return load_u64(size_bytes) == length - 32 - name_length - 8 || load_u64(size_bytes) < length - 32 - name_length - 8;
 }
 
+// A compressed Chunk at `q` whose header agrees with the length it declares, a length that runs past
+// `end`: the chunk was cut, and the bytes after `q` are its compressed records. Resynchronising
+// there would take stored literals of the compressed stream for records (a Message with part of
+// its payload), so the walk stops at the cut instead. An uncompressed chunk's records are real
+// copies, and a header that disagrees with the length means the length itself is damaged: both
+// are still resynchronised.
+bool cut_compressed_chunk(ByteSource& source, uint64_t q, uint64_t length) {
+  uint8_t head[8 * 3 + 4 + 4];
+  if (source.read(q + kRecordPrefix, head, sizeof head) != sizeof head) return false;
+  uint32_t name_length;
+  std::memcpy(&name_length, head + 28, 4);
+  if (name_length == 0 || name_length > 16) return false;
+  std::string name(name_length, '\0');
+  uint8_t size_bytes[8];
+  if (source.read(q + kRecordPrefix + sizeof head, name.data(), name_length) != name_length ||
+      source.read(q + kRecordPrefix + sizeof head + name_length, size_bytes, 8) != 8)
+    return false;
+  if (name != "zstd" && name != "lz4") return false;
+  uint64_t records_size = load_u64(size_bytes);
+  uint64_t fields = sizeof head + name_length + 8;
+  return records_size <= UINT64_MAX - fields && fields + records_size == length;
+}
+
 }  // namespace
 
 uint64_t find_next_record(ByteSource& source, uint64_t after, uint64_t end, bool end_is_boundary, uint64_t limit) {
@@ -157,7 +180,8 @@ WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordH
     bool valid_op = frame.op != 0;  // 0x10-0x7F are reserved for future records: skipped by length like private ones
     bool fits = frame.length <= room - kRecordPrefix;
     if (!valid_op || !fits) {
-      uint64_t next = find_next_record(source, p, end, end_is_boundary);
+      bool cut_chunk = valid_op && frame.op == kOpChunk && end == source.size() && cut_compressed_chunk(source, p, frame.length);
+      uint64_t next = cut_chunk ? end : find_next_record(source, p, end, end_is_boundary);
       std::string what = valid_op ? "the " + op_name(frame.op) + " record at byte " + std::to_string(p) + " declares " +
                                         std::to_string(frame.length) + " bytes of content; " + std::to_string(room - kRecordPrefix) + " are there"
                                   : "byte " + std::to_string(p) + " holds opcode 0x" + hex_string(&frame.op, 1) + ", which starts no record";

@@ -7,36 +7,64 @@
 
 namespace logscope::mcap {
 
-Writer::Writer(WriterOptions options) : options_(std::move(options)) {
-  out_.assign(kMagic, kMagicSize);
+namespace {
+constexpr size_t kSinkBuffer = 1u << 20;  // bytes gathered before a write to the sink
+}
+
+Writer::Writer(WriterOptions options, OutputSink* sink) : options_(std::move(options)), sink_(sink) {
+  emit(std::string_view(kMagic, kMagicSize));
   std::string record;
   append_header(record, Header{options_.profile, options_.library});
   put(kOpHeader, record);
 }
 
+void Writer::emit(std::string_view bytes) {
+  if (!data_ended_) data_crc_.update(bytes);
+  if (in_summary_) summary_crc_.update(bytes);
+  out_ += bytes;
+  if (sink_ && ok_ && out_.size() >= kSinkBuffer) {
+    ok_ = sink_->write(out_.data(), out_.size());
+    flushed_ += out_.size();
+    out_.clear();
+  }
+}
+
 void Writer::put(uint8_t op, const std::string& record, uint64_t messages) {
-  ledger_.push_back(LedgerEntry{out_.size(), record.size(), op, messages});
-  out_ += record;
+  if (keep_ledger_) ledger_.push_back(LedgerEntry{bytes_written(), record.size(), op, messages});
+  emit(record);
+}
+
+bool Writer::add_schema(const Schema& schema) {
+  if (schema.id == 0 || schemas_.count(schema.id)) return false;
+  schemas_[schema.id] = schema;
+  return true;
+}
+
+bool Writer::add_channel(const Channel& channel) {
+  if (channels_.count(channel.id)) return false;
+  channels_[channel.id] = channel;
+  return true;
 }
 
 uint16_t Writer::add_schema(const std::string& name, const std::string& encoding, const std::string& data) {
-  uint16_t id = static_cast<uint16_t>(schemas_.size() + 1);
+  uint16_t id = static_cast<uint16_t>(schemas_.empty() ? 1 : schemas_.rbegin()->first + 1);
   schemas_[id] = Schema{id, name, encoding, data};
   return id;
 }
 
 uint16_t Writer::add_channel(uint16_t schema_id, const std::string& topic, const std::string& message_encoding, StringPairs metadata) {
-  uint16_t id = static_cast<uint16_t>(channels_.size());
+  uint16_t id = static_cast<uint16_t>(channels_.empty() ? 0 : channels_.rbegin()->first + 1);
   channels_[id] = Channel{id, schema_id, topic, message_encoding, std::move(metadata)};
   return id;
 }
 
 // A channel (and its schema) is written before its first message: into the open chunk, or into
-// the data section when not chunking.
+// the data section when not chunking. A channel whose schema is unknown is written without it
+// (extract and repair check before; the doctor reports such a channel).
 void Writer::ensure_written(uint16_t channel_id) {
   const Channel& c = channels_.at(channel_id);
   std::string records;
-  if (c.schema_id && !schemas_written_.count(c.schema_id)) {
+  if (c.schema_id && schemas_.count(c.schema_id) && !schemas_written_.count(c.schema_id)) {
     schemas_written_.insert(c.schema_id);
     append_schema(records, schemas_.at(c.schema_id));
   }
@@ -95,21 +123,21 @@ void Writer::close_chunk() {
   ChunkIndex ci;
   ci.message_start_time = h.message_start_time;
   ci.message_end_time = h.message_end_time;
-  ci.chunk_start_offset = out_.size();
+  ci.chunk_start_offset = bytes_written();
   ci.chunk_length = record.size();
   ci.compression = h.compression;
   ci.compressed_size = compressed.size();
   ci.uncompressed_size = h.uncompressed_size;
   put(kOpChunk, record, chunk_messages_);
   if (options_.message_indexes) {
-    uint64_t start = out_.size();
+    uint64_t start = bytes_written();
     for (const auto& [id, index] : chunk_index_) {
-      ci.message_index_offsets.emplace_back(id, out_.size());
+      ci.message_index_offsets.emplace_back(id, bytes_written());
       std::string mi;
       append_message_index(mi, index);
       put(kOpMessageIndex, mi);
     }
-    ci.message_index_length = out_.size() - start;
+    ci.message_index_length = bytes_written() - start;
   }
   chunk_indexes_.push_back(std::move(ci));
   ++statistics_.chunk_count;
@@ -124,7 +152,7 @@ void Writer::write_attachment(const std::string& name, const std::string& media_
   close_chunk();  // attachments are never inside a chunk
   std::string record;
   append_attachment(record, AttachmentHeader{log_time, create_time, name, media_type}, data, options_.attachment_crc);
-  attachment_indexes_.push_back(AttachmentIndex{out_.size(), record.size(), log_time, create_time, data.size(), name, media_type});
+  attachment_indexes_.push_back(AttachmentIndex{bytes_written(), record.size(), log_time, create_time, data.size(), name, media_type});
   put(kOpAttachment, record);
   ++statistics_.attachment_count;
 }
@@ -133,7 +161,7 @@ void Writer::write_metadata(const std::string& name, StringPairs metadata) {
   close_chunk();
   std::string record;
   append_metadata(record, Metadata{name, std::move(metadata)});
-  metadata_indexes_.push_back(MetadataIndex{out_.size(), record.size(), name});
+  metadata_indexes_.push_back(MetadataIndex{bytes_written(), record.size(), name});
   put(kOpMetadata, record);
   ++statistics_.metadata_count;
 }
@@ -141,16 +169,19 @@ void Writer::write_metadata(const std::string& name, StringPairs metadata) {
 std::string Writer::finish() {
   close_chunk();
   std::string record;
-  append_data_end(record, DataEnd{options_.data_crc ? crc32(out_) : 0});
+  data_ended_ = true;
+  append_data_end(record, DataEnd{options_.data_crc ? data_crc_.value() : 0});
   put(kOpDataEnd, record);
   Footer footer;
   std::vector<SummaryOffset> offsets;
+  // The summary CRC covers [summary start, footer): from here, or from the footer when no summary.
+  in_summary_ = true;
   if (options_.summary) {
-    footer.summary_start = out_.size();
+    footer.summary_start = bytes_written();
     auto group = [&](uint8_t op, const std::function<void()>& write) {
-      uint64_t start = out_.size();
+      uint64_t start = bytes_written();
       write();
-      if (out_.size() > start) offsets.push_back(SummaryOffset{op, start, out_.size() - start});
+      if (bytes_written() > start) offsets.push_back(SummaryOffset{op, start, bytes_written() - start});
     };
     if (options_.repeat_schemas)
       group(kOpSchema, [&] {
@@ -184,9 +215,9 @@ std::string Writer::finish() {
         append_statistics(record, s);
         put(kOpStatistics, record);
       });
-    if (out_.size() == footer.summary_start) footer.summary_start = 0;
+    if (bytes_written() == footer.summary_start) footer.summary_start = 0;
     if (options_.summary_offsets && !offsets.empty()) {
-      footer.summary_offset_start = out_.size();
+      footer.summary_offset_start = bytes_written();
       for (const SummaryOffset& so : offsets) record.clear(), append_summary_offset(record, so), put(kOpSummaryOffset, record);
     }
   }
@@ -194,17 +225,20 @@ std::string Writer::finish() {
   append_footer(record, footer);
   if (options_.summary_crc) {
     // Over [summary start, footer) and the footer up to its CRC field.
-    uint64_t start = footer.summary_start ? footer.summary_start : out_.size();
-    Crc32 crc;
-    crc.update(std::string_view(out_).substr(static_cast<size_t>(start)));
+    Crc32 crc = summary_crc_;
     crc.update(std::string_view(record).substr(0, kFooterCrcPrefix));
     footer.summary_crc = crc.value();
     record.clear();
     append_footer(record, footer);
   }
+  in_summary_ = false;
   put(kOpFooter, record);
-  out_.append(kMagic, kMagicSize);
-  return out_;
+  emit(std::string_view(kMagic, kMagicSize));
+  if (!sink_) return out_;
+  if (ok_ && !out_.empty()) ok_ = sink_->write(out_.data(), out_.size());
+  flushed_ += out_.size();
+  out_.clear();
+  return "";
 }
 
 }  // namespace logscope::mcap

@@ -1,7 +1,9 @@
-// An MCAP writer for tests and fixtures: chunked (none, lz4, zstd) or not, with message indexes,
-// chunk indexes, statistics, summary offsets, attachments, metadata and every CRC, each optional.
-// It keeps the whole file in memory and returns a ledger of what it wrote at which offset, so
-// tests can cut or damage a record and know which one they hit.
+// An MCAP writer for tests, demos, extract and repair: chunked (none, lz4, zstd) or not, with
+// message indexes, chunk indexes, statistics, summary offsets, attachments, metadata and every
+// CRC, each optional. It keeps the whole file in memory (finish() returns it) or, given an
+// OutputSink, streams each record out as it is complete (memory: one open chunk and the indexes).
+// It keeps a ledger of what it wrote at which offset, so tests can cut or damage a record and
+// know which one they hit.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/output_sink.h"
+#include "mcap/crc32.h"
 #include "mcap/records.h"
 
 namespace logscope::mcap {
@@ -45,26 +49,46 @@ struct LedgerEntry {
 
 class Writer {
  public:
-  explicit Writer(WriterOptions options = WriterOptions());
+  explicit Writer(WriterOptions options = WriterOptions(), OutputSink* sink = nullptr);
 
   uint16_t add_schema(const std::string& name, const std::string& encoding, const std::string& data);
   uint16_t add_channel(uint16_t schema_id, const std::string& topic, const std::string& message_encoding, StringPairs metadata = {});
+  // With the ids of another file (extract, repair): false when the id is taken (or a schema's is 0).
+  bool add_schema(const Schema& schema);
+  bool add_channel(const Channel& channel);
+  bool has_schema(uint16_t id) const { return schemas_.count(id) > 0; }
+  bool has_channel(uint16_t id) const { return channels_.count(id) > 0; }
   void write_message(uint16_t channel_id, uint32_t sequence, uint64_t log_time, uint64_t publish_time, const std::string& data);
   void write_attachment(const std::string& name, const std::string& media_type, uint64_t log_time, uint64_t create_time, const std::string& data);
   void write_metadata(const std::string& name, StringPairs metadata);
-  // Closes the last chunk, writes DataEnd, the summary, the footer and the closing magic.
+  // Closes the last chunk, writes DataEnd, the summary, the footer and the closing magic. Returns
+  // the file when there is no sink ("" with a sink).
   std::string finish();
+  // False once the sink refused a write (its error() says why); nothing more is written.
+  bool ok() const { return ok_; }
+  uint64_t bytes_written() const { return flushed_ + out_.size(); }
 
   const std::vector<LedgerEntry>& ledger() const { return ledger_; }
   uint64_t message_count() const { return statistics_.message_count; }
+  // Keep the ledger (tests); extract and repair of big files turn it off.
+  void keep_ledger(bool keep) { keep_ledger_ = keep; }
 
  private:
+  void emit(std::string_view bytes);  // appends, updates the CRCs, hands full buffers to the sink
   void put(uint8_t op, const std::string& record, uint64_t messages = 0);  // a whole record at the end of the file
   void ensure_written(uint16_t channel_id);
   void close_chunk();
 
   WriterOptions options_;
-  std::string out_;
+  OutputSink* sink_ = nullptr;
+  bool ok_ = true;
+  bool keep_ledger_ = true;
+  std::string out_;     // bytes not handed to the sink yet (everything without a sink)
+  uint64_t flushed_ = 0;
+  Crc32 data_crc_;      // [0, DataEnd)
+  bool data_ended_ = false;
+  Crc32 summary_crc_;   // [summary start, footer)
+  bool in_summary_ = false;
   std::vector<LedgerEntry> ledger_;
   std::map<uint16_t, Schema> schemas_;
   std::map<uint16_t, Channel> channels_;

@@ -175,6 +175,14 @@ TEST_CASE("mcap decompression: stated sizes are checked before anything is alloc
   damaged[damaged.size() / 2] ^= 0x55;
   CHECK(decompress_chunk("zstd", damaged, records.size()).status != DecompressStatus::Ok);
   CHECK(decompress_chunk("lz4", l.substr(0, l.size() / 2), records.size()).status != DecompressStatus::Ok);
+  // Frames one after another (a writer may flush mid-chunk): both codecs read them all.
+  std::string first(records.substr(0, 40000)), second(records.substr(40000));
+  Decompressed two_lz4 = decompress_chunk("lz4", compress_chunk("lz4", first) + compress_chunk("lz4", second), records.size());
+  REQUIRE(two_lz4.status == DecompressStatus::Ok);
+  CHECK(std::string(two_lz4.bytes.begin(), two_lz4.bytes.end()) == records);
+  Decompressed two_zstd = decompress_chunk("zstd", compress_chunk("zstd", first) + compress_chunk("zstd", second), records.size());
+  REQUIRE(two_zstd.status == DecompressStatus::Ok);
+  CHECK(std::string(two_zstd.bytes.begin(), two_zstd.bytes.end()) == records);
 }
 
 TEST_CASE("mcap records: every parser refuses lengths that run past the content") {

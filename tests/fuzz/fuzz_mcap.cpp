@@ -1,15 +1,21 @@
 // libFuzzer harness: an arbitrary file opened as MCAP (mcap::looks_like_mcap, then
 // mcap::open_inspector directly: detection does not list MCAP yet), every FormatInspector entry
 // point exercised (tests/fuzz/exercise.h) with the MCAP queries, and the invariants of
-// tests/fuzz/invariants.h checked. Other inputs stop at the magic. Build with -DLOGSCOPE_FUZZ=ON
+// tests/fuzz/invariants.h checked; inputs of odd size are repaired (mcap/extract.h) and the
+// repaired copy must check without an error. Other inputs stop at the magic. Build with -DLOGSCOPE_FUZZ=ON
 // and clang (tests/fuzz/CMakeLists.txt).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "exercise.h"
 #include "invariants.h"
+#include "core/output_sink.h"
+#include "core/report.h"
+#include "mcap/extract.h"
 #include "mcap/format.h"
 #include "mcap/inspector.h"
 
@@ -33,6 +39,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     inspector->query("metadata", logscope::Json::object(), progress);
     inspector->query("timeline", logscope::Json::object(), progress);
     inspector->file_map(true, progress);
+    inspector->query("messages", logscope::Json::parse("{\"sha1\": true, \"count\": 30}").value_or(logscope::Json::object()), progress);
+  } else {
+    // Repair: whatever the input, the copy is a valid MCAP.
+    logscope::MemoryOutputSink out;
+    logscope::mcap::McapExtractOptions options;
+    options.repair = true;
+    logscope::ExtractResult repaired = logscope::mcap::extract_mcap(source, out, options);
+    if (repaired.ok) {
+      logscope::MemoryByteSource copy(reinterpret_cast<const uint8_t*>(out.bytes.data()), out.bytes.size());
+      logscope::Report check = logscope::mcap::open_inspector(copy)->check(nullptr);
+      if (check.count(logscope::Severity::Error) != 0) {
+        for (const logscope::Problem& p : check.problems) std::fprintf(stderr, "repaired copy: %s @%llu %s\n", p.code.c_str(), static_cast<unsigned long long>(p.offset), p.message.c_str());
+        std::abort();
+      }
+    }
   }
   logscope_fuzz::abort_on_violations(logscope_fuzz::check_inspector_invariants(inspector.get(), "mcap", size));
   return 0;

@@ -9,7 +9,7 @@
 
 #include "bddf/writer.h"
 #include "carla/writer.h"
-#include "mcap/writer.h"
+#include "mcap/demo.h"
 #include "rosbag/writer.h"
 
 namespace logscope_fuzz {
@@ -132,27 +132,9 @@ inline std::vector<uint8_t> tiny_carla(const logscope::carla::Variant& variant =
   return w.take();
 }
 
-// Two schemas, three channels, small chunks (several of them), an attachment and a metadata record.
+// MCAP's tiny file (codec/mcap/demo.h, also the format table's small_demo) in each layout.
 inline std::vector<uint8_t> tiny_mcap(const std::string& compression = "zstd", bool chunked = true) {
-  using namespace logscope::mcap;
-  WriterOptions options;
-  options.compression = compression;
-  options.chunked = chunked;
-  options.chunk_size = 256;
-  Writer w(options);
-  uint16_t imu = w.add_schema("demo/Imu", "jsonschema", "{}");
-  uint16_t pose = w.add_schema("demo/Pose", "ros2msg", "float64 x\n");
-  uint16_t channels[] = {w.add_channel(imu, "/imu", "json", {{"k", "v"}}), w.add_channel(pose, "/pose", "cdr"), w.add_channel(0, "/log", "json")};
-  for (uint32_t i = 0; i < 24; ++i) {
-    uint64_t t = 1700000000000000000ull + i * 1000000ull;
-    w.write_message(channels[i % 3], i, t, t, "{\"i\":" + std::to_string(i) + "}");
-    if (i == 12) {
-      w.write_attachment("a.txt", "text/plain", t, t, "attached");
-      w.write_metadata("m", {{"key", "value"}});
-    }
-  }
-  std::string bytes = w.finish();
-  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  return logscope::mcap::tiny_file(compression, chunked);
 }
 
 }  // namespace logscope_fuzz
