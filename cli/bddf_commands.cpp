@@ -8,6 +8,7 @@
 #include "bddf/demo.h"
 #include "bddf/format.h"
 #include "command.h"
+#include "schema_options.h"
 
 namespace logscope::cli {
 namespace {
@@ -27,12 +28,16 @@ bool parse_time(const std::string& text, int64_t file_start, int64_t* out) {
 }
 
 int run_blocks(const std::vector<std::string>& raw) {
-  Arguments args(raw, {"--series", "--from", "--to", "--max"});
+  std::vector<std::string> valued{"--series", "--from", "--to", "--max"};
+  for (const std::string& flag : schema_flags()) valued.push_back(flag);
+  Arguments args(raw, valued);
   if (!args.ok()) return fail(args.error());
   if (args.positional().size() != 1) return fail("blocks takes one FILE (see `logscope blocks --help`)");
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
   if (file->detection.family != "bddf") return fail(file->path + ": not a BDDF file (" + file->detection.label + file->detection.kind + ")");
+  std::string schema_error;
+  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
   Report report = file->inspector->summary();
   const Json& series = *report.details.find("series");
   int64_t file_start = INT64_MAX;
@@ -68,6 +73,15 @@ int run_blocks(const std::vector<std::string>& raw) {
   query["max"] = max;
   Json result = file->inspector->query("extract", query, nullptr);
   if (const Json* error = result.find("error")) return fail(error->as_string());
+  if (args.has("--decode")) {  // each block decoded, one JSON object a line
+    for (const Json& b : result.find("blocks")->elements()) {
+      Json block_query = Json::object();
+      block_query["offset"] = b.find("file_offset")->as_uint();
+      block_query["max_items"] = 100000;
+      std::printf("%s\n", file->inspector->query("block", block_query, nullptr).dump().c_str());
+    }
+    return kExitClean;
+  }
   if (args.has("--json")) {
     std::printf("%s\n", result.dump(2).c_str());
     return kExitClean;
@@ -100,12 +114,16 @@ int run_make_demo(const std::vector<std::string>& raw) {
 }
 
 const CommandRegistrar kBlocks({"blocks", "BDDF: list the blocks of chosen series within a time span (through the index)",
-                                "usage: logscope blocks FILE [--series N[,M...]] [--from T] [--to T] [--max N] [--json]\n\n"
+                                "usage: logscope blocks FILE [--series N[,M...]] [--from T] [--to T] [--max N] [--json | --decode]\n"
+                                "                       [--descriptors FILE | --proto-path DIR]\n\n"
                                 "Finds blocks through the file's index, without scanning the data.\n"
                                 "  --series N  series indexes, comma-separated (default all series)\n"
                                 "  --from/--to T  ns since the epoch, or +SECONDS after the first block\n"
                                 "  --max N     at most N blocks (default 100000)\n"
-                                "  --json      the blocks as JSON",
+                                "  --json      the blocks as JSON\n"
+                                "  --decode    each block decoded, one JSON object a line: POD samples, protobuf\n"
+                                "              messages by field name with a schema, wire fields always:\n" +
+                                    schema_flags_help(),
                                 run_blocks});
 const CommandRegistrar kMakeDemo({"make-demo-bddf", "write a realistic demo BDDF file with logscope's writer",
                                   "usage: logscope make-demo-bddf OUT [--size-mb N]\n\n"

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/export.h"
 #include "format_options.h"
+#include "schema_options.h"
 
 namespace logscope::cli {
 namespace {
@@ -39,6 +40,7 @@ int run_export(const std::vector<std::string>& raw) {
   std::vector<std::string> sources = source_flags(Operation::Export);
   std::vector<std::string> valued = {"--from", "--to", "--format", "--fields", "-o"};
   valued.insert(valued.end(), sources.begin(), sources.end());
+  for (const std::string& flag : schema_flags()) valued.push_back(flag);
   Arguments args(raw, valued);
   if (!args.ok()) return fail(args.error());
   if (args.positional().size() != 1) return fail("export takes one FILE (see `logscope export --help`)");
@@ -69,6 +71,8 @@ int run_export(const std::vector<std::string>& raw) {
   if (!entry || !entry->supports(Operation::Export)) return fail(file->path + ": export is not available for " + file->detection.label);
   if (source_flag != "--" + entry->source.one)
     return fail(file->path + ": " + source_flag + " is for " + formats_taking(source_flag, Operation::Export) + "; this is " + file->detection.label);
+  std::string schema_error;
+  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
   Report summary = file->inspector->summary();
   uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
   if (args.has("--from") && !parse_export_time(args.value("--from"), start_ns, &request.from_ns))
@@ -104,7 +108,8 @@ int run_export(const std::vector<std::string>& raw) {
 }
 
 const CommandRegistrar kExport({"export", "one source (a topic, a series, an actor) as CSV or JSON Lines (flattened columns)",
-                                "usage: logscope export FILE SOURCE [--from S] [--to S] [--format csv|jsonl] [--fields a,b] [-o OUT]\n\n"
+                                "usage: logscope export FILE SOURCE [--from S] [--to S] [--format csv|jsonl] [--fields a,b] [-o OUT]\n"
+                                "                       [--descriptors FILE | --proto-path DIR]\n\n"
                                 "SOURCE, by format:\n" + source_flags_help(Operation::Export) + "\n"
                                 "Writes one row per message, block or frame of the source: first the receive time in ns,\n"
                                 "then the decoded fields flattened to columns like header.stamp.secs, pose.position.x,\n"
@@ -112,7 +117,10 @@ const CommandRegistrar kExport({"export", "one source (a topic, a series, an act
                                 "or over 64 elements are one JSON cell (stderr names them). --from/--to: seconds, +12.5\n"
                                 "after the start or absolute; both inclusive. --fields keeps the named columns (a name\n"
                                 "also keeps the columns below it, e.g. pose). Without -o the rows go to stdout.\n"
-                                "Numbers round-trip: integers exact, floats in their shortest form. See docs/export.md.",
+                                "Numbers round-trip: integers exact, floats in their shortest form. See docs/export.md.\n\n"
+                                "A BDDF protobuf series is one row per message and a column per numeric field path\n"
+                                "(kinematic_state.joint_states[3].position.value), read with the schemas of:\n" +
+                                    schema_flags_help() + "See docs/protobuf.md.",
                                 run_export});
 
 }  // namespace

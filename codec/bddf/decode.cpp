@@ -9,6 +9,8 @@
 #include "bddf/blocks.h"
 #include "bddf/format.h"
 #include "bddf/wire.h"
+#include "bddf/message_export.h"
+#include "protobuf/schemas.h"
 
 namespace logscope::bddf {
 namespace {
@@ -219,10 +221,12 @@ ResultUnits block_units() {
       {"payload.sample_size", Unit::Bytes}, {"payload.num_samples", Unit::Count}, {"payload.samples", Unit::Data},
       {"payload.truncated", Unit::Flag}, {"payload.error", Unit::Text}, {"payload.fields", Unit::Data},
       {"payload.note", Unit::Text}, {"payload.type_name", Unit::Text}, {"payload.hex", Unit::Text},
+      {"payload.message", Unit::Data}, {"payload.message_truncated", Unit::Flag}, {"payload.schema_note", Unit::Text},
   };
 }
 
-Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items) {
+Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items,
+                  const protobuf::Schemas* schemas) {
   Json j = Json::object();
   j["offset"] = offset;
   if (offset == 0) {
@@ -316,6 +320,19 @@ Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, s
     payload["kind"] = "protobuf_raw";
     payload["type_name"] = series.type_name;
     if (want < payload_size) payload["note"] = "decoded from the first " + std::to_string(want) + " bytes";
+    // By name when the schemas know the type (the wire fields stay for the hex view's offsets).
+    MessageReading reading = message_reading(series, schemas);
+    if (reading.schemas && want == payload_size) {
+      protobuf::JsonLimits json_limits;
+      json_limits.max_values = std::max<size_t>(max_items, 1);
+      Json named = reading.schemas->message_json(series.type_name, bytes.data(), bytes.size(), json_limits);
+      payload["kind"] = "protobuf";
+      if (const Json* message = named.find("message")) payload["message"] = *message;
+      if (const Json* error = named.find("error")) payload["error"] = *error;
+      if (const Json* cut = named.find("truncated")) payload["message_truncated"] = *cut;
+    } else {
+      payload["schema_note"] = reading.schemas ? "the message is bigger than the 16 MB decoded here: fields by number" : reading.note;
+    }
     j["payload"] = std::move(payload);
   } else {
     Json payload = Json::object();

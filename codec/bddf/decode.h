@@ -11,12 +11,18 @@
 #include "core/json.h"
 #include "core/query.h"
 
+namespace logscope::protobuf {
+class Schemas;
+}
+
 namespace logscope::bddf {
 
 constexpr size_t kDecodeItems = 500;  // samples / protobuf fields shown by decode() and the block query
 
 // The block at `offset` as JSON (descriptor, payload decoded); `max_items` caps samples/fields.
-Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items);
+// A protobuf payload is its wire fields, and its message by name when `schemas` know its type.
+Json decode_block(ByteSource& source, const FileModel& model, uint64_t offset, size_t max_items,
+                  const protobuf::Schemas* schemas = nullptr);
 // The units of decode_block's answer, and of decode()'s (which adds the node's kind and part).
 ResultUnits block_units();
 // A POD payload's samples (`bytes` holds the first bytes of `payload_size`).

@@ -6,6 +6,7 @@
 
 #include "bddf/blocks.h"
 #include "bddf/format.h"
+#include "bddf/message_export.h"
 
 namespace logscope::bddf {
 
@@ -99,10 +100,18 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const std
   return export_series(source, model, *series, request, sink, progress);
 }
 
+ExportResult export_series(ByteSource& source, const FileModel& model, const std::string& wanted, const ExportRequest& request,
+                           ExportSink& sink, const ProgressFn& progress, const protobuf::Schemas* schemas) {
+  ExportResult result;
+  const Series* series = find_series(model, wanted, &result.error);
+  if (!series) return result;
+  return export_series(source, model, *series, request, sink, progress, schemas);
+}
+
 std::vector<std::string> series_columns(const Series& series, std::string* error) {
   size_t sample_size = series.pod_sample_size();
   if (series.data_type != "pod_type") {
-    *error = "series \"" + series.channel() + "\" holds " + series.type_label() + " messages; only POD series can be exported so far";
+    *error = "series \"" + series.channel() + "\" holds " + series.type_label() + " messages; only POD and protobuf series can be exported";
     return {};
   }
   if (sample_size == 0 || sample_size > kReadWindow) {
@@ -116,7 +125,8 @@ std::vector<std::string> series_columns(const Series& series, std::string* error
 }
 
 ExportResult export_series(ByteSource& source, const FileModel& model, const Series& chosen, const ExportRequest& request,
-                           ExportSink& sink, const ProgressFn& progress) {
+                           ExportSink& sink, const ProgressFn& progress, const protobuf::Schemas* schemas) {
+  if (is_protobuf_series(chosen)) return export_messages(source, model, chosen, schemas, request, sink, progress);
   ExportResult result;
   const Series* series = &chosen;
   std::vector<std::string> value_columns = series_columns(*series, &result.error);

@@ -28,7 +28,8 @@ class BddfInspector : public FormatInspector {
   std::vector<Span> spans(uint64_t offset, uint64_t length) override;
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
-  std::vector<QuerySpec> queries() override { return query_table(source_, model_); }
+  std::vector<QuerySpec> queries() override { return query_table(source_, model_, schemas_.get()); }
+  void set_message_schemas(std::shared_ptr<const protobuf::Schemas> schemas) override { schemas_ = std::move(schemas); }
   // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
@@ -38,6 +39,7 @@ class BddfInspector : public FormatInspector {
  private:
   ByteSource& source_;
   FileModel model_;
+  std::shared_ptr<const protobuf::Schemas> schemas_;  // the user's, for protobuf payloads by name
 };
 
 }  // namespace logscope::bddf

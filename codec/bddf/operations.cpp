@@ -6,7 +6,7 @@ namespace logscope::bddf {
 
 ExportResult BddfInspector::export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                                         const ProgressFn& progress) {
-  return export_series(source_, model_, source, request, sink, progress);
+  return export_series(source_, model_, source, request, sink, progress, schemas_.get());
 }
 
 }  // namespace logscope::bddf

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bddf/export.h"
+#include "bddf/message_export.h"
 #include "core/plot.h"
 
 namespace logscope::bddf {
@@ -34,11 +35,22 @@ std::pair<uint64_t, uint64_t> span(const Series& series) {
 
 }  // namespace
 
-Json columns_query(const FileModel& model, QueryArgs& args) {
+Json columns_query(ByteSource& source, const FileModel& model, const protobuf::Schemas* schemas, QueryArgs& args,
+                   const ProgressFn& progress) {
   std::string error;
   const Series* series = series_arg(model, args, "columns", &error);
   if (!series) return QueryArgs::error_json(error);
-  std::vector<std::string> names = series_columns(*series, &error);
+  std::vector<std::string> names;
+  std::string note;
+  if (is_protobuf_series(*series)) {
+    ExportResult scan;
+    names = message_columns(source, model, *series, schemas, ExportRequest(), &scan, progress);
+    if (scan.cancelled) return QueryArgs::error_json("cancelled");
+    note = message_reading(*series, schemas).note;
+    if (names.empty()) error = "series \"" + series->channel() + "\" has no numeric field in its messages" + (note.empty() ? "" : " (" + note + ")");
+  } else {
+    names = series_columns(*series, &error);
+  }
   if (names.empty()) return QueryArgs::error_json(error);
   Json columns = Json::array();
   for (const std::string& name : names) {
@@ -61,10 +73,12 @@ Json columns_query(const FileModel& model, QueryArgs& args) {
   j["channel"] = series->channel();
   j["type"] = series->type_label();
   j["columns"] = std::move(columns);
+  if (!note.empty()) j["note"] = note;
   return j;
 }
 
-Json plot_query(ByteSource& source, const FileModel& model, QueryArgs& args, const ProgressFn& progress) {
+Json plot_query(ByteSource& source, const FileModel& model, const protobuf::Schemas* schemas, QueryArgs& args,
+                const ProgressFn& progress) {
   std::string error;
   const Series* series = series_arg(model, args, "plot", &error);
   if (!series) return QueryArgs::error_json(error);
@@ -73,7 +87,7 @@ Json plot_query(ByteSource& source, const FileModel& model, QueryArgs& args, con
   PlotOptions options;
   if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
   PlotSink sink(options);
-  ExportResult result = export_series(source, model, *series, request, sink, progress);
+  ExportResult result = export_series(source, model, *series, request, sink, progress, schemas);
   return sink.to_json(result);
 }
 
@@ -96,18 +110,18 @@ Json timeline_query(const FileModel& model, QueryArgs& args) {
   return timeline.to_json("block");
 }
 
-std::vector<QuerySpec> plot_query_table(ByteSource& source, const FileModel& model) {
+std::vector<QuerySpec> plot_query_table(ByteSource& source, const FileModel& model, const protobuf::Schemas* schemas) {
   std::vector<ArgSpec> plot_args{{"series", ArgType::U64, "series index"}};
   for (ArgSpec& spec : plot_arg_specs()) plot_args.push_back(std::move(spec));
   return {
       {"columns", "the columns of `logscope export --series` after time_ns and what each holds (number, json)",
        {{"series", ArgType::U64, "series index"}},
        {{"series", Unit::Id}, {"channel", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text},
-        {"columns.unit", Unit::Text}},
-       [&model](QueryArgs& args, const ProgressFn&) { return columns_query(model, args); }},
-      {"plot", "a POD series' columns over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
+        {"columns.unit", Unit::Text}, {"note", Unit::Text}},
+       [&source, &model, schemas](QueryArgs& args, const ProgressFn& progress) { return columns_query(source, model, schemas, args, progress); }},
+      {"plot", "a POD or protobuf series' columns over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
        plot_args, plot_units(),
-       [&source, &model](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, model, args, progress); }},
+       [&source, &model, schemas](QueryArgs& args, const ProgressFn& progress) { return plot_query(source, model, schemas, args, progress); }},
       {"timeline", "blocks per series and time bin, from the block indexes", timeline_arg_specs(), timeline_units(),
        [&model](QueryArgs& args, const ProgressFn&) { return timeline_query(model, args); }},
   };

@@ -106,7 +106,7 @@ Json query_extract(const FileModel& model, QueryArgs& args) {
   return j;
 }
 
-std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
+std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model, const protobuf::Schemas* schemas) {
   std::vector<QuerySpec> table = {
       {"blocks", "a page of one series' block index entries (time, offset, additional indexes)",
        {{"series", ArgType::U64, "series index"}, {"first", ArgType::U64, "first entry"}, {"count", ArgType::U64, "entries (at most 100000)"}},
@@ -122,13 +122,13 @@ std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model) {
       {"block", "one block decoded (descriptor and payload)",
        {{"offset", ArgType::U64, "the block's file offset"}, {"max_items", ArgType::U64, "samples or fields shown (at most 100000)"}},
        block_units(),
-       [&source, &model](QueryArgs& args, const ProgressFn&) {
+       [&source, &model, schemas](QueryArgs& args, const ProgressFn&) {
          if (!args.has("offset")) return error("block needs {\"offset\": N}");
          size_t items = static_cast<size_t>(std::min<uint64_t>(args.u64("max_items", kDecodeItems), 100000));
-         return decode_block(source, model, args.u64("offset", 0), items);
+         return decode_block(source, model, args.u64("offset", 0), items, schemas);
        }},
   };
-  for (QuerySpec& spec : plot_query_table(source, model)) table.push_back(std::move(spec));
+  for (QuerySpec& spec : plot_query_table(source, model, schemas)) table.push_back(std::move(spec));
   return table;
 }
 

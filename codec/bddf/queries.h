@@ -10,6 +10,10 @@
 #include "core/json.h"
 #include "core/query.h"
 
+namespace logscope::protobuf {
+class Schemas;
+}
+
 namespace logscope::bddf {
 
 // {"series", "first"?, "count"?} -> a page of the series' block index entries.
@@ -18,6 +22,7 @@ Json query_blocks(const FileModel& model, QueryArgs& args);
 Json query_extract(const FileModel& model, QueryArgs& args);
 
 // The table; its handlers hold `source` and `model`, which must outlive it.
-std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model);
+// `schemas`: names for protobuf payloads (block decode, columns, plots); null: field numbers.
+std::vector<QuerySpec> query_table(ByteSource& source, const FileModel& model, const protobuf::Schemas* schemas = nullptr);
 
 }  // namespace logscope::bddf

@@ -205,7 +205,7 @@ Json BddfInspector::decode(const std::string& node_id) {
     j["message"] = model_.recovery.ended;
     return with_units(std::move(j), block_units());
   }
-  Json j = decode_block(source_, model_, ref.offset, kDecodeItems);
+  Json j = decode_block(source_, model_, ref.offset, kDecodeItems, schemas_.get());
   j["kind"] = block_kind_name(ref.kind);
   if (!part.empty()) j["part"] = part;
   return with_units(std::move(j), block_units());

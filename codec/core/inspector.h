@@ -16,6 +16,10 @@
 #include "core/query.h"
 #include "core/report.h"
 
+namespace logscope::protobuf {
+class Schemas;  // codec/protobuf/schemas.h
+}
+
 namespace logscope {
 
 // A node of the structure tree (blocks, chunks, records, frames, packets...).
@@ -70,6 +74,11 @@ class ByteFeed {
 class FormatInspector {
  public:
   virtual ~FormatInspector() = default;
+
+  // Message schemas the user supplied (`--descriptors`, `--proto-path`, the page's dropped set):
+  // names for protobuf payloads in decode, export and plots (codec/protobuf). Null: none, field
+  // numbers only. Formats without such payloads, or that carry their own schemas, ignore it.
+  virtual void set_message_schemas(std::shared_ptr<const protobuf::Schemas> schemas) { (void)schemas; }
 
   // Index-first summary: reads as little as the format allows. Problems found on the way
   // (and any recovery performed because the index is missing) are in the report.

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -90,5 +90,13 @@ int main(int argc, char** argv) {
                                        raw("\4\0\0\0base\2\0\0\0\7\0\0\0\11\0\0\0"));
   write_text(out + "/msgdef/consts", std::string("a/B\nuint8 X=1\nstring S=hello # c\nbool[] flags\nduration d\nchar[4] c\nuint8[] raw\n") +
                                          raw("\0\2\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0abcd\3\0\0\0xyz"));
+  // tests/fuzz/fuzz_protobuf.cpp: a type byte, then a payload (fz.Tree when odd, fz.Scalars when
+  // even), or 'P' and .proto text, or 'D' and a descriptor set.
+  write_text(out + "/protobuf/scalars", raw("\0\x08\x96\x01\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x3d\0\0\x80\x3f"
+                                              "\x61\0\0\0\0\0\0\xf0\x3f\x68\x01\x72\x02hi\x80\x01\x02"));
+  write_text(out + "/protobuf/tree", raw("\1\x0a\x0b\x12\x08\0\0\0\0\0\0\xe0\x3f\x12\x10\0\0\0\0\0\0\xf0\x3f"
+                                           "\0\0\0\0\0\0\0\x40\x22\x07\x0a\x01k\x12\x02\x08\x05\x2a\x04\x08\x07\x10\x02"
+                                           "\x0b\x08\x01\x0c"));
+  write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
   return 0;
 }

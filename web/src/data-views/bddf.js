@@ -19,5 +19,5 @@ export default /** @type {import('../types.js').FormatPage} */ ({
   plotSources: (summary) => series(summary).filter((s) => POD.test(String(s.type)))
     .map((s) => ({ key: String(s.index), id: s.index, name: s.channel, label: `${s.channel} · ${s.type}` })),
   plotNote: ' BDDF stores one time per block: the samples of a block share it (they stack at one point in time; "sample" is their place in the block).',
-  exportNote: 'Series of plain numbers export; protobuf series (robot state, images) are not supported yet.',
+  exportNote: 'Series of plain numbers export a column per value; protobuf series (robot state…) a column per numeric field, named by field number here (1.3[2].5). Names need the schemas: `logscope export FILE --series N --descriptors bosdyn.desc` (or --proto-path DIR) from the command line.',
 });
