@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "cdr/writer.h"
 #include "core/format_table.h"
 #include "tiny_files.h"
 
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/cdr"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -90,5 +91,23 @@ int main(int argc, char** argv) {
                                        raw("\4\0\0\0base\2\0\0\0\7\0\0\0\11\0\0\0"));
   write_text(out + "/msgdef/consts", std::string("a/B\nuint8 X=1\nstring S=hello # c\nbool[] flags\nduration d\nchar[4] c\nuint8[] raw\n") +
                                          raw("\0\2\0\0\0\1\0\0\0\0\0\0\0\0\0\0\0abcd\3\0\0\0xyz"));
+  // CDR (fuzz_cdr): XCDR1 little-endian and XCDR2 big-endian messages of a nested type.
+  std::string cdr_definition = "t/msg/Scan\nstd_msgs/Header header\nfloat32[] ranges\nuint8[2] flags\nstring<=8 name\nint64 big\n"
+                               "================================================================================\n"
+                               "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id\n";
+  for (int version : {1, 2}) {
+    logscope::cdr::CdrWriter w(version, version == 2);
+    w.put<int32_t>(5);
+    w.put<uint32_t>(6);
+    w.string("map");
+    w.sequence_length(2);
+    w.put<float>(1.0f);
+    w.put<float>(2.0f);
+    w.put<uint8_t>(1);
+    w.put<uint8_t>(2);
+    w.string("a");
+    w.put<int64_t>(7);
+    write_text(out + "/cdr/scan_xcdr" + std::to_string(version), cdr_definition + std::string(1, '\0') + w.bytes());
+  }
   return 0;
 }
