@@ -1,5 +1,5 @@
 // MCAP's entry in the format table (core/format_table.h). Reading, the doctor, the tree and the
-// queries are here; export, extract, repair and plots are not yet (docs/mcap.md).
+// queries, the export (by topic) and the plots are here; extract and repair are not yet (docs/mcap.md).
 #include "mcap/entry.h"
 
 #include "mcap/format.h"
@@ -52,7 +52,8 @@ FormatEntry format_entry() {
                       "mcap.record.damaged", "mcap.summary.crc_mismatch", "mcap.summary.damaged"};
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = small_demo;
-  e.source = {"channel", "channels"};
+  e.operations = {Operation::Export, Operation::Plot};
+  e.source = {"topic", "topics"};
   e.helpers = {};
   return e;
 }

@@ -279,6 +279,17 @@ std::vector<QuerySpec> McapInspector::queries() {
        {{"total", Unit::Count}, {"metadata.name", Unit::Text}, {"metadata.offset", Unit::Offset}, {"metadata.length", Unit::Bytes},
         {"metadata.metadata", Unit::Data}, {"metadata.error", Unit::Text}},
        [this](QueryArgs& args, const ProgressFn&) { return metadata_query(args); }},
+      {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
+       {{"topic", ArgType::String, "the topic"}},
+       {{"topic", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text}},
+       [this](QueryArgs& args, const ProgressFn&) { return columns_query(args); }},
+      {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
+       [] {
+         std::vector<ArgSpec> specs{{"topic", ArgType::String, "the topic"}};
+         for (ArgSpec& spec : plot_arg_specs()) specs.push_back(std::move(spec));
+         return specs;
+       }(),
+       plot_units(), [this](QueryArgs& args, const ProgressFn& progress) { return plot_query(args, progress); }},
       {"timeline", "messages per channel and time bin from the message indexes (no chunk decompressed)", timeline_arg_specs(),
        timeline_units(), [this](QueryArgs& args, const ProgressFn&) { return timeline_query(args); }},
   };
