@@ -15,6 +15,8 @@ echo "== codec tests (ctest)"
 (cd build/native && ctest --output-on-failure -j"$(nproc)") || status=1
 echo "== wasm module tests (node --test)"
 node --test tests/wasm/ || status=1
+echo "== reference readers (node --test tests/node/: @mcap/core against the CLI)"
+node --test tests/node/ || status=1
 echo "== browser tests (playwright-core + chromium)"
 node --test --test-concurrency=1 tests/web/ || status=1
 exit $status

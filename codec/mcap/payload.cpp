@@ -22,6 +22,7 @@ class CdrDecoder : public PayloadDecoder {
   Json to_json(std::string_view payload, std::string* error) const override {
     return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), cdr::DecodeOptions(), error);
   }
+  bool has_columns() const override { return true; }
   const std::vector<std::string>& columns() const override { return layout_.columns(); }
   const std::vector<TableWriter::Kind>& kinds() const override { return layout_.kinds(); }
   const std::vector<std::string>& json_columns() const override { return layout_.json_columns(); }
@@ -45,6 +46,7 @@ class Ros1Decoder : public PayloadDecoder {
   Json to_json(std::string_view payload, std::string* error) const override {
     return schema_->decode(bytes_of(payload), payload.size(), rosbag::DecodeOptions(), error);
   }
+  bool has_columns() const override { return true; }
   const std::vector<std::string>& columns() const override { return layout_.columns(); }
   const std::vector<TableWriter::Kind>& kinds() const override { return layout_.kinds(); }
   const std::vector<std::string>& json_columns() const override { return layout_.json_columns(); }

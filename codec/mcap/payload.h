@@ -23,8 +23,10 @@ class PayloadDecoder {
   // The message as JSON for the record view (long arrays shortened); `error` says why it does not
   // fit, with what was decoded before.
   virtual Json to_json(std::string_view payload, std::string* error) const = 0;
-  // The export's columns after time_ns, decided by the schema alone; empty when this encoding has
-  // no fixed columns (json). kinds() has one entry per column.
+  // Whether the schema fixes the export's columns (false for json, whose fields are the data's).
+  virtual bool has_columns() const { return false; }
+  // The export's columns after time_ns, decided by the schema alone (an empty type has none).
+  // kinds() has one entry per column.
   virtual const std::vector<std::string>& columns() const { return none_; }
   virtual const std::vector<TableWriter::Kind>& kinds() const { return no_kinds_; }
   virtual const std::vector<std::string>& json_columns() const { return none_; }
