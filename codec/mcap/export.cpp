@@ -2,6 +2,7 @@
 // their channel's decoder (payload.h), `time_ns` (the log time) first, in file order. Only the
 // chunks that may hold the topic in the range are read (their ChunkIndex says which channels
 // and times they hold), one at a time.
+#include <algorithm>
 #include <set>
 
 #include "mcap/inspector_impl.h"

@@ -84,6 +84,8 @@ class McapInspector : public FormatInspector {
   // The plot queries (plot_queries.cpp): a topic's columns and its numeric columns over time.
   Json columns_query(QueryArgs& args);
   Json plot_query(QueryArgs& args, const ProgressFn& progress);
+  // Messages with their payloads decoded (decoded.cpp).
+  Json decoded_query(QueryArgs& args, const ProgressFn& progress);
 
   ByteSource& source_;
   FileModel model_;

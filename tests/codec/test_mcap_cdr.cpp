@@ -158,3 +158,28 @@ TEST_CASE("mcap plots: columns and plot of a CDR topic") {
   CHECK(plot.find("count")->as_uint() == 20);
   CHECK(plot.find("columns")->dump() == "[\"angle_max\",\"header.stamp.nanosec\"]");
 }
+
+TEST_CASE("mcap decoded query: pages of messages with their payloads decoded, one channel or all") {
+  Opened o = open_demo();
+  Json args = Json::object();
+  args["count"] = 10;
+  Json page = o.inspector->query("decoded", args, nullptr);
+  REQUIRE(page.find("messages"));
+  CHECK(page.find("count")->as_uint() == 10);
+  CHECK(page.find("more")->as_bool());
+  const Json& first = page.find("messages")->elements()[0];
+  CHECK(first.find("topic")->as_string() == "/imu");
+  CHECK(first.find("message")->find("header")->find("frame_id")->as_string() == "imu_link");
+  args["channel"] = 4;  // /mismatch
+  args["first"] = 18;
+  page = o.inspector->query("decoded", args, nullptr);
+  CHECK(page.find("count")->as_uint() == 2);
+  CHECK_FALSE(page.find("more")->as_bool());
+  CHECK(page.find("messages")->elements()[0].find("decode_error")->as_string().find("field 'b'") != std::string::npos);
+  args["channel"] = 6;  // /status, JSON
+  args["first"] = 0;
+  page = o.inspector->query("decoded", args, nullptr);
+  CHECK(page.find("messages")->elements()[1].find("message")->dump() == "{\"ok\":true,\"n\":1}");
+  args["channel"] = 99;
+  CHECK(o.inspector->query("decoded", args, nullptr).find("error"));
+}
