@@ -138,6 +138,7 @@ std::string cdr_demo(const CdrDemoOptions& options) {
   wo.library = "logscope make-demo-cdr";
   wo.compression = options.compression;
   wo.chunk_size = 16 * 1024;
+  wo.message_indexes = options.message_indexes;
   Writer w(wo);
   StringPairs qos{{"offered_qos_profiles", ""}};
   uint16_t imu_ch = w.add_channel(w.add_schema("sensor_msgs/msg/Imu", "ros2msg", imu_definition()), "/imu", "cdr", qos);

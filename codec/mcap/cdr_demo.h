@@ -13,6 +13,7 @@ namespace logscope::mcap {
 struct CdrDemoOptions {
   uint32_t messages_per_channel = 20;
   std::string compression = "zstd";
+  bool message_indexes = true;  // false: chunk indexes that list no channel (an index-less writer)
 };
 
 // The file's bytes.

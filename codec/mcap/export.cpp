@@ -34,7 +34,8 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
                                    [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
       if (info != model_.chunks.end() && info->offset == f.offset && info->index_offset) {
         // The index says what the chunk holds: skip it when none of the channels or times fit.
-        bool any = false;
+        // (A writer without message indexes lists no channel there: then only the times count.)
+        bool any = info->message_index_offsets.empty();
         for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
         bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
         if (!any || !in_time) continue;

@@ -31,10 +31,11 @@ struct Opened {
   std::unique_ptr<FormatInspector> inspector;
 };
 
-Opened open_demo(const std::string& compression = "zstd") {
+Opened open_demo(const std::string& compression = "zstd", bool message_indexes = true) {
   Opened o;
   mcap::CdrDemoOptions options;
   options.compression = compression;
+  options.message_indexes = message_indexes;
   o.bytes = mcap::cdr_demo(options);
   o.source = std::make_unique<MemoryByteSource>(reinterpret_cast<const uint8_t*>(o.bytes.data()), o.bytes.size());
   o.inspector = mcap::open_inspector(*o.source);
@@ -116,6 +117,11 @@ TEST_CASE("mcap export: every numeric leaf of a CDR topic by its path, one row p
   CHECK(rows[4][at["f64"]] == "inf");
   CHECK(rows[2][at["corners[1].y"]] == "-1.25");
   CHECK(result.json_columns == std::vector<std::string>{"bounded_f64", "blob", "seq_i64", "names", "short_names", "path", "long_fixed"});
+
+  // Without message indexes the chunk indexes list no channel: every chunk is read.
+  Opened bare = open_demo("lz4", false);
+  StringSink all;
+  CHECK(bare.inspector->export_rows("/pose", ExportRequest(), all, nullptr).rows == 20);
 
   // The range: only messages in it.
   ExportRequest request;
