@@ -127,11 +127,17 @@ class Walker {
       std::string_view bytes = reader_.bytes(count);
       if (emit) sink_.octets(field, bytes);
     } else if (field.primitive != Primitive::Message && field.primitive != Primitive::String && field.primitive != Primitive::WString) {
+      // Aligned once, the elements are contiguous: all of them must be there before any is read, so
+      // the walk fails at the same byte whichever elements its sink keeps.
       size_t size = primitive_size(field.primitive);
+      if (count > 0 && !reader_.align(size)) return ended(field);
+      if (count > reader_.remaining() / size)
+        return fail("array '" + field.name + "' of " + std::to_string(count) + " " + field.type_name + " needs " +
+                    std::to_string(count * size) + " bytes, " + std::to_string(reader_.remaining()) + " remain");
       for (uint64_t i = 0; i < count; ++i) {
         bool keep = emit && sink_.keep(i);
-        if (!keep) {  // the rest at once: aligned once, then contiguous
-          if (count - i > 0 && (!reader_.align(size) || !reader_.skip((count - i) * size))) return ended(field);
+        if (!keep) {  // the rest at once
+          reader_.skip((count - i) * size);
           break;
         }
         sink_.element(i);
