@@ -10,6 +10,7 @@
 
 #include "cdr/writer.h"
 #include "core/format_table.h"
+#include "mcap/cdr_demo.h"
 #include "tiny_files.h"
 
 namespace {
@@ -77,6 +78,13 @@ int main(int argc, char** argv) {
   write(out + "/mcap/tiny_lz4.mcap", logscope_fuzz::tiny_mcap("lz4"));
   write(out + "/mcap/tiny_none.mcap", logscope_fuzz::tiny_mcap(""));
   write(out + "/mcap/tiny_unchunked.mcap", logscope_fuzz::tiny_mcap("", false));
+  {
+    logscope::mcap::CdrDemoOptions cdr;  // CDR channels of every field kind, decoded by the harness
+    cdr.messages_per_channel = 3;
+    cdr.compression = "";
+    std::string bytes = logscope::mcap::cdr_demo(cdr);
+    write(out + "/mcap/cdr.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  }
   std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
   mcap_cut.resize(mcap_cut.size() * 2 / 3);
   write(out + "/mcap/tiny_cut.mcap", mcap_cut);
