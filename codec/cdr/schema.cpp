@@ -215,12 +215,22 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
     std::string key = type->name;
     if (!schema->types_.count(key)) schema->types_[key] = std::move(type);  // a repeated type: the first wins
   }
-  schema->root_ = schema->types_[root_name].get();
+  if (!schema->finish(root_name, error)) return nullptr;
+  return schema;
+}
+
+bool Schema::finish(const std::string& root_name, std::string* error) {
+  auto root = types_.find(root_name);
+  if (root == types_.end()) {
+    *error = "the definition does not define its root type " + root_name;
+    return false;
+  }
+  root_ = root->second.get();
 
   // builtin_interfaces/Time and Duration when the text does not define them (ROS 1 style `time`).
   auto builtin_time = [&](const std::string& name) -> const MessageType* {
-    auto it = schema->types_.find(name);
-    if (it != schema->types_.end()) return it->second.get();
+    auto it = types_.find(name);
+    if (it != types_.end()) return it->second.get();
     auto type = std::make_unique<MessageType>();
     type->name = name;
     Field sec, nanosec;
@@ -228,7 +238,7 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
     nanosec.name = "nanosec", nanosec.type_name = "uint32", nanosec.primitive = Primitive::UInt32;
     type->fields = {sec, nanosec};
     const MessageType* raw = type.get();
-    schema->types_[name] = std::move(type);
+    types_[name] = std::move(type);
     return raw;
   };
 
@@ -236,7 +246,7 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
   // "/msg/", relative to the package of the type that uses it, or by its last part when only one
   // type has that name.
   std::vector<MessageType*> all;
-  for (auto& entry : schema->types_) all.push_back(entry.second.get());
+  for (auto& entry : types_) all.push_back(entry.second.get());
   for (MessageType* type : all) {
     for (Field& field : type->fields) {
       if (builtin(field.type_name, &field.primitive)) continue;
@@ -260,8 +270,8 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
       }
       const MessageType* found = nullptr;
       for (const std::string& name : candidates) {
-        auto it = schema->types_.find(name);
-        if (it != schema->types_.end()) {
+        auto it = types_.find(name);
+        if (it != types_.end()) {
           found = it->second.get();
           break;
         }
@@ -269,7 +279,7 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
       if (!found) {
         const MessageType* only = nullptr;
         int matches = 0;
-        for (const auto& entry : schema->types_)
+        for (const auto& entry : types_)
           if (last_part(entry.first) == last_part(t) && (t.find('/') == std::string::npos || package_of(entry.first) == package_of(t)))
             only = entry.second.get(), ++matches;
         if (matches == 1) found = only;
@@ -278,13 +288,13 @@ std::unique_ptr<Schema> Schema::parse_ros2msg(const std::string& root_name, cons
       if (!found && (t == "builtin_interfaces/Duration" || t == "builtin_interfaces/msg/Duration")) found = builtin_time(t);
       if (!found) {
         *error = "field '" + field.name + "' of " + type->name + " has type " + t + ", which the definition does not define";
-        return nullptr;
+        return false;
       }
       field.message = found;
       field.type_name = found->name;
     }
   }
-  return schema;
+  return true;
 }
 
 }  // namespace logscope::cdr

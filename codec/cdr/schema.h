@@ -60,6 +60,11 @@ class Schema {
   // define, a service or action definition ('---'), a bad bound.
   static std::unique_ptr<Schema> parse_ros2msg(const std::string& root_name, const std::string& definition, std::string* error);
 
+  // Parses `idl` (`ros2idl`: the root type's IDL, then each type it uses after a line of '=' and
+  // `IDL: package/msg/Type`): modules, structs, typedefs of arrays, constants, enums, sequences,
+  // bounded strings and arrays; annotations are read past. Null with `error` when unusable.
+  static std::unique_ptr<Schema> parse_ros2idl(const std::string& root_name, const std::string& idl, std::string* error);
+
   const MessageType& root() const { return *root_; }
   const std::map<std::string, std::unique_ptr<MessageType>>& types() const { return types_; }
 
@@ -67,6 +72,9 @@ class Schema {
   static constexpr uint64_t kMaxFixedArray = 100000000;      // T[N] beyond this is refused
 
  private:
+  // Resolves every field's type (builtins, types of the text, builtin Time/Duration) and the root.
+  bool finish(const std::string& root_name, std::string* error);
+
   std::map<std::string, std::unique_ptr<MessageType>> types_;
   const MessageType* root_ = nullptr;
 };

@@ -92,6 +92,14 @@ std::unique_ptr<PayloadDecoder> make_cdr(const Schema* schema, std::string* erro
   return decoder;
 }
 
+std::unique_ptr<PayloadDecoder> make_cdr_idl(const Schema* schema, std::string* error) {
+  auto parsed = cdr::Schema::parse_ros2idl(schema->name, schema->data, error);
+  if (!parsed) return nullptr;
+  auto decoder = std::make_unique<CdrDecoder>(std::move(parsed));
+  if (!decoder->usable(error)) return nullptr;
+  return decoder;
+}
+
 std::unique_ptr<PayloadDecoder> make_ros1(const Schema* schema, std::string* error) {
   auto parsed = rosbag::MessageSchema::parse(schema->name, schema->data, error);
   if (!parsed) return nullptr;
@@ -109,6 +117,7 @@ const std::vector<PayloadCodec>& payload_codecs() {
   // registry's, "ros" what early ros1 profile writers used.
   static const std::vector<PayloadCodec> table = {
       {"cdr", "ros2msg", make_cdr},
+      {"cdr", "ros2idl", make_cdr_idl},
       {"ros1", "ros1msg", make_ros1},
       {"ros", "ros1msg", make_ros1},
       {"json", "*", make_json},

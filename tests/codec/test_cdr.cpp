@@ -269,3 +269,54 @@ TEST_CASE("cdr: definitions that cannot be used are refused with the reason") {
   FlatLayout layout(*self);
   CHECK(layout.columns().empty());
 }
+
+TEST_CASE("cdr: ros2idl schemas (rosidl's IDL: modules, typedefs of arrays, sequences, bounds, annotations) decode like ros2msg") {
+  std::string sep = "================================================================================\n";
+  std::string idl = "// generated from rosidl_adapter/resource/msg.idl.em\n#include \"std_msgs/msg/Header.idl\"\n\n"
+                    "module demo_msgs {\n  module msg {\n    typedef double double__3[3];\n"
+                    "    module Sample_Constants {\n      const uint8 MODE_A = 1;\n      const string NAME = \"a; {b}\";\n    };\n"
+                    "    @verbatim (language=\"comment\", text=\n      \"A sample; with {braces}.\")\n    struct Sample {\n"
+                    "      std_msgs::msg::Header header;\n      double__3 position;\n      sequence<float, 4> bounded;\n"
+                    "      sequence<int64> values;\n      @default (value=\"hi\")\n      string<8> label;\n      boolean flag;\n"
+                    "      octet raw[2];\n      unsigned long long big, other;\n    };\n  };\n};\n" +
+                    sep + "IDL: std_msgs/msg/Header\nmodule std_msgs {\n  module msg {\n    struct Header {\n"
+                    "      builtin_interfaces::msg::Time stamp;\n      string frame_id;\n    };\n  };\n};\n" +
+                    sep + "IDL: builtin_interfaces/msg/Time\nmodule builtin_interfaces {\n  module msg {\n    struct Time {\n"
+                    "      int32 sec;\n      uint32 nanosec;\n    };\n  };\n};\n";
+  std::string error;
+  auto schema = Schema::parse_ros2idl("demo_msgs/msg/Sample", idl, &error);
+  INFO(error);
+  REQUIRE(schema);
+  FlatLayout layout(*schema);
+  CHECK(layout.columns() == std::vector<std::string>{"header.stamp.sec", "header.stamp.nanosec", "header.frame_id", "position[0]", "position[1]",
+                                                    "position[2]", "bounded", "values", "label", "flag", "raw[0]", "raw[1]", "big", "other"});
+  CHECK(schema->root().fields[4].string_bound == 8);
+  CHECK(schema->root().fields[2].array == ArrayKind::Bounded);
+  CHECK(schema->root().fields[2].array_size == 4);
+  CHECK(schema->root().fields[3].array == ArrayKind::Unbounded);
+  CdrWriter w(2, true);
+  w.put<int32_t>(1);
+  w.put<uint32_t>(2);
+  w.string("base");
+  for (double v : {1.0, 2.0, 3.0}) w.put<double>(v);
+  w.sequence_length(1);
+  w.put<float>(0.5f);
+  w.sequence_length(2);
+  w.put<int64_t>(-1);
+  w.put<int64_t>(7);
+  w.string("lbl");
+  w.put<uint8_t>(1);
+  w.put<uint8_t>(9);
+  w.put<uint8_t>(8);
+  w.put<uint64_t>(5);
+  w.put<uint64_t>(6);
+  Json j = decode(*schema, w.bytes(), &error);
+  CHECK(error == "");
+  CHECK(j.dump() == "{\"header\":{\"stamp\":{\"sec\":1,\"nanosec\":2},\"frame_id\":\"base\"},\"position\":[1.0,2.0,3.0],\"bounded\":[0.5],"
+                    "\"values\":[-1,7],\"label\":\"lbl\",\"flag\":true,\"raw\":{\"length\":2,\"hex\":\"0908\"},\"big\":5,\"other\":6}");
+  // What IDL allows and ROS types never use is refused, as is text that is not IDL.
+  CHECK(!Schema::parse_ros2idl("a/msg/B", "module a { module msg { struct B { double m[2][3]; }; }; };", &error));
+  CHECK(error.find("multi-dimensional") != std::string::npos);
+  CHECK(!Schema::parse_ros2idl("a/msg/B", "module a { struct", &error));
+  CHECK(!Schema::parse_ros2idl("a/msg/B", "float64 x\n", &error));
+}

@@ -1,6 +1,7 @@
 // libFuzzer harness: ROS 2 message definitions and the CDR decoder (codec/cdr). Input layout:
 // "<root type>\n<ros2msg definition>\0<CDR message, encapsulation header included>"; without a
-// NUL the whole rest is the definition and the message is empty.
+// NUL the whole rest is the definition and the message is empty. A root type starting "idl:" has
+// a ros2idl definition instead.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -30,7 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t message_size = nul ? static_cast<size_t>(end - (nul + 1)) : 0;
 
   std::string error;
-  auto schema = logscope::cdr::Schema::parse_ros2msg(root, definition, &error);
+  bool idl = root.compare(0, 4, "idl:") == 0;
+  auto schema = idl ? logscope::cdr::Schema::parse_ros2idl(root.substr(4), definition, &error)
+                    : logscope::cdr::Schema::parse_ros2msg(root, definition, &error);
   if (!schema) return 0;
   std::string decode_error, validate_error, row_error;
   logscope::Json decoded = logscope::cdr::decode_json(*schema, message, message_size, logscope::cdr::DecodeOptions(), &decode_error);

@@ -117,5 +117,10 @@ int main(int argc, char** argv) {
     w.put<int64_t>(7);
     write_text(out + "/cdr/scan_xcdr" + std::to_string(version), cdr_definition + std::string(1, '\0') + w.bytes());
   }
+  write_text(out + "/cdr/idl_header", std::string("idl:std_msgs/msg/Header\n") +
+                                          "module std_msgs { module msg { typedef double double__2[2];\n"
+                                          "@verbatim (language=\"comment\", text=\"x\") struct Header {\n"
+                                          "builtin_interfaces::msg::Time stamp; string<8> frame_id; double__2 d; sequence<int16, 3> s; }; }; };\n" +
+                                          std::string(1, '\0') + raw("\0\1\0\0\1\0\0\0\2\0\0\0\2\0\0\0a\0\0\0") + std::string(16, '\0') + raw("\1\0\0\0\5\0"));
   return 0;
 }
