@@ -272,7 +272,8 @@ TEST_CASE("cdr: definitions that cannot be used are refused with the reason") {
 
 TEST_CASE("cdr: ros2idl schemas (rosidl's IDL: modules, typedefs of arrays, sequences, bounds, annotations) decode like ros2msg") {
   std::string sep = "================================================================================\n";
-  std::string idl = "// generated from rosidl_adapter/resource/msg.idl.em\n#include \"std_msgs/msg/Header.idl\"\n\n"
+  // rosbag2's layout: every definition after the delimiter, the root's too, in any order.
+  std::string idl = sep + "IDL: demo_msgs/msg/Sample\n// generated from rosidl_adapter/resource/msg.idl.em\n#include \"std_msgs/msg/Header.idl\"\n\n"
                     "module demo_msgs {\n  module msg {\n    typedef double double__3[3];\n"
                     "    module Sample_Constants {\n      const uint8 MODE_A = 1;\n      const string NAME = \"a; {b}\";\n    };\n"
                     "    @verbatim (language=\"comment\", text=\n      \"A sample; with {braces}.\")\n    struct Sample {\n"
