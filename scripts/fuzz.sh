@@ -30,7 +30,7 @@ cmake --build "$dir" -j"$jobs" --target "${harnesses[@]}" fuzz_make_seeds
 # never grows an input past it, and real samples are cut to it.
 max_len_of() {
   case $1 in
-    fuzz_detect | fuzz_rosbag_msgdef) echo 4096 ;;
+    fuzz_detect | fuzz_rosbag_msgdef | fuzz_cdr) echo 4096 ;;
     *) echo 8192 ;;
   esac
 }

@@ -87,6 +87,7 @@ Json McapInspector::record_json(const RecordFrame& frame, std::string_view conte
         j["publish_time"] = ns(m.publish_time);
         j["data"] = hex_json(content.substr(MessageHeader::kSize), frame.length - MessageHeader::kSize);
         if (file_offset) j["data_offset"] = file_offset + MessageHeader::kSize;
+        add_decoded(j, m.channel_id, content.substr(MessageHeader::kSize), whole);
       }
       break;
     }
@@ -213,6 +214,42 @@ Json McapInspector::record_json(const RecordFrame& frame, std::string_view conte
   }
   if (!ok) j["error"] = why;
   return j;
+}
+
+const PayloadDecoder* McapInspector::payload_decoder(uint16_t channel_id, std::string* error) {
+  const Channel* channel = model_.channel(channel_id);
+  if (!channel) {
+    *error = "the message's channel " + std::to_string(channel_id) + " is not in the file";
+    return nullptr;
+  }
+  auto info = model_.schemas.find(channel->schema_id);
+  const Schema* schema = info == model_.schemas.end() ? nullptr : &info->second.schema;
+  if (schema && info->second.data_size != schema->data.size()) {
+    *error = "the schema " + schema->name + " is not kept in memory (the file's schemas pass " + std::to_string(kMaxKeptSchemaData >> 20) + " MiB)";
+    return nullptr;
+  }
+  if (channel->schema_id != 0 && !schema) {
+    *error = "the channel's schema " + std::to_string(channel->schema_id) + " is not in the file";
+    return nullptr;
+  }
+  return decoders_.get(*channel, schema, error);
+}
+
+// The payload by its channel's encodings; an encoding without a decoder leaves the hex alone.
+void McapInspector::add_decoded(Json& j, uint16_t channel_id, std::string_view payload, bool whole) {
+  std::string error;
+  const PayloadDecoder* decoder = payload_decoder(channel_id, &error);
+  if (!decoder) {
+    j["decode_note"] = error;
+    return;
+  }
+  if (!whole) {
+    j["decode_note"] = "the message was not read whole";
+    return;
+  }
+  Json message = decoder->to_json(payload, &error);
+  j["message"] = std::move(message);
+  if (!error.empty()) j["decode_error"] = error;
 }
 
 Json McapInspector::decode(const std::string& id) {

@@ -1,5 +1,5 @@
-// MCAP's entry in the format table (core/format_table.h): reading, the doctor, the tree and the
-// queries; extract, repair and the demo writers are in outputs.cpp.
+// MCAP's entry in the format table (core/format_table.h): reading, the doctor, the tree, the
+// queries, the export (by topic) and the plots; extract, repair and the demo writers are in outputs.cpp.
 #include "mcap/entry.h"
 
 #include <iterator>
@@ -37,12 +37,11 @@ FormatEntry format_entry() {
                       "mcap.record.damaged", "mcap.summary.crc_mismatch", "mcap.summary.damaged"};
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
-  e.source = {"channel", "channels"};
-  e.operations.push_back(Operation::Extract);
-  e.operations.push_back(Operation::Repair);
+  e.source = {"topic", "topics"};
+  e.operations = {Operation::Export, Operation::Extract, Operation::Repair, Operation::Plot};
   e.extract_options = {{"compression", "chunk compression of the written MCAP (default: the input's)", {"", "none", "lz4", "zstd"}}};
   e.extract_summary =
-      "An indexed MCAP with the messages of the chosen channels (topics or ids) in [from, to] in log_time order, the attachments in "
+      "An indexed MCAP with the messages of the chosen topics (or channel ids) in [from, to] in log_time order, the attachments in "
       "[from, to] and every metadata record, chunked with the input's compression (or --compression), only the channels used.";
   e.repair_summary =
       "An indexed, valid MCAP of every complete message, attachment and metadata record, read past damaged records and chunks; a "

@@ -4,13 +4,17 @@
 #pragma once
 
 #include <memory>
+#include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/inspector.h"
 #include "mcap/decompress.h"
 #include "mcap/model.h"
+#include "mcap/payload.h"
 #include "mcap/reader.h"
 
 namespace logscope::mcap {
@@ -43,6 +47,8 @@ class McapInspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
+  ExportResult export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
+                           const ProgressFn& progress) override;
 
   const FileModel& model() const { return model_; }
 
@@ -62,12 +68,31 @@ class McapInspector : public FormatInspector {
   Json metadata_query(QueryArgs& args);
   Json timeline_query(QueryArgs& args);
   Json channels_query();
+  // The decoder of a channel's payloads (payload.h), or null with `error`.
+  const PayloadDecoder* payload_decoder(uint16_t channel_id, std::string* error);
+  // Adds "message" (the decoded payload) or "decode_error" to a Message record's JSON.
+  void add_decoded(Json& j, uint16_t channel_id, std::string_view payload, bool whole);
+  // Every message of `channels` with log_time in [t0, t1], in file order (export.cpp): `fn` gets
+  // its header, payload, the record's file offset (or its chunk's) and its offset in the chunk
+  // (0 outside chunks) and returns false to stop. False when cancelled.
+  using MessageFn = std::function<bool(const MessageHeader&, std::string_view payload, uint64_t offset, uint64_t in_chunk)>;
+  bool for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
+                        const MessageFn& fn, std::vector<Problem>* problems);
+  bool topic_channels(const std::string& topic, std::set<uint16_t>* ids, std::string* error);
+  const PayloadDecoder* topic_decoder(const std::string& topic, const std::set<uint16_t>& ids,
+                                      std::map<uint16_t, const PayloadDecoder*>* per_channel, std::string* error);
+  // The plot queries (plot_queries.cpp): a topic's columns and its numeric columns over time.
+  Json columns_query(QueryArgs& args);
+  Json plot_query(QueryArgs& args, const ProgressFn& progress);
+  // Messages with their payloads decoded (decoded.cpp).
+  Json decoded_query(QueryArgs& args, const ProgressFn& progress);
 
   ByteSource& source_;
   FileModel model_;
   std::optional<std::vector<RecordFrame>> records_;
   bool records_complete_ = true;
   std::unique_ptr<LoadedChunk> chunk_cache_;
+  PayloadDecoders decoders_;
 };
 
 }  // namespace logscope::mcap

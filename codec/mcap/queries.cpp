@@ -301,6 +301,26 @@ std::vector<QuerySpec> McapInspector::queries() {
        {{"total", Unit::Count}, {"metadata.name", Unit::Text}, {"metadata.offset", Unit::Offset}, {"metadata.length", Unit::Bytes},
         {"metadata.metadata", Unit::Data}, {"metadata.error", Unit::Text}},
        [this](QueryArgs& args, const ProgressFn&) { return metadata_query(args); }},
+      {"decoded", "messages in file order, a page at a time, with their payloads decoded by their channel's encodings",
+       {{"channel", ArgType::U64, "only this channel id"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
+        {"count", ArgType::U64, "messages (at most 1000)"}, {"t0_ns", ArgType::U64, "from log_time, ns"}, {"t1_ns", ArgType::U64, "to log_time, ns"}},
+       {{"first", Unit::Id}, {"count", Unit::Count}, {"more", Unit::Flag}, {"cancelled", Unit::Flag}, {"messages.index", Unit::Id},
+        {"messages.channel", Unit::Id}, {"messages.topic", Unit::Text}, {"messages.sequence", Unit::Id}, {"messages.log_time", Unit::TimeNs},
+        {"messages.publish_time", Unit::TimeNs}, {"messages.size", Unit::Bytes}, {"messages.offset", Unit::Offset},
+        {"messages.offset_in_chunk", Unit::Offset}, {"messages.message", Unit::Data}, {"messages.decode_error", Unit::Text},
+        {"messages.decode_note", Unit::Text}, {"problems.offset", Unit::Offset}, {"problems.message", Unit::Text}},
+       [this](QueryArgs& args, const ProgressFn& progress) { return decoded_query(args, progress); }},
+      {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
+       {{"topic", ArgType::String, "the topic"}},
+       {{"topic", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text}},
+       [this](QueryArgs& args, const ProgressFn&) { return columns_query(args); }},
+      {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
+       [] {
+         std::vector<ArgSpec> specs{{"topic", ArgType::String, "the topic"}};
+         for (ArgSpec& spec : plot_arg_specs()) specs.push_back(std::move(spec));
+         return specs;
+       }(),
+       plot_units(), [this](QueryArgs& args, const ProgressFn& progress) { return plot_query(args, progress); }},
       {"timeline", "messages per channel and time bin from the message indexes (no chunk decompressed)", timeline_arg_specs(),
        timeline_units(), [this](QueryArgs& args, const ProgressFn&) { return timeline_query(args); }},
   };

@@ -2,6 +2,7 @@
 // is asked, over files from our writers, and so is the decode of every node the tree shows first.
 // Every value of every answer has a unit in the answer's "units", every unit is one of the
 // contract's, and every ns value (time_ns, duration_ns) is an exact decimal string.
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -16,6 +17,7 @@
 #include "core/detect.h"
 #include "core/inspector.h"
 #include "inspector.h"
+#include "mcap/cdr_demo.h"
 #include "rosbag/demo.h"
 #include "test_support.h"
 
@@ -212,6 +214,29 @@ TEST_CASE("ROS bags V2.0 and V1.2: every value of every query answer and node de
     const Json& first = answers["messages"][0].find("messages")->elements().at(0);
     CHECK(first.find("time_ns")->as_string() == std::to_string(*summary.file.start_ns));
   }
+}
+
+TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node decode has a unit") {
+  std::string path = test_support::scratch_dir("query_units") + "/cdr.mcap";
+  {
+    std::string bytes = mcap::cdr_demo();
+    std::FILE* out = std::fopen(path.c_str(), "wb");
+    REQUIRE(out);
+    REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size());
+    std::fclose(out);
+  }
+  Opened o = open_path(path);
+  Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"attachments", args({})}, {"metadata", args({})},
+                 {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})}};
+  for (const char* topic : {"/imu", "/scan", "/all_kinds", "/legacy"}) {
+    asked.push_back({"columns", args({{"topic", topic}})});
+    std::string field = number_column(*o.inspector, args({{"topic", topic}}));
+    REQUIRE(!field.empty());
+    asked.push_back({"plot", args({{"topic", topic}, {"fields", field}})});
+    asked.push_back({"plot", args({{"topic", topic}, {"fields", field}, {"max_points", 3}, {"buckets", 7}})});
+  }
+  ask_all(*o.inspector, "cdr.mcap", asked);
+  // MCAP's node decodes carry no units yet (docs/mcap.md, "Not done yet"): not checked here.
 }
 
 TEST_CASE("CARLA: every value of every query answer and node decode has a unit") {

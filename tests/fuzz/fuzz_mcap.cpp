@@ -38,6 +38,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     inspector->query("attachments", logscope::Json::object(), progress);
     inspector->query("metadata", logscope::Json::object(), progress);
     inspector->query("timeline", logscope::Json::object(), progress);
+    // Payloads decoded by their channels (mcap/payload.h): a page of them, and a topic's columns and plot.
+    inspector->query("decoded", logscope::Json::parse("{\"count\": 30}").value_or(logscope::Json::object()), progress);
+    for (const char* topic : {"/pose", "/imu", "/all_kinds"}) {
+      logscope::Json args = logscope::Json::object();
+      args["topic"] = topic;
+      inspector->query("columns", args, progress);
+      args["fields"] = "header.stamp.sec";
+      inspector->query("plot", args, progress);
+    }
     inspector->file_map(true, progress);
     inspector->query("messages", logscope::Json::parse("{\"sha1\": true, \"count\": 30}").value_or(logscope::Json::object()), progress);
   } else {

@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "cdr/writer.h"
 #include "core/format_table.h"
+#include "mcap/cdr_demo.h"
 #include "tiny_files.h"
 
 namespace {
@@ -39,7 +41,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -76,6 +78,13 @@ int main(int argc, char** argv) {
   write(out + "/mcap/tiny_lz4.mcap", logscope_fuzz::tiny_mcap("lz4"));
   write(out + "/mcap/tiny_none.mcap", logscope_fuzz::tiny_mcap(""));
   write(out + "/mcap/tiny_unchunked.mcap", logscope_fuzz::tiny_mcap("", false));
+  {
+    logscope::mcap::CdrDemoOptions cdr;  // CDR channels of every field kind, decoded by the harness
+    cdr.messages_per_channel = 3;
+    cdr.compression = "";
+    std::string bytes = logscope::mcap::cdr_demo(cdr);
+    write(out + "/mcap/cdr.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  }
   std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
   mcap_cut.resize(mcap_cut.size() * 2 / 3);
   write(out + "/mcap/tiny_cut.mcap", mcap_cut);
@@ -98,5 +107,28 @@ int main(int argc, char** argv) {
                                            "\0\0\0\0\0\0\0\x40\x22\x07\x0a\x01k\x12\x02\x08\x05\x2a\x04\x08\x07\x10\x02"
                                            "\x0b\x08\x01\x0c"));
   write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
+  // CDR (fuzz_cdr): XCDR1 little-endian and XCDR2 big-endian messages of a nested type.
+  std::string cdr_definition = "t/msg/Scan\nstd_msgs/Header header\nfloat32[] ranges\nuint8[2] flags\nstring<=8 name\nint64 big\n"
+                               "================================================================================\n"
+                               "MSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id\n";
+  for (int version : {1, 2}) {
+    logscope::cdr::CdrWriter w(version, version == 2);
+    w.put<int32_t>(5);
+    w.put<uint32_t>(6);
+    w.string("map");
+    w.sequence_length(2);
+    w.put<float>(1.0f);
+    w.put<float>(2.0f);
+    w.put<uint8_t>(1);
+    w.put<uint8_t>(2);
+    w.string("a");
+    w.put<int64_t>(7);
+    write_text(out + "/cdr/scan_xcdr" + std::to_string(version), cdr_definition + std::string(1, '\0') + w.bytes());
+  }
+  write_text(out + "/cdr/idl_header", std::string("idl:std_msgs/msg/Header\n") +
+                                          "module std_msgs { module msg { typedef double double__2[2];\n"
+                                          "@verbatim (language=\"comment\", text=\"x\") struct Header {\n"
+                                          "builtin_interfaces::msg::Time stamp; string<8> frame_id; double__2 d; sequence<int16, 3> s; }; }; };\n" +
+                                          std::string(1, '\0') + raw("\0\1\0\0\1\0\0\0\2\0\0\0\2\0\0\0a\0\0\0") + std::string(16, '\0') + raw("\1\0\0\0\5\0"));
   return 0;
 }

@@ -62,7 +62,7 @@ test('extract of chosen channels in a time range: McapIndexedReader reads exactl
     const start = all.reduce((min, m) => (BigInt(m.log_time) < min ? BigInt(m.log_time) : min), BigInt(all[0].log_time));
     const [t0, t1] = [start + 1000000000n, start + 2000000000n];
     const output = join(dir, 'out.mcap');
-    const { status, stdout } = runCli(['extract', original, output, '--channels', '/imu,3', '--from', '+1', '--to', '+2', '--compression', 'zstd']);
+    const { status, stdout } = runCli(['extract', original, output, '--topics', '/imu,3', '--from', '+1', '--to', '+2', '--compression', 'zstd']);
     assert.equal(status, 0, stdout);
     const want = all.filter((m) => (m.channel === 0 || m.channel === 3) && BigInt(m.log_time) >= t0 && BigInt(m.log_time) <= t1);
     assert.ok(want.length > 50);

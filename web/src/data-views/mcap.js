@@ -1,5 +1,33 @@
-// MCAP: nothing beyond the format table yet. The Overview, Problems, Structure & bytes and the
-// batch table come from the codec alone; decoded messages per channel, plots and export are the
-// next steps (docs/mcap.md, "Not done").
-/** @type {import('../types.js').FormatPage} */
-export default {};
+// MCAP in the page, beyond the format table: the Data tab's decoded messages per channel, the
+// topics that export and plot choose from (the summary's channels table; a topic may have several
+// channels), plotting only the topics whose encodings give columns (CDR with ros2msg, ROS 1).
+import { formatCount } from '../dom.js';
+import { tableRows } from './common.js';
+import channelMessages from './channel-messages.js';
+
+// Encodings whose schema fixes the export's columns (codec/mcap/payload.cpp).
+const COLUMNS = new Set(['cdr/ros2msg', 'ros1/ros1msg', 'ros/ros1msg']);
+
+/** @type {(summary: import('../types.js').Report) => (import('../types.js').FormatSource & {count: number, option: string, plottable: boolean})[]} */
+const topics = (summary) => {
+  const rows = /** @type {{topic: string, schema: string, schema_encoding: string, message_encoding: string, messages: number}[]} */ (tableRows(summary, 'channels'));
+  /** @type {Map<string, {count: number, schema: string, plottable: boolean}>} */
+  const byTopic = new Map();
+  for (const c of rows) {
+    const seen = byTopic.get(c.topic) || { count: 0, schema: c.schema, plottable: false };
+    seen.count += c.messages || 0;
+    seen.plottable ||= COLUMNS.has(`${c.message_encoding}/${c.schema_encoding}`);
+    byTopic.set(c.topic, seen);
+  }
+  return [...byTopic].map(([topic, t]) => ({
+    key: topic, id: topic, name: topic, label: topic, count: t.count, plottable: t.plottable,
+    note: `${formatCount(t.count)} · ${t.schema || 'no schema'}`, option: `${topic} (${formatCount(t.count)})`,
+  }));
+};
+
+export default /** @type {import('../types.js').FormatPage} */ ({
+  views: [channelMessages],
+  sources: (summary) => topics(summary).filter((t) => t.plottable),
+  // Busiest first: the plot looks for a field worth showing from the top.
+  plotSources: (summary) => topics(summary).filter((t) => t.plottable).map((t) => ({ ...t, label: t.option })).sort((a, b) => b.count - a.count),
+});

@@ -1,0 +1,151 @@
+// The MCAP export (FormatInspector::export_rows): one topic's messages as the flat columns of
+// their channel's decoder (payload.h), `time_ns` (the log time) first, in file order. Only the
+// chunks that may hold the topic in the range are read (their ChunkIndex says which channels
+// and times they hold), one at a time.
+#include <algorithm>
+#include <set>
+
+#include "mcap/inspector_impl.h"
+
+namespace logscope::mcap {
+namespace {
+
+constexpr size_t kMaxProblems = 100;  // then only counted
+
+}  // namespace
+
+bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
+                                     const MessageFn& fn, std::vector<Problem>* problems) {
+  const std::vector<RecordFrame>& list = records();
+  ProgressTicker ticker(progress, model_.file_size);
+  for (size_t k = 0; k < list.size(); ++k) {
+    const RecordFrame& f = list[k];
+    if (!ticker.update(f.offset)) return false;
+    if (f.op == kOpMessage) {
+      if (f.length > kMaxRecordView) continue;
+      std::string bytes = content(f, f.length);
+      MessageHeader m;
+      std::string why;
+      if (bytes.size() != f.length || !parse_message_header(bytes, &m, &why)) continue;
+      if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) continue;
+      if (!fn(m, std::string_view(bytes).substr(MessageHeader::kSize), f.offset, 0)) return true;
+    } else if (f.op == kOpChunk) {
+      auto info = std::lower_bound(model_.chunks.begin(), model_.chunks.end(), f.offset,
+                                   [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
+      if (info != model_.chunks.end() && info->offset == f.offset && info->index_offset) {
+        // The index says what the chunk holds: skip it when none of the channels or times fit.
+        // (A writer without message indexes lists no channel there: then only the times count.)
+        bool any = info->message_index_offsets.empty();
+        for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
+        bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
+        if (!any || !in_time) continue;
+      }
+      const LoadedChunk* chunk = chunk_at(k);
+      if (!chunk) continue;
+      if (!chunk->error.empty() && problems && problems->size() < kMaxProblems)
+        problems->push_back(Problem{Severity::Warning, f.offset, "mcap.export.chunk", "the Chunk at byte " + std::to_string(f.offset) + ": " + chunk->error});
+      for (const RecordFrame& inner : chunk->inner) {
+        if (inner.op != kOpMessage) continue;
+        std::string_view bytes = chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length));
+        MessageHeader m;
+        std::string why;
+        if (!parse_message_header(bytes, &m, &why)) continue;
+        if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) continue;
+        if (!fn(m, bytes.substr(MessageHeader::kSize), f.offset, inner.offset)) return true;
+      }
+    }
+  }
+  return true;
+}
+
+bool McapInspector::topic_channels(const std::string& topic, std::set<uint16_t>* ids, std::string* error) {
+  for (const auto& [id, info] : model_.channels)
+    if (info.channel.topic == topic) ids->insert(id);
+  if (!ids->empty()) return true;
+  std::set<std::string> topics;
+  for (const auto& [id, info] : model_.channels) topics.insert(info.channel.topic);
+  std::string names;
+  for (const std::string& t : topics) names += (names.empty() ? "" : ", ") + t;
+  *error = "the file has no topic \"" + topic + "\" (topics: " + (names.empty() ? "none" : names) + ")";
+  return false;
+}
+
+// The decoder whose columns the topic exports: its first channel's; another channel of the topic
+// must have the same columns. Null with `error` when none can be exported.
+const PayloadDecoder* McapInspector::topic_decoder(const std::string& topic, const std::set<uint16_t>& ids,
+                                                    std::map<uint16_t, const PayloadDecoder*>* per_channel, std::string* error) {
+  const PayloadDecoder* first = nullptr;
+  std::string first_error;
+  for (uint16_t id : ids) {
+    std::string why;
+    const PayloadDecoder* decoder = payload_decoder(id, &why);
+    if (decoder && !decoder->has_columns()) {
+      why = "channel " + std::to_string(id) + " is " + model_.channel(id)->message_encoding + ", whose messages have no columns fixed by a schema";
+      decoder = nullptr;
+    }
+    if (!decoder) {
+      if (first_error.empty()) first_error = why;
+      continue;
+    }
+    if (!first) first = decoder;
+    else if (decoder->columns() != first->columns()) continue;  // another type: its messages are left out
+    (*per_channel)[id] = decoder;
+  }
+  if (!first) *error = "no channel of " + topic + " can be exported: " + first_error;
+  return first;
+}
+
+ExportResult McapInspector::export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
+                                        const ProgressFn& progress) {
+  ExportResult result;
+  std::set<uint16_t> ids;
+  if (!topic_channels(topic, &ids, &result.error)) return result;
+  std::map<uint16_t, const PayloadDecoder*> decoders;
+  const PayloadDecoder* first = topic_decoder(topic, ids, &decoders, &result.error);
+  if (!first) return result;
+  std::vector<std::string> columns{"time_ns"};
+  columns.insert(columns.end(), first->columns().begin(), first->columns().end());
+  TableWriter table(sink, request);
+  if (!table.start(columns, &result.error)) {
+    if (table.failed()) result.sink_failed = true, result.error = "could not write the output";
+    return result;
+  }
+  result.json_columns = table.written(first->json_columns());
+
+  uint64_t unreadable = 0;
+  std::string error;
+  auto problem = [&](uint64_t offset, const std::string& code, const std::string& message) {
+    ++unreadable;
+    if (result.problems.size() < kMaxProblems) result.problems.push_back(Problem{Severity::Warning, offset, code, message});
+  };
+  bool walked = for_each_message(ids, request.from_ns, request.to_ns, progress,
+                                 [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
+    std::string where = "message of " + topic + " at " + std::to_string(m.log_time) + " ns" +
+                        (in_chunk ? " (chunk at byte " + std::to_string(offset) + ", record at " + std::to_string(in_chunk) + " inside it)"
+                                  : " (record at byte " + std::to_string(offset) + ")");
+    auto decoder = decoders.find(m.channel_id);
+    if (decoder == decoders.end()) {
+      std::string why;
+      payload_decoder(m.channel_id, &why);
+      problem(offset, "mcap.export.no_schema", where + " is left out: channel " + std::to_string(m.channel_id) +
+                                                   (why.empty() ? " has another type than the topic's first channel" : ": " + why));
+      return true;
+    }
+    table.begin_row();
+    table.unsigned_integer(m.log_time);
+    if (!decoder->second->write_row(payload, table, &error)) {
+      problem(offset, "mcap.export.undecodable", where + " is left out: " + error);
+      return true;  // the half-built row is never written: begin_row() starts over
+    }
+    if (!table.end_row()) return false;
+    ++result.rows;
+    return true;
+  }, &result.problems);
+  if (unreadable > kMaxProblems)
+    result.problems.push_back(Problem{Severity::Warning, 0, "mcap.export.undecodable", std::to_string(unreadable) + " messages in all were left out"});
+  result.cancelled = !walked;
+  result.sink_failed = table.failed();
+  return result;
+}
+
+}  // namespace logscope::mcap
