@@ -6,6 +6,7 @@
 #include "carla/entry.h"
 #include "mcap/entry.h"
 #include "rosbag/entry.h"
+#include "rosbag2/entry.h"
 
 namespace logscope {
 
@@ -15,6 +16,7 @@ std::vector<FormatEntry> builtin_formats() {
       rosbag::format_entry(),
       carla::format_entry(),
       mcap::format_entry(),
+      rosbag2::format_entry(),
   };
 }
 

@@ -21,6 +21,7 @@
 namespace logscope {
 
 class FormatInspector;
+class Folder;
 
 // What the format can do beyond reading and checking: export (FormatInspector::export_rows),
 // extract and repair (FormatEntry::extract and repair), plot (the timeline/columns/plot queries).
@@ -82,6 +83,11 @@ struct FormatEntry {
 
   // Opens the inspector for a detected file; it reads through `source`, which must outlive it.
   std::function<std::unique_ptr<FormatInspector>(ByteSource& source, const Detection& detection)> open;
+
+  // LogShape::Folder: does this folder hold one log of the format (a bag folder), and its inspector
+  // over the folder's files (`open` above opens one file of it alone). The folder outlives it.
+  std::function<std::optional<Match>(Folder& folder)> match_folder;
+  std::function<std::unique_ptr<FormatInspector>(Folder& folder, const Detection& detection)> open_folder;
 
   // A small, valid, clean file written by the format's own writer, in memory: the warm-up before
   // the first file, the fuzzers' seeds, tests that walk every format.
