@@ -11,6 +11,7 @@ pkgs=(
   chromium         # browser tests
   python3-rosbag python3-roslz4  # reference reader
   dpkg-dev         # apt-get source, for the wasm builds of the libraries
+  python3-zstandard  # the rosbag2 reference reader (tests/reference/rosbag2_reference.py): per-message zstd
   libsqlite3-dev tcl  # SQLite's version to build (scripts/fetch-sqlite.sh); tclsh makes its amalgamation
   clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
 )

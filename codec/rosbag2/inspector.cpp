@@ -154,7 +154,8 @@ std::string Rosbag2Inspector::info_text(const InfoOptions&) {
   Bag& bag = *bag_;
   BagTotals totals = bag_totals(bag);
   std::string out = "\n";
-  auto line = [&](const char* key, const std::string& value) { out += printf_string("%-19s%s\n", key, value.c_str()); };
+  // Concatenated, not printf_string (which stops at 512 bytes): names and types may be long.
+  auto line = [&](const char* key, const std::string& value) { out += printf_string("%-19s", key) + value + "\n"; };
   for (size_t i = 0; i < bag.files.size(); ++i) line(i == 0 ? "Files:" : "", bag.files[i].name);
   if (bag.files.empty()) line("Files:", "");
   line("Bag size:", size_text(bag.total_size()));
@@ -168,15 +169,15 @@ std::string Rosbag2Inspector::info_text(const InfoOptions&) {
   for (size_t i = 0; i < totals.topics.size(); ++i) {
     const TopicRow& t = totals.topics[i];
     line(i == 0 ? "Topic information:" : "",
-         printf_string("Topic: %s | Type: %s | Count: %llu | Serialization Format: %s", t.name.c_str(), t.type.c_str(),
-                       static_cast<unsigned long long>(t.count), t.serialization_format.c_str()));
+         "Topic: " + t.name + " | Type: " + t.type + " | Count: " + std::to_string(t.count) +
+             " | Serialization Format: " + t.serialization_format);
   }
   if (totals.topics.empty()) line("Topic information:", "");
   // What ros2 bag info does not say: where the numbers come from and what is amiss.
   if (totals.from_yaml) out += "\n(counts from metadata.yaml: no database could be read)\n";
   for (const Problem& p : bag.problems)
-    out += printf_string("%s: %s\n", p.severity == Severity::Info ? "note" : p.severity == Severity::Warning ? "warning" : "error",
-                         p.message.c_str());
+    out += std::string(p.severity == Severity::Info ? "note" : p.severity == Severity::Warning ? "warning" : "error") + ": " +
+           p.message + "\n";
   return out;
 }
 

@@ -176,17 +176,16 @@ std::string metadata_yaml(const std::vector<WriterTopic>& topics, const YamlFact
       "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: sqlite3\n  duration:\n    nanoseconds: %lld\n"
       "  starting_time:\n    nanoseconds_since_epoch: %lld\n  message_count: %llu\n  topics_with_message_count:\n",
       duration, start, static_cast<unsigned long long>(total));
+  // Built by concatenation: printf_string stops at 512 bytes, and a QoS text alone is 400.
   for (size_t i = 0; i < topics.size(); ++i)
-    y += printf_string(
-        "    - topic_metadata:\n        name: %s\n        type: %s\n        serialization_format: cdr\n"
-        "        offered_qos_profiles: \"%s\"\n        type_description_hash: \"\"\n      message_count: %llu\n",
-        topics[i].name.c_str(), topics[i].type.c_str(), qos.c_str(),
-        static_cast<unsigned long long>(i < facts.counts.size() ? facts.counts[i] : 0));
-  y += printf_string(
-      "  compression_format: \"\"\n  compression_mode: \"\"\n  relative_file_paths:\n    - %s\n  files:\n    - path: %s\n"
-      "      starting_time:\n        nanoseconds_since_epoch: %lld\n      duration:\n        nanoseconds: %lld\n"
-      "      message_count: %llu\n  custom_data: ~\n  ros_distro: jazzy\n",
-      facts.file.c_str(), facts.file.c_str(), start, duration, static_cast<unsigned long long>(total));
+    y += "    - topic_metadata:\n        name: " + topics[i].name + "\n        type: " + topics[i].type +
+         "\n        serialization_format: cdr\n        offered_qos_profiles: \"" + qos +
+         "\"\n        type_description_hash: \"\"\n      message_count: " +
+         std::to_string(i < facts.counts.size() ? facts.counts[i] : 0) + "\n";
+  y += "  compression_format: \"\"\n  compression_mode: \"\"\n  relative_file_paths:\n    - " + facts.file +
+       "\n  files:\n    - path: " + facts.file + "\n      starting_time:\n        nanoseconds_since_epoch: " +
+       std::to_string(start) + "\n      duration:\n        nanoseconds: " + std::to_string(duration) +
+       "\n      message_count: " + std::to_string(total) + "\n  custom_data: ~\n  ros_distro: jazzy\n";
   return y;
 }
 
