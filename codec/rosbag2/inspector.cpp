@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "core/node_id.h"
 #include "core/printf_text.h"
 #include "core/sha1.h"
 #include "rosbag2/inspector_impl.h"
@@ -188,14 +189,31 @@ Json Rosbag2Inspector::checksum(const ProgressFn&) {
   return j;
 }
 
-// The tree: the bag's files, each with its topics.
+// The tree: the bag's files ("f<k>"), each with its topics ("f<k>/t<j>").
+namespace {
+
+// The file of "f<k>" or "f<k>/t<j>", and the topic (SIZE_MAX for a file node); false for no node.
+bool parse_node(const std::string& id, const Bag& bag, size_t* file, size_t* topic) {
+  auto parsed = NodeId::parse(id);
+  if (!parsed || parsed->segments.empty() || parsed->segments.size() > 2) return false;
+  const NodeSegment& f = parsed->segments[0];
+  if (f.tag != 'f' || f.numbers.size() != 1 || f.numbers[0] >= bag.files.size()) return false;
+  *file = static_cast<size_t>(f.numbers[0]);
+  *topic = SIZE_MAX;
+  if (parsed->segments.size() == 1) return true;
+  const NodeSegment& t = parsed->segments[1];
+  if (t.tag != 't' || t.numbers.size() != 1 || t.numbers[0] >= bag.files[*file].tables.topics.size()) return false;
+  *topic = static_cast<size_t>(t.numbers[0]);
+  return true;
+}
+
+}  // namespace
+
 uint64_t Rosbag2Inspector::child_count(const std::string& node_id) {
   if (node_id.empty()) return bag_->files.size();
-  if (node_id.rfind("file/", 0) == 0) {
-    size_t i = std::strtoull(node_id.c_str() + 5, nullptr, 10);
-    if (i < bag_->files.size() && node_id == "file/" + std::to_string(i)) return bag_->files[i].tables.topics.size();
-  }
-  return 0;
+  size_t file = 0, topic = 0;
+  if (!parse_node(node_id, *bag_, &file, &topic) || topic != SIZE_MAX) return 0;
+  return bag_->files[file].tables.topics.size();
 }
 
 std::vector<TreeNode> Rosbag2Inspector::children(const std::string& node_id, uint64_t first, uint64_t count) {
@@ -205,15 +223,16 @@ std::vector<TreeNode> Rosbag2Inspector::children(const std::string& node_id, uin
     TreeNode n;
     if (node_id.empty()) {
       const BagFile& f = bag_->files[k];
-      n.id = "file/" + std::to_string(k);
+      n.id = NodeId::one('f', {k});
       n.label = f.name + " (" + size_text(f.size) + ")";
       n.kind = "chunk";
       n.length = f.size;
       n.child_count = f.tables.topics.size();
     } else {
-      size_t i = std::strtoull(node_id.c_str() + 5, nullptr, 10);
-      const Topic& t = bag_->files[i].tables.topics[k];
-      n.id = node_id + "/topic/" + std::to_string(k);
+      size_t file = 0, topic = 0;
+      parse_node(node_id, *bag_, &file, &topic);
+      const Topic& t = bag_->files[file].tables.topics[k];
+      n.id = node_id + "/" + NodeId::one('t', {k});
       n.label = t.name + " (" + t.type + ")";
       n.kind = "index";
     }
@@ -226,36 +245,37 @@ std::vector<std::string> Rosbag2Inspector::locate(uint64_t) { return {}; }
 std::vector<Span> Rosbag2Inspector::spans(uint64_t, uint64_t) { return {}; }
 
 Json Rosbag2Inspector::decode(const std::string& node_id) {
+  size_t file = 0, topic = 0;
+  if (!parse_node(node_id, *bag_, &file, &topic)) return QueryArgs::error_json("no node " + node_id);
   Json j = Json::object();
-  size_t i = 0, k = 0;
-  char tail = 0;
-  if (std::sscanf(node_id.c_str(), "file/%zu/topic/%zu%c", &i, &k, &tail) == 2 && i < bag_->files.size() &&
-      k < bag_->files[i].tables.topics.size() && node_id == "file/" + std::to_string(i) + "/topic/" + std::to_string(k)) {
-    const Topic& t = bag_->files[i].tables.topics[k];
+  const BagFile& f = bag_->files[file];
+  if (topic != SIZE_MAX) {
+    const Topic& t = f.tables.topics[topic];
     j["id"] = t.id;
     j["name"] = t.name;
     j["type"] = t.type;
     j["serialization_format"] = t.serialization_format;
     j["offered_qos_profiles"] = t.offered_qos_profiles;
     j["type_description_hash"] = t.type_description_hash;
-    return j;
+    auto st = f.tables.stats.find(t.id);
+    j["messages"] = st == f.tables.stats.end() ? 0 : st->second.count;
+    return with_units(std::move(j), {{"id", Unit::Id}, {"name", Unit::Text}, {"type", Unit::Text},
+                                     {"serialization_format", Unit::Text}, {"offered_qos_profiles", Unit::Text},
+                                     {"type_description_hash", Unit::Text}, {"messages", Unit::Count}});
   }
-  if (std::sscanf(node_id.c_str(), "file/%zu%c", &i, &tail) == 1 && i < bag_->files.size() && node_id == "file/" + std::to_string(i)) {
-    const BagFile& f = bag_->files[i];
-    j["file"] = f.name;
-    j["size"] = f.size;
-    j["wal"] = f.wal_name;
-    j["wal_size"] = f.wal_size;
-    j["wal_mode"] = f.wal_mode;
-    j["schema_version"] = f.tables.schema_version ? Json(*f.tables.schema_version) : Json();
-    j["ros_distro"] = f.tables.ros_distro;
-    j["messages"] = f.tables.message_count;
-    j["definitions"] = f.tables.definitions.size();
-    j["error"] = f.error;
-    return j;
-  }
-  j["error"] = "no node " + node_id;
-  return j;
+  j["file"] = f.name;
+  j["size"] = f.size;
+  j["wal"] = f.wal_name;
+  j["wal_size"] = f.wal_size;
+  j["wal_mode"] = f.wal_mode;
+  j["schema_version"] = f.tables.schema_version ? Json(*f.tables.schema_version) : Json();
+  j["ros_distro"] = f.tables.ros_distro;
+  j["messages"] = f.tables.message_count;
+  j["definitions"] = f.tables.definitions.size();
+  j["error"] = f.error;
+  return with_units(std::move(j), {{"file", Unit::Text}, {"size", Unit::Bytes}, {"wal", Unit::Text}, {"wal_size", Unit::Bytes},
+                                   {"wal_mode", Unit::Flag}, {"schema_version", Unit::Id}, {"ros_distro", Unit::Text},
+                                   {"messages", Unit::Count}, {"definitions", Unit::Count}, {"error", Unit::Text}});
 }
 
 FileMap Rosbag2Inspector::file_map(bool, const ProgressFn&) {
