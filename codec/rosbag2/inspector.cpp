@@ -226,7 +226,8 @@ std::vector<TreeNode> Rosbag2Inspector::children(const std::string& node_id, uin
       n.id = NodeId::one('f', {k});
       n.label = f.name + " (" + size_text(f.size) + ")";
       n.kind = "chunk";
-      n.length = f.size;
+      // The byte views show one file: the first (a lone database is the whole of it).
+      n.length = k == 0 ? f.size : 0;
       n.child_count = f.tables.topics.size();
     } else {
       size_t file = 0, topic = 0;
@@ -241,7 +242,10 @@ std::vector<TreeNode> Rosbag2Inspector::children(const std::string& node_id, uin
   return out;
 }
 
-std::vector<std::string> Rosbag2Inspector::locate(uint64_t) { return {}; }
+std::vector<std::string> Rosbag2Inspector::locate(uint64_t offset) {
+  if (bag_->files.empty() || offset >= bag_->files[0].size) return {};
+  return {NodeId::one('f', {0})};
+}
 std::vector<Span> Rosbag2Inspector::spans(uint64_t, uint64_t) { return {}; }
 
 Json Rosbag2Inspector::decode(const std::string& node_id) {
