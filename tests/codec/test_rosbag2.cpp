@@ -196,3 +196,54 @@ TEST_CASE("rosbag2 samples are unchanged: every file's sha256 is the one SOURCES
   }
   CHECK(checked >= 25);
 }
+
+TEST_CASE("rosbag2 metadata.yaml: the subset rosbag2 writes, and clear errors outside it") {
+  rosbag2::BagMetadata m;
+  std::string error;
+  const char* v9 =
+      "rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: sqlite3\n  relative_file_paths:\n  - bag/x_0.db3\n"
+      "  - x_1.db3\n  message_count: 12\n  topics_with_message_count:\n    - topic_metadata:\n        name: '/a''b'\n"
+      "        type: \"pkg/msg/T\\u00e9\"\n        offered_qos_profiles:\n          - history: keep_last\n            depth: 10\n"
+      "      message_count: 3\n  compression_format: zstd\n  compression_mode: MESSAGE\n  custom_data: ~\n";
+  REQUIRE_MESSAGE(rosbag2::parse_metadata(v9, &m, &error), error);
+  CHECK(m.version == 9);
+  CHECK(m.relative_file_paths == std::vector<std::string>{"bag/x_0.db3", "x_1.db3"});
+  CHECK(m.message_count == 12u);
+  REQUIRE(m.topics.size() == 1);
+  CHECK(m.topics[0].name == "/a'b");
+  CHECK(m.topics[0].type == "pkg/msg/T\xc3\xa9");
+  CHECK(m.topics[0].message_count == 3);
+  CHECK(m.topics[0].offered_qos_profiles.find("history: keep_last") != std::string::npos);
+  CHECK(m.compression_mode == "MESSAGE");
+
+  CHECK(!rosbag2::parse_metadata("rosbag2_bagfile_information:\n  version: &a 4\n", &m, &error));
+  CHECK(error.find("line 2") != std::string::npos);
+  CHECK(!rosbag2::parse_metadata("rosbag2_bagfile_information:\n  version: nine\n", &m, &error));
+  CHECK(error.find("version") != std::string::npos);
+  CHECK(!rosbag2::parse_metadata("other: 1\n", &m, &error));
+  CHECK(!rosbag2::parse_metadata("rosbag2_bagfile_information:\n  x: \"open\n", &m, &error));
+  CHECK(rosbag2::split_index("wbag_12.db3") == 12u);
+  CHECK(rosbag2::split_index("a_b.db3") == std::nullopt);
+}
+
+TEST_CASE("rosbag2 CLI: make-demo-rosbag2 writes a folder that info and check read as one bag") {
+  std::string dir = test_support::scratch_dir("rosbag2_cli") + "/cli_demo";
+  std::filesystem::remove_all(dir);
+  int status = -1;
+  test_support::run_cli("make-demo-rosbag2 '" + dir + "' --size-mb 1", &status);
+  REQUIRE(status == 0);
+  CHECK(std::filesystem::exists(dir + "/cli_demo_0.db3"));
+  CHECK(std::filesystem::exists(dir + "/metadata.yaml"));
+  std::string info = test_support::run_cli("info '" + dir + "'", &status);
+  CHECK(status == 0);
+  CHECK(info.find("Files:             cli_demo_0.db3") != std::string::npos);
+  CHECK(info.find("Topic: /camera/compressed | Type: sensor_msgs/msg/CompressedImage") != std::string::npos);
+  test_support::run_cli("check '" + dir + "'", &status);
+  CHECK(status == 0);
+  // A split file the yaml names is gone: the check says which.
+  std::filesystem::rename(dir + "/cli_demo_0.db3", dir + "/renamed_3.db3");
+  std::string check = test_support::run_cli("check '" + dir + "'", &status);
+  CHECK(status == 1);
+  CHECK(check.find("rosbag2.file.missing") != std::string::npos);
+  CHECK(check.find("rosbag2.file.extra") != std::string::npos);
+}
