@@ -40,9 +40,12 @@ void open_file(Folder& folder, const std::vector<std::string>& names, BagFile& f
     }
   }
   if (file.wal_mode && !file.wal)
-    bag.problems.push_back({Severity::Warning, 18, "rosbag2.wal.missing",
+    // A note, not a warning: rosbag2 closing a bag checkpoints and deletes its -wal, so a WAL-mode
+    // database alone is the usual state; only a recording that crashed leaves rows in a -wal.
+    bag.problems.push_back({Severity::Info, 18, "rosbag2.wal.missing",
                             file.name + ": the database is in WAL mode and no " + wal +
-                                " lies beside it: rows written after its last checkpoint, if any, are not in this file"});
+                                " lies beside it: if the recording did not end cleanly, rows written after its last "
+                                "checkpoint may be missing"});
   if (file.wal && file.wal_size > 0)
     bag.problems.push_back({Severity::Info, 0, "rosbag2.wal.applied",
                             file.name + ": " + wal + " (" + format_bytes(file.wal_size) + ") is applied, read-only"});

@@ -26,7 +26,7 @@ FormatEntry format_entry() {
     return std::nullopt;
   };
   e.file_endings = {".db3"};
-  e.recovery_codes = {"rosbag2.wal.missing", "rosbag2.db.integrity", "rosbag2.messages.unreadable", "rosbag2.file.missing"};
+  e.recovery_codes = {"rosbag2.db.integrity", "rosbag2.messages.unreadable", "rosbag2.file.missing"};
   e.shape = LogShape::Folder;
   e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
     if (!looks_like_bag_folder(folder)) return std::nullopt;
