@@ -2,10 +2,12 @@
 // topic_id has no topic, per-message zstd that does not decode, timestamps outside the yaml's
 // span, and the yaml against the databases (files, counts per topic and in all). Problems name
 // the file, the table and the row.
+#include <algorithm>
 #include <map>
 
 #include "core/printf_text.h"
 #include "rosbag2/inspector_impl.h"
+#include "rosbag2/recover.h"
 
 namespace logscope::rosbag2 {
 
@@ -68,6 +70,37 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
       r.add_problem(Severity::Warning, 0, "rosbag2.messages.more",
                     printf_string("%s: %llu more problems of the kind above", bag.files[c.first.first].name.c_str(),
                                   static_cast<unsigned long long>(c.second - kMaxProblemsPerKind)));
+
+  // Damaged databases: what SQLite's recovery extension salvages, per topic.
+  std::vector<std::string> damaged;
+  for (const Problem& p : r.problems)
+    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables")
+      for (const BagFile& f : bag.files)
+        if (p.message.compare(0, f.name.size() + 1, f.name + ":") == 0 &&
+            std::find(damaged.begin(), damaged.end(), f.name) == damaged.end())
+          damaged.push_back(f.name);
+  uint64_t salvaged = 0;
+  for (BagFile& f : bag.files) {
+    if (!f.reader || std::find(damaged.begin(), damaged.end(), f.name) == damaged.end()) continue;
+    Recovered rec = recover_database(*f.reader);
+    if (!rec.ok) {
+      r.add_problem(Severity::Error, 0, "rosbag2.recover.failed", f.name + ": SQLite's recovery found no messages table: " + rec.error);
+      continue;
+    }
+    salvaged += rec.messages;
+    for (const RecoveredTopic& t : rec.topics)
+      r.add_problem(Severity::Info, 0, "rosbag2.recover.rows",
+                    printf_string("%s: recovery brings back %llu messages of %s", f.name.c_str(),
+                                  static_cast<unsigned long long>(t.messages), t.name.c_str()));
+  }
+  if (!damaged.empty()) {
+    r.recovery.performed = true;
+    r.recovery.reason = "sqlite_recover";
+    r.recovery.message = "SQLite's recovery extension read the damaged database" + std::string(damaged.size() == 1 ? "" : "s") +
+                         " page by page";
+    r.recovery.ends_at = r.file.size_bytes;
+    r.recovery.recovered.push_back({"messages", salvaged});
+  }
 
   // The yaml against the databases.
   if (bag.metadata) {

@@ -204,10 +204,14 @@ std::unique_ptr<SqliteReader> SqliteReader::open(ByteSource& db, ByteSource* wal
   // Exclusive before the first read: the WAL index is then built in the heap, no -shm. No
   // checkpoint on close: the files are never written.
   sqlite3_db_config(reader->db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-  sqlite3_db_config(reader->db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  // writable_schema: a database cut short (its header counts more pages than the file holds) is
+  // otherwise refused whole; with it SQLite reads what is there, the integrity check and the row
+  // reads report what is missing, and ext/recover (which sets it too) can salvage. Nothing is
+  // written through it: query_only, and the VFS refuses every write.
   char* message = nullptr;
-  rc = sqlite3_exec(reader->db_, "PRAGMA locking_mode=EXCLUSIVE; PRAGMA query_only=1; PRAGMA trusted_schema=0;", nullptr,
-                    nullptr, &message);
+  rc = sqlite3_exec(reader->db_,
+                    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA query_only=1; PRAGMA trusted_schema=0; PRAGMA writable_schema=ON;",
+                    nullptr, nullptr, &message);
   if (rc != SQLITE_OK) {
     std::string why = message ? message : sqlite3_errstr(rc);
     sqlite3_free(message);
