@@ -1,5 +1,6 @@
 #include "batch.h"
 
+#include "core/folder.h"
 #include "core/format_table.h"
 
 #include <dirent.h>
@@ -24,6 +25,12 @@ bool is_directory(const std::string& path) {
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
+// A folder that is one log (a rosbag2 bag folder): a row of its own, not a walk.
+bool is_log_folder(const std::string& path) {
+  std::string error;
+  auto folder = DirectoryFolder::open_directory(path, {}, &error);
+  return folder && detect_folder(*folder).known();
+}
 
 void walk(const std::string& dir, std::vector<ExpandedPath>* out) {
   DIR* d = ::opendir(dir.c_str());
@@ -41,7 +48,7 @@ void walk(const std::string& dir, std::vector<ExpandedPath>* out) {
   std::string prefix = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   for (const std::string& name : names) {
     std::string path = prefix + name;
-    if (is_directory(path)) walk(path, out);
+    if (is_directory(path) && !is_log_folder(path)) walk(path, out);
     else out->push_back({path, true, ""});
   }
 }
@@ -85,7 +92,7 @@ FileResult process(const ExpandedPath& item, BatchCommand command, bool json) {
     }
     return result;
   }
-  result.size = file->cached->size();
+  result.size = file->size();
   Json out = file_json(*file);
   std::string format = file->detection.label.empty() ? "unknown (" + file->detection.kind + ")" : file->detection.label;
   if (!file->inspector) {
@@ -129,13 +136,13 @@ FileResult process(const ExpandedPath& item, BatchCommand command, bool json) {
 
 bool is_batch(const Arguments& args) {
   if (args.positional().size() != 1 || args.has("--recursive") || args.has("--jobs")) return true;
-  return is_directory(args.positional()[0]);
+  return is_directory(args.positional()[0]) && !is_log_folder(args.positional()[0]);
 }
 
 std::vector<ExpandedPath> expand_paths(const std::vector<std::string>& paths, bool recursive) {
   std::vector<ExpandedPath> out;
   for (const std::string& path : paths) {
-    if (!is_url(path) && is_directory(path)) {
+    if (!is_url(path) && is_directory(path) && !is_log_folder(path)) {
       if (recursive) walk(path, &out);
       else out.push_back({path, false, path + ": is a directory (add --recursive to check the files in it)"});
     } else {

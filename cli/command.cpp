@@ -1,5 +1,6 @@
 #include "command.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 
 #include "http_source.h"
+#include "core/format_table.h"
 #include "inspector.h"
 
 namespace logscope::cli {
@@ -104,6 +106,8 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
     // Each miss is a request: small blocks keep scattered header reads (a bag's chunk headers)
     // small, and sequential passes still grow to max_fetch.
     cache.block_size = 4 * 1024;
+  } else if (struct stat info {}; ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    return open_folder(path, error, with_inspector);
   } else {
     open->file = FileByteSource::open(path, error);
     if (!open->file) {
@@ -113,7 +117,20 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
   }
   open->cached = std::make_unique<CachedByteSource>(*open->file, cache);
   open->detection = detect(*open->cached);
-  if (with_inspector) open->inspector = open_inspector(*open->cached, open->detection);
+  const FormatEntry* entry = find_format(open->detection.family);
+  if (entry && entry->shape == LogShape::Folder && entry->open_folder && !is_url(path)) {
+    // A file of a folder-shaped format given alone: that file with its companions (a -wal).
+    size_t slash = path.find_last_of('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    open->folder = DirectoryFolder::open_directory(dir, {base, base + "-wal"}, error);
+    if (!open->folder) return nullptr;
+    for (const std::string& name : open->folder->files())
+      if (auto source = open->folder->open(name, nullptr)) open->folder_bytes += source->size();
+    if (with_inspector) open->inspector = entry->open_folder(*open->folder, open->detection);
+  } else if (with_inspector) {
+    open->inspector = open_inspector(*open->cached, open->detection);
+  }
   // A remote file that changed or failed while its index was read: say so, not "unknown format".
   if (std::string why = remote_failure(*open); !why.empty()) {
     *error = why;
@@ -122,10 +139,35 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
   return open;
 }
 
+std::unique_ptr<OpenFile> open_folder(const std::string& path, std::string* error, bool with_inspector) {
+  auto open = std::make_unique<OpenFile>();
+  open->path = path;
+  open->folder = DirectoryFolder::open_directory(path, {}, error);
+  if (!open->folder) return nullptr;
+  open->detection = detect_folder(*open->folder);
+  if (!open->detection.known()) {
+    *error = path + ": " + open->detection.diagnosis;
+    return nullptr;
+  }
+  // The first file stands for the folder where one file is needed (hex).
+  std::vector<std::string> names = open->folder->files();
+  for (const std::string& name : names)
+    if (auto source = open->folder->open(name, nullptr)) open->folder_bytes += source->size();
+  for (const std::string& name : names)
+    if (name != "metadata.yaml") {
+      open->file = open->folder->open(name, error);
+      break;
+    }
+  if (!open->file) open->file = std::make_unique<MemoryByteSource>(std::vector<uint8_t>());
+  open->cached = std::make_unique<CachedByteSource>(*open->file, CachedByteSource::Options());
+  if (with_inspector) open->inspector = open_folder_inspector(*open->folder, open->detection);
+  return open;
+}
+
 Json file_json(const OpenFile& file) {
   Json j = Json::object();
   j["path"] = file.path;
-  j["size"] = file.cached->size();
+  j["size"] = file.size();
   j["detection"] = file.detection.to_json();
   return j;
 }

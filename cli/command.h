@@ -9,6 +9,7 @@
 
 #include "core/byte_source.h"
 #include "core/detect.h"
+#include "core/folder.h"
 #include "core/inspector.h"
 
 namespace logscope::cli {
@@ -57,6 +58,11 @@ struct OpenFile {
   std::unique_ptr<CachedByteSource> cached;
   Detection detection;
   std::unique_ptr<FormatInspector> inspector;  // null for unknown formats
+  // A log that is a folder (a rosbag2 bag): its files; `file` is then its first file (hex, map).
+  std::unique_ptr<Folder> folder;
+  uint64_t folder_bytes = 0;  // the sizes of the folder's files
+  // The log's size: the file's, or every file's of a folder.
+  uint64_t size() const { return folder ? folder_bytes : cached->size(); }
   // Why reading stopped when the source can fail mid-way (a remote file that changed); "" else.
   std::function<std::string()> read_failure;
 };
@@ -77,6 +83,8 @@ RemoteOptions& remote_options();
 std::unique_ptr<OpenFile> open_file(const std::string& path, bool with_inspector = true);
 // Same, but sets `error` ("FILE: cause") instead of printing, for batches.
 std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* error, bool with_inspector = true);
+// A folder that is one log (core/folder.h: a rosbag2 bag folder); try_open_file calls it for folders.
+std::unique_ptr<OpenFile> open_folder(const std::string& path, std::string* error, bool with_inspector = true);
 
 // What `info --json` and `check --json` print for every file: path, size, detection.
 Json file_json(const OpenFile& file);

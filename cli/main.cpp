@@ -25,7 +25,7 @@ int report_unknown(const OpenFile& file, bool json) {
     std::printf("%s\n", file_json(file).dump(2).c_str());
   } else {
     std::printf("path:      %s\nsize:      %llu bytes\nformat:    unknown (%s)\ndiagnosis: %s\n", file.path.c_str(),
-                static_cast<unsigned long long>(file.cached->size()), file.detection.kind.c_str(),
+                static_cast<unsigned long long>(file.size()), file.detection.kind.c_str(),
                 file.detection.diagnosis.c_str());
   }
   return kExitUnreadable;
@@ -78,7 +78,7 @@ int run_check(const std::vector<std::string>& raw) {
     out["report"] = report.to_json();
     std::printf("%s\n", out.dump(2).c_str());
   } else {
-    std::printf("%s: %s, %s\n", file->path.c_str(), report.format_label.c_str(), format_bytes(file->cached->size()).c_str());
+    std::printf("%s: %s, %s\n", file->path.c_str(), report.format_label.c_str(), format_bytes(file->size()).c_str());
     if (const Json* checksum = report.details.find("checksum")) {
       const Json* status = checksum->find("status");
       const Json* message = checksum->find("message");
@@ -117,7 +117,7 @@ int run_hex(const std::vector<std::string>& raw) {
   if (args.has("--length") && !parse_u64(args.value("--length"), &length)) return fail("--length needs a number (decimal or 0x hex)");
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
-  uint64_t size = file->cached->size();
+  uint64_t size = file->size();
   if (offset > size) return fail(file->path + ": offset " + std::to_string(offset) + " is past the end (" + std::to_string(size) + " bytes)");
   length = std::min(length, size - offset);
   std::vector<Span> spans;

@@ -10,11 +10,16 @@
 #include "carla/entry.h"
 #include "mcap/entry.h"
 #include "rosbag/entry.h"
+#include "rosbag2/entry.h"
 
+// A format whose reading links a big library (SQLite) is read in the page's full module: the view
+// module lists its entry (detection, labels) without its reading (add_reading).
 #ifdef LOGSCOPE_VIEW_ONLY
 #define LOGSCOPE_FORMAT(name) name::format_entry()
+#define LOGSCOPE_FORMAT_READ_IN_FULL_MODULE(name) name::format_entry()
 #else
-#define LOGSCOPE_FORMAT(name) with_outputs(name::format_entry(), name::add_outputs)
+#define LOGSCOPE_FORMAT(name) with_parts(name::format_entry(), {name::add_outputs})
+#define LOGSCOPE_FORMAT_READ_IN_FULL_MODULE(name) with_parts(name::format_entry(), {name::add_reading, name::add_outputs})
 #endif
 
 namespace logscope {
@@ -25,6 +30,7 @@ std::vector<FormatEntry> builtin_formats() {
       LOGSCOPE_FORMAT(rosbag),
       LOGSCOPE_FORMAT(carla),
       LOGSCOPE_FORMAT(mcap),
+      LOGSCOPE_FORMAT_READ_IN_FULL_MODULE(rosbag2),
   };
 }
 

@@ -12,4 +12,8 @@ namespace logscope {
 // which must outlive it.
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source, const Detection& detection);
 
+// The same for a log that is a folder (core/folder.h, detect_folder); `folder` must outlive it.
+class Folder;
+std::unique_ptr<FormatInspector> open_folder_inspector(Folder& folder, const Detection& detection);
+
 }  // namespace logscope

@@ -22,8 +22,8 @@ for f in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$f" .cpp)"); done
 
 echo "== fuzz build ($dir)" >&2
 mkdir -p build
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_COMPILER=clang++-14 -DLOGSCOPE_SANITIZE=ON -DLOGSCOPE_FUZZ=ON >build/cmake-sanitize.log 2>&1 || { cat build/cmake-sanitize.log; exit 1; }
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DLOGSCOPE_SANITIZE=ON -DLOGSCOPE_FUZZ=ON >build/cmake-sanitize.log 2>&1 || { cat build/cmake-sanitize.log; exit 1; }
 cmake --build "$dir" -j"$jobs" --target "${harnesses[@]}" fuzz_make_seeds
 
 # Inputs bigger than this make no progress (a multi-MB real log runs at ~1 exec/s): the fuzzer

@@ -12,6 +12,8 @@ pkgs=(
   chromium         # browser tests
   python3-rosbag python3-roslz4  # reference reader
   dpkg-dev         # apt-get source, for the wasm builds of the libraries
+  python3-zstandard  # the rosbag2 reference reader (tests/reference/rosbag2_reference.py): per-message zstd
+  libsqlite3-dev tcl  # SQLite's version to build (scripts/fetch-sqlite.sh); tclsh makes its amalgamation
   clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
 )
 
@@ -34,4 +36,5 @@ if ((${#missing[@]})); then
   "${install[@]}" >&2
 fi
 
+"$(dirname "${BASH_SOURCE[0]}")/fetch-sqlite.sh" >/dev/null
 exec "$(dirname "${BASH_SOURCE[0]}")/build-wasm-deps.sh"

@@ -84,8 +84,8 @@ Json FormatEntry::to_json() const {
   return j;
 }
 
-FormatEntry with_outputs(FormatEntry entry, void (*add_outputs)(FormatEntry&)) {
-  add_outputs(entry);
+FormatEntry with_parts(FormatEntry entry, std::initializer_list<void (*)(FormatEntry&)> parts) {
+  for (auto add : parts) add(entry);
   return entry;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@
 namespace logscope {
 
 class FormatInspector;
+class Folder;
 
 // What the format can do beyond reading and checking: export (FormatInspector::export_rows),
 // extract and repair (FormatEntry::extract and repair), plot (the timeline/columns/plot queries).
@@ -80,12 +82,18 @@ struct FormatEntry {
   std::vector<std::string> recovery_codes;
   LogShape shape = LogShape::SingleFile;
   // Its reading links a big library (SQLite): the page's view module lists the entry without
-  // `open` (it detects and names the format), and the page reads the file in the full module,
-  // loaded on first use (docs/architecture.md, "Two wasm modules").
+  // `open` and `open_folder` (set by the format's add_reading): it detects and names the format,
+  // and the page reads the file in the full module, loaded on first use (docs/architecture.md,
+  // "Two wasm modules").
   bool read_in_full_module = false;
 
   // Opens the inspector for a detected file; it reads through `source`, which must outlive it.
   std::function<std::unique_ptr<FormatInspector>(ByteSource& source, const Detection& detection)> open;
+
+  // LogShape::Folder: does this folder hold one log of the format (a bag folder), and its inspector
+  // over the folder's files (`open` above opens one file of it alone). The folder outlives it.
+  std::function<std::optional<Match>(Folder& folder)> match_folder;
+  std::function<std::unique_ptr<FormatInspector>(Folder& folder, const Detection& detection)> open_folder;
 
   // A small, valid, clean file of the format, in memory: the warm-up before the first file, the
   // fuzzers' seeds, tests that walk every format. The bytes are kept in the format's folder
@@ -121,8 +129,8 @@ struct FormatEntry {
   Json to_json() const;
 };
 
-// `entry` with its outputs added by `add_outputs` (codec/formats.cpp).
-FormatEntry with_outputs(FormatEntry entry, void (*add_outputs)(FormatEntry&));
+// `entry` completed by each of `parts` (a format's add_reading, add_outputs: codec/formats.cpp).
+FormatEntry with_parts(FormatEntry entry, std::initializer_list<void (*)(FormatEntry&)> parts);
 
 // Every format, in the order detection tries them: the built-in list (codec/formats.cpp) and
 // any added with add_format().

@@ -88,6 +88,22 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
   mcap_cut.resize(mcap_cut.size() * 2 / 3);
   write(out + "/mcap/tiny_cut.mcap", mcap_cut);
+  // rosbag2's harness reads any input that is no database as metadata.yaml: one of version 8
+  // (QoS as a string) and one of version 9 (QoS as a list, an escape, a bag-folder prefix).
+  write_text(out + "/rosbag2/metadata_v8.yaml",
+             "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: sqlite3\n  duration:\n    nanoseconds: 290000000\n"
+             "  starting_time:\n    nanoseconds_since_epoch: 1700000000000000000\n  message_count: 30\n"
+             "  topics_with_message_count:\n    - topic_metadata:\n        name: /imu\n        type: demo_msgs/msg/Imu\n"
+             "        serialization_format: cdr\n        offered_qos_profiles: \"- history: 3\\n  depth: 0\"\n"
+             "        type_description_hash: \"\"\n      message_count: 10\n  compression_format: \"\"\n"
+             "  compression_mode: \"\"\n  relative_file_paths:\n    - bag_0.db3\n  files:\n    - path: bag_0.db3\n"
+             "      starting_time:\n        nanoseconds_since_epoch: 1700000000000000000\n      duration:\n"
+             "        nanoseconds: 290000000\n      message_count: 30\n  custom_data: ~\n  ros_distro: jazzy\n");
+  write_text(out + "/rosbag2/metadata_v9.yaml",
+             "rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: sqlite3\n  relative_file_paths:\n"
+             "    - bag/x_0.db3\n  topics_with_message_count:\n    - topic_metadata:\n        name: '/a''b'\n"
+             "        offered_qos_profiles:\n          - history: keep_last\n            depth: 10\n      message_count: 3\n"
+             "  compression_format: zstd\n  compression_mode: \"MESS\\u0041GE\"\n");
   write_text(out + "/detect/object.json", "{\"a\": [1, -2, 3.5e10, true, null, \"x\\u00e9\\n\"], \"b\": {\"c\": 18446744073709551615}}");
   write_text(out + "/detect/html", "<!DOCTYPE html><html>");
   write_text(out + "/detect/lfs", "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 12\n");

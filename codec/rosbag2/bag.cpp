@@ -1,0 +1,234 @@
+#include "rosbag2/bag.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+namespace logscope::rosbag2 {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+constexpr uint64_t kMaxYamlBytes = 16u * 1024 * 1024;
+
+void open_file(Folder& folder, const std::vector<std::string>& names, BagFile& file, Bag& bag) {
+  std::string error;
+  file.source = folder.open(file.name, &error);
+  if (!file.source) {
+    file.error = error;
+    bag.problems.push_back({Severity::Error, 0, "rosbag2.file.unreadable", file.name + ": " + error});
+    return;
+  }
+  file.size = file.source->size();
+  if (file.zstd_file) return;
+  uint8_t header[20] = {};
+  size_t got = file.source->read(0, header, sizeof header);
+  file.wal_mode = got == sizeof header && std::memcmp(header, "SQLite format 3", 16) == 0 && header[18] == 2 && header[19] == 2;
+  std::string wal = file.name + "-wal";
+  if (std::find(names.begin(), names.end(), wal) != names.end()) {
+    file.wal = folder.open(wal, &error);
+    if (file.wal) {
+      file.wal_name = wal;
+      file.wal_size = file.wal->size();
+    }
+  }
+  if (file.wal_mode && !file.wal)
+    // A note, not a warning: rosbag2 closing a bag checkpoints and deletes its -wal, so a WAL-mode
+    // database alone is the usual state; only a recording that crashed leaves rows in a -wal.
+    bag.problems.push_back({Severity::Info, 18, "rosbag2.wal.missing",
+                            file.name + ": the database is in WAL mode and no " + wal +
+                                " lies beside it: if the recording did not end cleanly, rows written after its last "
+                                "checkpoint may be missing"});
+  if (file.wal && file.wal_size > 0)
+    bag.problems.push_back({Severity::Info, 0, "rosbag2.wal.applied",
+                            file.name + ": " + wal + " (" + format_bytes(file.wal_size) + ") is applied, read-only"});
+  file.reader = SqliteReader::open(*file.source, file.wal.get(), &error);
+  if (!file.reader) {
+    file.error = error;
+    bag.problems.push_back({Severity::Error, 0, "rosbag2.db.unreadable", file.name + ": SQLite cannot open it: " + error});
+    return;
+  }
+  if (!read_tables(*file.reader, &file.tables, &error)) {
+    file.error = error;
+    bag.problems.push_back({Severity::Error, 0, "rosbag2.db.tables", file.name + ": " + error});
+    return;
+  }
+  file.tables_read = true;
+}
+
+}  // namespace
+
+uint64_t Bag::total_size() const {
+  uint64_t total = 0;
+  for (const BagFile& f : files) total += f.size + f.wal_size;
+  return total;
+}
+
+std::optional<uint64_t> split_index(const std::string& file) {
+  std::string stem = file;
+  for (const char* ending : {".db3.zstd", ".db3", ".mcap"})
+    if (ends_with(stem, ending)) {
+      stem.resize(stem.size() - std::strlen(ending));
+      break;
+    }
+  size_t underscore = stem.find_last_of('_');
+  if (underscore == std::string::npos || underscore + 1 == stem.size() || stem.size() - underscore > 10) return std::nullopt;
+  uint64_t n = 0;
+  for (size_t i = underscore + 1; i < stem.size(); ++i) {
+    if (stem[i] < '0' || stem[i] > '9') return std::nullopt;
+    n = n * 10 + static_cast<uint64_t>(stem[i] - '0');
+  }
+  return n;
+}
+
+bool looks_like_bag_folder(Folder& folder) {
+  for (const std::string& name : folder.files()) {
+    if (ends_with(name, ".db3") || ends_with(name, ".db3.zstd")) return true;
+  }
+  if (!folder.has("metadata.yaml")) {
+    // A database of any name with its WAL companions (the 2018 `test.bag` with -wal and -shm).
+    std::vector<std::string> names = folder.files();
+    for (const std::string& name : names) {
+      if (std::find(names.begin(), names.end(), name + "-wal") == names.end() &&
+          std::find(names.begin(), names.end(), name + "-shm") == names.end())
+        continue;
+      std::string error;
+      auto source = folder.open(name, &error);
+      char head[16] = {};
+      if (source && source->read(0, head, sizeof head) == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0) return true;
+    }
+    return false;
+  }
+  std::string error;
+  auto yaml = folder.open("metadata.yaml", &error);
+  if (!yaml || yaml->size() > kMaxYamlBytes) return false;
+  std::vector<uint8_t> bytes = yaml->read_vector(0, static_cast<size_t>(yaml->size()));
+  BagMetadata m;
+  return parse_metadata(std::string(bytes.begin(), bytes.end()), &m, &error) && m.storage_identifier == "sqlite3";
+}
+
+std::unique_ptr<Bag> open_bag(Folder& folder) {
+  auto bag = std::make_unique<Bag>();
+  bag->folder_name = folder.name();
+  std::vector<std::string> names = folder.files();
+  std::vector<std::string> databases;
+  for (const std::string& n : names)
+    if (ends_with(n, ".db3") || ends_with(n, ".db3.zstd")) databases.push_back(n);
+
+  bag->has_yaml = std::find(names.begin(), names.end(), "metadata.yaml") != names.end();
+  if (bag->has_yaml) {
+    std::string error;
+    auto yaml = folder.open("metadata.yaml", &error);
+    if (yaml && yaml->size() > kMaxYamlBytes) error = "metadata.yaml is larger than 16 MB";
+    if (yaml && error.empty()) {
+      std::vector<uint8_t> bytes = yaml->read_vector(0, static_cast<size_t>(yaml->size()));
+      BagMetadata m;
+      if (parse_metadata(std::string(bytes.begin(), bytes.end()), &m, &error)) bag->metadata = std::move(m);
+    }
+    if (!bag->metadata) {
+      bag->yaml_error = error;
+      bag->problems.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
+    }
+  }
+
+  std::vector<std::string> order;
+  if (bag->metadata) {
+    const BagMetadata& m = *bag->metadata;
+    bag->message_compression = m.compression_format == "zstd" && (m.compression_mode == "MESSAGE" || m.compression_mode == "message");
+    for (const std::string& path : m.relative_file_paths) {
+      // Older bags (v1-v4 of some releases) name files with the bag folder in front.
+      std::string name = std::find(names.begin(), names.end(), path) != names.end() ? path : base_name(path);
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        bag->missing_files.push_back(path);
+        bag->problems.push_back({Severity::Error, 0, "rosbag2.file.missing",
+                                 "metadata.yaml names " + path + ", which is not in the folder"});
+        continue;
+      }
+      if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
+    }
+    for (const std::string& d : databases)
+      if (std::find(order.begin(), order.end(), d) == order.end()) {
+        bag->extra_files.push_back(d);
+        bag->problems.push_back({Severity::Warning, 0, "rosbag2.file.extra",
+                                 d + " is in the folder but metadata.yaml does not name it; it is not read as part of the bag"});
+      }
+  } else {
+    // A database given alone may have any name (the 2018 `test.bag`): every file but companions.
+    if (databases.empty())
+      for (const std::string& n : names)
+        if (!ends_with(n, "-wal") && !ends_with(n, "-shm") && !ends_with(n, "-journal") && !ends_with(n, ".yaml"))
+          databases.push_back(n);
+    order = databases;
+    bag->problems.push_back({Severity::Info, 0, "rosbag2.yaml.missing",
+                             "no metadata.yaml: the bag's facts come from its database" + std::string(databases.size() == 1 ? "" : "s") +
+                                 " alone (rosbag2 itself needs `ros2 bag reindex` to open it)"});
+    std::stable_sort(order.begin(), order.end(), [](const std::string& a, const std::string& b) {
+      auto ia = split_index(a), ib = split_index(b);
+      if (ia && ib && *ia != *ib) return *ia < *ib;
+      return a < b;
+    });
+  }
+  for (const std::string& name : order) {
+    BagFile file;
+    file.name = name;
+    file.zstd_file = ends_with(name, ".zstd");
+    if (file.zstd_file)
+      bag->problems.push_back({Severity::Info, 0, "rosbag2.file.zstd_compressed",
+                               name + " is compressed whole (compression_mode FILE): its summary comes from metadata.yaml; "
+                                      "reading its rows needs a decompressed copy"});
+    open_file(folder, names, file, *bag);
+    bag->files.push_back(std::move(file));
+  }
+  return bag;
+}
+
+}  // namespace logscope::rosbag2
+
+namespace logscope::rosbag2 {
+
+bool for_each_bag_message(Bag& bag, const std::function<bool(const BagMessage&)>& visit, std::string* error) {
+  std::vector<uint8_t> decoded;
+  bool stopped = false;
+  for (size_t i = 0; i < bag.files.size() && !stopped; ++i) {
+    BagFile& file = bag.files[i];
+    if (!file.reader || !file.tables_read) continue;
+    std::map<int64_t, const Topic*> topics;
+    for (const Topic& t : file.tables.topics) topics[t.id] = &t;
+    std::string why;
+    bool ok = for_each_message(*file.reader, [&](const StoredMessage& m) {
+      BagMessage message;
+      message.file = i;
+      auto it = topics.find(m.topic_id);
+      message.topic = it == topics.end() ? nullptr : it->second;
+      message.stored = m;
+      message.data = m.data;
+      message.size = m.size;
+      if (bag.message_compression || is_zstd_frame(m.data, m.size)) {
+        std::string zerror;
+        if (zstd_decompress_message(m.data, m.size, &decoded, &zerror)) {
+          message.data = decoded.data();
+          message.size = decoded.size();
+          message.decompressed = true;
+        } else {
+          message.decode_error = zerror;
+        }
+      }
+      if (!visit(message)) stopped = true;
+      return !stopped;
+    }, &why);
+    if (!ok) {
+      if (error) *error = file.name + ": " + why;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace logscope::rosbag2

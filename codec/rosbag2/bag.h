@@ -1,0 +1,75 @@
+// A rosbag2 bag opened from a Folder (core/folder.h): metadata.yaml when there is one, and its
+// SQLite databases in split order, each with its -wal when one lies beside it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/folder.h"
+#include "core/report.h"
+#include "rosbag2/database.h"
+#include "rosbag2/metadata.h"
+#include "rosbag2/sqlite_vfs.h"
+
+namespace logscope::rosbag2 {
+
+struct BagFile {
+  std::string name;      // in the folder
+  std::string wal_name;  // "" when there is no -wal beside it
+  uint64_t size = 0, wal_size = 0;
+  bool wal_mode = false;     // the database header says WAL (bytes 18/19 = 2)
+  bool zstd_file = false;    // a whole-file zstd .db3.zstd: not opened
+  std::unique_ptr<ByteSource> source, wal;
+  std::unique_ptr<SqliteReader> reader;
+  bool tables_read = false;
+  DatabaseTables tables;
+  std::string error;  // why it could not be opened or read
+};
+
+struct Bag {
+  std::string folder_name;
+  bool has_yaml = false;
+  std::optional<BagMetadata> metadata;
+  std::string yaml_error;
+  std::vector<BagFile> files;  // in split order
+  std::vector<std::string> missing_files;  // named by the yaml, not in the folder
+  std::vector<std::string> extra_files;    // databases in the folder the yaml does not name
+  bool message_compression = false;        // the yaml says compression_mode MESSAGE
+  std::vector<Problem> problems;           // found while opening
+
+  uint64_t total_size() const;
+};
+
+// Does this folder hold a rosbag2 bag of SQLite databases: a metadata.yaml with storage sqlite3,
+// or .db3 files.
+bool looks_like_bag_folder(Folder& folder);
+// Opens every file; never fails: what is wrong is in `problems`.
+std::unique_ptr<Bag> open_bag(Folder& folder);
+
+// A file name's split index (`name_3.db3` -> 3), or none.
+std::optional<uint64_t> split_index(const std::string& file);
+
+}  // namespace logscope::rosbag2
+
+namespace logscope::rosbag2 {
+
+// One message of the bag as the user sees it: per-message zstd decoded (when the yaml says
+// compression_mode MESSAGE, or the bytes start with zstd's frame magic).
+struct BagMessage {
+  size_t file = 0;  // index in Bag::files
+  const Topic* topic = nullptr;  // null: its topic_id has no topic in that database
+  StoredMessage stored;
+  const uint8_t* data = nullptr;  // decoded bytes, valid during the callback
+  size_t size = 0;
+  bool decompressed = false;
+  std::string decode_error;  // the zstd frame that did not decode (data is then the stored bytes)
+};
+// Every message of every readable database, file by file in rowid order. False with `error`
+// (naming the file) when SQLite fails midway; the callback returns false to stop.
+bool for_each_bag_message(Bag& bag, const std::function<bool(const BagMessage&)>& visit, std::string* error);
+
+}  // namespace logscope::rosbag2

@@ -1,0 +1,193 @@
+#include "rosbag2/database.h"
+
+#include <sqlite3.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace logscope::rosbag2 {
+namespace {
+
+struct Finalize {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using Statement = std::unique_ptr<sqlite3_stmt, Finalize>;
+
+Statement prepare(SqliteReader& db, const std::string& sql, std::string* error) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    if (error) *error = db.last_error() + " (in: " + sql + ")";
+    sqlite3_finalize(stmt);
+    return nullptr;
+  }
+  return Statement(stmt);
+}
+
+std::string column_text(sqlite3_stmt* s, int i) {
+  const unsigned char* t = sqlite3_column_text(s, i);
+  return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, i))) : "";
+}
+
+// Runs a statement to its end; false with `error` unless it ends with SQLITE_DONE.
+bool run(SqliteReader& db, sqlite3_stmt* s, const std::function<void(sqlite3_stmt*)>& row, std::string* error) {
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) row(s);
+  if (rc != SQLITE_DONE) {
+    if (error) *error = db.last_error();
+    return false;
+  }
+  return true;
+}
+
+bool quote_ok(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+}  // namespace
+
+bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error) {
+  DatabaseTables t;
+  std::vector<std::string> tables, indexes;
+  auto list = prepare(db, "SELECT type, name FROM sqlite_schema", error);
+  if (!list || !run(db, list.get(), [&](sqlite3_stmt* s) {
+        (column_text(s, 0) == "table" ? tables : indexes).push_back(column_text(s, 1));
+      }, error))
+    return false;
+  auto has = [&](const std::string& name) { return std::find(tables.begin(), tables.end(), name) != tables.end(); };
+  t.has_messages_table = has("messages");
+  t.has_timestamp_index = std::find(indexes.begin(), indexes.end(), "timestamp_idx") != indexes.end();
+  if (!has("topics") || !t.has_messages_table) {
+    if (error) *error = std::string("no `") + (has("topics") ? "messages" : "topics") + "` table: not a rosbag2 database";
+    return false;
+  }
+  t.has_schema_table = has("schema");
+  if (t.has_schema_table) {
+    auto s = prepare(db, "SELECT * FROM schema ORDER BY schema_version DESC LIMIT 1", error);
+    if (!s || !run(db, s.get(), [&](sqlite3_stmt* r) {
+          for (int i = 0; i < sqlite3_column_count(r); ++i) {
+            std::string name = sqlite3_column_name(r, i);
+            if (name == "schema_version") t.schema_version = sqlite3_column_int64(r, i);
+            if (name == "ros_distro") t.ros_distro = column_text(r, i);
+          }
+        }, error))
+      return false;
+  }
+  auto columns = prepare(db, "SELECT name FROM pragma_table_info('topics')", error);
+  if (!columns || !run(db, columns.get(), [&](sqlite3_stmt* s) { t.topic_columns.push_back(column_text(s, 0)); }, error))
+    return false;
+  std::string select = "SELECT id";
+  const char* optional_columns[] = {"name", "type", "serialization_format", "offered_qos_profiles", "type_description_hash"};
+  for (const char* c : optional_columns)
+    select += std::find(t.topic_columns.begin(), t.topic_columns.end(), c) != t.topic_columns.end() && quote_ok(c)
+                  ? std::string(", ") + c
+                  : ", ''";
+  auto topics = prepare(db, select + " FROM topics ORDER BY id", error);
+  if (!topics || !run(db, topics.get(), [&](sqlite3_stmt* s) {
+        Topic topic;
+        topic.id = sqlite3_column_int64(s, 0);
+        topic.name = column_text(s, 1);
+        topic.type = column_text(s, 2);
+        topic.serialization_format = column_text(s, 3);
+        topic.offered_qos_profiles = column_text(s, 4);
+        topic.type_description_hash = column_text(s, 5);
+        t.topics.push_back(std::move(topic));
+      }, error))
+    return false;
+  t.has_definitions_table = has("message_definitions");
+  if (t.has_definitions_table) {
+    auto d = prepare(db, "SELECT topic_type, encoding, encoded_message_definition, type_description_hash FROM message_definitions ORDER BY id", error);
+    if (!d || !run(db, d.get(), [&](sqlite3_stmt* s) {
+          t.definitions.push_back({column_text(s, 0), column_text(s, 1), column_text(s, 2), column_text(s, 3)});
+        }, error))
+      return false;
+  }
+  if (has("metadata")) {
+    auto m = prepare(db, "SELECT metadata FROM metadata ORDER BY id", error);
+    if (!m || !run(db, m.get(), [&](sqlite3_stmt* s) { t.stored_metadata.push_back(column_text(s, 0)); }, error)) return false;
+  }
+  // Counts and spans per topic; the timestamps alone, never the data.
+  auto stats = prepare(db, "SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id", error);
+  if (!stats || !run(db, stats.get(), [&](sqlite3_stmt* s) {
+        TopicStats st;
+        st.count = static_cast<uint64_t>(sqlite3_column_int64(s, 1));
+        st.first_ns = sqlite3_column_int64(s, 2);
+        st.last_ns = sqlite3_column_int64(s, 3);
+        t.stats[sqlite3_column_int64(s, 0)] = st;
+        t.message_count += st.count;
+        t.first_ns = t.first_ns ? std::min(*t.first_ns, st.first_ns) : st.first_ns;
+        t.last_ns = t.last_ns ? std::max(*t.last_ns, st.last_ns) : st.last_ns;
+      }, error))
+    return false;
+  *out = std::move(t);
+  return true;
+}
+
+bool for_each_message(SqliteReader& db, const std::function<bool(const StoredMessage&)>& visit, std::string* error) {
+  auto s = prepare(db, "SELECT id, topic_id, timestamp, data FROM messages ORDER BY id", error);
+  if (!s) return false;
+  int rc;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    StoredMessage m;
+    m.row_id = sqlite3_column_int64(s.get(), 0);
+    m.topic_id = sqlite3_column_int64(s.get(), 1);
+    m.timestamp_ns = sqlite3_column_int64(s.get(), 2);
+    m.data = static_cast<const uint8_t*>(sqlite3_column_blob(s.get(), 3));
+    m.size = static_cast<size_t>(sqlite3_column_bytes(s.get(), 3));
+    if (!visit(m)) return true;
+  }
+  if (rc != SQLITE_DONE) {
+    if (error) *error = db.last_error();
+    return false;
+  }
+  return true;
+}
+
+bool is_zstd_frame(const uint8_t* data, size_t size) {
+  return size >= 4 && data[0] == 0x28 && data[1] == 0xB5 && data[2] == 0x2F && data[3] == 0xFD;
+}
+
+bool zstd_decompress_message(const uint8_t* data, size_t size, std::vector<uint8_t>* out, std::string* error) {
+  out->clear();
+  std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+  if (!stream) {
+    *error = "zstd: out of memory";
+    return false;
+  }
+  ZSTD_inBuffer in{data, size, 0};
+  std::vector<uint8_t> piece(64 * 1024);
+  size_t last = 1;
+  while (in.pos < in.size || last != 0) {
+    ZSTD_outBuffer o{piece.data(), piece.size(), 0};
+    size_t before = in.pos;
+    last = ZSTD_decompressStream(stream.get(), &o, &in);
+    if (ZSTD_isError(last)) {
+      *error = std::string("zstd: ") + ZSTD_getErrorName(last);
+      return false;
+    }
+    if (out->size() + o.pos > kMaxMessageBytes) {
+      *error = "zstd: the message expands beyond " + std::to_string(kMaxMessageBytes >> 20) + " MB";
+      return false;
+    }
+    out->insert(out->end(), piece.data(), piece.data() + o.pos);
+    if (last == 0 && in.pos < in.size) {
+      // Another frame follows: rosbag2 writes one per message, but a concatenation is valid zstd.
+      continue;
+    }
+    if (in.pos == before && o.pos == 0) {
+      *error = "zstd: the frame is cut short";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> integrity_check(SqliteReader& db, int limit, std::string* error) {
+  std::vector<std::string> findings;
+  auto s = prepare(db, "PRAGMA integrity_check(" + std::to_string(std::max(1, limit)) + ")", error);
+  if (!s) return findings;
+  if (!run(db, s.get(), [&](sqlite3_stmt* r) { findings.push_back(column_text(r, 0)); }, error)) return findings;
+  return findings;
+}
+
+}  // namespace logscope::rosbag2

@@ -1,0 +1,145 @@
+// `logscope check` of a rosbag2 bag: SQLite's integrity check of every database, messages whose
+// topic_id has no topic, per-message zstd that does not decode, timestamps outside the yaml's
+// span, and the yaml against the databases (files, counts per topic and in all). Problems name
+// the file, the table and the row.
+#include <algorithm>
+#include <map>
+
+#include "core/printf_text.h"
+#include "rosbag2/inspector_impl.h"
+#include "rosbag2/recover.h"
+
+namespace logscope::rosbag2 {
+
+namespace {
+constexpr int kIntegrityLimit = 20;
+constexpr size_t kMaxProblemsPerKind = 20;  // per file: the rest are counted in one line
+}  // namespace
+
+Report Rosbag2Inspector::check(const ProgressFn& progress) {
+  Report r = summary();
+  Bag& bag = *bag_;
+  uint64_t total_bytes = bag.total_size();
+  uint64_t done_bytes = 0;
+  for (BagFile& f : bag.files) {
+    if (!f.reader) continue;
+    std::string error;
+    std::vector<std::string> findings = integrity_check(*f.reader, kIntegrityLimit, &error);
+    if (!error.empty()) {
+      r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", f.name + ": SQLite's integrity check failed: " + error);
+    } else if (!(findings.size() == 1 && findings[0] == "ok")) {
+      for (const std::string& finding : findings)
+        r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", f.name + ": " + finding);
+    }
+    done_bytes += f.size + f.wal_size;
+    if (progress && !progress(done_bytes, total_bytes)) {
+      r.add_problem(Severity::Warning, 0, "rosbag2.check.cancelled", "the check was cancelled");
+      return r;
+    }
+  }
+
+  // The rows: orphans, zstd, span.
+  std::optional<int64_t> yaml_start, yaml_end;
+  if (bag.metadata && bag.metadata->starting_time_ns && *bag.metadata->starting_time_ns != INT64_MAX && bag.metadata->duration_ns) {
+    yaml_start = *bag.metadata->starting_time_ns;
+    yaml_end = *yaml_start + *bag.metadata->duration_ns;
+  }
+  std::map<std::pair<size_t, std::string>, uint64_t> counted;  // (file, kind) -> problems
+  auto limited = [&](size_t file, const std::string& kind) { return ++counted[{file, kind}] <= kMaxProblemsPerKind; };
+  std::string error;
+  bool ok = for_each_bag_message(bag, [&](const BagMessage& m) {
+    const std::string& file = bag.files[m.file].name;
+    if (!m.topic && limited(m.file, "orphan"))
+      r.add_problem(Severity::Error, 0, "rosbag2.messages.orphan_topic",
+                    printf_string("%s: table messages, row %lld: topic_id %lld has no row in topics", file.c_str(),
+                                  static_cast<long long>(m.stored.row_id), static_cast<long long>(m.stored.topic_id)));
+    if (!m.decode_error.empty() && limited(m.file, "zstd"))
+      r.add_problem(Severity::Error, 0, "rosbag2.messages.zstd_damaged",
+                    printf_string("%s: table messages, row %lld: %s", file.c_str(), static_cast<long long>(m.stored.row_id),
+                                  m.decode_error.c_str()));
+    if (yaml_start && (m.stored.timestamp_ns < *yaml_start || m.stored.timestamp_ns > *yaml_end) && limited(m.file, "span"))
+      r.add_problem(Severity::Warning, 0, "rosbag2.messages.outside_span",
+                    printf_string("%s: table messages, row %lld: time %lld is outside metadata.yaml's span [%lld, %lld]", file.c_str(),
+                                  static_cast<long long>(m.stored.row_id), static_cast<long long>(m.stored.timestamp_ns),
+                                  static_cast<long long>(*yaml_start), static_cast<long long>(*yaml_end)));
+    return true;
+  }, &error);
+  if (!ok) r.add_problem(Severity::Error, 0, "rosbag2.messages.unreadable", "reading the messages stopped: " + error);
+  for (const auto& c : counted)
+    if (c.second > kMaxProblemsPerKind)
+      r.add_problem(Severity::Warning, 0, "rosbag2.messages.more",
+                    printf_string("%s: %llu more problems of the kind above", bag.files[c.first.first].name.c_str(),
+                                  static_cast<unsigned long long>(c.second - kMaxProblemsPerKind)));
+
+  // Damaged databases: what SQLite's recovery extension salvages, per topic.
+  std::vector<std::string> damaged;
+  for (const Problem& p : r.problems)
+    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables")
+      for (const BagFile& f : bag.files)
+        if (p.message.compare(0, f.name.size() + 1, f.name + ":") == 0 &&
+            std::find(damaged.begin(), damaged.end(), f.name) == damaged.end())
+          damaged.push_back(f.name);
+  uint64_t salvaged = 0;
+  for (BagFile& f : bag.files) {
+    if (!f.reader || std::find(damaged.begin(), damaged.end(), f.name) == damaged.end()) continue;
+    Recovered rec = recover_database(*f.reader);
+    if (!rec.ok) {
+      r.add_problem(Severity::Error, 0, "rosbag2.recover.failed", f.name + ": SQLite's recovery found no messages table: " + rec.error);
+      continue;
+    }
+    salvaged += rec.messages;
+    for (const RecoveredTopic& t : rec.topics)
+      r.add_problem(Severity::Info, 0, "rosbag2.recover.rows",
+                    printf_string("%s: recovery brings back %llu messages of %s", f.name.c_str(),
+                                  static_cast<unsigned long long>(t.messages), t.name.c_str()));
+  }
+  if (!damaged.empty()) {
+    r.recovery.performed = true;
+    r.recovery.reason = "sqlite_recover";
+    r.recovery.message = "SQLite's recovery extension read the damaged database" + std::string(damaged.size() == 1 ? "" : "s") +
+                         " page by page";
+    r.recovery.ends_at = r.file.size_bytes;
+    r.recovery.recovered.push_back({"messages", salvaged});
+  }
+
+  // The yaml against the databases.
+  if (bag.metadata) {
+    const BagMetadata& m = *bag.metadata;
+    BagTotals totals = bag_totals(bag);
+    if (!totals.from_yaml) {
+      if (m.message_count && *m.message_count != totals.messages)
+        r.add_problem(Severity::Warning, 0, "rosbag2.yaml.count_mismatch",
+                      printf_string("metadata.yaml: message_count %llu, the databases hold %llu",
+                                    static_cast<unsigned long long>(*m.message_count), static_cast<unsigned long long>(totals.messages)));
+      for (const YamlTopic& t : m.topics) {
+        const TopicRow* row = nullptr;
+        for (const TopicRow& x : totals.topics)
+          if (x.name == t.name) row = &x;
+        if (!row) {
+          r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_missing",
+                        "metadata.yaml: topic " + t.name + " is in no database's topics table");
+        } else if (row->count != t.message_count) {
+          r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_count_mismatch",
+                        printf_string("metadata.yaml: topic %s has message_count %llu, the databases hold %llu", t.name.c_str(),
+                                      static_cast<unsigned long long>(t.message_count), static_cast<unsigned long long>(row->count)));
+        }
+      }
+      for (const YamlFile& yf : m.files) {
+        for (const BagFile& f : bag.files) {
+          if (!f.tables_read || (f.name != yf.path && yf.path.size() > f.name.size() &&
+                                 yf.path.compare(yf.path.size() - f.name.size(), f.name.size(), f.name) != 0))
+            continue;
+          if (f.name != yf.path && !(yf.path.size() > f.name.size() && yf.path[yf.path.size() - f.name.size() - 1] == '/')) continue;
+          if (yf.message_count && *yf.message_count != f.tables.message_count)
+            r.add_problem(Severity::Warning, 0, "rosbag2.yaml.file_count_mismatch",
+                          printf_string("metadata.yaml: %s has message_count %llu, the database holds %llu", f.name.c_str(),
+                                        static_cast<unsigned long long>(*yf.message_count),
+                                        static_cast<unsigned long long>(f.tables.message_count)));
+        }
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace logscope::rosbag2

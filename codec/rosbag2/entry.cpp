@@ -1,0 +1,48 @@
+// rosbag2's entry: what every module knows. Opening (reading.cpp) links SQLite.
+#include "rosbag2/entry.h"
+
+#include <iterator>
+
+#include "rosbag2/bag.h"
+
+namespace logscope::rosbag2 {
+namespace {
+
+// A schema-4 database with definitions, two topics. Written by make_small_demo (outputs.cpp).
+const uint8_t kSmallDemo[] = {
+#include "rosbag2/small_demo.inc"
+};
+
+}  // namespace
+
+FormatEntry format_entry() {
+  FormatEntry e;
+  e.name = "rosbag2";
+  e.label = "rosbag2";
+  e.summary = "rosbag2 bag folders of SQLite databases (.db3; schema versions 1-4, metadata.yaml up to 9, per-message zstd)";
+  // Any SQLite database: a bag's tables are only known once SQLite reads its schema, and the
+  // inspector says so when they are not there.
+  e.match = [](std::string_view head, uint64_t size) -> std::optional<FormatEntry::Match> {
+    if (!starts_with_magic(head, std::string_view("SQLite format 3\0", 16)) || size < 100) return std::nullopt;
+    return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
+  };
+  e.near_miss = [](std::string_view head, uint64_t size) -> std::optional<FormatEntry::NearMiss> {
+    std::string_view magic("SQLite format 3\0", 16);
+    if (is_cut_magic(head, magic) || (starts_with_magic(head, magic) && size < 100))
+      return FormatEntry::NearMiss{"truncated-header", "an SQLite database cut inside its 100-byte header"};
+    return std::nullopt;
+  };
+  e.file_endings = {".db3"};
+  e.recovery_codes = {"rosbag2.db.integrity", "rosbag2.messages.unreadable", "rosbag2.file.missing"};
+  e.shape = LogShape::Folder;
+  e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
+    if (!looks_like_bag_folder(folder)) return std::nullopt;
+    return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
+  };
+  e.read_in_full_module = true;
+  e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
+  e.source = {"topic", "topics"};
+  return e;
+}
+
+}  // namespace logscope::rosbag2

@@ -1,0 +1,14 @@
+// rosbag2's entry in the format table (core/format_table.h): a bag folder of SQLite databases.
+// Its reading links SQLite, so the page reads it in the full module (codec/formats.cpp).
+#pragma once
+
+#include "core/format_table.h"
+
+namespace logscope::rosbag2 {
+// What any module knows: names, detection, endings (entry.cpp).
+FormatEntry format_entry();
+// Opening a database or a bag folder, through SQLite (reading.cpp).
+void add_reading(FormatEntry& entry);
+// The demo writers (outputs.cpp).
+void add_outputs(FormatEntry& entry);
+}  // namespace logscope::rosbag2

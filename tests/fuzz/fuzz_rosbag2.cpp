@@ -1,0 +1,44 @@
+// libFuzzer harness for rosbag2 (codec/rosbag2): an input that starts like an SQLite database is
+// opened as a lone .db3 through the ByteSource VFS (sqlite_vfs.h) and the table readers, every
+// FormatInspector entry point exercised with the message query, and the invariants of
+// tests/fuzz/invariants.h checked. Any other input is metadata.yaml: parsed by the YAML subset
+// reader, then opened as a bag folder beside the small demo database under the names it gives.
+// Build with -DLOGSCOPE_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "core/folder.h"
+#include "exercise.h"
+#include "invariants.h"
+#include "rosbag2/inspector.h"
+#include "rosbag2/metadata.h"
+#include "rosbag2/writer.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size >= 16 && std::memcmp(data, "SQLite format 3", 16) == 0) {
+    logscope_fuzz::fuzz_one_input(data, size, "rosbag2");
+    logscope::MemoryByteSource source(data, size);
+    auto inspector = logscope::rosbag2::open_inspector(source);
+    logscope::ProgressFn progress = [](uint64_t, uint64_t) { return true; };
+    inspector->query("messages", logscope::Json::parse("{\"limit\": 50}").value_or(logscope::Json::object()), progress);
+    return 0;
+  }
+  std::string text(reinterpret_cast<const char*>(data), size);
+  logscope::rosbag2::BagMetadata metadata;
+  std::string error;
+  bool parsed = logscope::rosbag2::parse_metadata(text, &metadata, &error);
+  static const std::vector<uint8_t> demo = logscope::rosbag2::small_demo_database();
+  logscope::MemoryFolder folder("fuzz");
+  folder.add("metadata.yaml", std::vector<uint8_t>(data, data + size));
+  folder.add("bag_0.db3", demo);
+  if (parsed)
+    for (size_t i = 0; i < metadata.relative_file_paths.size() && i < 4; ++i)
+      if (!metadata.relative_file_paths[i].empty()) folder.add(metadata.relative_file_paths[i], demo);
+  logscope::Detection detection = logscope::detect_folder(folder);
+  if (detection.family != "rosbag2") return 0;
+  auto inspector = logscope::rosbag2::open_folder_inspector(folder);
+  logscope_fuzz::exercise_inspector(inspector.get(), detection, 0);
+  return 0;
+}
