@@ -1,19 +1,8 @@
-// rosbag2's entry: what every module knows. Opening (reading.cpp) links SQLite.
+// rosbag2's entry: what every module knows. Opening (reading.cpp) links SQLite; recognising a bag
+// folder reads its metadata.yaml, so it is there too, with the small demo.
 #include "rosbag2/entry.h"
 
-#include <iterator>
-
-#include "rosbag2/bag.h"
-
 namespace logscope::rosbag2 {
-namespace {
-
-// A schema-4 database with definitions, two topics. Written by make_small_demo (outputs.cpp).
-const uint8_t kSmallDemo[] = {
-#include "rosbag2/small_demo.inc"
-};
-
-}  // namespace
 
 FormatEntry format_entry() {
   FormatEntry e;
@@ -35,12 +24,7 @@ FormatEntry format_entry() {
   e.file_endings = {".db3"};
   e.recovery_codes = {"rosbag2.db.integrity", "rosbag2.messages.unreadable", "rosbag2.file.missing"};
   e.shape = LogShape::Folder;
-  e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
-    if (!looks_like_bag_folder(folder)) return std::nullopt;
-    return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
-  };
   e.read_in_full_module = true;
-  e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
   e.source = {"topic", "topics"};
   return e;
 }

@@ -7,7 +7,7 @@
 namespace logscope::rosbag2 {
 // What any module knows: names, detection, endings (entry.cpp).
 FormatEntry format_entry();
-// Opening a database or a bag folder, through SQLite (reading.cpp).
+// Opening a database or a bag folder through SQLite, recognising a bag folder, the small demo (reading.cpp).
 void add_reading(FormatEntry& entry);
 // The demo writers (outputs.cpp).
 void add_outputs(FormatEntry& entry);

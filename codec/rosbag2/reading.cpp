@@ -1,12 +1,30 @@
-// rosbag2's reading in the format table: a database or a bag folder opened through SQLite (entry.h).
+// rosbag2's reading in the format table: a database or a bag folder opened through SQLite, a bag
+// folder recognised by its files and metadata.yaml, and the small demo (entry.h). The page's view
+// module has none of it: the full module reads rosbag2 (codec/formats.cpp).
+#include <iterator>
+
+#include "rosbag2/bag.h"
 #include "rosbag2/entry.h"
 #include "rosbag2/inspector.h"
 
 namespace logscope::rosbag2 {
+namespace {
+
+// A schema-4 database with definitions, two topics. Written by make_small_demo (outputs.cpp).
+const uint8_t kSmallDemo[] = {
+#include "rosbag2/small_demo.inc"
+};
+
+}  // namespace
 
 void add_reading(FormatEntry& e) {
+  e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
+    if (!looks_like_bag_folder(folder)) return std::nullopt;
+    return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
+  };
   e.open_folder = [](Folder& folder, const Detection&) { return open_folder_inspector(folder); };
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
+  e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
 }
 
 }  // namespace logscope::rosbag2
