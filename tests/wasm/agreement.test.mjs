@@ -84,7 +84,10 @@ test('every sample: same detection and the same info JSON from wasm and CLI', as
       if (wasm.inspector.known()) {
         // Compare as text: the summary holds 64-bit integers that JSON.parse would round.
         // `summary` is the CLI object's last key, so its compact text ends the CLI's output.
-        const cliText = compactJson(cli.stdout);
+        // A rosbag2 database names its file in the files table: the CLI knows the name, the wasm
+        // module (bytes and a size) calls a lone database database.db3 (the page shows the name).
+        let cliText = compactJson(cli.stdout);
+        if (cliJson.detection.family === 'rosbag2') cliText = cliText.split(JSON.stringify(basename(path))).join('"database.db3"');
         const wasmText = wasm.inspector.infoReport(null);
         assert.ok(cliText.endsWith(`"summary":${wasmText}}`), `summary of ${basename(path)}:\n cli  ${cliText.slice(0, 300)}\n wasm ${wasmText.slice(0, 300)}`);
       }
