@@ -454,6 +454,37 @@ TEST_CASE("protobuf schemas that cannot be used and payloads that do not parse: 
     CHECK(status != 0);
     CHECK_MESSAGE(said.find(c.says) != std::string::npos, said);
   }
+
+  // A message of 1.2 million packed zeros (1 byte each on the wire, a leaf each): refused by the
+  // export rather than grown into gigabytes; the record view shows its first values.
+  std::string huge = "\x3a";
+  uint64_t count = 1200000;
+  for (uint64_t v = count; ; v >>= 7) {
+    huge.push_back(static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+    if (v < 0x80) break;
+  }
+  huge.append(count, '\0');
+  mcap::Writer writer;
+  uint16_t channel = writer.add_channel(writer.add_schema(kType, "protobuf", test_support::read_text(f.descriptor_set)), "/huge", "protobuf");
+  writer.write_message(channel, 0, kStart, kStart, huge);
+  writer.write_message(channel, 1, kStart + 1, kStart + 1, f.payloads[2]);
+  std::string bytes = writer.finish();
+  MemoryByteSource huge_source(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  auto huge_inspector = mcap::open_inspector(huge_source);
+  StringSink sink;
+  ExportResult result = huge_inspector->export_rows("/huge", ExportRequest(), sink, nullptr);
+  CHECK(result.rows == 1);
+  REQUIRE(!result.problems.empty());
+  CHECK(result.problems[0].code == "mcap.export.undecodable");
+  CHECK_MESSAGE(result.problems[0].message.find("more than 1048575 numeric values") != std::string::npos, result.problems[0].message);
+  Json args = Json::object();
+  args["count"] = 1;
+  Json page = query(*huge_inspector, "decoded", args);
+  REQUIRE_MESSAGE(page.find("messages"), page.dump());
+  const Json* shown = page.find("messages")->elements()[0].find("message");
+  REQUIRE(shown != nullptr);
+  CHECK(shown->find("offsets")->size() == 5000);  // the JSON tree's limit
+  CHECK(shown->find("[truncated]") != nullptr);
 }
 
 namespace {
