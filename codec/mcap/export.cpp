@@ -1,7 +1,8 @@
 // The MCAP export (FormatInspector::export_rows): one topic's messages as the flat columns of
 // their channel's decoder (payload.h), `time_ns` (the log time) first, in file order. Only the
 // chunks that may hold the topic in the range are read (their ChunkIndex says which channels
-// and times they hold), one at a time.
+// and times they hold), one at a time. A decoder whose columns the messages decide (protobuf)
+// makes it two passes over the range: the columns, then the rows.
 #include <algorithm>
 #include <set>
 
@@ -11,6 +12,7 @@ namespace logscope::mcap {
 namespace {
 
 constexpr size_t kMaxProblems = 100;  // then only counted
+constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; more are left out, with a problem
 
 }  // namespace
 
@@ -88,11 +90,27 @@ const PayloadDecoder* McapInspector::topic_decoder(const std::string& topic, con
       continue;
     }
     if (!first) first = decoder;
-    else if (decoder->columns() != first->columns()) continue;  // another type: its messages are left out
+    else if (decoder->columns() != first->columns() || decoder->message_type() != first->message_type())
+      continue;  // another type: its messages are left out
     (*per_channel)[id] = decoder;
   }
   if (!first) *error = "no channel of " + topic + " can be exported: " + first_error;
   return first;
+}
+
+bool McapInspector::learn_columns(const std::map<uint16_t, const PayloadDecoder*>& decoders, uint64_t t0, uint64_t t1,
+                                  const ProgressFn& progress, protobuf::LeafColumns* out) {
+  std::set<uint16_t> ids;
+  for (const auto& [id, decoder] : decoders) ids.insert(id);
+  std::vector<protobuf::Leaf> leaves;
+  std::string why;
+  // A message that does not parse adds nothing here; the rows' pass reports it.
+  return for_each_message(ids, t0, t1, progress, [&](const MessageHeader& m, std::string_view payload, uint64_t, uint64_t) {
+    leaves.clear();
+    auto decoder = decoders.find(m.channel_id);
+    if (decoder != decoders.end() && decoder->second->leaves(payload, &leaves, &why)) out->add(leaves);
+    return true;
+  }, nullptr);
 }
 
 ExportResult McapInspector::export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
@@ -104,7 +122,29 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
   const PayloadDecoder* first = topic_decoder(topic, ids, &decoders, &result.error);
   if (!first) return result;
   std::vector<std::string> columns{"time_ns"};
-  columns.insert(columns.end(), first->columns().begin(), first->columns().end());
+  std::unique_ptr<protobuf::LeafRowWriter> leaf_row;  // columns learned from the messages (two passes)
+  ProgressFn rows_progress = progress;
+  if (first->columns_from_messages()) {
+    ProgressFn first_half;
+    if (progress) {
+      first_half = [&](uint64_t done, uint64_t total) { return progress(done, 2 * total); };
+      rows_progress = [&](uint64_t done, uint64_t total) { return progress(total + done, 2 * total); };
+    }
+    protobuf::LeafColumns learned(kMaxColumns);
+    if (!learn_columns(decoders, request.from_ns, request.to_ns, first_half, &learned)) {
+      result.cancelled = true;
+      return result;
+    }
+    if (learned.capped())
+      result.problems.push_back(Problem{Severity::Warning, 0, "mcap.export.too_many_columns",
+                                        "the messages of " + topic + " have more than " + std::to_string(kMaxColumns) +
+                                            " numeric paths; the rest are left out"});
+    std::vector<std::string> paths = learned.paths();
+    leaf_row = std::make_unique<protobuf::LeafRowWriter>(paths);
+    columns.insert(columns.end(), paths.begin(), paths.end());
+  } else {
+    columns.insert(columns.end(), first->columns().begin(), first->columns().end());
+  }
   TableWriter table(sink, request);
   if (!table.start(columns, &result.error)) {
     if (table.failed()) result.sink_failed = true, result.error = "could not write the output";
@@ -118,7 +158,8 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
     ++unreadable;
     if (result.problems.size() < kMaxProblems) result.problems.push_back(Problem{Severity::Warning, offset, code, message});
   };
-  bool walked = for_each_message(ids, request.from_ns, request.to_ns, progress,
+  std::vector<protobuf::Leaf> leaves;
+  bool walked = for_each_message(ids, request.from_ns, request.to_ns, rows_progress,
                                  [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
     std::string where = "message of " + topic + " at " + std::to_string(m.log_time) + " ns" +
                         (in_chunk ? " (chunk at byte " + std::to_string(offset) + ", record at " + std::to_string(in_chunk) + " inside it)"
@@ -133,7 +174,14 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
     }
     table.begin_row();
     table.unsigned_integer(m.log_time);
-    if (!decoder->second->write_row(payload, table, &error)) {
+    bool fits;
+    if (leaf_row) {
+      leaves.clear();
+      if ((fits = decoder->second->leaves(payload, &leaves, &error))) leaf_row->write(leaves, table);
+    } else {
+      fits = decoder->second->write_row(payload, table, &error);
+    }
+    if (!fits) {
       problem(offset, "mcap.export.undecodable", where + " is left out: " + error);
       return true;  // the half-built row is never written: begin_row() starts over
     }

@@ -81,8 +81,12 @@ class McapInspector : public FormatInspector {
   bool topic_channels(const std::string& topic, std::set<uint16_t>* ids, std::string* error);
   const PayloadDecoder* topic_decoder(const std::string& topic, const std::set<uint16_t>& ids,
                                       std::map<uint16_t, const PayloadDecoder*>* per_channel, std::string* error);
+  // The columns of a topic whose decoder takes them from the messages (protobuf): every numeric
+  // leaf path of its channels' messages in [t0, t1]. False when cancelled.
+  bool learn_columns(const std::map<uint16_t, const PayloadDecoder*>& decoders, uint64_t t0, uint64_t t1,
+                     const ProgressFn& progress, protobuf::LeafColumns* out);
   // The plot queries (plot_queries.cpp): a topic's columns and its numeric columns over time.
-  Json columns_query(QueryArgs& args);
+  Json columns_query(QueryArgs& args, const ProgressFn& progress);
   Json plot_query(QueryArgs& args, const ProgressFn& progress);
   // Messages with their payloads decoded (decoded.cpp).
   Json decoded_query(QueryArgs& args, const ProgressFn& progress);

@@ -121,6 +121,7 @@ const std::vector<PayloadCodec>& payload_codecs() {
       {"ros1", "ros1msg", make_ros1},
       {"ros", "ros1msg", make_ros1},
       {"json", "*", make_json},
+      {"protobuf", "protobuf", make_protobuf_decoder},
   };
   return table;
 }

@@ -1,7 +1,7 @@
 // Message payloads decoded by their channel's encodings: one decoder per channel, made once from
 // its schema by the first entry of payload_codecs() whose message and schema encodings match.
 // The record view shows a decoder's JSON; the export and the plots write its flat columns.
-// A new encoding is one entry in payload_codecs() (payload.cpp).
+// A new encoding is one entry in payload_codecs() (payload.cpp; protobuf's in payload_protobuf.cpp).
 #pragma once
 
 #include <functional>
@@ -14,6 +14,7 @@
 #include "core/export.h"
 #include "core/json.h"
 #include "mcap/records.h"
+#include "protobuf/leaves.h"
 
 namespace logscope::mcap {
 
@@ -36,6 +37,20 @@ class PayloadDecoder {
     *error = "this encoding has no columns";
     return false;
   }
+  // Columns the messages decide, not the schema (protobuf: a repeated field has a column per
+  // element, a field no message sets has none). columns() is then empty: the export reads its
+  // range twice, first every message's leaves() for the columns (protobuf::LeafColumns), then
+  // the rows (protobuf::LeafRowWriter).
+  virtual bool columns_from_messages() const { return false; }
+  // One message's numeric leaves, each with its path; false with `error` when it does not parse.
+  virtual bool leaves(std::string_view payload, std::vector<protobuf::Leaf>* out, std::string* error) const {
+    (void)payload, (void)out;
+    *error = "this encoding has no leaves";
+    return false;
+  }
+  // The type its messages are (protobuf's full name), when columns() cannot tell two apart:
+  // channels of one topic with another type than the first are left out of its export.
+  virtual std::string message_type() const { return ""; }
 
  private:
   std::vector<std::string> none_;
@@ -53,6 +68,11 @@ struct PayloadCodec {
 
 // The table, in the order matching tries it.
 const std::vector<PayloadCodec>& payload_codecs();
+
+// Protobuf (payload_protobuf.cpp): the schema's data is a FileDescriptorSet and its name the
+// message's full type name (the MCAP registry, "protobuf"). Decoding by name needs the full
+// libprotobuf, which the wasm build leaves out: there it is null with a note.
+std::unique_ptr<PayloadDecoder> make_protobuf_decoder(const Schema* schema, std::string* error);
 
 // Per channel, made on first use and kept (with the reason when there is none).
 class PayloadDecoders {

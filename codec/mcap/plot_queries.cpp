@@ -23,8 +23,8 @@ const char* kind_name(TableWriter::Kind kind) {
 }  // namespace
 
 // {"topic"} -> {"topic", "type", "columns": [{"name", "kind"}]}: `logscope export --topic`'s
-// columns after time_ns.
-Json McapInspector::columns_query(QueryArgs& args) {
+// columns after time_ns (for protobuf, read from every message of the topic).
+Json McapInspector::columns_query(QueryArgs& args, const ProgressFn& progress) {
   if (!args.has("topic")) return QueryArgs::error_json("columns needs {\"topic\": name}");
   std::string topic = args.str("topic"), error;
   std::set<uint16_t> ids;
@@ -33,11 +33,20 @@ Json McapInspector::columns_query(QueryArgs& args) {
   const PayloadDecoder* decoder = topic_decoder(topic, ids, &decoders, &error);
   if (!decoder) return QueryArgs::error_json(error);
   Json columns = Json::array();
-  for (size_t i = 0; i < decoder->columns().size(); ++i) {
+  auto add = [&](const std::string& name, const char* kind) {
     Json column = Json::object();
-    column["name"] = decoder->columns()[i];
-    column["kind"] = kind_name(decoder->kinds()[i]);
+    column["name"] = name;
+    column["kind"] = kind;
     columns.push_back(std::move(column));
+  };
+  if (decoder->columns_from_messages()) {
+    protobuf::LeafColumns learned;
+    if (!learn_columns(decoders, 0, UINT64_MAX, progress, &learned)) return QueryArgs::error_json("cancelled");
+    std::vector<std::string> paths = learned.paths();
+    std::vector<protobuf::LeafType> types = learned.types();
+    for (size_t i = 0; i < paths.size(); ++i) add(paths[i], types[i] == protobuf::LeafType::Bool ? "bool" : "number");
+  } else {
+    for (size_t i = 0; i < decoder->columns().size(); ++i) add(decoder->columns()[i], kind_name(decoder->kinds()[i]));
   }
   Json j = Json::object();
   j["topic"] = topic;

@@ -313,7 +313,7 @@ std::vector<QuerySpec> McapInspector::queries() {
       {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
        {{"topic", ArgType::String, "the topic"}},
        {{"topic", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text}},
-       [this](QueryArgs& args, const ProgressFn&) { return columns_query(args); }},
+       [this](QueryArgs& args, const ProgressFn& progress) { return columns_query(args, progress); }},
       {"plot", "numeric columns of a topic over time, as `logscope export` writes them: every point, or per-bucket first/last/min/max beyond max_points, and the exact count",
        [] {
          std::vector<ArgSpec> specs{{"topic", ArgType::String, "the topic"}};

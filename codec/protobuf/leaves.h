@@ -1,12 +1,20 @@
 // What the protobuf engine gives the formats: a message's numeric leaves, each with its path
 // (`kinematic_state.joint_states[3].position.value` with a schema, `1.3[2].5` without) and its
-// value, plus the order protoc prints them in. Shared by the schema-free walker (raw.h, no
+// value, plus the order protoc prints them in, and the export's columns and rows of many
+// messages (BDDF's protobuf series and MCAP's protobuf channels). Shared by the schema-free walker (raw.h, no
 // libprotobuf) and the descriptor-driven one (schemas.h). See docs/protobuf.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+namespace logscope {
+class TableWriter;  // core/export.h
+}
 
 namespace logscope::protobuf {
 
@@ -34,5 +42,40 @@ double leaf_number(const Leaf& leaf);
 
 // Orders by `key` (protoc's printing order).
 inline bool leaf_key_less(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) { return a < b; }
+
+// The export's columns of many messages: every path any of them has, in protoc's printing order
+// (by key), each with its leaf type (the first seen), at most `max` paths (then capped()).
+class LeafColumns {
+ public:
+  explicit LeafColumns(size_t max = 20000) : max_(max) {}
+  void add(const std::vector<Leaf>& leaves);
+  bool capped() const { return capped_; }
+  size_t size() const { return by_path_.size(); }
+  // The paths in protoc's order, and each one's leaf type.
+  std::vector<std::string> paths() const;
+  std::vector<LeafType> types() const;
+
+ private:
+  struct Column {
+    std::vector<uint32_t> key;
+    LeafType type;
+  };
+  std::vector<std::pair<std::vector<uint32_t>, std::string>> ordered() const;
+  size_t max_;
+  bool capped_ = false;
+  std::map<std::string, Column> by_path_;
+};
+
+// Writes one message's leaves as the cells of `paths` (an empty cell where the message has no
+// such leaf; leaves of other paths are dropped), after whatever cells the row already has.
+class LeafRowWriter {
+ public:
+  explicit LeafRowWriter(const std::vector<std::string>& paths);
+  void write(const std::vector<Leaf>& leaves, TableWriter& out);
+
+ private:
+  std::unordered_map<std::string, size_t> column_of_;
+  std::vector<const Leaf*> cells_;
+};
 
 }  // namespace logscope::protobuf

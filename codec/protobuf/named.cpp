@@ -103,11 +103,18 @@ bool scalar_leaf(const Message& m, const Reflection* r, const FieldDescriptor* f
   }
 }
 
-void message_leaves(const Message& m, const std::string& prefix, const std::vector<uint32_t>& key_prefix, std::vector<Leaf>* out) {
+// A message's numeric leaves at most: each costs about a hundred bytes while a packed bool costs
+// one on the wire, so a hostile message is refused here rather than grown into gigabytes.
+constexpr size_t kMaxMessageLeaves = 1u << 20;
+
+// Stops adding once `out` holds `limit` leaves.
+void message_leaves(const Message& m, const std::string& prefix, const std::vector<uint32_t>& key_prefix, size_t limit,
+                    std::vector<Leaf>* out) {
   const Reflection* r = m.GetReflection();
   std::vector<const FieldDescriptor*> fields;
   r->ListFields(m, &fields);
   for (const FieldDescriptor* f : fields) {
+    if (out->size() >= limit) return;
     std::string path = prefix.empty() ? field_name(f) : prefix + "." + field_name(f);
     std::vector<uint32_t> key = key_prefix;
     key.push_back(static_cast<uint32_t>(f->number()));
@@ -115,9 +122,10 @@ void message_leaves(const Message& m, const std::string& prefix, const std::vect
     auto one = [&](int index, const std::string& at, uint32_t slot) {
       key.back() = slot;
       if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        message_leaves(index >= 0 ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f), at, key, out);
+        message_leaves(index >= 0 ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f), at, key, limit, out);
         return;
       }
+      if (out->size() >= limit) return;
       Leaf leaf;
       if (!scalar_leaf(m, r, f, index, &leaf)) return;
       leaf.path = at;
@@ -129,10 +137,11 @@ void message_leaves(const Message& m, const std::string& prefix, const std::vect
       continue;
     }
     std::vector<int> order = element_order(m, r, f);
-    for (size_t k = 0; k < order.size(); ++k) one(order[k], path + "[" + std::to_string(k) + "]", static_cast<uint32_t>(k + 1));
+    for (size_t k = 0; k < order.size() && out->size() < limit; ++k)
+      one(order[k], path + "[" + std::to_string(k) + "]", static_cast<uint32_t>(k + 1));
   }
   const gpb::UnknownFieldSet& unknown = r->GetUnknownFields(m);
-  if (!unknown.empty()) raw_leaves(raw_fields(unknown), kGuessDepth, prefix, key_prefix, out);
+  if (!unknown.empty() && out->size() < limit) raw_leaves(raw_fields(unknown), kGuessDepth, prefix, key_prefix, out);
 }
 
 std::string hex_of(const std::string& bytes, size_t max) {
@@ -260,7 +269,13 @@ bool SchemaSet::numeric_leaves(const std::string& type_name, const uint8_t* data
                                std::string* error) const {
   std::unique_ptr<Message> message = parse(type_name, data, size, error);
   if (!message) return false;
-  message_leaves(*message, "", {}, out);
+  size_t start = out->size();
+  message_leaves(*message, "", {}, start + kMaxMessageLeaves, out);
+  if (out->size() - start >= kMaxMessageLeaves) {
+    out->resize(start);
+    *error = "the " + type_name + " message has more than " + std::to_string(kMaxMessageLeaves - 1) + " numeric values; it is left out";
+    return false;
+  }
   return true;
 }
 

@@ -40,11 +40,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     inspector->query("timeline", logscope::Json::object(), progress);
     // Payloads decoded by their channels (mcap/payload.h): a page of them, and a topic's columns and plot.
     inspector->query("decoded", logscope::Json::parse("{\"count\": 30}").value_or(logscope::Json::object()), progress);
-    for (const char* topic : {"/pose", "/imu", "/all_kinds"}) {
+    // The CDR seed's topics, the protobuf seed's (make_seeds.cpp) and the protobuf samples'.
+    for (auto [topic, fields] : {std::pair{"/pose", "header.stamp.sec"}, {"/imu", "header.stamp.sec"}, {"/all_kinds", "header.stamp.sec"},
+                                 {"/proto", "x,next.x"}, {"pose", "pose.position.x"}}) {
       logscope::Json args = logscope::Json::object();
       args["topic"] = topic;
       inspector->query("columns", args, progress);
-      args["fields"] = "header.stamp.sec";
+      args["fields"] = fields;
       inspector->query("plot", args, progress);
     }
     inspector->file_map(true, progress);

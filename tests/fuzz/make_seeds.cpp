@@ -3,6 +3,8 @@
 //   build/fuzz/tests/fuzz/fuzz_make_seeds OUT_DIR
 // and prints one line per format, "NAME ENDING...", for scripts/fuzz.sh to pick real samples by.
 // (Real-world samples may be added to a local corpus, never to the repository.)
+#include <google/protobuf/descriptor.pb.h>
+
 #include <cstdio>
 #include <string>
 #include <sys/stat.h>
@@ -11,6 +13,7 @@
 #include "cdr/writer.h"
 #include "core/format_table.h"
 #include "mcap/cdr_demo.h"
+#include "mcap/writer.h"
 #include "tiny_files.h"
 
 namespace {
@@ -31,6 +34,47 @@ void write_text(const std::string& path, const std::string& text) { write(path, 
 template <size_t N>
 std::string raw(const char (&literal)[N]) {
   return std::string(literal, N - 1);
+}
+
+// An MCAP with a protobuf channel whose schema is a FileDescriptorSet (fz.Point: a double, packed
+// sint32s, an enum, itself nested), three messages and one that does not parse: fuzz_mcap
+// decodes it by name (mcap/payload_protobuf.cpp).
+std::string protobuf_mcap() {
+  namespace gpb = google::protobuf;
+  gpb::FileDescriptorSet set;
+  gpb::FileDescriptorProto* file = set.add_file();
+  file->set_name("fz_point.proto");
+  file->set_package("fz");
+  file->set_syntax("proto3");
+  gpb::EnumDescriptorProto* mode = file->add_enum_type();
+  mode->set_name("Mode");
+  mode->add_value()->set_name("MODE_A");
+  gpb::EnumValueDescriptorProto* b = mode->add_value();
+  b->set_name("MODE_B");
+  b->set_number(1);
+  gpb::DescriptorProto* point = file->add_message_type();
+  point->set_name("Point");
+  auto add = [&](const char* name, int number, gpb::FieldDescriptorProto::Type type, bool repeated, const char* type_name) {
+    gpb::FieldDescriptorProto* f = point->add_field();
+    f->set_name(name);
+    f->set_number(number);
+    f->set_type(type);
+    f->set_label(repeated ? gpb::FieldDescriptorProto::LABEL_REPEATED : gpb::FieldDescriptorProto::LABEL_OPTIONAL);
+    if (type_name) f->set_type_name(type_name);
+  };
+  add("x", 1, gpb::FieldDescriptorProto::TYPE_DOUBLE, false, nullptr);
+  add("ids", 2, gpb::FieldDescriptorProto::TYPE_SINT32, true, nullptr);
+  add("mode", 3, gpb::FieldDescriptorProto::TYPE_ENUM, false, ".fz.Mode");
+  add("next", 4, gpb::FieldDescriptorProto::TYPE_MESSAGE, false, ".fz.Point");
+  logscope::mcap::WriterOptions options;
+  options.compression = "";
+  logscope::mcap::Writer writer(options);
+  uint16_t channel = writer.add_channel(writer.add_schema("fz.Point", "protobuf", set.SerializeAsString()), "/proto", "protobuf");
+  // x = 1.5, ids = [1, -2], mode = MODE_B, next = {x = 1.5}; then a length past the end.
+  std::string message = raw("\x09\0\0\0\0\0\0\xf8\x3f\x12\x02\x02\x03\x18\x01\x22\x09\x09\0\0\0\0\0\0\xf8\x3f");
+  for (uint32_t k = 0; k < 3; ++k) writer.write_message(channel, k, 1700000000000000000ull + k, 0, message);
+  writer.write_message(channel, 3, 1700000000000000003ull, 0, raw("\x22\x7f\x01"));
+  return writer.finish();
 }
 
 }  // namespace
@@ -84,6 +128,10 @@ int main(int argc, char** argv) {
     cdr.compression = "";
     std::string bytes = logscope::mcap::cdr_demo(cdr);
     write(out + "/mcap/cdr.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  }
+  {
+    std::string bytes = protobuf_mcap();
+    write(out + "/mcap/protobuf.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
   }
   std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
   mcap_cut.resize(mcap_cut.size() * 2 / 3);
