@@ -10,6 +10,7 @@ import { secondsText } from '../plots/kit.js';
 
 const PAGE = 50;
 
+/** @type {import('../types.js').DataView} */
 export default {
   name: 'messages',
 
@@ -52,6 +53,7 @@ export default {
       if (result.problems?.length) note.append(h('span.tone-warn', {}, `${formatCount(result.problems.length)} problems while reading; see the Problems tab after a check.`));
       clear(tbody);
       for (const m of result.messages || []) {
+        /** @type {(name: string, opts?: {[attribute: string]: unknown}) => HTMLElement} */
         const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
         const state = m.decode_error ? 'does not fit its definition' : m.decode_note ? 'bytes only' : 'yes';
         const row = h('tr', { dataset: { index: m.index, channel: m.channel, topic: m.topic, decoded: m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes' } },
