@@ -49,8 +49,11 @@ const std::vector<RecordFrame>& McapInspector::records() {
 std::string McapInspector::content(const RecordFrame& frame, uint64_t limit) {
   uint64_t n = std::min(frame.length, limit);
   if (frame.content_offset() >= source_.size()) return {};
-  std::vector<uint8_t> bytes = source_.read_vector(frame.content_offset(), static_cast<size_t>(n));
-  return std::string(bytes.begin(), bytes.end());
+  n = std::min(n, source_.size() - frame.content_offset());  // a length past the end allocates nothing
+  // Read straight into the string: a chunk is copied once, not through a vector first.
+  std::string bytes(static_cast<size_t>(n), '\0');
+  bytes.resize(source_.read(frame.content_offset(), bytes.data(), bytes.size()));
+  return bytes;
 }
 
 const LoadedChunk* McapInspector::chunk_at(size_t k) {

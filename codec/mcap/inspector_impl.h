@@ -68,6 +68,8 @@ class McapInspector : public FormatInspector {
   Json metadata_query(QueryArgs& args);
   Json timeline_query(QueryArgs& args);
   Json channels_query();
+  // Every message, payloads viewed and not decoded (the iteration benchmark, `iterate_all`).
+  Json iterate_query(QueryArgs& args, const ProgressFn& progress);
   // The decoder of a channel's payloads (payload.h), or null with `error`.
   const PayloadDecoder* payload_decoder(uint16_t channel_id, std::string* error);
   // Adds "message" (the decoded payload) or "decode_error" to a Message record's JSON.
