@@ -94,6 +94,7 @@ class McapInspector : public FormatInspector {
   std::optional<std::vector<RecordFrame>> records_;
   bool records_complete_ = true;
   std::unique_ptr<LoadedChunk> chunk_cache_;
+  std::string chunk_read_;  // the compressed chunk last read, its capacity kept from chunk to chunk
   PayloadDecoders decoders_;
 };
 
