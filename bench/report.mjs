@@ -67,6 +67,79 @@ function doneWhen(results) {
   return lines.join('\n') + '\n';
 }
 
+const MCAP = {
+  zstd: 'zstd chunks (1 MiB of records each), written by `logscope make-demo-mcap --compression zstd`: a ROS 2 robot, /imu and /odom as JSON, a compressed camera image and /rosout as CDR, an attachment, metadata',
+  lz4: 'lz4 (frame) chunks, the same robot, `make-demo-mcap --compression lz4`',
+};
+const KB64 = 64 * 1024;
+
+// Issue 26's open budget: at most 4 reads, of no more than the summary section + 64 KiB.
+const withinBudget = (reads, bytes, summaryBytes) => reads <= 4 && summaryBytes != null && bytes <= summaryBytes + KB64;
+function readsText(reads, bytes, summaryBytes) {
+  if (reads == null || bytes == null) return '';
+  return `${reads} reads, ${bytes.toLocaleString('en-US')} bytes${summaryBytes == null ? '' : withinBudget(reads, bytes, summaryBytes) ? ' (within)' : ' (over)'}`;
+}
+// The reads that count for the budget: the codec's own for native (its cache fetches whole 64 KiB
+// blocks, shown beside), the file's under the module's cache for wasm (as the page reads).
+function openBudget(r, summaryBytes) {
+  if (!ok(r)) return '';
+  if (r.codec_reads != null)
+    return `${readsText(r.codec_reads, r.codec_bytes, summaryBytes)}; the file under the CLI's cache: ${r.reads} reads, ${r.bytes_read.toLocaleString('en-US')} bytes`;
+  return readsText(r.reads, r.bytes_read, summaryBytes);
+}
+
+function mcapSection(key, r) {
+  const op = r.open;
+  const it = r.iterate;
+  const summaryBytes = op.logscope?.summary_section_bytes;
+  const peer = it.mcap_core;
+  const pagedWasm = it.wasm?.via === 'messages';
+  const rows = [
+    ['**logscope** native, 1 thread (`iterate_all`)', op.logscope, it.logscope],
+    ['logscope native, reading every byte of every message', null, it.logscope_touch],
+    [`logscope wasm under node, 1 thread (${pagedWasm ? '`messages` pages of 10,000: the module had no `iterate_all`' : '`iterate_all`'})`, op.wasm, it.wasm],
+    ['@mcap/core `McapIndexedReader` (`readMessages`, validateCrcs: false)', op.mcap_core, peer],
+    ['@mcap/core, `readMessages()` as it defaults (every chunk CRC checked)', null, it.mcap_core_crc],
+  ];
+  const messages = it.logscope?.messages ?? peer?.messages;
+  let out = `### ${key}: ${r.file}, ${mb(r.size)}${messages ? `, ${messages.toLocaleString('en-US')} messages` : ''}\n\n`;
+  out += `${MCAP[key]}. Summary section: ${summaryBytes != null ? `${summaryBytes.toLocaleString('en-US')} bytes` : 'not measured'}.\n\n`;
+  out += '| reader | open to summary | reads to summary | iterate every message | | | CPU (iterate) | peak RSS (iterate) | @mcap/core time ÷ this reader |\n';
+  out += '|---|---|---|---|---|---|---|---|---|\n';
+  for (const [name, open, iterate] of rows) {
+    out += `| ${name} | ${open ? s(open) : ''} | ${open ? openBudget(open, summaryBytes) : ''} | ${s(iterate)} | ${rate(iterate, r.size)} | ${mps(iterate)} | ${cpu(iterate)} | ${rss(iterate)} | ${iterate === peer ? '1×' : ratio(peer, iterate)} |\n`;
+  }
+  out += '\n';
+  return out;
+}
+
+// Issue 26's done-when on speed, as far as npm run bench measures it (the browser's full-check goal
+// is bench:browser's).
+function mcapGoals(mcap) {
+  const lines = [];
+  for (const [key, r] of Object.entries(mcap)) {
+    const summaryBytes = r.open.logscope?.summary_section_bytes;
+    for (const [who, open] of [['native', r.open.logscope], ['wasm', r.open.wasm]]) {
+      if (!ok(open)) continue;
+      const native = who === 'native';
+      const [reads, bytes] = native ? [open.codec_reads, open.codec_bytes] : [open.reads, open.bytes_read];
+      const within = withinBudget(reads, bytes, summaryBytes);
+      lines.push(`- ${r.file}, open to summary (${native ? 'native, the codec\'s reads' : 'wasm, the file\'s reads under the module\'s cache'}): ` +
+        `${reads} reads, ${bytes?.toLocaleString('en-US')} bytes against at most 4 reads and ${summaryBytes != null ? (summaryBytes + KB64).toLocaleString('en-US') : '?'} bytes ` +
+        `(the summary section + 64 KiB)${within ? '' : ' — not met in this run'}` +
+        (native ? `; the file under the CLI's cache: ${open.reads} reads, ${open.bytes_read?.toLocaleString('en-US')} bytes` : ''));
+    }
+    const peer = r.iterate.mcap_core;
+    for (const [who, ours, goal] of [['native', r.iterate.logscope, 3], ['wasm', r.iterate.wasm, 2]]) {
+      const x = ok(peer) && ok(ours) ? peer.seconds / ours.seconds : null;
+      const paged = who === 'wasm' && ours?.via === 'messages' ? ' (through `messages` pages, not `iterate_all`: rebuild the wasm module)' : '';
+      lines.push(`- ${r.file}, iterate every message (${who}): logscope ${s(ours)}, @mcap/core ${s(peer)}: ` +
+        (x ? `**${x.toFixed(2)}×** (goal: at least ${goal}×)${x >= goal ? '' : ' — not reached in this run'}` : 'not compared') + paged);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
 export function renderReport({ machine, versions, results }) {
   let out = '# Benchmarks\n\n';
   out += 'Written by `npm run bench` (bench/run.mjs); every figure on this page was measured in that one run, on the same files,\n';
@@ -79,10 +152,12 @@ export function renderReport({ machine, versions, results }) {
   out += 'times start once the program is loaded (the wasm module compiled, python and node started) and end with the last message. ';
   out += '"CPU" is the CPU time of the same span, every thread, user and system: on these shared VMs it grows under load too, but less than the wall time.\n\n';
   out += '## Goals (issue 10, native)\n\n' + doneWhen(results) + '\n';
+  if (results.mcap) out += '## Goals (issue 26, MCAP)\n\n' + mcapGoals(results.mcap) + '\n';
 
   out += '## Inputs\n\n';
   out += `Written once by \`npm run bench:inputs\` into \`\${LOGSCOPE_CACHE:-~/.cache/logscope}/bench-inputs/\`: the bags by Debian's python3-rosbag `;
-  out += '(bench/write_bag.py, with the message classes of Debian\'s *-msgs packages), so no reader is timed on its own writer\'s output; the BDDF and CARLA logs by logscope\'s writers (no other writer exists here).\n\n';
+  out += '(bench/write_bag.py, with the message classes of Debian\'s *-msgs packages), so no reader is timed on its own writer\'s output; the BDDF and CARLA logs by logscope\'s writers (no other writer exists here), ';
+  out += 'the MCAP files by `logscope make-demo-mcap --size-mb 1024` (zstd and lz4; @mcap/core reads them as the agreement tests check).\n\n';
 
   out += '## ROS bags\n\n';
   out += '"open to summary" is what a summary needs: logscope\'s `summary()` (index only), the peers\' open (header, index, connections; python3-rosbag also reads every chunk\'s index). ';
@@ -122,6 +197,19 @@ export function renderReport({ machine, versions, results }) {
     out += row('actor table (native)', c.actors);
     out += row('summary (the scan) in wasm under node, 1 thread', c.wasm_open);
     out += '\n';
+  }
+
+  if (results.mcap) {
+    out += '## MCAP\n\n';
+    out += '"open to summary": logscope\'s `summary()` (the magic with the Header\'s prefix, the Header, the Footer, then DataEnd and the summary in one read; no chunk), ';
+    out += '@mcap/core\'s `McapIndexedReader.Initialize` (footer, summary). "reads to summary" count read calls and the bytes they return: ';
+    out += 'natively the codec\'s own requests, and beside them the file\'s reads under the CLI\'s block cache (whole 64 KiB blocks: the head\'s, and the tail\'s from a block start); ';
+    out += 'in wasm the file\'s reads under the module\'s cache (16 KiB blocks, as in the page; detection\'s read of the head included); @mcap/core\'s the reads its readable is asked for. ';
+    out += '"iterate" is every message with its bytes at hand, nothing decoded: logscope\'s `iterate_all` query (each chunk read and decompressed once, ';
+    out += 'each message a view of the decompressed records), natively on one thread and in the wasm module; @mcap/core reads through a `FileHandle` readable ';
+    out += 'with @mcap/support\'s `loadDecompressHandlers` (zstd and lz4 in wasm), in log-time order by the message indexes. ';
+    out += 'The ratio row is against `validateCrcs: false`, the same work as logscope\'s (which checks no CRC while iterating); @mcap/core\'s default checks every chunk\'s CRC.\n\n';
+    for (const [key, r] of Object.entries(results.mcap)) out += mcapSection(key, r);
   }
 
   out += '## Reading: pread, not mmap\n\n';

@@ -3,11 +3,14 @@
 // docs/benchmarks.md (bench/report.mjs) plus the raw results in build/bench/results.json.
 // Every figure in the document is measured in this run; a peer that could not run says why.
 //
-//   node bench/run.mjs [--reps N (3)] [--only rosbag,bddf,carla] [--timeout SECONDS (900)] [--no-doc] [--no-build]
+//   node bench/run.mjs [--reps N (3)] [--only rosbag,bddf,carla,mcap] [--timeout SECONDS (900)] [--no-doc] [--no-build]
+//                      [--inputs DIR]
+// --inputs DIR reads the inputs (same names) from DIR instead of writing them with bench/inputs.sh:
+// small files to try the run end to end (`logscope make-demo-mcap DIR/zstd-1g.mcap --size-mb 20`).
 // Each measurement is a fresh process; fast ones run N times and the best time counts (the
 // machine is shared: the best run is the one least disturbed). Slow peers (over 20 s) run once.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +22,11 @@ process.chdir(root);
 const argv = process.argv.slice(2);
 const flag = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const reps = Number(flag('--reps', 3));
-const only = flag('--only', 'rosbag,bddf,carla').split(',');
+const groups = ['rosbag', 'bddf', 'carla', 'mcap'];
+const only = flag('--only', groups.join(',')).split(',');
+const unknownGroup = only.find((part) => !groups.includes(part));
+if (unknownGroup) throw new Error(`--only: no group ${unknownGroup} (groups: ${groups.join(', ')})`);
+const inputsOption = flag('--inputs', null);
 const timeoutS = Number(flag('--timeout', 900));
 const log = (...a) => console.error('bench:', ...a);
 
@@ -29,14 +36,17 @@ function sh(cmd, args, options = {}) {
 const lastLine = (text) => text.trim().split('\n').pop();
 
 // --- set-up -------------------------------------------------------------------------------------
-const peersDir = lastLine(sh('bash', ['bench/deps.sh']));
-const inputsDir = lastLine(sh('bash', ['bench/inputs.sh']));
+// The bag peers (installed into a cache folder) are needed by the rosbag group only; the MCAP peer
+// is the repo's devDependency @mcap/core (scripts/npm-deps.sh installs node_modules).
+const peersDir = only.includes('rosbag') ? lastLine(sh('bash', ['bench/deps.sh'])) : null;
+if (only.includes('mcap') && !existsSync('node_modules/@mcap/core/package.json')) sh('bash', ['scripts/npm-deps.sh'], { stdio: 'inherit' });
+const inputsDir = inputsOption ? resolve(inputsOption) : lastLine(sh('bash', ['bench/inputs.sh']));
 const input = (name) => join(inputsDir, name);
 
 if (!argv.includes('--no-build')) {
   log('building the native tools');
   if (!existsSync('build/native/CMakeCache.txt')) sh('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
-  sh('cmake', ['--build', 'build/native', '-j2', '--target', 'logscope', 'bench_rosbag', 'bench_carla', 'bench_bddf'], { stdio: 'inherit' });
+  sh('cmake', ['--build', 'build/native', '-j2', '--target', 'logscope', 'bench_rosbag', 'bench_carla', 'bench_bddf', 'bench_mcap'], { stdio: 'inherit' });
   log('building the wasm module for node');
   // Debian's emscripten optimizer imports acorn from Debian's node modules (as scripts/build.sh says).
   const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -48,7 +58,7 @@ if (!argv.includes('--no-build')) {
 const rosbagStorage = join(root, 'build', 'bench', 'rosbag_storage_bench');
 mkdirSync(dirname(rosbagStorage), { recursive: true });
 let rosbagStorageError = null;
-try {
+if (only.includes('rosbag')) try {
   sh('g++', ['-O2', '-std=c++17', ...['pluginlib', 'class_loader', 'rcutils', 'rcpputils', 'ament_index_cpp'].map((d) => `-I/usr/include/${d}`),
     '-o', rosbagStorage, 'bench/peers/rosbag_storage_bench.cpp', '-lrosbag_storage', '-lroscpp_serialization', '-lroslz4', '-lrostime',
     '-lcpp_common', '-lconsole_bridge', '-lboost_filesystem'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -88,9 +98,10 @@ const wasm = (op, file) => ['node', ['bench/wasm_node.mjs', op, file]];
 const python = (op, file) => ['/usr/bin/python3', ['bench/peers/python_rosbag.py', op, file]];
 const js = (peer, op, file) => ['node', ['bench/peers/js_rosbag.mjs', peersDir, peer, op, file]];
 const storage = (op, file) => [rosbagStorage, [op, file]];
+const mcapCore = (op, file) => ['node', ['bench/peers/mcap_core.mjs', op, file]];
 const m = (label, [cmd, args], options) => measure(label, cmd, args, options);
 
-const results = { bags: {}, bddf: null, carla: null };
+const results = { bags: {}, bddf: null, carla: null, mcap: null };
 const started = new Date();
 const loadBefore = os.loadavg();
 
@@ -150,6 +161,25 @@ if (only.includes('carla')) {
   results.carla = r;
 }
 
+if (only.includes('mcap')) {
+  results.mcap = {};
+  for (const [key, name] of [['zstd', 'zstd-1g.mcap'], ['lz4', 'lz4-1g.mcap']]) {
+    const file = input(name);
+    const r = { file: name, size: statSync(file).size, open: {}, iterate: {} };
+    // Open to summary: the file's reads and bytes are counted under each reader's cache.
+    r.open.logscope = m(`mcap ${key} open logscope`, native('bench_mcap', file, '--op', 'open'));
+    r.open.wasm = m(`mcap ${key} open wasm`, wasm('open', file));
+    r.open.mcap_core = m(`mcap ${key} open @mcap/core`, mcapCore('open', file));
+    // Every message with its bytes, nothing decoded; logscope native on one thread (iterate_all).
+    r.iterate.logscope = m(`mcap ${key} iterate logscope`, native('bench_mcap', file, '--op', 'iterate'));
+    r.iterate.logscope_touch = m(`mcap ${key} iterate+touch logscope`, native('bench_mcap', file, '--op', 'iterate-touch'));
+    r.iterate.wasm = m(`mcap ${key} iterate wasm`, wasm('iterate', file));
+    r.iterate.mcap_core = m(`mcap ${key} iterate @mcap/core`, mcapCore('iterate', file));
+    r.iterate.mcap_core_crc = m(`mcap ${key} iterate @mcap/core, CRCs checked`, mcapCore('iterate-crc', file), { repeat: 1 });
+    results.mcap[key] = r;
+  }
+}
+
 const finished = new Date();
 const machine = {
   cpus: os.cpus().length,
@@ -169,16 +199,27 @@ const versionOf = (pkg) => {
     return 'not installed';
   }
 };
-const npmVersion = (pkg) => JSON.parse(readFileSync(join(peersDir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const npmVersion = (dir, pkg) => {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'not installed';
+  }
+};
 const versions = {
   'librosbag-storage-dev': versionOf('librosbag-storage-dev'),
   'python3-rosbag': versionOf('python3-rosbag'),
   'libcrypto++-dev': versionOf('libcrypto++-dev'),
+  'libzstd-dev': versionOf('libzstd-dev'),
+  'liblz4-dev': versionOf('liblz4-dev'),
   node: process.version,
-  rosbag: npmVersion('rosbag'),
-  '@foxglove/rosbag': npmVersion('@foxglove/rosbag'),
-  '@foxglove/wasm-lz4': npmVersion('@foxglove/wasm-lz4'),
-  '@foxglove/wasm-bz2': npmVersion('@foxglove/wasm-bz2'),
+  ...(peersDir ? {
+    rosbag: npmVersion(peersDir, 'rosbag'),
+    '@foxglove/rosbag': npmVersion(peersDir, '@foxglove/rosbag'),
+    '@foxglove/wasm-lz4': npmVersion(peersDir, '@foxglove/wasm-lz4'),
+    '@foxglove/wasm-bz2': npmVersion(peersDir, '@foxglove/wasm-bz2'),
+  } : {}),
+  ...(only.includes('mcap') ? { '@mcap/core': npmVersion(root, '@mcap/core'), '@mcap/support': npmVersion(root, '@mcap/support') } : {}),
 };
 const all = { machine, versions, results };
 mkdirSync('build/bench', { recursive: true });
@@ -186,8 +227,10 @@ writeFileSync('build/bench/results.json', JSON.stringify(all, null, 2) + '\n');
 log('raw results: build/bench/results.json');
 if (argv.includes('--no-doc')) {
   log('--no-doc: docs/benchmarks.md left as it was');
-} else if (['rosbag', 'bddf', 'carla'].some((part) => !only.includes(part))) {
+} else if (groups.some((part) => !only.includes(part))) {
   log('a partial run (--only): docs/benchmarks.md left as it was');
+} else if (inputsOption) {
+  log('--inputs: docs/benchmarks.md left as it was (its figures are for the inputs of bench/inputs.sh)');
 } else {
   // Sections written by hand below the marker (measurements npm run bench does not make) stay.
   const marker = '<!-- Hand-written below this line: bench/run.mjs keeps it when it rewrites the page. -->';

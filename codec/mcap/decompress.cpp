@@ -16,11 +16,10 @@ uint64_t max_expansion(const std::string& compression, uint64_t compressed_size)
 
 namespace {
 
-Decompressed failed(DecompressStatus status, std::string error) {
-  Decompressed d;
-  d.status = status;
-  d.error = std::move(error);
-  return d;
+void failed(Decompressed* d, DecompressStatus status, std::string error) {
+  d->status = status;
+  d->error = std::move(error);
+  d->bytes.clear();
 }
 
 }  // namespace
@@ -28,22 +27,29 @@ Decompressed failed(DecompressStatus status, std::string error) {
 // MCAP's limits and statuses around the one decompressor (core/decompress.h): its format-neutral
 // codes become MCAP's stable statuses (the problem codes mcap.chunk.*).
 Decompressed decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size) {
+  Decompressed d;
+  decompress_chunk(compression, compressed, uncompressed_size, &d);
+  return d;
+}
+
+void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out) {
+  out->status = DecompressStatus::Ok;
+  out->error.clear();
   if (!compression.empty() && compression != "zstd" && compression != "lz4")
-    return failed(DecompressStatus::Unsupported, "compression \"" + compression + "\" is not one this reader knows (none, zstd, lz4)");
+    return failed(out, DecompressStatus::Unsupported, "compression \"" + compression + "\" is not one this reader knows (none, zstd, lz4)");
   if (compression.empty()) {
     if (uncompressed_size != compressed.size())
-      return failed(DecompressStatus::SizeMismatch, "an uncompressed chunk states " + std::to_string(uncompressed_size) +
+      return failed(out, DecompressStatus::SizeMismatch, "an uncompressed chunk states " + std::to_string(uncompressed_size) +
                                                         " bytes of records but holds " + std::to_string(compressed.size()));
-    Decompressed d;
-    d.bytes.assign(compressed.begin(), compressed.end());
-    return d;
+    out->bytes.assign(compressed.begin(), compressed.end());
+    return;
   }
   if (uncompressed_size > kMaxChunkUncompressed)
-    return failed(DecompressStatus::TooLarge, "the chunk states " + std::to_string(uncompressed_size) + " uncompressed bytes, over the " +
+    return failed(out, DecompressStatus::TooLarge, "the chunk states " + std::to_string(uncompressed_size) + " uncompressed bytes, over the " +
                                                   std::to_string(kMaxChunkUncompressed >> 20) + " MiB this reader decompresses");
   uint64_t bound = max_expansion(compression, compressed.size());
   if (uncompressed_size > bound)
-    return failed(DecompressStatus::Implausible, "the chunk states " + std::to_string(uncompressed_size) + " uncompressed bytes; " +
+    return failed(out, DecompressStatus::Implausible, "the chunk states " + std::to_string(uncompressed_size) + " uncompressed bytes; " +
                                                      std::to_string(compressed.size()) + " bytes of " + compression + " make at most " +
                                                      std::to_string(bound));
   static thread_local ChunkDecompressor decompressor;
@@ -51,10 +57,8 @@ Decompressed decompress_chunk(const std::string& compression, std::string_view c
   logscope::DecompressStatus status = decompressor.decompress(compression, reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size(),
                                                               static_cast<uint32_t>(uncompressed_size), &buffer);
   if (!status.ok)
-    return failed(status.code == "chunk.size_mismatch" ? DecompressStatus::SizeMismatch : DecompressStatus::Failed, status.message);
-  Decompressed d;
-  d.bytes.assign(buffer.data(), buffer.data() + buffer.size());
-  return d;
+    return failed(out, status.code == "chunk.size_mismatch" ? DecompressStatus::SizeMismatch : DecompressStatus::Failed, status.message);
+  out->bytes.assign(buffer.data(), buffer.data() + buffer.size());
 }
 
 std::string compress_chunk(const std::string& compression, std::string_view records) {

@@ -36,6 +36,9 @@ struct Decompressed {
 
 // `compression`: "" (none), "zstd" or "lz4" (the lz4 frame format).
 Decompressed decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size);
+// The same into `out`, whose bytes keep their capacity: a reader going from chunk to chunk
+// allocates (and the system maps) its buffer once.
+void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out);
 
 // For the writer and tests: compress `records` with "zstd", "lz4" or "" (a copy).
 std::string compress_chunk(const std::string& compression, std::string_view records);

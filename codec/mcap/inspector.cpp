@@ -49,21 +49,35 @@ const std::vector<RecordFrame>& McapInspector::records() {
 std::string McapInspector::content(const RecordFrame& frame, uint64_t limit) {
   uint64_t n = std::min(frame.length, limit);
   if (frame.content_offset() >= source_.size()) return {};
-  std::vector<uint8_t> bytes = source_.read_vector(frame.content_offset(), static_cast<size_t>(n));
-  return std::string(bytes.begin(), bytes.end());
+  n = std::min(n, source_.size() - frame.content_offset());  // a length past the end allocates nothing
+  // Read straight into the string: a chunk is copied once, not through a vector first.
+  std::string bytes(static_cast<size_t>(n), '\0');
+  bytes.resize(source_.read(frame.content_offset(), bytes.data(), bytes.size()));
+  return bytes;
 }
 
 const LoadedChunk* McapInspector::chunk_at(size_t k) {
   const std::vector<RecordFrame>& list = records();
   if (k >= list.size() || list[k].op != kOpChunk) return nullptr;
   if (chunk_cache_ && chunk_cache_->record == k) return chunk_cache_.get();
-  auto loaded = std::make_unique<LoadedChunk>();
+  // The previous chunk's buffers are reused (a pass over every chunk allocates them once).
+  std::unique_ptr<LoadedChunk> loaded = chunk_cache_ ? std::move(chunk_cache_) : std::make_unique<LoadedChunk>();
+  loaded->header = ChunkHeader();
+  loaded->header_ok = false;
+  loaded->data.status = DecompressStatus::Ok;
+  loaded->data.error.clear();
+  loaded->data.bytes.clear();
+  loaded->inner.clear();
+  loaded->error.clear();
   loaded->record = k;
   loaded->offset = list[k].offset;
   if (list[k].length > kMaxRecordView) {
     loaded->error = "the chunk is " + std::to_string(list[k].length) + " bytes, more than this reader holds at once";
   } else {
-    std::string bytes = content(list[k], list[k].length);
+    std::string& bytes = chunk_read_;
+    uint64_t n = list[k].content_offset() < source_.size() ? std::min(list[k].length, source_.size() - list[k].content_offset()) : 0;
+    bytes.resize(static_cast<size_t>(n));
+    bytes.resize(n ? source_.read(list[k].content_offset(), bytes.data(), bytes.size()) : 0);
     std::string why;
     if (bytes.size() != list[k].length) {
       loaded->error = "the chunk could not be read";
@@ -71,10 +85,9 @@ const LoadedChunk* McapInspector::chunk_at(size_t k) {
       loaded->error = why;
     } else {
       loaded->header_ok = true;
-      loaded->data = decompress_chunk(loaded->header.compression,
-                                      std::string_view(bytes).substr(static_cast<size_t>(loaded->header.records_offset),
-                                                                     static_cast<size_t>(loaded->header.records_size)),
-                                      loaded->header.uncompressed_size);
+      decompress_chunk(loaded->header.compression,
+                       std::string_view(bytes).substr(static_cast<size_t>(loaded->header.records_offset), static_cast<size_t>(loaded->header.records_size)),
+                       loaded->header.uncompressed_size, &loaded->data);
       if (loaded->data.status != DecompressStatus::Ok) {
         loaded->error = loaded->data.error;
       } else {

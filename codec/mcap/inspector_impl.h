@@ -68,6 +68,8 @@ class McapInspector : public FormatInspector {
   Json metadata_query(QueryArgs& args);
   Json timeline_query(QueryArgs& args);
   Json channels_query();
+  // Every message, payloads viewed and not decoded (the iteration benchmark, `iterate_all`).
+  Json iterate_query(QueryArgs& args, const ProgressFn& progress);
   // The decoder of a channel's payloads (payload.h), or null with `error`.
   const PayloadDecoder* payload_decoder(uint16_t channel_id, std::string* error);
   // Adds "message" (the decoded payload) or "decode_error" to a Message record's JSON.
@@ -96,6 +98,7 @@ class McapInspector : public FormatInspector {
   std::optional<std::vector<RecordFrame>> records_;
   bool records_complete_ = true;
   std::unique_ptr<LoadedChunk> chunk_cache_;
+  std::string chunk_read_;  // the compressed chunk last read, its capacity kept from chunk to chunk
   PayloadDecoders decoders_;
 };
 

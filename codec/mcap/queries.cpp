@@ -273,6 +273,37 @@ Json McapInspector::timeline_query(QueryArgs& args) {
   return timeline.to_json(resolution);
 }
 
+// Every message of every channel in file order, each chunk decompressed once, each payload viewed
+// (with `touch`, every byte of it read into a checksum) and none decoded: what a reader that hands
+// out raw messages does, timed by `npm run bench` against @mcap/core.
+Json McapInspector::iterate_query(QueryArgs& args, const ProgressFn& progress) {
+  bool touch = args.flag("touch");
+  if (!args.ok()) return QueryArgs::error_json(args.error());
+  std::set<uint16_t> every;
+  for (const auto& [id, info] : model_.channels) every.insert(id);
+  uint64_t messages = 0, bytes = 0, sum = 0;
+  std::vector<Problem> problems;
+  bool finished = for_each_message(every, 0, UINT64_MAX, progress, [&](const MessageHeader&, std::string_view payload, uint64_t, uint64_t) {
+    ++messages;
+    bytes += payload.size();
+    if (touch) {
+      // Eight bytes at a time, as bench_rosbag's iterate-touch.
+      uint64_t word = 0;
+      size_t i = 0;
+      for (; i + 8 <= payload.size(); i += 8) std::memcpy(&word, payload.data() + i, 8), sum += word;
+      for (; i < payload.size(); ++i) sum += static_cast<uint8_t>(payload[i]);
+    }
+    return true;
+  }, &problems);
+  Json out = Json::object();
+  out["messages"] = messages;
+  out["message_bytes"] = bytes;
+  out["checksum"] = std::to_string(sum);
+  out["cancelled"] = !finished;
+  out["problems"] = problems.size();
+  return out;
+}
+
 std::vector<QuerySpec> McapInspector::queries() {
   return {
       {"messages", "messages in file order, a page at a time: channel, sequence, log_time, publish_time, offset, size",
@@ -285,6 +316,11 @@ std::vector<QuerySpec> McapInspector::queries() {
         {"messages.offset", Unit::Offset}, {"messages.chunk_offset", Unit::Offset}, {"messages.offset_in_chunk", Unit::Offset},
         {"messages.sha1", Unit::Text}, {"problems.offset", Unit::Offset}, {"problems.message", Unit::Text}},
        [this](QueryArgs& args, const ProgressFn& progress) { return messages_query(args, progress); }},
+      {"iterate_all", "every message in file order, payloads viewed, none decoded (the iteration benchmark)",
+       {{"touch", ArgType::Bool, "read every byte of every payload (a checksum)"}},
+       {{"messages", Unit::Count}, {"message_bytes", Unit::Bytes}, {"checksum", Unit::Text}, {"cancelled", Unit::Flag},
+        {"problems", Unit::Count}},
+       [this](QueryArgs& args, const ProgressFn& progress) { return iterate_query(args, progress); }},
       {"channels", "every channel: id, topic, schema, encodings, messages, metadata", {},
        {{"channels.id", Unit::Id}, {"channels.topic", Unit::Text}, {"channels.schema_id", Unit::Id}, {"channels.schema", Unit::Text},
         {"channels.schema_encoding", Unit::Text}, {"channels.message_encoding", Unit::Text}, {"channels.messages", Unit::Count},

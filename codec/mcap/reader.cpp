@@ -27,10 +27,12 @@ bool allowed_in_summary(uint8_t op) {
 }
 
 // Reads the Header at model->header_offset; false when the file ends or the record is unusable.
-bool read_header(ByteSource& source, FileModel* m) {
+// `known_prefix`: its opcode and length when already read with the magic (null: read them here).
+bool read_header(ByteSource& source, FileModel* m, const uint8_t* known_prefix) {
   uint64_t at = m->header_offset, size = m->file_size;
   uint8_t prefix[kRecordPrefix];
-  if (size - at < kRecordPrefix || source.read(at, prefix, kRecordPrefix) != kRecordPrefix) {
+  if (known_prefix) std::memcpy(prefix, known_prefix, kRecordPrefix);
+  if (size - at < kRecordPrefix || (!known_prefix && source.read(at, prefix, kRecordPrefix) != kRecordPrefix)) {
     m->problem(Severity::Error, at, "mcap.file.truncated",
                "the file ends " + std::to_string(size - at) + " bytes into the Header record's 9-byte opcode and length at byte " + std::to_string(at));
     m->scan_end = at;
@@ -224,9 +226,11 @@ void check_index_positions(FileModel* m) {
 void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, bool force_scan) {
   uint64_t size = m->file_size = source.size();
   m->scan_end = size;
-  char head[kMagicSize] = {};
-  size_t got = source.read(0, head, std::min<uint64_t>(kMagicSize, size));
-  if (got == kMagicSize && std::memcmp(head, kMagic, kMagicSize) == 0) {
+  // The magic and the Header's opcode and length in one read (the summary's budget is 4 reads:
+  // this, the Header's content, the Footer, then DataEnd with the summary).
+  char head[kMagicSize + kRecordPrefix] = {};
+  size_t got = source.read(0, head, static_cast<size_t>(std::min<uint64_t>(sizeof head, size)));
+  if (got >= kMagicSize && std::memcmp(head, kMagic, kMagicSize) == 0) {
     m->magic_size = kMagicSize;
   } else if (got >= kMagicSize - 1 && std::memcmp(head, kLineEndingMagic, kMagicSize - 1) == 0) {
     m->magic_size = kMagicSize - 1;
@@ -250,7 +254,8 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
     return;
   }
   m->header_offset = m->magic_size;
-  if (!read_header(source, m)) {
+  bool prefix_read = got >= m->magic_size + kRecordPrefix;
+  if (!read_header(source, m, prefix_read ? reinterpret_cast<const uint8_t*>(head) + m->magic_size : nullptr)) {
     m->recovery.performed = true;
     m->recovery.reason = "truncated";
     m->recovery.message = "the file ends inside its Header record: there is nothing to read";

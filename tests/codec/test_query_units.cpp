@@ -227,7 +227,8 @@ TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node deco
   }
   Opened o = open_path(path);
   Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"attachments", args({})}, {"metadata", args({})},
-                 {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})}};
+                 {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})},
+                 {"iterate_all", args({})}, {"iterate_all", args({{"touch", true}})}};
   for (const char* topic : {"/imu", "/scan", "/all_kinds", "/legacy"}) {
     asked.push_back({"columns", args({{"topic", topic}})});
     std::string field = number_column(*o.inspector, args({{"topic", topic}}));
