@@ -273,7 +273,8 @@ inline void compare_with_protoc(const TextNode& decoded, const logscope::Json& r
     if (!expected.count(path)) extra += " " + path;
   CHECK_MESSAGE(missing.empty(), "protoc prints, export lacks:" << missing);
   CHECK_MESSAGE(extra.empty(), "export writes, protoc does not print:" << extra);
-  for (const auto& [path, leaf] : expected) {
+  for (const auto& [path_binding, leaf] : expected) {
+    const std::string& path = path_binding;  // clang 14: doctest's messages cannot capture a binding
     auto it = exported.find(path);
     if (it == exported.end()) continue;
     std::string why;

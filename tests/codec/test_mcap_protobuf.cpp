@@ -523,7 +523,8 @@ void compare_sample(const std::string& name, size_t expect_channels, size_t expe
     ProtocDecoded decoded = protoc_messages(messages, schema.name, schema_file, dir);
     std::map<std::string, std::set<uint16_t>> topics;
     for (uint16_t id : ids) topics[model->channel(id)->topic].insert(id);
-    for (const auto& [topic, channel_ids] : topics) {
+    for (const auto& [topic_binding, channel_ids] : topics) {
+      const std::string& topic = topic_binding;  // clang 14: doctest's INFO cannot capture a binding
       INFO(topic);
       std::vector<const MessageList::Item*> of_topic;
       std::vector<const TextNode*> nodes;
