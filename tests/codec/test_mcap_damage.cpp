@@ -105,16 +105,7 @@ void check_cuts(const mcap_test::Written& w) {
 }  // namespace
 
 TEST_CASE("mcap damage: a file cut anywhere keeps every complete record and names the cut one") {
-  WriterOptions zstd;
-  zstd.chunk_size = 2048;
-  check_cuts(small_file(zstd, 200));
-  WriterOptions unchunked;
-  unchunked.chunked = false;
-  check_cuts(small_file(unchunked, 60));
-  WriterOptions lz4;
-  lz4.compression = "lz4";
-  lz4.chunk_size = 4096;
-  check_cuts(small_file(lz4, 120));
+  for (const mcap_test::Written& w : mcap_test::cut_test_files()) check_cuts(w);
 }
 
 TEST_CASE("mcap damage: a flipped byte in a chunk fails its CRC there, and the other chunks still count") {

@@ -135,16 +135,7 @@ void check_cut_repairs(const mcap_test::Written& w) {
 }  // namespace
 
 TEST_CASE("mcap repair: a file cut at or inside any record keeps exactly the complete messages, and checks clean") {
-  WriterOptions zstd;
-  zstd.chunk_size = 2048;
-  check_cut_repairs(small_file(zstd, 200));
-  WriterOptions unchunked;
-  unchunked.chunked = false;
-  check_cut_repairs(small_file(unchunked, 60));
-  WriterOptions lz4;
-  lz4.compression = "lz4";
-  lz4.chunk_size = 4096;
-  check_cut_repairs(small_file(lz4, 120));
+  for (const mcap_test::Written& w : mcap_test::cut_test_files()) check_cut_repairs(w);
 }
 
 TEST_CASE("mcap repair: a flipped byte in any chunk drops that chunk only, past it everything is kept") {

@@ -54,6 +54,19 @@ inline Written small_file(logscope::mcap::WriterOptions options, uint64_t messag
   return out;
 }
 
+// The layouts the cut tests walk record by record: zstd chunks of 2 KiB (200 messages), no chunks
+// (60), lz4 chunks of 4 KiB (120).
+inline std::vector<Written> cut_test_files() {
+  logscope::mcap::WriterOptions zstd;
+  zstd.chunk_size = 2048;
+  logscope::mcap::WriterOptions unchunked;
+  unchunked.chunked = false;
+  logscope::mcap::WriterOptions lz4;
+  lz4.compression = "lz4";
+  lz4.chunk_size = 4096;
+  return {small_file(zstd, 200), small_file(unchunked, 60), small_file(lz4, 120)};
+}
+
 inline logscope::mcap::FileModel open_model(const std::string& bytes, bool force_scan = false) {
   logscope::MemoryByteSource source(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   logscope::mcap::FileModel model;
