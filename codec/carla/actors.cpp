@@ -3,10 +3,9 @@
 // answers with them is in queries.cpp.
 #include <algorithm>
 #include <cstring>
-#include <iomanip>
 #include <map>
-#include <sstream>
 
+#include "core/text_out.h"
 #include "carla/queries.h"
 #include "carla/stream.h"
 
@@ -102,15 +101,15 @@ Table actors_table(const ActorsResult& result) {
 }
 
 std::string actors_text(const ActorsResult& result) {
-  std::ostringstream out;
-  out << std::setw(6) << "Id" << " " << std::left << std::setw(14) << "Type" << " " << std::setw(35) << "Blueprint" << " " << std::setw(12)
-      << "Role" << std::right << " " << std::setw(8) << "Spawn" << " " << std::setw(8) << "Destroy" << " " << std::setw(7) << "Parent" << " "
-      << std::setw(9) << "Positions" << "\n";
+  TextOut out;
+  out << text::setw(6) << "Id" << " " << text::left << text::setw(14) << "Type" << " " << text::setw(35) << "Blueprint" << " " << text::setw(12)
+      << "Role" << text::right << " " << text::setw(8) << "Spawn" << " " << text::setw(8) << "Destroy" << " " << text::setw(7) << "Parent" << " "
+      << text::setw(9) << "Positions" << "\n";
   for (const ActorInfo& a : result.actors) {
-    out << std::setw(6) << a.id << " " << std::left << std::setw(14) << actor_type_name(a.type) << " " << std::setw(35) << a.blueprint << " "
-        << std::setw(12) << (a.role_name.empty() ? "-" : a.role_name) << std::right << " " << std::setw(8) << a.spawn_frame << " " << std::setw(8)
-        << (a.destroy_frame ? std::to_string(a.destroy_frame) : "-") << " " << std::setw(7) << (a.has_parent ? std::to_string(a.parent) : "-")
-        << " " << std::setw(9) << a.positions << "\n";
+    out << text::setw(6) << a.id << " " << text::left << text::setw(14) << actor_type_name(a.type) << " " << text::setw(35) << a.blueprint << " "
+        << text::setw(12) << (a.role_name.empty() ? "-" : a.role_name) << text::right << " " << text::setw(8) << a.spawn_frame << " " << text::setw(8)
+        << (a.destroy_frame ? std::to_string(a.destroy_frame) : "-") << " " << text::setw(7) << (a.has_parent ? std::to_string(a.parent) : "-")
+        << " " << text::setw(9) << a.positions << "\n";
   }
   out << "\n" << result.actors.size() << " actors\n";
   return out.str();

@@ -1,14 +1,14 @@
 // show_recorder_file_info, laid out line for line like CarlaRecorderQuery::QueryInfo. CARLA changed
 // the wording of two lines (PR #6628, first released in 0.9.15: "Rotation (" -> "Rotation: (",
 // "Brake " -> "Brake: "; 0.9.5 printed "Location ("), so the text follows the release the file
-// comes from (info_wording). Numbers go through std::ostream with CARLA's manipulators, so they
+// comes from (info_wording). Numbers go through TextOut, formatted as std::ostream formats them
+// with CARLA's manipulators, so they
 // print exactly as CARLA prints them. Where we deliberately differ: docs/carla.md.
 #include <algorithm>
 #include <cmath>
 #include <ctime>
-#include <iomanip>
-#include <sstream>
 
+#include "core/text_out.h"
 #include "carla/queries.h"
 #include "carla/stream.h"
 
@@ -43,7 +43,7 @@ std::string format_date(int64_t unix_seconds) {
 }
 
 std::string header_text(const LogHeader& header) {
-  std::ostringstream out;
+  TextOut out;
   out << "Version: " << header.version << "\n";
   out << "Map: " << header.map << "\n";
   out << "Date: " << format_date(header.date) << "\n\n";
@@ -51,8 +51,8 @@ std::string header_text(const LogHeader& header) {
 }
 
 std::string footer_text(const ScanResult& scan, bool sticky_fixed0) {
-  std::ostringstream out;
-  if (sticky_fixed0) out << std::setprecision(0) << std::fixed;
+  TextOut out;
+  if (sticky_fixed0) out << text::setprecision(0) << text::fixed;
   // CARLA prints the id and elapsed time of the last FrameStart it read; for a damaged log that is
   // the last complete frame, and the line after says what was dropped.
   uint64_t id = scan.frames.empty() ? 0 : scan.frames.back().id;
@@ -69,7 +69,7 @@ namespace {
 // Decodes each packet and hands it to its table entry's text hook (packets_*.h).
 class InfoPrinter {
  public:
-  InfoPrinter(std::ostream& out, bool show_all, const Variant& variant, InfoWording wording)
+  InfoPrinter(TextOut& out, bool show_all, const Variant& variant, InfoWording wording)
       : text_(out, show_all, wording), show_all_(show_all), variant_(variant) {}
 
   // A FrameStart packet's effect without its bytes (the scan kept the frame's start).
@@ -120,7 +120,7 @@ std::string file_info_text(ByteSource& source, const ScanResult& scan, bool show
     if (scan.recovery.reason == "cut_in_header") return "File is not a CARLA recorder\n(" + scan.recovery.message + ")\n";
     return "File is not a CARLA recorder\n";
   }
-  std::ostringstream out;
+  TextOut out;
   out << header_text(scan.header);
   InfoPrinter printer(out, show_all, scan.variant.variant, info_wording(scan));
   auto visit = [&](const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) { printer.packet(frame, packet, payload); };

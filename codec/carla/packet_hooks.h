@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <ostream>
+#include "core/text_out.h"
 #include <string>
 
 #include "carla/format.h"
@@ -18,11 +18,12 @@ enum class InfoWording {
 };
 
 // show_recorder_file_info as it is printed, packet by packet (info_text.cpp drives it). Numbers
-// go through std::ostream with CARLA's defaults, so they print as CARLA prints them.
+// go through TextOut, formatted as std::ostream formats them with CARLA's defaults, so they
+// print as CARLA prints them.
 class InfoText {
  public:
-  InfoText(std::ostream& out, bool show_all, InfoWording wording) : out(out), show_all_(show_all), wording_(wording) {}
-  std::ostream& out;
+  InfoText(TextOut& out, bool show_all, InfoWording wording) : out(out), show_all_(show_all), wording_(wording) {}
+  TextOut& out;
   InfoWording wording() const { return wording_; }
 
   // The "Frame N at T seconds" line, printed once per frame, before the frame's first line.
@@ -38,7 +39,7 @@ class InfoText {
   // frame_if_records(), then " <title>: <declared total>".
   void count(const char* title) {
     frame_if_records();
-    out << " " << title << ": " << total_ << std::endl;
+    out << " " << title << ": " << total_ << text::endl;
   }
   void vec(const Vec3& v) { out << "(" << v.x << ", " << v.y << ", " << v.z << ")"; }
   // FrameStart: a new frame begins; show_all prints its line even when nothing follows.

@@ -66,7 +66,7 @@ inline constexpr auto AnimVehicle =
           for (const AnimVehicleRecord& r : records)
             t.out << "  Id: " << r.id << " Steering: " << r.steering << " Throttle: " << r.throttle
                   << (t.wording() == InfoWording::Carla0915 ? " Brake: " : " Brake ") << r.brake << " Handbrake: " << r.handbrake
-                  << " Gear: " << r.gear << std::endl;
+                  << " Gear: " << r.gear << text::endl;
         });
 
 inline constexpr auto AnimWalker = records<WalkerRecord>("AnimWalker", same_id(9), Release::k0_9_6, fixed_size(8))
@@ -77,7 +77,7 @@ inline constexpr auto AnimWalker = records<WalkerRecord>("AnimWalker", same_id(9
                                    })
                                    .text([](InfoText& t, const std::vector<WalkerRecord>& records) {
                                      t.count("Walker animations");
-                                     for (const WalkerRecord& r : records) t.out << "  Id: " << r.id << " speed: " << r.speed << std::endl;
+                                     for (const WalkerRecord& r : records) t.out << "  Id: " << r.id << " speed: " << r.speed << text::endl;
                                    });
 
 inline constexpr auto VehicleLight =
@@ -90,7 +90,7 @@ inline constexpr auto VehicleLight =
         })
         .text([](InfoText& t, const std::vector<VehicleLightRecord>& records) {
           t.count("Vehicle light animations");
-          for (const VehicleLightRecord& r : records) t.out << "  Id: " << r.id << " " << vehicle_lights_text(r.flags) << std::endl;
+          for (const VehicleLightRecord& r : records) t.out << "  Id: " << r.id << " " << vehicle_lights_text(r.flags) << text::endl;
         });
 
 inline constexpr auto WalkerBones =
@@ -119,7 +119,7 @@ inline constexpr auto WalkerBones =
               t.out << "     Bone: \"" << b.name << "\" relative: Loc(" << b.location.x << ", " << b.location.y << ", " << b.location.z
                     << ") Rot(" << b.rotation.x << ", " << b.rotation.y << ", " << b.rotation.z << ")\n";
           }
-          t.out << std::endl;
+          t.out << text::endl;
         });
 
 // Written every frame from 0.9.15, even with no vehicle. CARLA's info text skips it.
@@ -165,9 +165,9 @@ inline constexpr auto VehicleDoor =
           static const char* kDoors[] = {" Front Left ", " Front Right ", " Rear Left ", " Rear Right ", " Hood ", " Trunk ", " All "};
           for (const DoorRecord& r : records) {
             // As CARLA: "Doors opened" whatever bIsOpen says, and no line end for an unknown door.
-            t.out << "  Id: " << r.id << std::endl;
+            t.out << "  Id: " << r.id << text::endl;
             t.out << "  Doors opened: ";
-            if (r.door < 7) t.out << kDoors[r.door] << std::endl;
+            if (r.door < 7) t.out << kDoors[r.door] << text::endl;
           }
         });
 

@@ -60,8 +60,8 @@ inline constexpr auto EventAdd =
           for (const EventAddRecord& r : records) {
             t.out << " Create " << r.id << ": " << r.blueprint << " (" << static_cast<int>(r.type) << ") at ";
             t.vec(r.location);
-            t.out << std::endl;
-            for (const Attribute& a : r.attributes) t.out << "  " << a.id << " = " << a.value << std::endl;
+            t.out << text::endl;
+            for (const Attribute& a : r.attributes) t.out << "  " << a.id << " = " << a.value << text::endl;
           }
         })
         .check([](ActorCheck& c, const EventAddRecord& r) { c.created(r.id, r.blueprint); });
@@ -111,7 +111,7 @@ inline constexpr auto Collision =
             if (r.hero1) t.out << " (hero) ";
             t.out << " with " << r.actor2;
             if (r.hero2) t.out << " (hero) ";
-            t.out << std::endl;
+            t.out << text::endl;
           }
         })
         .check([](ActorCheck& c, const CollisionRecord& r) {

@@ -39,7 +39,7 @@ inline constexpr auto PlatformTime =
         .json([](Json& j, const TimeRecord& r) { j["time"] = r.seconds; })
         .text([](InfoText& t, const TimeRecord& r) {
           t.frame();
-          t.out << " Current platform time: " << r.seconds << std::endl;
+          t.out << " Current platform time: " << r.seconds << text::endl;
         });
 
 // Defined, but no CARLA release writes it.

@@ -98,40 +98,40 @@ Json physics_json(const PhysicsControlRecord& p) {
 }
 
 void physics_text(InfoText& t, const std::vector<PhysicsControlRecord>& records) {
-  std::ostream& out = t.out;
+  TextOut& out = t.out;
   t.count("Physics Control events");
   for (const PhysicsControlRecord& c : records) {
-    out << "  Id: " << c.id << std::endl
-        << "   max_rpm = " << c.max_rpm << std::endl
-        << "   MOI = " << c.moi << std::endl
-        << "   damping_rate_full_throttle = " << c.damping_full_throttle << std::endl
-        << "   damping_rate_zero_throttle_clutch_engaged = " << c.damping_zero_throttle_engaged << std::endl
-        << "   damping_rate_zero_throttle_clutch_disengaged = " << c.damping_zero_throttle_disengaged << std::endl
-        << "   use_gear_auto_box = " << (c.use_gear_autobox ? "true" : "false") << std::endl
-        << "   gear_switch_time = " << kRpcGearSwitchTime << std::endl
-        << "   clutch_strength = " << c.clutch_strength << std::endl
-        << "   final_ratio = " << c.final_ratio << std::endl
-        << "   mass = " << c.mass << std::endl
-        << "   drag_coefficient = " << c.drag_coefficient << std::endl
+    out << "  Id: " << c.id << text::endl
+        << "   max_rpm = " << c.max_rpm << text::endl
+        << "   MOI = " << c.moi << text::endl
+        << "   damping_rate_full_throttle = " << c.damping_full_throttle << text::endl
+        << "   damping_rate_zero_throttle_clutch_engaged = " << c.damping_zero_throttle_engaged << text::endl
+        << "   damping_rate_zero_throttle_clutch_disengaged = " << c.damping_zero_throttle_disengaged << text::endl
+        << "   use_gear_auto_box = " << (c.use_gear_autobox ? "true" : "false") << text::endl
+        << "   gear_switch_time = " << kRpcGearSwitchTime << text::endl
+        << "   clutch_strength = " << c.clutch_strength << text::endl
+        << "   final_ratio = " << c.final_ratio << text::endl
+        << "   mass = " << c.mass << text::endl
+        << "   drag_coefficient = " << c.drag_coefficient << text::endl
         << "   center_of_mass = ";
     t.vec(Vec3{centimetre_round_trip(c.center_of_mass.x), centimetre_round_trip(c.center_of_mass.y),
                centimetre_round_trip(c.center_of_mass.z)});
-    out << std::endl << "   torque_curve =";
+    out << text::endl << "   torque_curve =";
     for (const auto& [x, y] : rich_curve_keys(c.torque_curve)) out << " (" << x << ", " << y << ")";
-    out << std::endl << "   steering_curve =";
+    out << text::endl << "   steering_curve =";
     for (const auto& [x, y] : rich_curve_keys(c.steering_curve)) out << " (" << x << ", " << y << ")";
-    out << std::endl << "   forward_gears:" << std::endl;
+    out << text::endl << "   forward_gears:" << text::endl;
     for (size_t i = 0; i < c.forward_gears.size(); ++i)
       out << "    gear " << i << ": ratio " << c.forward_gears[i].ratio << " down_ratio " << c.forward_gears[i].down_ratio << " up_ratio "
-          << c.forward_gears[i].up_ratio << std::endl;
-    out << "   wheels:" << std::endl;
+          << c.forward_gears[i].up_ratio << text::endl;
+    out << "   wheels:" << text::endl;
     for (size_t i = 0; i < c.wheels.size(); ++i) {
       const WheelControl& w = c.wheels[i];
       out << "    wheel " << i << ": tire_friction " << w.tire_friction << " damping_rate " << w.damping_rate << " max_steer_angle "
           << w.max_steer_angle << " radius " << w.radius << " max_brake_torque " << w.max_brake_torque << " max_handbrake_torque "
           << w.max_handbrake_torque << " position ";
       t.vec(w.position);
-      out << std::endl;
+      out << text::endl;
     }
   }
 }

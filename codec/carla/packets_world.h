@@ -53,7 +53,7 @@ inline constexpr auto Position =
             t.vec(r.location);
             t.out << (t.wording() == InfoWording::Carla0915 ? " Rotation: " : " Rotation ");
             t.vec(r.rotation);
-            t.out << std::endl;
+            t.out << text::endl;
           }
         })
         .check([](ActorCheck& c, const PositionRecord& r) {
@@ -74,7 +74,7 @@ inline constexpr auto State =
           t.count("State traffic lights");
           for (const StateRecord& r : records)
             t.out << "  Id: " << r.id << " state: " << static_cast<char>(0x30 + r.state) << " frozen: " << r.frozen
-                  << " elapsedTime: " << r.elapsed << std::endl;
+                  << " elapsedTime: " << r.elapsed << text::endl;
         });
 
 // Velocities (additional_data), written only when non-empty.
@@ -93,7 +93,7 @@ inline constexpr auto Kinematics =
             t.vec(r.linear);
             t.out << " angular_velocity: ";
             t.vec(r.angular);
-            t.out << std::endl;
+            t.out << text::endl;
           }
         });
 
@@ -111,7 +111,7 @@ inline void box_text(InfoText& t, const char* title, const std::vector<BoxRecord
     t.vec(r.origin);
     t.out << " extension: ";
     t.vec(r.extension);
-    t.out << std::endl;
+    t.out << text::endl;
   }
 }
 
@@ -141,7 +141,7 @@ inline constexpr auto TrafficLightTime =
         .text([](InfoText& t, const std::vector<TrafficLightTimeRecord>& records) {
           t.count("Traffic Light time events");
           for (const TrafficLightTimeRecord& r : records)
-            t.out << "  Id: " << r.id << " green_time: " << r.green << " yellow_time: " << r.yellow << " red_time: " << r.red << std::endl;
+            t.out << "  Id: " << r.id << " green_time: " << r.green << " yellow_time: " << r.yellow << " red_time: " << r.red << text::endl;
         });
 
 inline constexpr auto SceneLight =
@@ -162,7 +162,7 @@ inline constexpr auto SceneLight =
           t.count("Scene light changes");
           for (const SceneLightRecord& r : records)
             t.out << "  Id: " << r.light_id << " enabled: " << (r.on ? "True" : "False") << " intensity: " << r.intensity << " RGB_color: ("
-                  << r.r << ", " << r.g << ", " << r.b << ")" << std::endl;
+                  << r.r << ", " << r.g << ", " << r.b << ")" << text::endl;
         });
 
 inline constexpr const PacketType* kWorldFamily[] = {&Position, &State, &SceneLight, &Kinematics, &BoundingBox, &TrafficLightTime, &TriggerVolume};

@@ -10,15 +10,14 @@
 //   destroyed actor is forgotten; in the blocked query an actor destroyed while blocked long
 //   enough is reported (its blocked time ends with it).
 // - The last frame's duration is -1 (not yet known): CARLA adds it to blocked times; here it adds 0.
+#include "core/text_out.h"
 #include "carla/queries.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <iomanip>
 #include <map>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
 #include "carla/plot_queries.h"
@@ -105,23 +104,23 @@ CollisionResult query_collisions(ByteSource& source, const ScanResult& scan, cha
 
 std::string collisions_text(const ScanResult& scan, const CollisionResult& result) {
   if (!scan.header_ok) return "File is not a CARLA recorder\n";
-  std::ostringstream out;
+  TextOut out;
   out << header_text(scan.header);
-  out << std::setw(8) << "Time";
-  out << " " << std::setw(6) << "Types";
-  out << " " << std::setw(6) << std::right << "Id";
-  out << " " << std::setw(35) << std::left << "Actor 1";
-  out << " " << std::setw(6) << std::right << "Id";
-  out << " " << std::setw(35) << std::left << "Actor 2";
-  out << std::endl;
+  out << text::setw(8) << "Time";
+  out << " " << text::setw(6) << "Types";
+  out << " " << text::setw(6) << text::right << "Id";
+  out << " " << text::setw(35) << text::left << "Actor 1";
+  out << " " << text::setw(6) << text::right << "Id";
+  out << " " << text::setw(35) << text::left << "Actor 2";
+  out << text::endl;
   for (const CollisionRow& row : result.rows) {
-    out << std::setw(8) << std::setprecision(0) << std::right << std::fixed << row.time;
+    out << text::setw(8) << text::setprecision(0) << text::right << text::fixed << row.time;
     out << " " << "  " << row.type1 << " " << row.type2 << " ";
-    out << " " << std::setw(6) << std::right << row.id1;
-    out << " " << std::setw(35) << std::left << row.actor1;
-    out << " " << std::setw(6) << std::right << row.id2;
-    out << " " << std::setw(35) << std::left << row.actor2;
-    out << std::endl;
+    out << " " << text::setw(6) << text::right << row.id1;
+    out << " " << text::setw(35) << text::left << row.actor1;
+    out << " " << text::setw(6) << text::right << row.id2;
+    out << " " << text::setw(35) << text::left << row.actor2;
+    out << text::endl;
   }
   // The fixed/precision-0 state of the rows sticks to CARLA's stream and so to its footer.
   out << footer_text(scan, !result.rows.empty());
@@ -213,20 +212,20 @@ BlockedResult query_blocked(ByteSource& source, const ScanResult& scan, double m
 
 std::string blocked_text(const ScanResult& scan, const BlockedResult& result) {
   if (!scan.header_ok) return "File is not a CARLA recorder\n";
-  std::ostringstream out;
+  TextOut out;
   out << header_text(scan.header);
-  out << std::setw(8) << "Time";
-  out << " " << std::setw(6) << "Id";
-  out << " " << std::setw(35) << std::left << "Actor";
-  out << " " << std::setw(10) << std::right << "Duration";
-  out << std::endl;
+  out << text::setw(8) << "Time";
+  out << " " << text::setw(6) << "Id";
+  out << " " << text::setw(35) << text::left << "Actor";
+  out << " " << text::setw(10) << text::right << "Duration";
+  out << text::endl;
   for (const BlockedRow& row : result.rows) {
-    std::ostringstream line;  // CARLA formats each row in its own stream
-    line << std::setw(8) << std::setprecision(0) << std::fixed << row.time;
-    line << " " << std::setw(6) << row.id;
-    line << " " << std::setw(35) << std::left << row.actor;
-    line << " " << std::setw(10) << std::setprecision(0) << std::fixed << std::right << row.duration;
-    line << std::endl;
+    TextOut line;  // CARLA formats each row in its own stream
+    line << text::setw(8) << text::setprecision(0) << text::fixed << row.time;
+    line << " " << text::setw(6) << row.id;
+    line << " " << text::setw(35) << text::left << row.actor;
+    line << " " << text::setw(10) << text::setprecision(0) << text::fixed << text::right << row.duration;
+    line << text::endl;
     out << line.str();
   }
   out << footer_text(scan);
