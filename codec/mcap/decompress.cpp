@@ -1,5 +1,7 @@
 #include "mcap/decompress.h"
 
+#include <cstring>
+
 #include <lz4frame.h>
 #include <zstd.h>
 
@@ -19,7 +21,7 @@ namespace {
 void failed(Decompressed* d, DecompressStatus status, std::string error) {
   d->status = status;
   d->error = std::move(error);
-  d->bytes.clear();
+  d->bytes.resize(0);
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ Decompressed decompress_chunk(const std::string& compression, std::string_view c
   return d;
 }
 
-void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out) {
+void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out,
+                      bool verify_lz4_checksum) {
   out->status = DecompressStatus::Ok;
   out->error.clear();
   if (!compression.empty() && compression != "zstd" && compression != "lz4")
@@ -41,7 +44,8 @@ void decompress_chunk(const std::string& compression, std::string_view compresse
     if (uncompressed_size != compressed.size())
       return failed(out, DecompressStatus::SizeMismatch, "an uncompressed chunk states " + std::to_string(uncompressed_size) +
                                                         " bytes of records but holds " + std::to_string(compressed.size()));
-    out->bytes.assign(compressed.begin(), compressed.end());
+    out->bytes.resize(compressed.size());
+    if (!compressed.empty()) std::memcpy(out->bytes.data(), compressed.data(), compressed.size());
     return;
   }
   if (uncompressed_size > kMaxChunkUncompressed)
@@ -53,12 +57,10 @@ void decompress_chunk(const std::string& compression, std::string_view compresse
                                                      std::to_string(compressed.size()) + " bytes of " + compression + " make at most " +
                                                      std::to_string(bound));
   static thread_local ChunkDecompressor decompressor;
-  static thread_local ByteBuffer buffer;
   logscope::DecompressStatus status = decompressor.decompress(compression, reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size(),
-                                                              static_cast<uint32_t>(uncompressed_size), &buffer);
+                                                              static_cast<uint32_t>(uncompressed_size), &out->bytes, verify_lz4_checksum);
   if (!status.ok)
     return failed(out, status.code == "chunk.size_mismatch" ? DecompressStatus::SizeMismatch : DecompressStatus::Failed, status.message);
-  out->bytes.assign(buffer.data(), buffer.data() + buffer.size());
 }
 
 std::string compress_chunk(const std::string& compression, std::string_view records) {

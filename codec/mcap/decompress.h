@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/decompress.h"
+
 namespace logscope::mcap {
 
 // No chunk this reader accepts decompresses to more: a 10 GB file is read a chunk at a time, and
@@ -31,14 +33,18 @@ enum class DecompressStatus {
 struct Decompressed {
   DecompressStatus status = DecompressStatus::Ok;
   std::string error;  // a sentence when status != Ok
-  std::vector<uint8_t> bytes;
+  ByteBuffer bytes;   // written once, never zero-filled first
+  std::string_view view() const { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 };
 
 // `compression`: "" (none), "zstd" or "lz4" (the lz4 frame format).
 Decompressed decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size);
 // The same into `out`, whose bytes keep their capacity: a reader going from chunk to chunk
-// allocates (and the system maps) its buffer once.
-void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out);
+// allocates (and the system maps) its buffer once. `verify_lz4_checksum` false skips an lz4
+// frame's XXH32, as iterating a bag does (it costs more than decoding an incompressible chunk;
+// every length is still bounds-checked): the doctor verifies it, and the chunk's own CRC.
+void decompress_chunk(const std::string& compression, std::string_view compressed, uint64_t uncompressed_size, Decompressed* out,
+                      bool verify_lz4_checksum = true);
 
 // For the writer and tests: compress `records` with "zstd", "lz4" or "" (a copy).
 std::string compress_chunk(const std::string& compression, std::string_view records);

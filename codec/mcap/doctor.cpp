@@ -109,7 +109,7 @@ class DoctorRun : public ScanBuilder {
     chunk_decoded_ = listed_;
     if (header.uncompressed_crc) {
       ++result_.chunks.checked;
-      uint32_t computed = crc32(std::string_view(reinterpret_cast<const char*>(records.bytes.data()), records.bytes.size()));
+      uint32_t computed = crc32(records.view());
       if (computed != header.uncompressed_crc) {
         ++result_.chunks.mismatched;
         add(Severity::Error, frame.offset, "mcap.chunk.crc_mismatch",

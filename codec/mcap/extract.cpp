@@ -108,7 +108,7 @@ class ExtractWalk : public RecordHandler {
       drop("the Chunk at " + at(frame.offset) + ": " + records.error + ": its messages are lost");
       return;
     }
-    std::string_view bytes(reinterpret_cast<const char*>(records.bytes.data()), records.bytes.size());
+    std::string_view bytes = records.view();
     // A chunk whose records fail their CRC holds damage somewhere: none of its messages is trusted.
     if (header.uncompressed_crc != 0 && crc32(bytes) != header.uncompressed_crc) {
       drop("the Chunk at " + at(frame.offset) + " fails its CRC: its messages are lost");

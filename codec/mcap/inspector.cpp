@@ -56,7 +56,7 @@ std::string McapInspector::content(const RecordFrame& frame, uint64_t limit) {
   return bytes;
 }
 
-const LoadedChunk* McapInspector::chunk_at(size_t k) {
+const LoadedChunk* McapInspector::chunk_at(size_t k, bool verify_lz4_checksum) {
   const std::vector<RecordFrame>& list = records();
   if (k >= list.size() || list[k].op != kOpChunk) return nullptr;
   if (chunk_cache_ && chunk_cache_->record == k) return chunk_cache_.get();
@@ -66,7 +66,7 @@ const LoadedChunk* McapInspector::chunk_at(size_t k) {
   loaded->header_ok = false;
   loaded->data.status = DecompressStatus::Ok;
   loaded->data.error.clear();
-  loaded->data.bytes.clear();
+  loaded->data.bytes.resize(0);
   loaded->inner.clear();
   loaded->error.clear();
   loaded->record = k;
@@ -87,7 +87,7 @@ const LoadedChunk* McapInspector::chunk_at(size_t k) {
       loaded->header_ok = true;
       decompress_chunk(loaded->header.compression,
                        std::string_view(bytes).substr(static_cast<size_t>(loaded->header.records_offset), static_cast<size_t>(loaded->header.records_size)),
-                       loaded->header.uncompressed_size, &loaded->data);
+                       loaded->header.uncompressed_size, &loaded->data, verify_lz4_checksum);
       if (loaded->data.status != DecompressStatus::Ok) {
         loaded->error = loaded->data.error;
       } else {

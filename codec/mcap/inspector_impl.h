@@ -28,7 +28,7 @@ struct LoadedChunk {
   Decompressed data;
   std::vector<RecordFrame> inner;  // offsets within data.bytes
   std::string error;               // why there are no records (or fewer than the chunk holds)
-  std::string_view bytes() const { return {reinterpret_cast<const char*>(data.bytes.data()), data.bytes.size()}; }
+  std::string_view bytes() const { return data.view(); }
 };
 
 class McapInspector : public FormatInspector {
@@ -56,8 +56,10 @@ class McapInspector : public FormatInspector {
   // Every top-level record in file order: the Header, the data section, the summary, the Footer.
   // From the scan when one ran, else listed from the framing on first use.
   const std::vector<RecordFrame>& records();
-  // The decompressed chunk at records()[k]; null when that record is no chunk.
-  const LoadedChunk* chunk_at(size_t k);
+  // The decompressed chunk at records()[k] (the last one is kept); null when that record is no
+  // chunk. Passes over every message skip an lz4 frame's XXH32 (`verify_lz4_checksum`), as a
+  // bag's iteration does; the doctor checks it.
+  const LoadedChunk* chunk_at(size_t k, bool verify_lz4_checksum = true);
   // The record's content, up to `limit` bytes (the start of it when longer).
   std::string content(const RecordFrame& frame, uint64_t limit);
   TreeNode record_node(size_t k);

@@ -168,7 +168,7 @@ void ScanBuilder::chunk(const RecordFrame& frame, const ChunkHeader& header, con
     return;
   }
   std::map<uint16_t, uint64_t> counts;
-  std::string_view bytes(reinterpret_cast<const char*>(records.bytes.data()), records.bytes.size());
+  std::string_view bytes = records.view();
   std::string why;
   uint64_t bad = 0;
   bool ok = for_each_inner_record(bytes, [&](const RecordFrame& inner, std::string_view content) {

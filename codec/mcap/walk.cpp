@@ -155,6 +155,7 @@ WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordH
   std::unique_ptr<SequentialReader> reader = from < end ? open_reader(from) : nullptr;
   ProgressTicker ticker(progress, end);
   uint64_t p = from;
+  Decompressed chunk_records;  // one buffer for every chunk of the pass
   while (p < end) {
     if (!ticker.update(p)) {
       r.cancelled = true;
@@ -219,10 +220,11 @@ WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordH
     if (frame.op == kOpChunk && whole && handler.wants_chunk_records()) {
       ChunkHeader header;
       std::string why;
-      if (parse_chunk_header(bytes, &header, &why))
-        handler.chunk(frame, header,
-                      decompress_chunk(header.compression, bytes.substr(static_cast<size_t>(header.records_offset), static_cast<size_t>(header.records_size)),
-                                       header.uncompressed_size));
+      if (parse_chunk_header(bytes, &header, &why)) {
+        decompress_chunk(header.compression, bytes.substr(static_cast<size_t>(header.records_offset), static_cast<size_t>(header.records_size)),
+                         header.uncompressed_size, &chunk_records);
+        handler.chunk(frame, header, chunk_records);
+      }
     }
     ++r.records;
     p = frame.end();

@@ -158,31 +158,31 @@ TEST_CASE("mcap writer: every layout reads back as written") {
 TEST_CASE("mcap decompression: stated sizes are checked before anything is allocated") {
   std::string records(100000, 'a');
   std::string z = compress_chunk("zstd", records), l = compress_chunk("lz4", records);
-  CHECK(decompress_chunk("zstd", z, records.size()).status == DecompressStatus::Ok);
-  CHECK(decompress_chunk("lz4", l, records.size()).status == DecompressStatus::Ok);
+  CHECK(decompress_chunk("zstd", z, records.size()).status == mcap::DecompressStatus::Ok);
+  CHECK(decompress_chunk("lz4", l, records.size()).status == mcap::DecompressStatus::Ok);
   // A frame holding more or less than stated is a mismatch, whatever the frame says of itself.
-  CHECK(decompress_chunk("zstd", z, records.size() - 1).status == DecompressStatus::SizeMismatch);
-  CHECK(decompress_chunk("zstd", z, records.size() + 1).status == DecompressStatus::SizeMismatch);
-  CHECK(decompress_chunk("lz4", l, records.size() - 1).status == DecompressStatus::SizeMismatch);
-  CHECK(decompress_chunk("lz4", l, records.size() + 1).status == DecompressStatus::SizeMismatch);
+  CHECK(decompress_chunk("zstd", z, records.size() - 1).status == mcap::DecompressStatus::SizeMismatch);
+  CHECK(decompress_chunk("zstd", z, records.size() + 1).status == mcap::DecompressStatus::SizeMismatch);
+  CHECK(decompress_chunk("lz4", l, records.size() - 1).status == mcap::DecompressStatus::SizeMismatch);
+  CHECK(decompress_chunk("lz4", l, records.size() + 1).status == mcap::DecompressStatus::SizeMismatch);
   // Over the cap, or more than the compressed bytes can make: refused, nothing allocated.
-  CHECK(decompress_chunk("zstd", z, kMaxChunkUncompressed + 1).status == DecompressStatus::TooLarge);
-  CHECK(decompress_chunk("zstd", "abcd", 1u << 20).status == DecompressStatus::Implausible);
-  CHECK(decompress_chunk("lz4", "abcd", 1u << 20).status == DecompressStatus::Implausible);
-  CHECK(decompress_chunk("brotli", "abcd", 4).status == DecompressStatus::Unsupported);
-  CHECK(decompress_chunk("", "abcd", 5).status == DecompressStatus::SizeMismatch);
+  CHECK(decompress_chunk("zstd", z, mcap::kMaxChunkUncompressed + 1).status == mcap::DecompressStatus::TooLarge);
+  CHECK(decompress_chunk("zstd", "abcd", 1u << 20).status == mcap::DecompressStatus::Implausible);
+  CHECK(decompress_chunk("lz4", "abcd", 1u << 20).status == mcap::DecompressStatus::Implausible);
+  CHECK(decompress_chunk("brotli", "abcd", 4).status == mcap::DecompressStatus::Unsupported);
+  CHECK(decompress_chunk("", "abcd", 5).status == mcap::DecompressStatus::SizeMismatch);
   std::string damaged = z;
   damaged[damaged.size() / 2] ^= 0x55;
-  CHECK(decompress_chunk("zstd", damaged, records.size()).status != DecompressStatus::Ok);
-  CHECK(decompress_chunk("lz4", l.substr(0, l.size() / 2), records.size()).status != DecompressStatus::Ok);
+  CHECK(decompress_chunk("zstd", damaged, records.size()).status != mcap::DecompressStatus::Ok);
+  CHECK(decompress_chunk("lz4", l.substr(0, l.size() / 2), records.size()).status != mcap::DecompressStatus::Ok);
   // Frames one after another (a writer may flush mid-chunk): both codecs read them all.
   std::string first(records.substr(0, 40000)), second(records.substr(40000));
   Decompressed two_lz4 = decompress_chunk("lz4", compress_chunk("lz4", first) + compress_chunk("lz4", second), records.size());
-  REQUIRE(two_lz4.status == DecompressStatus::Ok);
-  CHECK(std::string(two_lz4.bytes.begin(), two_lz4.bytes.end()) == records);
+  REQUIRE(two_lz4.status == mcap::DecompressStatus::Ok);
+  CHECK(two_lz4.view() == records);
   Decompressed two_zstd = decompress_chunk("zstd", compress_chunk("zstd", first) + compress_chunk("zstd", second), records.size());
-  REQUIRE(two_zstd.status == DecompressStatus::Ok);
-  CHECK(std::string(two_zstd.bytes.begin(), two_zstd.bytes.end()) == records);
+  REQUIRE(two_zstd.status == mcap::DecompressStatus::Ok);
+  CHECK(two_zstd.view() == records);
 }
 
 TEST_CASE("mcap records: every parser refuses lengths that run past the content") {
