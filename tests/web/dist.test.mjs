@@ -202,10 +202,8 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 
 // What a first visit downloads is every file the service worker caches at install (web/sw.js
 // FILES), gzip -9 as a static host serves them. The full module (writers, compressors, SQLite) is
-// left for the first extract, repair or export, or the first rosbag2 file. Issue 25's budget is
-// 650 KB; with MCAP's payload decoding (CDR, ROS 1, JSON) in the view module a first visit is
-// 672 KB, so this holds the line at 680 KB until the page sheds more (docs/architecture.md).
-const FIRST_VISIT_KB = 680;
+// left for the first extract, repair or export, or the first rosbag2 file. Issue 25's budget.
+const FIRST_VISIT_KB = 650;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
