@@ -82,6 +82,12 @@ test('a writer-made bag folder chosen with the folder chooser opens as one bag: 
   await page.click('#tab-problems');
   await page.waitForTimeout(300);
   await screenshot(page, 'rosbag2-folder-problems');
+  // Structure & bytes: the bag's files, the first database's bytes in the hex view.
+  await page.click('#tab-explore');
+  await page.waitForSelector('#tree-slot .tree-row', { timeout: 60_000 });
+  await page.waitForFunction(() => { const b = document.querySelector('#hex-slot .b[data-offset="0"]'); return b && b.textContent !== '··'; });
+  assert.equal(await page.textContent('#hex-slot .b[data-offset="0"]'), '53', 'the first database starts "SQLite format 3"');
+  await screenshot(page, 'rosbag2-folder-explore');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -32,6 +32,10 @@ export function localBag(name, files) {
   return { name, size: sorted.reduce((n, f) => n + f.file.size, 0), bag: { files: sorted.map((f) => ({ name: f.name, file: f.file })) } };
 }
 
+// The header's words after a log's size: " in a folder of 6 files" for a bag folder, else "".
+/** @param {import('./session.js').OpenedFile} file */
+export const folderWords = (file) => (file.bag ? ` in a folder of ${file.bag.files.length} ${file.bag.files.length === 1 ? 'file' : 'files'}` : '');
+
 /** @type {(path: string) => [dir: string, base: string]} */
 const splitPath = (path) => {
   const slash = path.lastIndexOf('/');
@@ -114,21 +118,6 @@ export async function bagOfDrop(dropped) {
   if (!entries.length || entries.some((e) => !e.isFile) || !isBagFolder(entries.map((e) => e.name))) return null;
   const files = await Promise.all(entries.map(async (e) => ({ name: e.name, file: await entryFile(/** @type {FileSystemFileEntry} */ (e)) })));
   return localBag(directory.name, files);
-}
-
-// The File System Access API's folder picker, where the browser has one: the chosen folder's
-// files (not its sub-folders) when it is a bag, else null. Undefined when there is no such picker.
-/** @returns {Promise<BagFolder | null> | undefined} */
-export function pickBagFolder() {
-  const picker = /** @type {{showDirectoryPicker?: () => Promise<any>}} */ (/** @type {unknown} */ (window)).showDirectoryPicker;
-  if (!picker) return undefined;
-  return (async () => {
-    const handle = await picker();
-    /** @type {{name: string, file: File}[]} */
-    const files = [];
-    for await (const [name, child] of handle.entries()) if (child.kind === 'file') files.push({ name, file: await child.getFile() });
-    return isBagFolder(files.map((f) => f.name)) ? localBag(handle.name, files) : null;
-  })();
 }
 
 // The file names metadata.yaml lists under relative_file_paths ("- name" lines), in order.
