@@ -128,6 +128,28 @@ bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error) {
   return true;
 }
 
+bool walk_index_ends(SqliteReader& db, int limit, IndexEnds* out, std::string* error) {
+  IndexEnds ends;
+  int rows = 0;
+  for (bool forward : {true, false}) {
+    rows = 0;
+    auto s = prepare(db, std::string("SELECT topic_id, timestamp FROM messages INDEXED BY timestamp_idx ORDER BY timestamp ") +
+                             (forward ? "ASC" : "DESC") + " LIMIT " + std::to_string(limit),
+                     error);
+    std::map<int64_t, int64_t>& seen = forward ? ends.first : ends.last;
+    if (!s || !run(db, s.get(), [&](sqlite3_stmt* r) {
+          int64_t topic = sqlite3_column_int64(r, 0), t = sqlite3_column_int64(r, 1);
+          seen.emplace(topic, t);  // the walk is in time order: the first met is the end
+          (forward ? ends.bound_first : ends.bound_last) = t;
+          ++rows;
+        }, error))
+      return false;
+  }
+  ends.whole = rows < limit;
+  *out = std::move(ends);
+  return true;
+}
+
 bool read_topic_stats(SqliteReader& db, DatabaseTables* tables, std::string* error) {
   DatabaseTables& t = *tables;
   std::map<int64_t, TopicStats> stats;

@@ -54,6 +54,16 @@ struct DatabaseTables {
 // Reads every table but the messages' data and the per-topic stats; false with `error` when a
 // required table (`topics`, `messages`) is missing or SQLite fails.
 bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error);
+// The first and the last `limit` rows by timestamp_idx (a few pages each): per topic_id the
+// earliest time among the first rows and the latest among the last; `bound_first` is the last
+// time walked forward (a topic not met has no row before it), `bound_last` the last walked
+// backward; `whole` when the walks met every row. Needs timestamp_idx.
+struct IndexEnds {
+  std::map<int64_t, int64_t> first, last;
+  int64_t bound_first = 0, bound_last = 0;
+  bool whole = false;
+};
+bool walk_index_ends(SqliteReader& db, int limit, IndexEnds* out, std::string* error);
 // Fills `stats` (count, first and last per topic_id) with one pass over the messages table.
 bool read_topic_stats(SqliteReader& db, DatabaseTables* tables, std::string* error);
 

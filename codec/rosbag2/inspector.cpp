@@ -76,11 +76,60 @@ BagTotals bag_totals(const Bag& bag) {
   return totals;
 }
 
+// Per-topic first and last times from a short walk at each end of every database's
+// timestamp_idx (kIndexWalk rows, a few pages), where it decides them: a topic's earliest time
+// met is its first when no database could hold an earlier one unmet (each database's walk went
+// past it, or met every row). Topics it does not decide keep none (the exact pass has them).
+namespace {
+constexpr int kIndexWalk = 48;
+void index_ends(Bag& bag, BagTotals* totals) {
+  struct Walked {
+    const BagFile* file;
+    IndexEnds ends;
+  };
+  std::vector<Walked> walks;
+  for (const BagFile& f : bag.files) {
+    if (!f.tables_read || !f.tables.has_timestamp_index || f.tables.message_count == 0) continue;
+    Walked w{&f, {}};
+    std::string error;
+    if (!walk_index_ends(*f.reader, kIndexWalk, &w.ends, &error)) return;  // the exact pass will say why
+    walks.push_back(std::move(w));
+  }
+  for (TopicRow& row : totals->topics) {
+    if (row.count == 0) continue;
+    std::optional<int64_t> first, last;
+    bool first_sure = true, last_sure = true;
+    for (const Walked& w : walks) {
+      const Topic* topic = nullptr;
+      for (const Topic& t : w.file->tables.topics)
+        if (t.name == row.name) topic = &t;
+      if (!topic) continue;
+      auto f = w.ends.first.find(topic->id);
+      auto l = w.ends.last.find(topic->id);
+      if (f != w.ends.first.end()) first = first ? std::min(*first, f->second) : f->second;
+      if (l != w.ends.last.end()) last = last ? std::max(*last, l->second) : l->second;
+    }
+    // Sure when every database that did not meet the topic walked past the candidate.
+    for (const Walked& w : walks) {
+      const Topic* topic = nullptr;
+      for (const Topic& t : w.file->tables.topics)
+        if (t.name == row.name) topic = &t;
+      if (!topic || w.ends.whole) continue;
+      if (!w.ends.first.count(topic->id) && (!first || w.ends.bound_first < *first)) first_sure = false;
+      if (!w.ends.last.count(topic->id) && (!last || w.ends.bound_last > *last)) last_sure = false;
+    }
+    if (first && first_sure) row.first_ns = first;
+    if (last && last_sure) row.last_ns = last;
+  }
+}
+}  // namespace
+
 // The first view's numbers within a few percent of the bag's bytes: the totals and the bag's
 // first and last times from each database's timestamp_idx, and the per-topic counts from
 // metadata.yaml when its numbers agree with the databases' counts (they are exact then, unless a
-// topic's rows were swapped for another's). Otherwise, and for a bag without a yaml, the exact
-// per-topic numbers (bag_totals). `counts_from_yaml` says which.
+// topic's rows were swapped for another's), per-topic first and last times where the index's ends
+// decide them. Otherwise, and for a bag without a yaml, the exact per-topic numbers (bag_totals).
+// `counts_from_yaml` says which.
 BagTotals first_view_totals(Bag& bag, bool* counts_from_yaml) {
   *counts_from_yaml = false;
   if (topic_stats_read(bag) || !bag.metadata || bag.metadata->topics.empty() || !bag.missing_files.empty()) return bag_totals(bag);
@@ -106,6 +155,7 @@ BagTotals first_view_totals(Bag& bag, bool* counts_from_yaml) {
     row.count = yaml->message_count;
   }
   *counts_from_yaml = true;
+  index_ends(bag, &totals);
   return totals;
 }
 

@@ -47,7 +47,7 @@ export const FACT_VIEWS = {
   topic_counts: {
     label: 'Topic counts',
     table: (report) => (report.tables || []).find((t) => t.name === 'topics') || null,
-    reading: { note: 'counting messages per topic…', cost: 'needs a read of every row’s topic', ask: 'Count them', again: 'Count them' },
+    reading: { note: 'counting per topic…', cost: 'reads every row', ask: 'Count them', again: 'Count them' },
   },
   uncompressed: { label: 'Uncompressed size' },
   compressed: { label: 'Compressed size' },
