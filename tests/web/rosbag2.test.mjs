@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openSettled, cli, haveWasm, skipUnless, screenshot, waitOpened, waitIdle, sample } from './helpers.mjs';
+import { start, openSettled, cli, cliJson, haveWasm, skipUnless, screenshot, waitOpened, waitIdle, sample } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 let env, dir, file;
@@ -212,4 +212,31 @@ test('the real bag folders of ../shared/samples/rosbag2 open as one bag each, wi
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('?url= of a real split bag\'s metadata.yaml reads its five databases by Range, with the CLI\'s counts', async (t) => {
+  if (skipUnless(t, { cli: true, samples: true })) return;
+  const root = sample('rosbag2');
+  if (!existsSync(join(root, 'ros2__rosbag2__wbag'))) return t.skip(`SKIPPED: ${root} is absent`);
+  const server = await fileServer(root, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: `?nodemo&url=${encodeURIComponent(`${server.url}ros2__rosbag2__wbag/metadata.yaml`)}` });
+    await page.waitForFunction(() => ['summary', 'remote-problem', 'error', 'crashed', 'unknown'].includes(document.body.dataset.state), null, { timeout: 120_000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'summary');
+    const want = cliBag(join(root, 'ros2__rosbag2__wbag'));
+    const report = await page.evaluate(() => window.logscope.state.summary);
+    assert.equal(Number(report.file.counts.messages), want.messages);
+    assert.equal(Number(report.file.counts.files), 5);
+    assert.deepEqual(report.tables.find((tb) => tb.name === 'files').rows.map((r) => r[0]), ['wbag_0.db3', 'wbag_1.db3', 'wbag_2.db3', 'wbag_3.db3', 'wbag_4.db3']);
+    // Small (under 8 MB): checked in full by itself, like a small local bag, with the CLI's problems.
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 120_000 });
+    await waitIdle(page);
+    const cliCheck = cliJson('check', '--json', join(root, 'ros2__rosbag2__wbag')); // exit status 1: it has problems
+    const pageProblems = await page.evaluate(() => window.logscope.state.report.problems.map((p) => p.code).sort());
+    assert.deepEqual(pageProblems, cliCheck.report.problems.map((p) => p.code).sort());
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
 });
