@@ -13,6 +13,7 @@
 #include "core/format_table.h"
 #include "core/search.h"
 #include "inspector.h"
+#include "js_folder.h"
 #ifndef LOGSCOPE_VIEW_ONLY
 #include "output_jobs.h"
 #endif
@@ -89,6 +90,17 @@ class WasmInspector {
         cached_(counting_, cache_options()) {
     detection_ = detect(cached_);
     inspector_ = open_inspector(cached_, detection_);
+  }
+  // A log that is a folder (a rosbag2 bag): its files' names and sizes as JSON and one read
+  // function over them (wasm/js_folder.h). The single-file source is then empty (search finds nothing).
+  WasmInspector(const std::string& name, const std::string& files_json, val read)
+      : read_(val::null()),
+        source_(0, [](uint64_t, void*, size_t) -> size_t { return 0; }),
+        counting_(source_),
+        cached_(counting_, cache_options()),
+        folder_(std::make_unique<JsFolder>(name, files_json, read)) {
+    detection_ = detect_folder(*folder_);
+    inspector_ = open_folder_inspector(*folder_, detection_);
   }
 
   std::string detection() const { return detection_.to_json().dump(); }
@@ -202,9 +214,9 @@ class WasmInspector {
   // Bytes this inspector has asked the file for, so tests and the UI can show how little was read.
   std::string read_stats() const {
     Json out = Json::object();
-    out["bytes_read"] = counting_.bytes_read();
-    out["read_calls"] = counting_.read_calls();
-    out["size"] = source_.size();
+    out["bytes_read"] = folder_ ? folder_->bytes_read() : counting_.bytes_read();
+    out["read_calls"] = folder_ ? folder_->read_calls() : counting_.read_calls();
+    out["size"] = folder_ ? folder_->total_size() : source_.size();
     out["preloaded_bytes"] = cached_.preloaded_bytes();
     return out.dump();
   }
@@ -238,6 +250,7 @@ class WasmInspector {
   CallbackByteSource source_;
   CountingByteSource counting_;
   CachedByteSource cached_;
+  std::unique_ptr<JsFolder> folder_;  // outlives inspector_, which reads through it
   Detection detection_;
   std::unique_ptr<FormatInspector> inspector_;
 };
@@ -265,6 +278,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("formats", &logscope::formats_text);
   emscripten::class_<logscope::WasmInspector>("Inspector")
       .constructor<double, val>()
+      .constructor<std::string, std::string, val>()
       .function("detection", &logscope::WasmInspector::detection)
       .function("known", &logscope::WasmInspector::known)
       .function("summary", &logscope::WasmInspector::summary)

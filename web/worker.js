@@ -8,6 +8,7 @@ import { checkLine, rowFields } from './src/batch/result.js';
 import { outputOps } from './src/output-job.js';
 import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
+import { folderReader } from './src/folder-reader.js';
 
 /** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
 /** @typedef {import('./src/types.js').WasmInspector} WasmInspector */
@@ -114,6 +115,23 @@ async function fullInspector() {
   fullOpen?.inspector.delete();
   fullOpen = { Module: Full, inspector: new Full.Inspector(openReader.size, readFor(openReader, Full)), for: open };
   return fullOpen;
+}
+
+// A log that is a folder (a rosbag2 bag, web/src/folder-open.js): read in the full module, which
+// has the formats that are folders; each file is read in pieces through its own reader.
+/** @param {{kind: 'folder', name: string, files: import('./src/types.js').BagFolderFile[]}} source */
+async function openFolder(source) {
+  const Full = await loadFullModule();
+  const opening = folderReader(source);
+  reader = opening;
+  const started = performance.now();
+  const files = JSON.stringify(source.files.map((f) => ({ name: f.name, size: f.file ? f.file.size : f.size })));
+  inspector = new Full.Inspector(source.name, files, (/** @type {number} */ index, /** @type {number} */ offset, /** @type {number} */ length, /** @type {number} */ pointer) =>
+    opening.readFileInto(index, offset, length, Full.HEAPU8, pointer));
+  readingModule = Full;
+  const opened = inspector;
+  const total = source.files.reduce((n, f) => n + (f.file ? f.file.size : f.size), 0);
+  return { detection: parse(opened.detection()), known: opened.known(), format: openFormat(), size: total, name: source.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
 }
 
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
@@ -256,6 +274,7 @@ const ops = {
     fullOpen?.inspector.delete();
     fullOpen = null;
     reader?.close?.();
+    if (source.kind === 'folder') return openFolder(source);
     const opening = (reader = await makeReader(source));
     const started = performance.now();
     let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));

@@ -71,6 +71,22 @@ uint64_t Bag::total_size() const {
   return total;
 }
 
+void read_topic_stats(Bag& bag) {
+  for (BagFile& f : bag.files) {
+    if (!f.tables_read || f.tables.topic_stats_read || f.topic_stats_tried) continue;
+    f.topic_stats_tried = true;
+    std::string error;
+    if (!read_topic_stats(*f.reader, &f.tables, &error))
+      bag.problems.push_back({Severity::Error, 0, "rosbag2.db.topic_stats", f.name + ": the per-topic counts could not be read: " + error});
+  }
+}
+
+bool topic_stats_read(const Bag& bag) {
+  for (const BagFile& f : bag.files)
+    if (f.tables_read && !f.tables.topic_stats_read) return false;
+  return true;
+}
+
 std::optional<uint64_t> split_index(const std::string& file) {
   std::string stem = file;
   for (const char* ending : {".db3.zstd", ".db3", ".mcap"})

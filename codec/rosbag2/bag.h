@@ -27,6 +27,7 @@ struct BagFile {
   std::unique_ptr<SqliteReader> reader;
   bool tables_read = false;
   DatabaseTables tables;
+  bool topic_stats_tried = false;  // read_topic_stats ran (tables.topic_stats_read: and succeeded)
   std::string error;  // why it could not be opened or read
 };
 
@@ -49,6 +50,12 @@ struct Bag {
 bool looks_like_bag_folder(Folder& folder);
 // Opens every file; never fails: what is wrong is in `problems`.
 std::unique_ptr<Bag> open_bag(Folder& folder);
+
+// Reads every database's per-topic stats that is not read yet (DatabaseTables::stats): a pass
+// over each messages table's leaves. A failure is a problem of the bag.
+void read_topic_stats(Bag& bag);
+// True when every readable database's per-topic stats are read.
+bool topic_stats_read(const Bag& bag);
 
 // A file name's split index (`name_3.db3` -> 3), or none.
 std::optional<uint64_t> split_index(const std::string& file);

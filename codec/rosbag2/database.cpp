@@ -106,20 +106,73 @@ bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error) {
     auto m = prepare(db, "SELECT metadata FROM metadata ORDER BY id", error);
     if (!m || !run(db, m.get(), [&](sqlite3_stmt* s) { t.stored_metadata.push_back(column_text(s, 0)); }, error)) return false;
   }
-  // Counts and spans per topic; the timestamps alone, never the data.
-  auto stats = prepare(db, "SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id", error);
-  if (!stats || !run(db, stats.get(), [&](sqlite3_stmt* s) {
+  if (t.has_timestamp_index) {
+    // Each a query of its own: SQLite answers a lone min() or max() with one seek in the index,
+    // and count(*) from the smallest index, but not the three together.
+    auto one = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
+      auto s = prepare(db, sql, error);
+      return s && run(db, s.get(), row, error);
+    };
+    if (!one("SELECT count(*) FROM messages", [&](sqlite3_stmt* s) { t.message_count = static_cast<uint64_t>(sqlite3_column_int64(s, 0)); }) ||
+        !one("SELECT min(timestamp) FROM messages", [&](sqlite3_stmt* s) {
+          if (sqlite3_column_type(s, 0) != SQLITE_NULL) t.first_ns = sqlite3_column_int64(s, 0);
+        }) ||
+        !one("SELECT max(timestamp) FROM messages", [&](sqlite3_stmt* s) {
+          if (sqlite3_column_type(s, 0) != SQLITE_NULL) t.last_ns = sqlite3_column_int64(s, 0);
+        }))
+      return false;
+  } else if (!read_topic_stats(db, &t, error)) {
+    return false;
+  }
+  *out = std::move(t);
+  return true;
+}
+
+bool walk_index_ends(SqliteReader& db, int limit, IndexEnds* out, std::string* error) {
+  IndexEnds ends;
+  int rows = 0;
+  for (bool forward : {true, false}) {
+    rows = 0;
+    auto s = prepare(db, std::string("SELECT topic_id, timestamp FROM messages INDEXED BY timestamp_idx ORDER BY timestamp ") +
+                             (forward ? "ASC" : "DESC") + " LIMIT " + std::to_string(limit),
+                     error);
+    std::map<int64_t, int64_t>& seen = forward ? ends.first : ends.last;
+    if (!s || !run(db, s.get(), [&](sqlite3_stmt* r) {
+          int64_t topic = sqlite3_column_int64(r, 0), t = sqlite3_column_int64(r, 1);
+          seen.emplace(topic, t);  // the walk is in time order: the first met is the end
+          (forward ? ends.bound_first : ends.bound_last) = t;
+          ++rows;
+        }, error))
+      return false;
+  }
+  ends.whole = rows < limit;
+  *out = std::move(ends);
+  return true;
+}
+
+bool read_topic_stats(SqliteReader& db, DatabaseTables* tables, std::string* error) {
+  DatabaseTables& t = *tables;
+  std::map<int64_t, TopicStats> stats;
+  uint64_t count = 0;
+  std::optional<int64_t> first, last;
+  // The timestamps alone, never the data (its overflow pages are not read).
+  auto s = prepare(db, "SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id", error);
+  if (!s || !run(db, s.get(), [&](sqlite3_stmt* r) {
         TopicStats st;
-        st.count = static_cast<uint64_t>(sqlite3_column_int64(s, 1));
-        st.first_ns = sqlite3_column_int64(s, 2);
-        st.last_ns = sqlite3_column_int64(s, 3);
-        t.stats[sqlite3_column_int64(s, 0)] = st;
-        t.message_count += st.count;
-        t.first_ns = t.first_ns ? std::min(*t.first_ns, st.first_ns) : st.first_ns;
-        t.last_ns = t.last_ns ? std::max(*t.last_ns, st.last_ns) : st.last_ns;
+        st.count = static_cast<uint64_t>(sqlite3_column_int64(r, 1));
+        st.first_ns = sqlite3_column_int64(r, 2);
+        st.last_ns = sqlite3_column_int64(r, 3);
+        stats[sqlite3_column_int64(r, 0)] = st;
+        count += st.count;
+        first = first ? std::min(*first, st.first_ns) : st.first_ns;
+        last = last ? std::max(*last, st.last_ns) : st.last_ns;
       }, error))
     return false;
-  *out = std::move(t);
+  t.stats = std::move(stats);
+  t.message_count = count;
+  t.first_ns = first;
+  t.last_ns = last;
+  t.topic_stats_read = true;
   return true;
 }
 

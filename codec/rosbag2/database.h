@@ -40,14 +40,32 @@ struct DatabaseTables {
   std::vector<std::string> stored_metadata;  // `metadata` rows (the yaml rosbag2 also keeps inside, v3+)
   bool has_messages_table = false;
   bool has_timestamp_index = false;
-  std::map<int64_t, TopicStats> stats;  // by topic_id, every id that has messages
+  // The totals, from timestamp_idx where there is one: count(*) walks the index's leaves only
+  // and min/max are two seeks, never the table's pages.
   uint64_t message_count = 0;
   std::optional<int64_t> first_ns, last_ns;
+  // Per topic_id: only the table's leaves hold topic_id, a pass over them all (about 7 % of a
+  // bag of camera frames, where most bytes lie in overflow pages it skips), so it is read on
+  // first use (read_topic_stats); at once when there is no timestamp_idx to count with.
+  bool topic_stats_read = false;
+  std::map<int64_t, TopicStats> stats;  // by topic_id, every id that has messages
 };
 
-// Reads every table but the messages' data; false with `error` when a required table
-// (`topics`, `messages`) is missing or SQLite fails.
+// Reads every table but the messages' data and the per-topic stats; false with `error` when a
+// required table (`topics`, `messages`) is missing or SQLite fails.
 bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error);
+// The first and the last `limit` rows by timestamp_idx (a few pages each): per topic_id the
+// earliest time among the first rows and the latest among the last; `bound_first` is the last
+// time walked forward (a topic not met has no row before it), `bound_last` the last walked
+// backward; `whole` when the walks met every row. Needs timestamp_idx.
+struct IndexEnds {
+  std::map<int64_t, int64_t> first, last;
+  int64_t bound_first = 0, bound_last = 0;
+  bool whole = false;
+};
+bool walk_index_ends(SqliteReader& db, int limit, IndexEnds* out, std::string* error);
+// Fills `stats` (count, first and last per topic_id) with one pass over the messages table.
+bool read_topic_stats(SqliteReader& db, DatabaseTables* tables, std::string* error);
 
 // A message as stored; `data` is valid only during the callback.
 struct StoredMessage {

@@ -17,7 +17,7 @@ constexpr size_t kMaxProblemsPerKind = 20;  // per file: the rest are counted in
 }  // namespace
 
 Report Rosbag2Inspector::check(const ProgressFn& progress) {
-  Report r = summary();
+  Report r = info_report(progress);  // the exact per-topic counts, not the first view's yaml counts
   Bag& bag = *bag_;
   uint64_t total_bytes = bag.total_size();
   uint64_t done_bytes = 0;

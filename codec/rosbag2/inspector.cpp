@@ -1,5 +1,6 @@
 #include "rosbag2/inspector.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include "core/node_id.h"
@@ -28,6 +29,9 @@ Bag* bag_of(FormatInspector& inspector) {
 }
 
 BagTotals bag_totals(const Bag& bag) {
+  // Exact per-topic numbers: read on first use (a pass over each messages table's leaves). The
+  // bag itself is not const; only the stats are filled in.
+  read_topic_stats(const_cast<Bag&>(bag));
   BagTotals totals;
   auto row_for = [&](const std::string& name) -> TopicRow& {
     for (TopicRow& r : totals.topics)
@@ -72,13 +76,112 @@ BagTotals bag_totals(const Bag& bag) {
   return totals;
 }
 
+// Per-topic first and last times from a short walk at each end of every database's
+// timestamp_idx (kIndexWalk rows, a few pages), where it decides them: a topic's earliest time
+// met is its first when no database could hold an earlier one unmet (each database's walk went
+// past it, or met every row). Topics it does not decide keep none (the exact pass has them).
+namespace {
+constexpr int kIndexWalk = 48;
+void index_ends(Bag& bag, BagTotals* totals) {
+  struct Walked {
+    const BagFile* file;
+    IndexEnds ends;
+  };
+  std::vector<Walked> walks;
+  for (const BagFile& f : bag.files) {
+    if (!f.tables_read || !f.tables.has_timestamp_index || f.tables.message_count == 0) continue;
+    Walked w{&f, {}};
+    std::string error;
+    if (!walk_index_ends(*f.reader, kIndexWalk, &w.ends, &error)) return;  // the exact pass will say why
+    walks.push_back(std::move(w));
+  }
+  for (TopicRow& row : totals->topics) {
+    if (row.count == 0) continue;
+    std::optional<int64_t> first, last;
+    bool first_sure = true, last_sure = true;
+    for (const Walked& w : walks) {
+      const Topic* topic = nullptr;
+      for (const Topic& t : w.file->tables.topics)
+        if (t.name == row.name) topic = &t;
+      if (!topic) continue;
+      auto f = w.ends.first.find(topic->id);
+      auto l = w.ends.last.find(topic->id);
+      if (f != w.ends.first.end()) first = first ? std::min(*first, f->second) : f->second;
+      if (l != w.ends.last.end()) last = last ? std::max(*last, l->second) : l->second;
+    }
+    // Sure when every database that did not meet the topic walked past the candidate.
+    for (const Walked& w : walks) {
+      const Topic* topic = nullptr;
+      for (const Topic& t : w.file->tables.topics)
+        if (t.name == row.name) topic = &t;
+      if (!topic || w.ends.whole) continue;
+      if (!w.ends.first.count(topic->id) && (!first || w.ends.bound_first < *first)) first_sure = false;
+      if (!w.ends.last.count(topic->id) && (!last || w.ends.bound_last > *last)) last_sure = false;
+    }
+    if (first && first_sure) row.first_ns = first;
+    if (last && last_sure) row.last_ns = last;
+  }
+}
+}  // namespace
+
+// The first view's numbers within a few percent of the bag's bytes: the totals and the bag's
+// first and last times from each database's timestamp_idx, and the per-topic counts from
+// metadata.yaml when its numbers agree with the databases' counts (they are exact then, unless a
+// topic's rows were swapped for another's), per-topic first and last times where the index's ends
+// decide them. Otherwise, and for a bag without a yaml, the exact per-topic numbers (bag_totals).
+// `counts_from_yaml` says which.
+BagTotals first_view_totals(Bag& bag, bool* counts_from_yaml) {
+  *counts_from_yaml = false;
+  if (topic_stats_read(bag) || !bag.metadata || bag.metadata->topics.empty() || !bag.missing_files.empty()) return bag_totals(bag);
+  BagTotals totals;
+  uint64_t yaml_sum = 0;
+  for (const YamlTopic& t : bag.metadata->topics) yaml_sum += t.message_count;
+  for (const BagFile& f : bag.files) {
+    if (!f.tables_read) return bag_totals(bag);
+    totals.messages += f.tables.message_count;
+    if (f.tables.first_ns) totals.start_ns = totals.start_ns ? std::min(*totals.start_ns, *f.tables.first_ns) : *f.tables.first_ns;
+    if (f.tables.last_ns) totals.end_ns = totals.end_ns ? std::max(*totals.end_ns, *f.tables.last_ns) : *f.tables.last_ns;
+    for (const Topic& t : f.tables.topics) {
+      auto it = std::find_if(totals.topics.begin(), totals.topics.end(), [&](const TopicRow& r) { return r.name == t.name; });
+      if (it == totals.topics.end()) totals.topics.push_back(TopicRow{t.name, t.type, t.serialization_format, 0, std::nullopt, std::nullopt});
+    }
+  }
+  if (yaml_sum != totals.messages || bag.metadata->message_count.value_or(yaml_sum) != totals.messages) return bag_totals(bag);
+  for (TopicRow& row : totals.topics) {
+    const YamlTopic* yaml = nullptr;
+    for (const YamlTopic& t : bag.metadata->topics)
+      if (t.name == row.name) yaml = &t;
+    if (!yaml) return bag_totals(bag);  // a topic the yaml does not know: it cannot say its count
+    row.count = yaml->message_count;
+  }
+  *counts_from_yaml = true;
+  index_ends(bag, &totals);
+  return totals;
+}
+
 Report Rosbag2Inspector::summary() {
+  bool counts_from_yaml = false;
+  BagTotals totals = first_view_totals(*bag_, &counts_from_yaml);
+  Report r = report_of(totals);
+  if (counts_from_yaml) {
+    r.facts.set("counts_from", "metadata.yaml", Unit::Text);
+    r.later = {"topic_counts"};
+  }
+  return r;
+}
+
+Report Rosbag2Inspector::info_report(const ProgressFn&) {
+  Report r = report_of(bag_totals(*bag_));
+  if (!r.facts.find("counts_from")) r.facts.set("topic_counts", "exact, from the databases", Unit::Text);
+  return r;
+}
+
+Report Rosbag2Inspector::report_of(const BagTotals& totals) {
   Report r;
   r.format = "rosbag2";
   r.format_label = "rosbag2 (SQLite)";
   Bag& bag = *bag_;
   r.file.size_bytes = bag.total_size();
-  BagTotals totals = bag_totals(bag);
   if (totals.start_ns && totals.end_ns) {
     r.file.start_ns = totals.start_ns;
     r.file.end_ns = totals.end_ns;
@@ -261,6 +364,7 @@ Json Rosbag2Inspector::decode(const std::string& node_id) {
     j["serialization_format"] = t.serialization_format;
     j["offered_qos_profiles"] = t.offered_qos_profiles;
     j["type_description_hash"] = t.type_description_hash;
+    read_topic_stats(*bag_);
     auto st = f.tables.stats.find(t.id);
     j["messages"] = st == f.tables.stats.end() ? 0 : st->second.count;
     return with_units(std::move(j), {{"id", Unit::Id}, {"name", Unit::Text}, {"type", Unit::Text},

@@ -8,11 +8,15 @@
 
 namespace logscope::rosbag2 {
 
+struct BagTotals;
+
 class Rosbag2Inspector : public FormatInspector {
  public:
   Rosbag2Inspector(Folder& folder, std::unique_ptr<Folder> owned);
 
   Report summary() override;
+  // The summary with exact per-topic counts where summary() took metadata.yaml's (its `later`).
+  Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
@@ -27,6 +31,7 @@ class Rosbag2Inspector : public FormatInspector {
   Bag& bag() { return *bag_; }
 
  private:
+  Report report_of(const BagTotals& totals);
   std::unique_ptr<Folder> owned_;
   std::unique_ptr<Bag> bag_;
 };
@@ -44,6 +49,9 @@ struct BagTotals {
   std::optional<int64_t> start_ns, end_ns;
   bool from_yaml = false;  // no database could be read: the yaml's numbers
 };
+// Exact: reads the per-topic stats on first use.
 BagTotals bag_totals(const Bag& bag);
+// The summary's: see inspector.cpp.
+BagTotals first_view_totals(Bag& bag, bool* counts_from_yaml);
 
 }  // namespace logscope::rosbag2

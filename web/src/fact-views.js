@@ -42,6 +42,13 @@ export const FACT_VIEWS = {
     reading: { note: 'reading chunk headers…', cost: 'needs a read of every chunk header', ask: 'Read them', again: 'Read chunk headers' },
   },
   compression_ratio: { label: 'Compression ratio', after: ' of the uncompressed size' },
+  // A rosbag2 bag's first view takes the per-topic counts from metadata.yaml (they need a pass
+  // over the messages table's leaves); the exact table replaces the summary's once read.
+  topic_counts: {
+    label: 'Topic counts',
+    table: (report) => (report.tables || []).find((t) => t.name === 'topics') || null,
+    reading: { note: 'counting per topic…', cost: 'reads every row', ask: 'Count them', again: 'Count them' },
+  },
   uncompressed: { label: 'Uncompressed size' },
   compressed: { label: 'Compressed size' },
 };

@@ -1,5 +1,6 @@
 // The file header above the tabs: the name, a line on what was read and how fast, where a remote
 // or downloaded file came from, the health pills, and "Copy link".
+import { folderWords } from './folder-open.js';
 import { $, h, clear, formatBytes, formatCount, formatDuration } from './dom.js';
 import { problemCounts } from './problems.js';
 
@@ -13,7 +14,7 @@ function hideLinkNote() {
 
 export function fileHeader(app) {
   let session = null;
-  const sub = (text) => { $('#file-sub').textContent = `${formatBytes(session.file.size)} · ${text}`; };
+  const sub = (text) => { $('#file-sub').textContent = `${formatBytes(session.file.size)}${folderWords(session.file)} · ${text}`; };
 
   function health() {
     const box = clear($('#health'));

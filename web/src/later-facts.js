@@ -97,7 +97,8 @@ export class LaterFacts {
     return h('div.fact.pending', { dataset: { key } }, h('dt', {}, labelOf(key)), h('dd', {}, content));
   }
 
-  // A table that comes with the facts (a bag's chunks by codec), after the index tables.
+  // A table that comes with the facts (a bag's chunks by codec), after the index tables; one of
+  // the same name as a summary's table (a rosbag2 bag's exact topics) takes its place.
   renderTable() {
     for (const card of document.querySelectorAll('#tables-slot [data-later]')) card.remove();
     if (this.state?.status !== 'done') return;
@@ -106,7 +107,11 @@ export class LaterFacts {
       if (!table) continue;
       const card = tableCard(table);
       card.dataset.later = key;
-      $('#tables-slot').append(card);
+      const earlier = /** @type {HTMLElement | null} */ (document.querySelector(`#tables-slot [data-table="${CSS.escape(table.name)}"]:not([data-later])`));
+      if (earlier) {
+        earlier.hidden = true;
+        earlier.after(card);
+      } else $('#tables-slot').append(card);
     }
   }
 }

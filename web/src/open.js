@@ -10,6 +10,7 @@ import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js
 import * as status from './status.js';
 import { takeDrop, isBatch } from './batch/collect.js';
 import { formatPage } from './data-views/index.js';
+import { bagOfDrop, isYamlUrl, openRemoteBag } from './folder-open.js';
 
 const chooseFile = () => $('#file-input').click();
 
@@ -183,7 +184,14 @@ export function openController(app) {
     status.remoteProblem(null);
     const probing = progress.start(`Asking ${new URL(url, location.href).host || 'the server'} for ${nameOfUrl(url)}`);
     probing(0, 0);
-    const result = await probeRemote(url);
+    // A bag's metadata.yaml opens the bag: its files are read by Range relative to it (folder-open.js).
+    const bag = isYamlUrl(url) ? await openRemoteBag(url) : null;
+    if (bag?.ok) {
+      progress.finish();
+      if (!signal.aborted) openFile(bag.bag, { signal });
+      return;
+    }
+    const result = bag ? bag.result : await probeRemote(url);
     progress.finish();
     if (signal.aborted) return;
     if (result.ok && result.whole) return openFile(result.whole, { signal, downloadedFrom: result.url });
@@ -264,7 +272,12 @@ export function openController(app) {
     dragDepth = 0;
     document.body.classList.remove('dragging');
     const dropped = takeDrop(e.dataTransfer); // now: the browser empties it when the event returns
-    if (isBatch(dropped)) return app.openMany({ dropped });
+    const pickedAt = e.timeStamp;
+    // One folder that is one log (a rosbag2 bag folder) opens in the inspector; others fill the table.
+    if (isBatch(dropped)) {
+      bagOfDrop(dropped).then((bag) => (bag ? openFile(bag, { pickedAt }) : app.openMany({ dropped })), () => app.openMany({ dropped }));
+      return;
+    }
     const file = dropped[0]?.file;
     if (file) openFile(file, { pickedAt: e.timeStamp });
   });

@@ -35,7 +35,7 @@ export { prepareReadAhead, readAheadAvailable };
  *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
  * }} HttpReader
  */
-/** @typedef {LocalReader | HttpReader} Reader */
+/** A log's reader: a folder's is web/src/folder-reader.js. @typedef {LocalReader | HttpReader | import('./folder-reader.js').FolderReader} Reader */
 
 /**
  * @param {File} file

@@ -14,12 +14,12 @@ const AUTO_REMOTE_BYTES = 8 * MiB;
 
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /** @typedef {import('./types.js').RemoteFile} RemoteFile */
-/** A File, or a remote file the probe found. @typedef {(File & {remote?: undefined}) | RemoteFile} OpenedFile */
+/** A File, a remote file the probe found, or a bag folder (folder-open.js). @typedef {(File & {remote?: undefined, bag?: undefined}) | (RemoteFile & {bag?: undefined}) | import('./types.js').BagFolder} OpenedFile */
 /** @typedef {'detected' | 'unknown' | 'summary' | 'shown' | 'checking' | 'report' | 'checksum' | 'failed'} SessionEvent */
 
 // What a worker opens: a local File, or a remote file found by the probe.
 /** @type {(file: OpenedFile) => import('./types.js').Source} */
-const sourceFor = (file) => (file.remote
+export const sourceFor = (file) => (file.bag ? { kind: 'folder', name: file.name, files: file.bag.files } : file.remote
   ? { kind: 'url', url: file.url, name: file.name, size: file.size, etag: file.etag, lastModified: file.lastModified }
   : { kind: 'file', file });
 

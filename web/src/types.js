@@ -105,7 +105,8 @@ export {};
 /**
  * The instantiated module (gen/logscope.mjs).
  * @typedef {object} LogscopeModule
- * @property {new (size: number, read: ReadFn) => WasmInspector} Inspector
+ * @property {{new (size: number, read: ReadFn): WasmInspector, new (name: string, filesJson: string, read: (index: number, offset: number, length: number, pointer: number) => number): WasmInspector}} Inspector
+ *   one file over its read function, or a log that is a folder (wasm/js_folder.h): its files as [{name, size}] and one read over them
  * @property {Uint8Array} HEAPU8 the codec's memory; replaced when it grows
  * @property {(megabytes: number) => void} prepareHeap
  * @property {() => void} warmUp
@@ -364,7 +365,18 @@ export {};
  * @property {string[]} [hidden] validators the server hides from this origin (header names)
  */
 
-/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null}} Source */
+/**
+ * A file of a log that is a folder (a rosbag2 bag: web/src/folder-open.js): a local File, or a
+ * remote one read by Range.
+ * @typedef {{name: string, file: File, url?: undefined} | {name: string, url: string, size: number, etag?: string | null, lastModified?: string | null, file?: undefined}} BagFolderFile
+ */
+/**
+ * A log that is a folder, opened as one: its name, total size and files.
+ * @typedef {{name: string, size: number, bag: {files: BagFolderFile[]}, remote?: undefined, webkitRelativePath?: undefined}
+ *   | {remote: true, url: string, name: string, size: number, bag: {files: BagFolderFile[]}, etag?: null, lastModified?: null, hidden?: string[]}} BagFolder
+ */
+
+/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null} | {kind: 'folder', name: string, files: BagFolderFile[]}} Source */
 
 /**
  * Bytes the codec asked for (WasmInspector.read_stats).

@@ -3,7 +3,7 @@
 // `logscope check --recursive` lists them: the order given, and within a folder its names sorted,
 // sub-folders walked where they sort (cli/batch.cpp walk), with paths relative to what was dropped.
 
-/** A file of the batch, or why it could not be read. @typedef {{file: File, path: string, error?: undefined} | {path: string, error: string, file?: undefined}} BatchItem */
+/** A file of the batch (or a bag folder, one log: web/src/folder-open.js), or why it could not be read. @typedef {{file: File | import('../types.js').BagFolder, path: string, error?: undefined} | {path: string, error: string, file?: undefined}} BatchItem */
 /** What a drop carries: a file, or a directory to walk. @typedef {{file: File, entry?: undefined} | {entry: FileSystemDirectoryEntry, file?: undefined}} Dropped */
 /** @typedef {{onFound?: (count: number) => void, signal?: AbortSignal}} WalkOptions */
 

@@ -3,6 +3,7 @@
 // sequential windows, and hands back only the row and its `check --json` line as a Blob. However
 // many files there are, there are at most MAX_WORKERS workers and no report is kept.
 // Cancel stops the workers; the files not done are "not checked" until `start()` checks them.
+import { sourceFor } from '../session.js';
 import { WorkerClient, CrashError, coresAllowed } from '../worker-client.js';
 import { errorLine, verdictOf } from './result.js';
 
@@ -10,7 +11,7 @@ const MAX_WORKERS = 4;
 
 /**
  * One file of the batch: what is known of it so far, and its check's fields (RowFields) once done.
- * @typedef {{index: number, path: string, name: string, dir: string, file: File | null, size: number,
+ * @typedef {{index: number, path: string, name: string, dir: string, file: File | import('../types.js').BagFolder | null, size: number,
  *   state: 'waiting' | 'checking' | 'done' | 'not-checked', done: boolean, fraction: number, rev: number,
  *   error?: string, verdict?: import('./result.js').Verdict | null, line?: Blob} & Partial<import('../types.js').RowFields>} BatchRow
  */
@@ -155,7 +156,7 @@ export class BatchRun extends EventTarget {
           row.fraction = total > 0 ? Math.min(1, done / total) : 0;
           this.emit('progress');
         };
-        const result = await client.call('checkFile', { source: { kind: 'file', file: /** @type {File} */ (row.file) /* a row without a file has its error */ }, path: row.path }, { onProgress });
+        const result = await client.call('checkFile', { source: sourceFor(/** @type {File | import('../types.js').BagFolder} */ (row.file) /* a row without a file has its error */), path: row.path }, { onProgress });
         if (generation !== this.generation) return;
         this.complete(row, result);
       } catch (error) {

@@ -8,6 +8,7 @@ import * as status from '../status.js';
 import { BatchRun } from './pool.js';
 import { BatchTable } from './table.js';
 import { collectDrop, fromFileList } from './collect.js';
+import { bagOfChosenFolder, groupBagFolders } from '../folder-open.js';
 import { csv, download, jsonLines, totals } from './export.js';
 
 const REDRAW_MS = 150;
@@ -31,7 +32,10 @@ export function batchController(app) {
   folderInput.addEventListener('change', () => {
     const files = [.../** @type {FileList} */ (folderInput.files)];
     folderInput.value = '';
-    if (files.length) open({ files });
+    // A folder that is one log (a rosbag2 bag folder) opens in the inspector; others fill the table.
+    const bag = bagOfChosenFolder(files);
+    if (bag) app.openFile(bag);
+    else if (files.length) open({ files });
   });
   for (const button of document.querySelectorAll('[data-action=open-folder]')) button.addEventListener('click', () => folderInput.click());
 
@@ -155,7 +159,7 @@ export function batchController(app) {
   /** @param {import('./pool.js').BatchRow} row */
   function openRow(row) {
     lastOpened = row.path;
-    app.openFile(/** @type {File} */ (row.file)); // only rows with a file open
+    app.openFile(/** @type {File | import('../types.js').BagFolder} */ (row.file)); // only rows with a file open
   }
 
   // source: {files} from a chooser, or {dropped} from a drop (collect.js takeDrop).
@@ -169,10 +173,10 @@ export function batchController(app) {
     show();
     status.batch('collecting');
     clear(section).append(h('div.batch-head', {}, h('h1', {}, 'Finding files…'), h('span.muted#batch-found')));
-    const items = files ? fromFileList(files) : await collectDrop(/** @type {import('./collect.js').Dropped[]} */ (dropped), {
+    const items = groupBagFolders(files ? fromFileList(files) : await collectDrop(/** @type {import('./collect.js').Dropped[]} */ (dropped), {
       signal,
       onFound: (n) => { const found = $('#batch-found'); if (found) found.textContent = `${formatCount(n)} so far`; },
-    });
+    }));
     if (signal.aborted) return;
     const current = run = new BatchRun(items);
     table = new BatchTable(header(items), run, { onOpen: openRow });

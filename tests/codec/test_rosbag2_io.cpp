@@ -1,0 +1,210 @@
+// rosbag2's reading budget (issue 27, "In headless Chromium"): a bag folder made by
+// make-demo-rosbag2's writer, with its demo mix of message sizes (small IMU and text messages,
+// camera frames of 1-64 KB), opens to its summary after reading under 5 % of its database: the
+// totals and the first and last times from timestamp_idx, the per-topic counts from its
+// metadata.yaml (they agree with the databases). The exact per-topic counts (info_report, the
+// page's later read) then agree with Python's sqlite3. Reads are counted under SQLite (its page
+// reads) and behind the page's cache of a folder's file (wasm/js_folder.cpp: 4 KiB blocks,
+// sequential fetches grown to 8 MiB).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "rosbag2/inspector_impl.h"
+#include "rosbag2/writer.h"
+#include "test_rosbag2_support.h"
+
+using namespace logscope;
+using namespace rosbag2_test;
+
+namespace {
+
+// A directory's files, each read through a counter, optionally behind the page's cache.
+class CountingFolder : public Folder {
+ public:
+  CountingFolder(std::unique_ptr<Folder> inner, bool page_cache) : inner_(std::move(inner)), page_cache_(page_cache) {}
+  std::string name() const override { return inner_->name(); }
+  std::vector<std::string> files() override { return inner_->files(); }
+  std::unique_ptr<ByteSource> open(const std::string& file, std::string* error) override {
+    auto source = inner_->open(file, error);
+    if (!source) return nullptr;
+    return std::make_unique<Chain>(std::move(source), page_cache_, &bytes_read_[file]);
+  }
+  uint64_t bytes_read(const std::string& file) const {
+    auto it = bytes_read_.find(file);
+    return it == bytes_read_.end() ? 0 : it->second;
+  }
+
+ private:
+  class Chain : public ByteSource {
+   public:
+    Chain(std::unique_ptr<ByteSource> inner, bool page_cache, uint64_t* total)
+        : inner_(std::move(inner)), counting_(*inner_, total) {
+      if (page_cache) {
+        CachedByteSource::Options options;  // wasm/js_folder.cpp's
+        options.block_size = 4 * 1024;
+        options.max_fetch = 8 * 1024 * 1024;
+        options.capacity = 16 * 1024 * 1024;
+        cached_ = std::make_unique<CachedByteSource>(counting_, options);
+      }
+    }
+    uint64_t size() const override { return inner_->size(); }
+    size_t read(uint64_t offset, void* destination, size_t length) override {
+      return cached_ ? cached_->read(offset, destination, length) : counting_.read(offset, destination, length);
+    }
+
+   private:
+    struct Counter : ByteSource {
+      Counter(ByteSource& inner, uint64_t* total) : inner(inner), total(total) {}
+      uint64_t size() const override { return inner.size(); }
+      size_t read(uint64_t offset, void* destination, size_t length) override {
+        size_t n = inner.read(offset, destination, length);
+        *total += n;
+        return n;
+      }
+      ByteSource& inner;
+      uint64_t* total;
+    };
+    std::unique_ptr<ByteSource> inner_;
+    Counter counting_;
+    std::unique_ptr<CachedByteSource> cached_;
+  };
+
+  std::unique_ptr<Folder> inner_;
+  bool page_cache_;
+  std::map<std::string, uint64_t> bytes_read_;
+};
+
+struct TempBag {
+  std::string dir, bag;
+  explicit TempBag(uint64_t bytes) {
+    char templ[] = "/tmp/logscope-rosbag2-io-XXXXXX";
+    REQUIRE(::mkdtemp(templ));
+    dir = templ;
+    bag = dir + "/demo_bag";
+    std::string error;
+    REQUIRE_MESSAGE(rosbag2::write_demo_bag(bag, bytes, &error), error);
+  }
+  ~TempBag() { std::filesystem::remove_all(dir); }
+};
+
+}  // namespace
+
+TEST_CASE("rosbag2 io: a writer-made 150 MB bag shows its summary after reading under 5 % of its database") {
+  TempBag temp(150u << 20);
+  const std::string db = "demo_bag_0.db3";
+  uint64_t db_size = std::filesystem::file_size(temp.bag + "/" + db);
+  REQUIRE(db_size > (140u << 20));
+  for (bool page_cache : {false, true}) {
+    INFO(std::string(page_cache ? "behind the page's cache" : "SQLite's page reads"));
+    std::string error;
+    auto directory = DirectoryFolder::open_directory(temp.bag, {}, &error);
+    REQUIRE_MESSAGE(directory, error);
+    CountingFolder folder(std::move(directory), page_cache);
+    Detection detection = detect_folder(folder);
+    REQUIRE(detection.family == "rosbag2");
+    auto inspector = open_folder_inspector(folder, detection);
+    REQUIRE(inspector);
+    Report summary = inspector->summary();
+    uint64_t read = folder.bytes_read(db);
+    MESSAGE("summary read " << read << " of " << db_size << " bytes (" << 100.0 * read / db_size << " %)");
+    CHECK(read * 20 < db_size);
+    // What the first view says: the yaml's counts, marked so, with the exact ones to come.
+    const Json* from = summary.facts.find("counts_from");
+    REQUIRE(from);
+    CHECK(from->as_string() == "metadata.yaml");
+    REQUIRE(summary.later.size() == 1);
+    CHECK(summary.later[0] == "topic_counts");
+    REQUIRE(summary.file.start_ns.has_value());
+    REQUIRE(summary.file.end_ns.has_value());
+
+    // The exact numbers, read later: the same totals and span, and the yaml's counts were right.
+    Report exact = inspector->info_report(nullptr);
+    CHECK(exact.facts.find("counts_from") == nullptr);
+    CHECK(exact.facts.find("topic_counts") != nullptr);
+    CHECK(exact.file.start_ns == summary.file.start_ns);
+    CHECK(exact.file.end_ns == summary.file.end_ns);
+    REQUIRE(exact.file.counts.size() == summary.file.counts.size());
+    for (size_t i = 0; i < exact.file.counts.size(); ++i) CHECK(exact.file.counts[i].value == summary.file.counts[i].value);
+    REQUIRE(exact.tables.size() >= 1);
+    REQUIRE(summary.tables.size() >= 1);
+    REQUIRE(exact.tables[0].rows.size() == summary.tables[0].rows.size());
+    for (size_t i = 0; i < exact.tables[0].rows.size(); ++i) {
+      CHECK(exact.tables[0].rows[i][0] == summary.tables[0].rows[i][0]);  // topic
+      CHECK(exact.tables[0].rows[i][2] == summary.tables[0].rows[i][2]);  // messages
+    }
+    MESSAGE("with the exact per-topic counts: " << folder.bytes_read(db) << " bytes");
+  }
+}
+
+TEST_CASE("rosbag2 io: the first view's totals and times agree with Python's sqlite3") {
+  if (!have_python_reference()) return;
+  TempBag temp(12u << 20);
+  // check_agreement compares bag_totals (exact) with the reference; here the first view's.
+  Json reference = python_reading(temp.bag);
+  OpenBag open = open_bag_path(temp.bag);
+  bool from_yaml = false;
+  rosbag2::BagTotals first = rosbag2::first_view_totals(*open.bag, &from_yaml);
+  CHECK(from_yaml);
+  uint64_t count = 0;
+  long long lo = 0, hi = 0;
+  std::map<long long, uint64_t> per_topic;
+  for (const auto& file : reference.find("files")->items())
+    for (const Json& m : file.second.find("messages")->elements()) {
+      long long t = m[2].as_int();
+      lo = count ? std::min(lo, t) : t;
+      hi = count ? std::max(hi, t) : t;
+      ++count;
+      per_topic[m[1].as_int()]++;
+    }
+  CHECK(first.messages == count);
+  REQUIRE(first.start_ns.has_value());
+  CHECK(*first.start_ns == lo);
+  CHECK(*first.end_ns == hi);
+  rosbag2::BagTotals exact = rosbag2::bag_totals(*open.bag);
+  REQUIRE(exact.topics.size() == first.topics.size());
+  for (size_t i = 0; i < exact.topics.size(); ++i) {
+    INFO(exact.topics[i].name);
+    CHECK(exact.topics[i].count == first.topics[i].count);
+    // The writer's topics take turns: the index's ends decide every topic's first and last.
+    REQUIRE(first.topics[i].first_ns.has_value());
+    REQUIRE(first.topics[i].last_ns.has_value());
+    CHECK(*first.topics[i].first_ns == *exact.topics[i].first_ns);
+    CHECK(*first.topics[i].last_ns == *exact.topics[i].last_ns);
+  }
+  check_agreement(temp.bag);
+}
+
+TEST_CASE("rosbag2 io: on the real bags, what the first view says agrees with the exact pass") {
+  if (!test_support::have_samples()) return;
+  std::string root = test_support::sample("rosbag2");
+  if (!std::filesystem::is_directory(root)) {
+    test_support::skip(root + " is absent");
+    return;
+  }
+  int from_yaml_bags = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    if (!entry.is_directory()) continue;
+    INFO(entry.path().string());
+    OpenBag open = open_bag_path(entry.path().string());
+    bool from_yaml = false;
+    rosbag2::BagTotals first = rosbag2::first_view_totals(*open.bag, &from_yaml);
+    from_yaml_bags += from_yaml;
+    rosbag2::BagTotals exact = rosbag2::bag_totals(*open.bag);
+    if (exact.from_yaml) continue;  // nothing readable (a .db3.zstd): both are the yaml's
+    CHECK(first.messages == exact.messages);
+    CHECK(first.start_ns == exact.start_ns);
+    CHECK(first.end_ns == exact.end_ns);
+    REQUIRE(first.topics.size() == exact.topics.size());
+    for (size_t i = 0; i < exact.topics.size(); ++i) {
+      INFO(exact.topics[i].name);
+      CHECK(first.topics[i].name == exact.topics[i].name);
+      CHECK(first.topics[i].count == exact.topics[i].count);
+      // Left out where the index's ends do not decide them, never different.
+      if (first.topics[i].first_ns) CHECK(first.topics[i].first_ns == exact.topics[i].first_ns);
+      if (first.topics[i].last_ns) CHECK(first.topics[i].last_ns == exact.topics[i].last_ns);
+    }
+  }
+  MESSAGE(from_yaml_bags << " sample bags took their per-topic counts from metadata.yaml");
+}
