@@ -189,6 +189,7 @@ export {};
  * @typedef {object} FormatPage
  * @property {DataView[]} [views]
  * @property {(summary: Report) => FormatSource[]} [sources]
+ * @property {(summary: Report) => FormatSource[]} [extractSources]
  * @property {(run: (query: string, args: QueryRequest['args']) => Promise<QueryAnswer>) => Promise<FormatSource[]>} [listSources]
  * @property {boolean} [numericSources]
  * @property {(summary: Report) => FormatSource[]} [plotSources]
