@@ -363,9 +363,10 @@ export {};
  * @property {string | null} [etag]
  * @property {string | null} [lastModified]
  * @property {string[]} [hidden] validators the server hides from this origin (header names)
+ * @property {Uint8Array} [head] the file's first bytes, read by the probe
  */
 
-/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null}} Source */
+/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null, head?: Uint8Array}} Source */
 
 /**
  * Bytes the codec asked for (WasmInspector.read_stats).
