@@ -69,6 +69,8 @@ export function formatSeconds(seconds) {
   const sign = seconds < 0 ? '−' : '';
   const s = Math.abs(seconds);
   if (s === 0) return '0 s';
+  if (s < 1e-6) return `${sign}${+(s * 1e9).toPrecision(3)} ns`; // rosbag2's test bags span nanoseconds
+  if (s < 1e-3) return `${sign}${+(s * 1e6).toPrecision(3)} µs`;
   if (s < 1) return `${sign}${+(s * 1000).toPrecision(3)} ms`;
   if (s < 60) return `${sign}${s.toFixed(2)} s`;
   const m = Math.floor(s / 60), rest = s - m * 60;
@@ -97,7 +99,7 @@ function utcText(wholeSeconds, fractionDigits = '') {
 /** @typedef {'fact' | 'cell'} FormatContext */
 
 /** @type {{[word: string]: string}} */
-const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
+const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', crcs: 'CRCs', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
 /** @type {{[word: string]: string}} */
 const UNIT_SUFFIX = { unix: 'Unix time', hz: 'Hz', s: 's', ms: 'ms', ns: 'ns', bytes: 'bytes', sec: 's', kb: 'KB', mb: 'MB', pct: '%', percent: '%' };
 
