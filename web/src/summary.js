@@ -70,7 +70,9 @@ export function tableCard(table) {
   const numericColumn = (i) => table.rows.some((r) => typeof r[i] === 'number');
   return h('section.card.table-card', { dataset: { table: table.name } },
     h('div.card-head', {}, h('h3', {}, humanize(table.name)), h('span.muted.small', {}, `${formatCount(table.rows.length)} ${table.rows.length === 1 ? 'row' : 'rows'}`)),
-    h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c, i) => h(numericColumn(i) ? 'th.num' : 'th', {}, humanize(c))))), tbody)),
+    // An empty table says so rather than showing its head alone (an MCAP without attachments).
+    table.rows.length ? h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c, i) => h(numericColumn(i) ? 'th.num' : 'th', {}, humanize(c), table.units[i] === 'hz' && !/_hz$/.test(c) ? ' (Hz)' : '')))), tbody))
+      : h('p.muted.small.table-empty', {}, `None in this file.`),
     more);
 }
 
