@@ -72,12 +72,22 @@ class Walker {
   // PL_CDR's parameter ids (DDS-XTypes 1.3, 7.4.1.2): the low 14 bits; two of them are not members.
   static constexpr uint16_t kPidExtended = 0x3f01, kPidSentinel = 0x3f02;
 
-  // One member of a mutable struct as its header places it.
+  // Where a mutable struct's header places one of its members (length 0 and not found: absent).
   struct MemberSpan {
-    uint32_t id;
-    bool must_understand;
-    size_t start, length;
+    bool found = false;
+    size_t start = 0, length = 0;
   };
+  // Records member `id` at [start, start + length): one slot per field of the definition, never
+  // one per header the bytes hold. False when an id the definition lacks must be understood.
+  bool place(std::vector<MemberSpan>& members, const MessageType& type, uint32_t id, bool must_understand, size_t start, uint64_t length) {
+    if (id < members.size()) {
+      members[id] = {true, start, static_cast<size_t>(length)};  // a repeated id: the last one wins
+      return true;
+    }
+    if (must_understand && !type.empty())
+      return fail("member id " + std::to_string(id) + " of " + type.name + " must be understood, and the definition has no such member");
+    return true;  // a member of a newer version of the type: skipped
+  }
 
   // A DHEADER: the bytes of what follows; `end` is where that ends.
   bool dheader(const std::string& what, size_t* end) {
@@ -123,7 +133,7 @@ class Walker {
   // The member headers first (each checked against the bytes of its struct), then each member of
   // the definition read where its header put it.
   bool mutable_message(const MessageType& type, int depth, bool emit) {
-    std::vector<MemberSpan> members;  // at most one per 4 bytes of the message
+    std::vector<MemberSpan> members(type.fields.size());
     size_t end = 0;
     if (version_ == 2) {
       if (!dheader(type.name, &end)) return false;
@@ -149,7 +159,7 @@ class Walker {
         if (length > end - reader_.position())
           return fail("member id " + std::to_string(header & 0x0fffffffu) + " of " + type.name + " says " + std::to_string(length) + " bytes, " +
                       std::to_string(end - reader_.position()) + " remain in the struct");
-        members.push_back({header & 0x0fffffffu, (header >> 31) != 0, reader_.position(), static_cast<size_t>(length)});
+        if (!place(members, type, header & 0x0fffffffu, (header >> 31) != 0, reader_.position(), length)) return false;
         reader_.skip(length);
       }
     } else {
@@ -168,23 +178,16 @@ class Walker {
         if (length > reader_.remaining())
           return fail("member id " + std::to_string(id) + " of " + type.name + " says " + std::to_string(length) + " bytes, " +
                       std::to_string(reader_.remaining()) + " remain");
-        members.push_back({id, (pid & 0x4000u) != 0, reader_.position(), static_cast<size_t>(length)});
+        if (!place(members, type, id, (pid & 0x4000u) != 0, reader_.position(), length)) return false;
         reader_.skip(length);
       }
       end = reader_.position();
     }
-    // A member the definition does not have is skipped, unless its writer says it must be understood.
-    if (!type.empty())
-      for (const MemberSpan& m : members)
-        if (m.id >= type.fields.size() && m.must_understand)
-          return fail("member id " + std::to_string(m.id) + " of " + type.name + " must be understood, and the definition has no such member");
     if (emit) sink_.begin_message(type);
     for (size_t i = 0; i < type.fields.size(); ++i) {
       const Field& field = type.fields[i];
-      const MemberSpan* span = nullptr;
-      for (const MemberSpan& m : members)
-        if (m.id == i) span = &m;
-      if (!span) return fail("member '" + field.name + "' (id " + std::to_string(i) + ") of " + type.name + " is absent: optional members are not decoded");
+      const MemberSpan* span = &members[i];
+      if (!span->found) return fail("member '" + field.name + "' (id " + std::to_string(i) + ") of " + type.name + " is absent: optional members are not decoded");
       if (emit) sink_.member(field, i);
       reader_.seek(span->start);
       // PL_CDR aligns a member's value from its own start (XTypes' PUSH(ORIGIN=0)), then POPs.
