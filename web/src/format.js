@@ -171,7 +171,8 @@ export function formatUnit(unit, value, context = 'cell') {
       const frac = Number.isInteger(value) ? '' : String(n.toFixed(6)).split('.')[1];
       return { text: utcText(whole, frac) ?? String(value), sub: context === 'fact' ? String(value) : null, title: `${value} s since the epoch` };
     }
-    case 'hz': return { text: Number(value).toFixed(2), title: Number.isInteger(value) ? null : String(value) };
+    // Thousands grouped from 10,000 (a log timed in nanoseconds has rates of 426,470,588.24 Hz).
+    case 'hz': return { text: Math.abs(Number(value)) >= 1e4 ? Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : Number(value).toFixed(2), title: Number.isInteger(value) ? null : String(value) };
     case 'ratio': return { text: `${(n * 100).toFixed(1)} %`, title: String(value) };
     default: return { text: typeof value === 'string' ? value : JSON.stringify(value) };
   }
