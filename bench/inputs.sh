@@ -45,4 +45,5 @@ write_input bddf-1g.bddf "$cli" make-demo-bddf @OUT@ --size-mb 1024
 write_input carla-1g.log "$cli" make-demo-carla @OUT@ --size-mb 1024
 write_input zstd-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression zstd
 write_input lz4-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression lz4
+write_input none-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression none
 echo "$dir"

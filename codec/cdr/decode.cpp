@@ -49,16 +49,8 @@ bool parse_encapsulation(const uint8_t* data, size_t size, Encapsulation* out, s
 
 namespace {
 
-// Plain CDR (XCDR1) and plain CDR2 only: what ROS 2's final types are written as. Delimited and
-// parameter-list representations carry headers per member that the walk does not read.
-bool start(const uint8_t* data, size_t size, Encapsulation* e, std::string* error) {
-  if (!parse_encapsulation(data, size, e, error)) return false;
-  if (e->delimited || e->parameter_list) {
-    *error = "the message is " + e->name + " (headers per member or object): only plain CDR and CDR2 are decoded";
-    return false;
-  }
-  return true;
-}
+// Every representation of Table 60: plain, delimited and parameter-list (walk.h lays out each).
+bool start(const uint8_t* data, size_t size, Encapsulation* e, std::string* error) { return parse_encapsulation(data, size, e, error); }
 
 // Builds the JSON of the walk: a stack of the containers being filled.
 class JsonSink : public WalkSink {

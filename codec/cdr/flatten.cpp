@@ -144,10 +144,6 @@ void FlatLayout::add_value(const Field& field, const std::string& name, int dept
 bool FlatLayout::write_row(const uint8_t* data, size_t size, TableWriter& out, std::string* error) const {
   Encapsulation e;
   if (!parse_encapsulation(data, size, &e, error)) return false;
-  if (e.delimited || e.parameter_list) {
-    *error = "the message is " + e.name + " (headers per member or object): only plain CDR and CDR2 are decoded";
-    return false;
-  }
   RowSink sink(out, spread_);
   Walker walker(data, size, e, sink);
   return walker.run(schema_.root(), error);

@@ -40,10 +40,11 @@ class CdrReader {
   size_t remaining() const { return ok_ ? size_ - pos_ : 0; }
   size_t consumed() const { return pos_ >= 4 ? pos_ - 4 : 0; }  // after the header
 
-  // Moves to the next multiple of min(n, max alignment) counted from the end of the header.
+  // Moves to the next multiple of min(n, max alignment) counted from the origin: the end of the
+  // header, or the start of a PL_CDR member's value (set_origin).
   bool align(size_t n) {
     if (n > max_align_) n = max_align_;
-    size_t rel = pos_ - 4;
+    size_t rel = pos_ - origin_;
     size_t pad = (n - rel % n) % n;
     return skip(pad);
   }
@@ -73,6 +74,14 @@ class CdrReader {
     return view;
   }
   size_t max_align() const { return max_align_; }
+  size_t origin() const { return origin_; }
+  void set_origin(size_t at) { origin_ = at; }
+  // Moves to byte `at` of the message (a member found by its header); false past the end.
+  bool seek(size_t at) {
+    if (!ok_ || at > size_ || at < 4) return ok_ = false;
+    pos_ = at;
+    return true;
+  }
 
  private:
   bool need(uint64_t n) {
@@ -85,6 +94,7 @@ class CdrReader {
   size_t pos_;
   bool swap_;
   size_t max_align_;
+  size_t origin_ = 4;
   bool ok_ = true;
 };
 

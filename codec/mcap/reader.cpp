@@ -271,7 +271,7 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
   if (!read_footer(source, m, &footer_prefix)) {
     m->problem(Severity::Error, size, "mcap.file.no_footer",
                "the file does not end with a Footer record and the closing magic: it was cut, or its writer never finished it; it is read by scanning");
-    scan_file(source, m, "the file has no footer (cut or never finalised)", true, progress);
+    scan_file(source, m, "the file has no footer: it was cut, or never finalised", true, progress);
     return;
   }
   const Footer& f = m->footer;

@@ -219,8 +219,9 @@ TEST_CASE("cdr: counts are checked against the bytes that remain, never trusted"
   CHECK(error.find("shorter than the 4-byte") != std::string::npos);
   decode(*schema, std::string("\x01\x01\x00\x00", 4), &error);
   CHECK(error.find("names no CDR representation") != std::string::npos);
-  decode(*schema, std::string("\x00\x15\x00\x00\x00\x00\x00\x00", 8), &error);
-  CHECK(error.find("D_CDR2_LE") != std::string::npos);
+  // A delimited CDR2 message whose DHEADER says more than there is.
+  decode(*schema, std::string("\x00\x15\x00\x00\x40\x00\x00\x00", 8), &error);
+  CHECK(error.find("DHEADER of t/msg/E says 64 bytes, 0 remain") != std::string::npos);
   // Bytes left over beyond padding: the definition does not match.
   CdrWriter extra(1);
   extra.sequence_length(0);
@@ -320,4 +321,99 @@ TEST_CASE("cdr: ros2idl schemas (rosidl's IDL: modules, typedefs of arrays, sequ
   CHECK(error.find("multi-dimensional") != std::string::npos);
   CHECK(!Schema::parse_ros2idl("a/msg/B", "module a { struct", &error));
   CHECK(!Schema::parse_ros2idl("a/msg/B", "float64 x\n", &error));
+}
+
+// DDS-XTypes 1.3, 7.4.3 (docs/cdr.md): D_CDR2 puts a DHEADER (uint32, the bytes that follow)
+// before every struct and before a collection of strings or structs; PL_CDR2 puts a DHEADER
+// then an EMHEADER1 per member (M_FLAG, a 3-bit length code, a 28-bit id); PL_CDR (XCDR1) a
+// parameter list of 16-bit ids and lengths, PID_EXTENDED for long ones, closed by PID_SENTINEL.
+// The bytes are written out by hand from those rules.
+namespace {
+const char* kNested = "uint8 a\nt/Inner in\nstring[] names\n================================================================================\nMSG: t/Inner\nuint16 x\n";
+void expect_nested(const Json& j, const std::string& error) {
+  REQUIRE(error == "");
+  REQUIRE(j.find("a"));
+  CHECK(j.find("a")->as_uint() == 7);
+  REQUIRE(j.find("in"));
+  CHECK(j.find("in")->find("x")->as_uint() == 0x0102);
+  REQUIRE(j.find("names"));
+  REQUIRE(j.find("names")->size() == 1);
+  CHECK(j.find("names")->elements()[0].as_string() == "hi");
+}
+}  // namespace
+
+TEST_CASE("cdr: D_CDR2 reads each struct's and each string sequence's DHEADER, and skips what a newer type appended") {
+  auto schema = parse("t/msg/R", kNested);
+  std::string m = hex_bytes({0x00, 0x09, 0x00, 0x00});  // D_CDR2_LE, XTypes Table 60
+  m += hex_bytes({27, 0, 0, 0});                  // 0: the root's DHEADER: bytes 4..31
+  m += hex_bytes({7, 0, 0, 0});                   // 4: a, padding
+  m += hex_bytes({4, 0, 0, 0, 0x02, 0x01, 0xaa, 0xbb});  // 8: Inner's DHEADER (4), x, 2 bytes a newer Inner appended
+  m += hex_bytes({11, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 'h', 'i', 0});  // 16: names' DHEADER (11), count 1, "hi"
+  std::string error;
+  expect_nested(decode(*schema, m, &error), error);
+  std::string rtps = m;  // the same in XTypes Table 39's identifier
+  rtps[1] = 0x15;
+  expect_nested(decode(*schema, rtps, &error), error);
+  CHECK(csv_of(*schema, m, &error) == "a,in.x,names\r\n7,258,\"[\"\"hi\"\"]\"\r\n");
+  CHECK(error == "");
+  // Inner's DHEADER shorter than its members: a problem naming it.
+  std::string bad = m;
+  bad[4 + 8] = 1;
+  decode(*schema, bad, &error);
+  CHECK(error.find("t/Inner runs past the end its DHEADER gives") != std::string::npos);
+}
+
+TEST_CASE("cdr: PL_CDR2 finds members by their EMHEADER ids in any order, and skips unknown ones") {
+  auto schema = parse("t/msg/R", kNested);
+  std::string m = hex_bytes({0x00, 0x0b, 0x00, 0x00});  // PL_CDR2_LE
+  m += hex_bytes({50, 0, 0, 0});                  // 0: the root's DHEADER: bytes 4..53
+  m += hex_bytes({0x02, 0, 0, 0x50});             // 4: names (id 2), LC 5: its DHEADER is the NEXTINT
+  m += hex_bytes({11, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 'h', 'i', 0, 0});  // 8..23, padding
+  m += hex_bytes({0x00, 0, 0, 0x00, 7, 0, 0, 0});  // 24: a (id 0), LC 0: 1 byte; padding
+  m += hex_bytes({0x09, 0, 0, 0x20, 1, 2, 3, 4});  // 32: id 9, LC 2: 4 bytes no definition has
+  m += hex_bytes({0x01, 0, 0, 0x50});             // 40: in (id 1), LC 5
+  m += hex_bytes({6, 0, 0, 0, 0x00, 0, 0, 0x10, 0x02, 0x01});  // 44: Inner's DHEADER (6); x (id 0), LC 1: 2 bytes
+  std::string error;
+  expect_nested(decode(*schema, m, &error), error);
+  CHECK(csv_of(*schema, m, &error) == "a,in.x,names\r\n7,258,\"[\"\"hi\"\"]\"\r\n");
+  // The unknown member marked must-understand (M_FLAG) is refused.
+  std::string must = m;
+  must[4 + 35] = static_cast<char>(0xa0);
+  decode(*schema, must, &error);
+  CHECK(error.find("member id 9 of t/msg/R must be understood") != std::string::npos);
+  // A member of the definition left out (optional members are not decoded).
+  std::string absent = m;
+  absent[4 + 24] = 0x05;  // a's id becomes 5
+  decode(*schema, absent, &error);
+  CHECK(error.find("member 'a' (id 0) of t/msg/R is absent") != std::string::npos);
+  // An EMHEADER whose length runs past its struct (the root's DHEADER now ends at byte 14).
+  std::string over = m;
+  over[4 + 0] = 10;
+  decode(*schema, over, &error);
+  CHECK(error.find("member id 2 of t/msg/R says 15 bytes, 6 remain in the struct") != std::string::npos);
+}
+
+TEST_CASE("cdr: PL_CDR (XCDR1) reads a parameter list: short and extended headers, an unknown member, the sentinel") {
+  auto schema = parse("t/msg/P", "uint8 a\nfloat64 d\n");
+  std::string m = hex_bytes({0x00, 0x03, 0x00, 0x00});  // PL_CDR_LE
+  m += hex_bytes({0x01, 0x40, 8, 0});                        // 0: id 1 (d), must understand, 8 bytes
+  m += hex_bytes({0, 0, 0, 0, 0, 0, 0xf8, 0x3f});            // 4: d = 1.5, aligned from its own start
+  m += hex_bytes({0x01, 0x3f, 8, 0, 0, 0, 0, 0, 1, 0, 0, 0});  // 12: PID_EXTENDED: id 0 (a), 1 byte
+  m += hex_bytes({7, 0, 0, 0});                              // 24: a, padding
+  m += hex_bytes({0x05, 0x00, 0, 0});                        // 28: id 5, 0 bytes: no such member, skipped
+  m += hex_bytes({0x02, 0x3f, 0, 0});                        // 32: PID_SENTINEL
+  std::string error;
+  Json j = decode(*schema, m, &error);
+  REQUIRE(error == "");
+  CHECK(j.find("a")->as_uint() == 7);
+  CHECK(j.find("d")->as_double() == 1.5);
+  // Without the sentinel the list never ends: a problem, not a guess.
+  decode(*schema, m.substr(0, m.size() - 4), &error);
+  CHECK(error.find("no sentinel") != std::string::npos);
+  // Big-endian (PL_CDR_BE): the same list with its ids and lengths swapped.
+  std::string be = hex_bytes({0x00, 0x02, 0x00, 0x00, 0, 0, 0, 1, 7, 0, 0, 0, 0x40, 0x01, 0, 8});
+  be += hex_bytes({0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x3f, 0x02, 0, 0});
+  j = decode(*schema, be, &error);
+  REQUIRE(error == "");
+  CHECK(j.find("d")->as_double() == 1.5);
 }

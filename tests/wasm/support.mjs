@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 process.env.TZ = 'UTC';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const samplesDir = resolve(root, '..', 'shared', 'samples');
+export const samplesDir = process.env.LOGSCOPE_SAMPLES ? resolve(process.env.LOGSCOPE_SAMPLES) : resolve(root, '..', 'shared', 'samples'); // LOGSCOPE_SAMPLES: from a worktree
 export const cliPath = join(root, 'build', 'native', 'logscope');
 const modulePath = join(root, 'build', 'wasm', 'node', 'logscope-node.cjs');
 

@@ -87,3 +87,44 @@ test('MCAP: every channel in a time range is extracted in the page as `logscope 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('MCAP: every topic is a checkbox; the chosen ones in a time range are extracted as `logscope extract --topics` writes them, and only their channels', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const page = await env.newPage();
+  await openSettled(page, files.mcap);
+  await page.click('#tab-extract');
+  const boxes = page.locator('#extract-topics input[type="checkbox"]');
+  const listed = await boxes.evaluateAll((inputs) => inputs.map((i) => i.value));
+  const channels = logscopeView(files.mcap).channels;
+  assert.deepEqual([...listed].sort(), [...new Set(channels.map((c) => c.topic))].sort(), 'every topic of the file, whatever its encoding');
+  const chosen = ['/imu', '/rosout'];
+  assert.ok(chosen.every((topic) => listed.includes(topic)), `the demo has ${chosen.join(' and ')}: ${listed.join(', ')}`);
+  await page.click('#extract-topics legend button:has-text("none")');
+  for (const topic of chosen) await page.check(`#extract-topics input[value="${topic}"]`);
+  await page.fill('#extract-from', '1');
+  await page.fill('#extract-to', '4');
+  await page.click('#extract-run');
+  const path = await finished(page, 'rover.extract.mcap');
+  assert.equal(await page.getAttribute('#output-verdict', 'data-verdict'), 'valid');
+  const reference = join(dir, 'cli-extract-topics.mcap');
+  const cliRun = run('extract', files.mcap, reference, '--topics', chosen.join(','), '--from', '+1', '--to', '+4');
+  assert.equal(cliRun.status, 0, cliRun.out);
+  assert.ok(readFileSync(path).equals(readFileSync(reference)), 'byte for byte what `logscope extract --topics` writes');
+  // Only the chosen topics' channels, by @mcap/core's indexed reader and by `logscope check`.
+  const indexed = await indexedView(path);
+  assert.deepEqual([...new Set(indexed.channels.map((c) => c.topic))].sort(), chosen);
+  const ids = new Set(indexed.channels.map((c) => c.id));
+  assert.ok(indexed.messages.length > 10 && indexed.messages.every((m) => ids.has(m.channel)));
+  const start = BigInt(readStart(files.mcap));
+  assert.ok(indexed.messages.every((m) => BigInt(m.log_time) >= start + 1_000_000_000n && BigInt(m.log_time) <= start + 4_000_000_000n), 'every message in [+1 s, +4 s]');
+  assert.deepEqual(indexed.messages, logscopeView(path).messages);
+  const check = run('check', path);
+  assert.equal(check.status, 0, check.out);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The first message's log time (the summary's start), in ns.
+function readStart(path) {
+  return JSON.parse(run('info', path, '--json').out).summary.file.start_ns;
+}

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../../scripts/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const samples = resolve(root, '..', 'shared', 'samples');
+// LOGSCOPE_SAMPLES: the samples elsewhere than beside the checkout (a worktree of it).
+export const samples = process.env.LOGSCOPE_SAMPLES ? resolve(process.env.LOGSCOPE_SAMPLES) : resolve(root, '..', 'shared', 'samples');
 export const cli = join(root, 'build', 'native', 'logscope');
 export const shots = join(root, 'test-results', 'screenshots');
 mkdirSync(shots, { recursive: true });

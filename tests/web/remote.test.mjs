@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openFile, waitOpened, waitIdle, screenshot, sample, demo, cli, haveWasm, haveCli, haveSamples, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, waitIdle, screenshot, sample, demo, cli, cliJson, haveWasm, haveCli, haveSamples, skipUnless } from './helpers.mjs';
 import { fileServer } from './servers.mjs';
 
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1100);
@@ -90,6 +90,36 @@ for (const [kind, name, label] of [['bag', 'big_lz4.bag', 'ROS bag V2.0'], ['bdd
     }
   });
 }
+
+// MCAP keeps its summary at the end (issue 26): the page reads the magic and Header, the Footer,
+// then DataEnd with the summary section; with the probe, at most 3 Range requests in all.
+test('?url= to a writer-made MCAP on a Range server shows its summary after at most 3 Range requests', async (t) => {
+  if (skip(t)) return;
+  const name = 'rover_12m.mcap';
+  const path = join(dir, name);
+  // Above the size whose checks start by themselves (8 MiB remote): only the summary is read.
+  execFileSync(cli, ['make-demo-mcap', path, '--size-mb', '12', '--compression', 'lz4', '--chunk-kb', '256'], { stdio: 'ignore' });
+  const size = statSync(path).size;
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + name) });
+    assert.equal(await waitRemote(page), 'summary');
+    const atSummary = { requests: server.stats.requests, bytes: server.stats.bytes, log: [...server.stats.log] };
+    assert.match(await page.textContent('.format-pill'), /^MCAP/);
+    const info = cliJson('info', '--json', path).summary.file;
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'summary');
+    await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 60_000 });
+    const stats = await page.evaluate(() => window.logscope.readStats());
+    console.log(`# remote MCAP ${(size / 1e6).toFixed(1)} MB (${info.counts?.messages ?? '?'} messages): the summary after ${atSummary.requests} requests, ${atSummary.bytes} bytes (${atSummary.log.join(', ')}); ${server.stats.requests} requests, ${server.stats.bytes} bytes once settled; the view worker made ${stats.reader_requests} requests`);
+    assert.equal(server.stats.full, 0, 'no request for the whole file');
+    assert.ok(atSummary.requests <= 3, `at most 3 Range requests to the summary, made ${atSummary.requests}: ${atSummary.log.join(', ')}`);
+    assert.ok(atSummary.bytes < size / 4, `${atSummary.bytes} bytes of ${size}`);
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
 
 test('a remote bag shows the same summary and bytes as the same file opened locally', async (t) => {
   if (skip(t)) return;

@@ -69,6 +69,8 @@ export function formatSeconds(seconds) {
   const sign = seconds < 0 ? '−' : '';
   const s = Math.abs(seconds);
   if (s === 0) return '0 s';
+  if (s < 1e-6) return `${sign}${+(s * 1e9).toPrecision(3)} ns`; // rosbag2's test bags span nanoseconds
+  if (s < 1e-3) return `${sign}${+(s * 1e6).toPrecision(3)} µs`;
   if (s < 1) return `${sign}${+(s * 1000).toPrecision(3)} ms`;
   if (s < 60) return `${sign}${s.toFixed(2)} s`;
   const m = Math.floor(s / 60), rest = s - m * 60;
@@ -97,7 +99,7 @@ function utcText(wholeSeconds, fractionDigits = '') {
 /** @typedef {'fact' | 'cell'} FormatContext */
 
 /** @type {{[word: string]: string}} */
-const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
+const ACRONYMS = { id: 'ID', md5: 'MD5', crc: 'CRC', crcs: 'CRCs', url: 'URL', utc: 'UTC', sha1: 'SHA-1', ns: 'ns', hz: 'Hz', ros: 'ROS', tf: 'TF', ui: 'UI' };
 /** @type {{[word: string]: string}} */
 const UNIT_SUFFIX = { unix: 'Unix time', hz: 'Hz', s: 's', ms: 'ms', ns: 'ns', bytes: 'bytes', sec: 's', kb: 'KB', mb: 'MB', pct: '%', percent: '%' };
 
@@ -169,7 +171,8 @@ export function formatUnit(unit, value, context = 'cell') {
       const frac = Number.isInteger(value) ? '' : String(n.toFixed(6)).split('.')[1];
       return { text: utcText(whole, frac) ?? String(value), sub: context === 'fact' ? String(value) : null, title: `${value} s since the epoch` };
     }
-    case 'hz': return { text: Number(value).toFixed(2), title: Number.isInteger(value) ? null : String(value) };
+    // Thousands grouped from 10,000 (a log timed in nanoseconds has rates of 426,470,588.24 Hz).
+    case 'hz': return { text: Math.abs(Number(value)) >= 1e4 ? Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : Number(value).toFixed(2), title: Number.isInteger(value) ? null : String(value) };
     case 'ratio': return { text: `${(n * 100).toFixed(1)} %`, title: String(value) };
     default: return { text: typeof value === 'string' ? value : JSON.stringify(value) };
   }

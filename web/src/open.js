@@ -195,7 +195,7 @@ export function openController(app) {
     progress.finish();
     if (signal.aborted) return;
     if (result.ok && result.whole) return openFile(result.whole, { signal, downloadedFrom: result.url });
-    if (result.ok) return openFile({ remote: true, url: result.url, name: result.name, size: result.size, etag: result.etag, lastModified: result.lastModified, hidden: result.hidden }, { signal });
+    if (result.ok) return openFile({ remote: true, url: result.url, name: result.name, size: result.size, etag: result.etag, lastModified: result.lastModified, hidden: result.hidden, head: result.head }, { signal });
     status.state('remote-problem');
     status.remoteProblem(result.problem);
     const { title, body, canDownload } = explainProbe(result);

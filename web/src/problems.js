@@ -37,8 +37,9 @@ export function renderProblems(root, { problems, checked, recovery, onJump, onCh
   const head = h('div.card-head', {},
     h('h3', {}, 'Problems'),
     h('span.counts', {},
-      h('span.pill.tone-bad', {}, plural(counts.error, 'error')),
-      h('span.pill.tone-warn', {}, plural(counts.warning, 'warning')),
+      // A count of none is not an alarm: only a count above 0 takes its severity's colour.
+      h('span.pill', { class: counts.error ? 'tone-bad' : 'tone-neutral' }, plural(counts.error, 'error')),
+      h('span.pill', { class: counts.warning ? 'tone-warn' : 'tone-neutral' }, plural(counts.warning, 'warning')),
       h('span.pill.tone-neutral', {}, plural(counts.info, 'note'))),
     h('span.spacer'),
     checked ? h('span.muted.small', {}, 'Full check done') : h('button.button', { type: 'button', id: 'run-check', disabled: checking || undefined, onclick: onCheck }, checking ? 'Checking…' : 'Run full check'));

@@ -113,11 +113,30 @@ export class ChangedError extends Error {
 // read fails with a ChangedError instead of mixing bytes of two versions. (If-Range is not sent:
 // it is not a CORS-safelisted header, so it would need a preflight and Access-Control-Allow-Headers
 // on the server, and a server that honours it answers a change with the whole file.)
+// Each request costs a round trip, so what is already here is not asked for again: the head the
+// probe read (the codec's first reads), and the last few answers (the hex view's and the data
+// inspector's reads of bytes the codec has just read through its own cache).
+const KEEP_ANSWERS = 4;
+const KEEP_ANSWER_BYTES = 1 << 20;
 /**
- * @param {{url: string, size: number, name: string, etag?: string | null, lastModified?: string | null}} remote
+ * @param {{url: string, size: number, name: string, etag?: string | null, lastModified?: string | null, head?: Uint8Array}} remote
  * @returns {HttpReader}
  */
-export function httpReader({ url, size, name, etag = null, lastModified = null }) {
+export function httpReader({ url, size, name, etag = null, lastModified = null, head }) {
+  /** @type {{offset: number, bytes: Uint8Array}[]} the head first (kept), then the latest answers */
+  const kept = head?.byteLength ? [{ offset: 0, bytes: head }] : [];
+  /** @type {(offset: number, end: number) => Uint8Array | null} */
+  const fromKept = (offset, end) => {
+    const piece = kept.find((k) => k.offset <= offset && end <= k.offset + k.bytes.byteLength);
+    return piece ? piece.bytes.subarray(offset - piece.offset, end - piece.offset) : null;
+  };
+  /** @type {(offset: number, bytes: Uint8Array) => void} */
+  const keep = (offset, bytes) => {
+    if (bytes.byteLength > KEEP_ANSWER_BYTES) return;
+    const first = head?.byteLength ? 1 : 0;
+    kept.splice(first, 0, { offset, bytes });
+    if (kept.length > first + KEEP_ANSWERS) kept.pop();
+  };
   // The bytes of one range response, or an error that says what went wrong (`header` reads a
   // response header): shared by the synchronous reads and the concurrent ones.
   /** @type {(status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array} */
@@ -151,6 +170,8 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
     read(offset, length) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
+      const known = fromKept(offset, end);
+      if (known) return known.slice(); // a copy: the caller may transfer it
       const xhr = new XMLHttpRequest();
       xhr.open('GET', url, false);
       xhr.responseType = 'arraybuffer';
@@ -163,6 +184,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null }
       this.requests++;
       const bytes = rangeBytes(xhr.status, xhr.statusText, (h) => xhr.getResponseHeader(h), xhr.response, offset, end);
       this.bytesRead += bytes.byteLength;
+      keep(offset, bytes); // (a caller that transfers it detaches it: then it is just not found)
       return bytes;
     },
     // One of many reads in flight at once (web/src/scattered-reads.js): over the network each

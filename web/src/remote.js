@@ -14,14 +14,16 @@ export function nameOfUrl(url) {
 }
 
 // Probes `url` with one small Range request. Resolves to
-//   {ok: true, url, name, size, etag, lastModified, crossOrigin, hidden: [header names not exposed]}
+//   {ok: true, url, name, size, etag, lastModified, crossOrigin, hidden: [header names not exposed],
+//   head: the first PROBE_BYTES (what the codec reads first: the magic, a header; the workers read
+//   them from memory, so opening an indexed file costs the probe and its index reads only)}
 //   (with `whole`, a File, when the server sent a small file whole)
 // or {ok: false, problem, url, name, ...details} where problem is one of
 //   'bad-url', 'cors' (no Access-Control-Allow-Origin), 'unreachable', 'no-range' (200, whole body),
 //   'expose' (206 but Content-Range hidden by CORS), 'http' (an error status), 'empty'.
 /**
  * @typedef {{ok: true, url: string, name: string, crossOrigin: boolean, origin: string, size: number, etag: string | null,
- *   lastModified: string | null, hidden: string[], whole?: File}} ProbeOk
+ *   lastModified: string | null, hidden: string[], whole?: File, head?: Uint8Array}} ProbeOk
  * @typedef {{ok: false, problem: string, url: string, name: string, crossOrigin?: boolean, origin?: string, detail?: string,
  *   missing?: string[], status?: number, statusText?: string, size?: number | null, etag?: string | null, lastModified?: string | null}} ProbeFailed
  * @typedef {ProbeOk | ProbeFailed} ProbeResult
@@ -65,12 +67,15 @@ export async function probeRemote(rawUrl) {
   const lastModified = headers.get('Last-Modified');
   if (response.status === 206) {
     const contentRange = headers.get('Content-Range');
-    controller.abort(); // the 64 KB are not needed: the codec asks for what it wants
-    if (!contentRange) return { ok: false, ...base, problem: 'expose', missing: ['Content-Range'] };
+    if (!contentRange) { controller.abort(); return { ok: false, ...base, problem: 'expose', missing: ['Content-Range'] }; }
     const total = /\/(\d+)\s*$/.exec(contentRange);
-    if (!total) return { ok: false, ...base, problem: 'http', status: 206, statusText: `Content-Range "${contentRange}" gives no total size` };
+    if (!total) { controller.abort(); return { ok: false, ...base, problem: 'http', status: 206, statusText: `Content-Range "${contentRange}" gives no total size` }; }
     const hidden = crossOrigin && !etag ? ['ETag'] : [];
-    return { ok: true, ...base, size: Number(total[1]), etag, lastModified, hidden };
+    // The bytes from 0 the range says, when the body holds them all (else the workers ask again).
+    const range = /^bytes\s+0-(\d+)\//.exec(contentRange);
+    const body = range ? await response.arrayBuffer().catch(() => null) : (controller.abort(), null);
+    const head = body && body.byteLength === Number(/** @type {RegExpExecArray} */ (range)[1]) + 1 ? new Uint8Array(body) : undefined;
+    return { ok: true, ...base, size: Number(total[1]), etag, lastModified, hidden, head };
   }
   if (response.status === 200) {
     const length = headers.get('Content-Length');

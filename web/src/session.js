@@ -20,7 +20,7 @@ const AUTO_REMOTE_BYTES = 8 * MiB;
 // What a worker opens: a local File, or a remote file found by the probe.
 /** @type {(file: OpenedFile) => import('./types.js').Source} */
 export const sourceFor = (file) => (file.bag ? { kind: 'folder', name: file.name, files: file.bag.files } : file.remote
-  ? { kind: 'url', url: file.url, name: file.name, size: file.size, etag: file.etag, lastModified: file.lastModified }
+  ? { kind: 'url', url: file.url, name: file.name, size: file.size, etag: file.etag, lastModified: file.lastModified, head: file.head }
   : { kind: 'file', file });
 
 /** @type {(error: unknown) => boolean} */

@@ -70,7 +70,9 @@ export function tableCard(table) {
   const numericColumn = (i) => table.rows.some((r) => typeof r[i] === 'number');
   return h('section.card.table-card', { dataset: { table: table.name } },
     h('div.card-head', {}, h('h3', {}, humanize(table.name)), h('span.muted.small', {}, `${formatCount(table.rows.length)} ${table.rows.length === 1 ? 'row' : 'rows'}`)),
-    h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c, i) => h(numericColumn(i) ? 'th.num' : 'th', {}, humanize(c))))), tbody)),
+    // An empty table says so rather than showing its head alone (an MCAP without attachments).
+    table.rows.length ? h('div.table-wrap', {}, h('table.data', {}, h('thead', {}, h('tr', {}, table.columns.map((c, i) => h(numericColumn(i) ? 'th.num' : 'th', {}, humanize(c), table.units[i] === 'hz' && !/_hz$/.test(c) ? ' (Hz)' : '')))), tbody))
+      : h('p.muted.small.table-empty', {}, `None in this file.`),
     more);
 }
 
@@ -82,7 +84,7 @@ export function renderTables(root, report) {
 const CHECKSUM_TEXT = {
   valid: ['ok', 'Checksum verified', 'The stored checksum matches the file contents.'],
   mismatch: ['bad', 'Checksum mismatch', 'The file contents do not match the stored checksum: the file was changed or damaged after it was written.'],
-  none: ['neutral', 'No checksum in this format', 'This format carries no checksum, so the contents cannot be verified against one.'],
+  none: ['neutral', 'No checksum to verify', 'The file carries no checksum (this format has none, or the file stored none), so its contents cannot be verified against one.'],
   absent: ['warn', 'No checksum stored', 'This file has no stored checksum (the part that holds it is missing).'],
   not_applicable: ['neutral', 'Not applicable', 'Checksums do not apply to this file.'],
   cancelled: ['neutral', 'Verification cancelled', 'Start it again when you like.'],

@@ -190,6 +190,7 @@ export {};
  * @typedef {object} FormatPage
  * @property {DataView[]} [views]
  * @property {(summary: Report) => FormatSource[]} [sources]
+ * @property {(summary: Report) => FormatSource[]} [extractSources]
  * @property {(run: (query: string, args: QueryRequest['args']) => Promise<QueryAnswer>) => Promise<FormatSource[]>} [listSources]
  * @property {boolean} [numericSources]
  * @property {(summary: Report) => FormatSource[]} [plotSources]
@@ -363,6 +364,7 @@ export {};
  * @property {string | null} [etag]
  * @property {string | null} [lastModified]
  * @property {string[]} [hidden] validators the server hides from this origin (header names)
+ * @property {Uint8Array} [head] the file's first bytes, read by the probe
  */
 
 /**
@@ -376,7 +378,7 @@ export {};
  *   | {remote: true, url: string, name: string, size: number, bag: {files: BagFolderFile[]}, etag?: null, lastModified?: null, hidden?: string[]}} BagFolder
  */
 
-/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null} | {kind: 'folder', name: string, files: BagFolderFile[]}} Source */
+/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null, head?: Uint8Array} | {kind: 'folder', name: string, files: BagFolderFile[]}} Source */
 
 /**
  * Bytes the codec asked for (WasmInspector.read_stats).

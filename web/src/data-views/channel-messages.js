@@ -2,7 +2,7 @@
 // a page at a time in file order, one channel or all, within the time range chosen on the
 // timeline; each row expands to the message decoded by its channel's encodings (the codec's
 // `decoded` query), or the reason it stays bytes.
-import { h, clear, formatCount } from '../dom.js';
+import { h, clear, formatCount, hexOffset } from '../dom.js';
 import { formatAt } from '../format.js';
 import { td, tableRows } from './common.js';
 import { messagePages, PAGE } from './message-pages.js';
@@ -34,7 +34,8 @@ export default {
           const row = h('tr', { dataset: { index: m.index, channel: m.channel, topic: m.topic, decoded: m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes' } },
             field('index', { num: true }), field('log_time', { cls: 'mono' }), field('topic'), field('sequence', { num: true }), field('size', { num: true }),
             td(state, { title: m.decode_error || m.decode_note || null, cls: m.decode_error ? 'tone-warn' : m.decode_note ? 'muted' : '' }),
-            h('td', {}, view.jumpButton(m.offset, m.offset_in_chunk == null ? m.size + 22 : 0)));
+            h('td', {}, view.jumpButton(m.offset, m.offset_in_chunk == null ? m.size + 22 : 0), m.offset_in_chunk == null ? null
+              : h('span.muted.small.mono', { title: `in the Chunk at byte ${formatCount(m.offset)}: byte ${formatCount(m.offset_in_chunk)} of its uncompressed records` }, ` +${hexOffset(m.offset_in_chunk, 1)}`)));
           tbody.append(row);
           if (m.decode_error) view.expandable(tbody, row, 7, async () => ({ error: m.decode_error, message: m.message }), { units: null });
           else if (m.decode_note) view.expandable(tbody, row, 7, async () => ({ note: m.decode_note }), { units: null });

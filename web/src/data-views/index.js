@@ -9,6 +9,7 @@
 //                        [{key, id, name, label, note, option}] (key: the <option> value; id: the
 //                        query argument; name: a readable name for file names and messages; label
 //                        and note: a checkbox's; option: a select's text)
+//   extractSources(summary)  what extract chooses from, when it is more than export's sources
 //   listSources(run)     for a format whose summary lists none: the sources found by a query
 //                        (run(query, args) runs it in the job worker with progress), same items
 //   numericSources       sources are whole numbers (the free input is a number field)

@@ -1,6 +1,7 @@
 // MCAP in the page, beyond the format table: the Data tab's decoded messages per channel, the
 // topics that export and plot choose from (the summary's channels table; a topic may have several
-// channels), plotting only the topics whose encodings give columns (CDR with ros2msg, ROS 1).
+// channels), plotting and exporting only the topics whose encodings give columns (CDR with
+// ros2msg, ROS 1); extract chooses from every topic.
 import { formatCount } from '../dom.js';
 import { tableRows } from './common.js';
 import channelMessages from './channel-messages.js';
@@ -11,23 +12,29 @@ const COLUMNS = new Set(['cdr/ros2msg', 'ros1/ros1msg', 'ros/ros1msg']);
 /** @type {(summary: import('../types.js').Report) => (import('../types.js').FormatSource & {count: number, option: string, plottable: boolean})[]} */
 const topics = (summary) => {
   const rows = /** @type {{topic: string, schema: string, schema_encoding: string, message_encoding: string, messages: number}[]} */ (tableRows(summary, 'channels'));
-  /** @type {Map<string, {count: number, schema: string, plottable: boolean}>} */
+  /** @type {Map<string, {count: number, channels: number, schemas: Set<string>, encodings: Set<string>, plottable: boolean}>} */
   const byTopic = new Map();
   for (const c of rows) {
-    const seen = byTopic.get(c.topic) || { count: 0, schema: c.schema, plottable: false };
+    const seen = byTopic.get(c.topic) || { count: 0, channels: 0, schemas: new Set(), encodings: new Set(), plottable: false };
     seen.count += c.messages || 0;
+    seen.channels += 1;
+    seen.schemas.add(c.schema || 'no schema');
+    seen.encodings.add(c.message_encoding || 'no encoding');
     seen.plottable ||= COLUMNS.has(`${c.message_encoding}/${c.schema_encoding}`);
     byTopic.set(c.topic, seen);
   }
   return [...byTopic].map(([topic, t]) => ({
     key: topic, id: topic, name: topic, label: topic, count: t.count, plottable: t.plottable,
-    note: `${formatCount(t.count)} · ${t.schema || 'no schema'}`, option: `${topic} (${formatCount(t.count)})`,
+    note: `${formatCount(t.count)} · ${[...t.schemas].join(', ')} · ${[...t.encodings].join(', ')}${t.channels > 1 ? ` · ${t.channels} channels` : ''}`,
+    option: `${topic} (${formatCount(t.count)})`,
   }));
 };
 
 export default /** @type {import('../types.js').FormatPage} */ ({
   views: [channelMessages],
+  // Export writes columns, which only some encodings give; extract copies any channel's messages.
   sources: (summary) => topics(summary).filter((t) => t.plottable),
+  extractSources: (summary) => topics(summary),
   // Busiest first: the plot looks for a field worth showing from the top.
   plotSources: (summary) => topics(summary).filter((t) => t.plottable).map((t) => ({ ...t, label: t.option })).sort((a, b) => b.count - a.count),
 });

@@ -85,6 +85,11 @@ export function tickText(value, step) {
 
 // Seconds after the start as a tick: "12.5 s", "1:30", "1:02:00" (long spans in clock form).
 export function timeTickText(seconds, step) {
+  // Below a millisecond, seconds would need exponents ("5e-8 s"): µs or ns instead.
+  if (step < 1e-3 && Math.abs(seconds) < 1) {
+    const [scale, unit] = step < 1e-6 ? [1e9, 'ns'] : [1e6, 'µs'];
+    return `${tickText(seconds * scale, step * scale)} ${unit}`;
+  }
   if (step < 60 && Math.abs(seconds) < 600) return `${tickText(seconds, step)} s`;
   const sign = seconds < 0 ? '−' : '';
   let s = Math.round(Math.abs(seconds));

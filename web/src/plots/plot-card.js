@@ -120,7 +120,12 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
   async function plot({ t0 = null, t1 = null, keepView = false } = {}) {
     const s = source();
     const chosen = fields.selected;
-    if (!s || !chosen.length) { note.textContent = s ? 'Choose at least one field.' : ''; return; }
+    if (!s || !chosen.length) {
+      // A topic of text only (a bag's rosout, rosbag2's test strings): say so, not "choose one".
+      const plottable = known.some((c) => c.kind === 'number' || c.kind === 'bool');
+      note.textContent = !s ? '' : plottable || !known.length ? 'Choose at least one field.' : `${s.name ?? s.key} has no numeric field to plot (its columns: ${known.map((c) => c.name).slice(0, 6).join(', ')}${known.length > 6 ? ', …' : ''}).`;
+      return;
+    }
     const request = (latest = {});
     const chosenRange = t0 !== null ? { t0, t1 } : range.value;
     const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets: Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000))) };
@@ -191,16 +196,23 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
 
   // The first source (busiest first) with a field worth a look: a bag's busiest topic may hold
   // only arrays (tf) or text (rosout). Each question is the definition only: nothing is read.
+  // Without one, the first whose columns can be read (not a topic whose definition is refused).
   async function firstSource() {
+    /** @type {{s: import('../types.js').FormatSource, columns: import('../types.js').PlotColumn[]} | null} */
+    let readable = null;
     for (const s of sources.slice(0, 50)) {
-      const columns = await columnsOf(s).catch(() => []);
+      const columns = await columnsOf(s).catch(() => null);
       if (picked) return;
-      if (hasLivelyField(columns)) {
+      if (columns && !readable) readable = { s, columns };
+      if (columns && hasLivelyField(columns)) {
         select.value = s.key;
         return loadColumns({ columns });
       }
     }
-    if (!picked) return loadColumns();
+    if (picked) return;
+    if (!readable) return loadColumns();
+    select.value = readable.s.key;
+    return loadColumns({ columns: readable.columns });
   }
 
   // Plots the wanted source with its fields once it is listed; true when it was.

@@ -9,6 +9,10 @@ import { nsTextToUtc, formatAt } from '../format.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, timeTicks, timeTickText, secondsText } from './kit.js';
 import { secondsAfter, nsAt } from './range.js';
 
+// A slice's length in the unit that shows it (a 70 ms log has slices of 0.1 ms, not "0.000 s").
+/** @param {number} ns */
+const sliceText = (ns) => (ns >= 1e9 ? `${(ns / 1e9).toFixed(3)} s` : ns >= 1e6 ? `${+(ns / 1e6).toPrecision(3)} ms` : ns >= 1e3 ? `${+(ns / 1e3).toPrecision(3)} µs` : `${Math.round(ns)} ns`);
+
 const ROW = 22;        // px per row, labels and bars alike
 const RESOLUTION = {
   chunk: 'from the chunk index: each chunk\'s messages spread over its time span',
@@ -155,7 +159,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
     const unit = result.resolution === 'block' ? 'blocks' : result.resolution === 'frame' ? 'frames' : 'messages';
     data = { ...result, unit, x0: secondsAfter(result.t0_ns, origin), x1: secondsAfter(result.t1_ns, origin) };
     if (data.x1 <= data.x0) data.x1 = data.x0 + 1e-9 * Math.max(1, result.bin_ns * result.bins);
-    note.textContent = `${formatCount(data.rows.length)} ${data.rows.length === 1 ? 'row' : 'rows'} · ${data.unit} per slice of ${secondsText(result.bin_ns / 1e9, 3).slice(1)}, log scale · ${RESOLUTION[result.resolution] || result.resolution}; drag to select a range`;
+    note.textContent = `${formatCount(data.rows.length)} ${data.rows.length === 1 ? 'row' : 'rows'} · ${data.unit} per slice of ${sliceText(result.bin_ns)}, log scale · ${RESOLUTION[result.resolution] || result.resolution}; drag to select a range`;
     card.dataset.resolution = result.resolution;
     card.dataset.rows = String(data.rows.length);
     clear(labels).append(...data.rows.map((row) => h('li', { dataset: { name: row.name, total: String(row.total) } },

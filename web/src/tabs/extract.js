@@ -128,7 +128,7 @@ export function extractTab(app) {
         `Extracting part of a ${format.label} is not available yet: the codec does not write one, and `, h('code', {}, 'logscope extract'), ' refuses too.'));
     }
     const { one, many } = format.source;
-    const items = page.sources?.(summary) ?? null;
+    const items = (page.extractSources ?? page.sources)?.(summary) ?? null;
     const waiting = items ? null : h('p.small.muted', {}, `Every ${one} is kept until you list them to choose: `,
       h(`button.button.small#extract-list-${many}`, { type: 'button', onclick: () => listSources() }, `List ${many}`));
     const pick = picker(`extract-${many}`, capital(many), items, waiting);
