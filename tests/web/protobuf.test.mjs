@@ -6,10 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { start, openSettled, screenshot, cli, root, skipUnless } from './helpers.mjs';
+import { start, openSettled, screenshot, cli, root, sample, skipUnless } from './helpers.mjs';
 
 const protoRoot = join(root, 'tests', 'fixtures', 'proto');
 const FIELD = 'kinematic_state.joint_states[3].position.value';
@@ -180,6 +180,34 @@ test('BDDF RobotState: a chosen folder of .proto files names the fields; a broke
   assert.match(await page.textContent('#schema-error'), /junk\.desc: not a FileDescriptorSet/);
   assert.equal(await page.locator('#schema-table tbody tr').count(), 1);
   await screenshot(page, 'protobuf-error-dark');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// MCAP protobuf channels carry their schemas: the page reads such a file in the full module and
+// the Data view decodes them by name (a real file: skipped without ../shared/samples).
+test('MCAP protobuf channel: messages decoded by name from the file\'s own descriptor set', async (t) => {
+  const path = sample('mcap', 'rerun-io__rerun__simple-protobuf.mcap');
+  if (skipUnless(t, { samples: true, cli: true }) || !existsSync(path)) return t.skip?.('the rerun protobuf sample is absent');
+  const page = await env.newPage();
+  await openSettled(page, path);
+  await page.click('#tab-data');
+  await page.waitForSelector('#data-channel');
+  const pose = await page.$eval('#data-channel', (select) => [...select.options].find((o) => /protobuf/.test(o.textContent))?.value);
+  await page.selectOption('#data-channel', pose);
+  const row = page.locator('#data-table tbody tr[data-topic="pose"]').first();
+  await row.waitFor({ timeout: 60_000 });
+  assert.equal(await row.getAttribute('data-decoded'), 'yes', 'decoded by its schema, not bytes only');
+  await row.click();
+  await page.waitForFunction(() => {
+    const box = document.querySelector('#data-table tr.detail .data-record');
+    return box && !/Decoding/.test(box.textContent);
+  });
+  // foxglove.PoseInFrame {timestamp, frame_id, pose}: its field names, not field numbers.
+  const text = await page.locator('#data-table tr.detail .data-record').first().textContent();
+  assert.match(text, /frame_id/);
+  assert.match(text, /pose\{/);
+  await screenshot(page, 'protobuf-mcap');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
