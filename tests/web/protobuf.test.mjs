@@ -139,6 +139,20 @@ test('BDDF RobotState: a dropped descriptor set names fields in the Data view an
   assert.ok(Number(await page.getAttribute('#plot-card', 'data-count')) > 0, 'points plotted');
   await screenshot(page, 'protobuf-plot');
 
+  // Export by name: byte for byte what `logscope export --descriptors` writes.
+  await page.click('#tab-extract');
+  await page.selectOption('#export-source', '0');
+  await page.click('#export-run');
+  await page.waitForSelector('#output-result[data-state="done"], #output-result[data-state="failed"]', { timeout: 120_000 });
+  assert.equal(await page.getAttribute('#output-result', 'data-state'), 'done', await page.textContent('#output-result'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#output-download')]);
+  const csv = join(dir, 'page-robot-state.csv');
+  await download.saveAs(csv);
+  const expected = execFileSync(cli, ['export', file, '--series', '0', '--descriptors', descriptors], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+  assert.ok(readFileSync(csv).equals(expected), 'the page\'s export is the CLI\'s, by name');
+  assert.match(readFileSync(csv, 'utf8').split('\n')[0], /kinematic_state\.joint_states\[3\]\.position\.value/);
+  await screenshot(page, 'protobuf-export');
+
   // Remembered: after a reload the same file is named without asking.
   await page.reload();
   await openData(page);
