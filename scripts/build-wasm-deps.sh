@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds protobuf-lite, Crypto++, lz4, bzip2 and zstd for WebAssembly from Debian's
+# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2 and zstd for WebAssembly from Debian's
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
@@ -100,15 +100,18 @@ fetch() {
   find "$work/$1" -mindepth 1 -maxdepth 1 -type d
 }
 
-say "protobuf ${versions[0]}: libprotobuf-lite"
+say "protobuf ${versions[0]}: libprotobuf-lite, libprotobuf"
 src=$(fetch "${names[0]}" "${versions[0]}")
 run emcmake cmake -S "$src" -B "$work/pb-build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS_RELEASE="${flags[*]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
   -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF -Dprotobuf_WITH_ZLIB=OFF
-# Only the lite runtime; the headers component installs without building full libprotobuf.
-run cmake --build "$work/pb-build" --target libprotobuf-lite -j2
+# The lite runtime for the page's view module; the full library (descriptor pool, reflection,
+# and the .proto parser and importer of google/protobuf/compiler/, which it holds) for the full
+# module, which decodes protobuf by name. Not libprotoc: the code generators are not needed.
+# The headers component installs without building anything else.
+run cmake --build "$work/pb-build" --target libprotobuf-lite libprotobuf -j2
 run cmake --install "$work/pb-build" --component protobuf-headers
-cp "$work/pb-build/libprotobuf-lite.a" "$prefix/lib/"
+cp "$work/pb-build/libprotobuf-lite.a" "$work/pb-build/libprotobuf.a" "$prefix/lib/"
 rm -rf "$src" "$work/pb-build"
 
 say "Crypto++ ${versions[1]}: libcryptopp.a"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the native codec, CLI, tests and benchmarks, then the wasm modules: for workers the view
 # module web/gen/logscope.mjs and the full module web/gen/logscope-full.mjs (loaded on the
-# first extract, repair or export), and build/wasm/node/logscope-node.cjs for node.
+# first extract, repair or export, or for protobuf by name), and build/wasm/node/logscope-node.cjs
+# for node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)

@@ -15,6 +15,7 @@
 #include "inspector.h"
 #include "js_folder.h"
 #ifndef LOGSCOPE_VIEW_ONLY
+#include "message_schemas.h"
 #include "output_jobs.h"
 #endif
 #include "warm_up.h"
@@ -194,6 +195,10 @@ class WasmInspector {
     if (!inspector_) return guarded([] { return Json(); });
     return run_export(detection_, *inspector_, options_json, sink, js_progress(progress));
   }
+  // The user's protobuf schemas (wasm/message_schemas.h) for payloads by name; none: by number.
+  void set_message_schemas(const MessageSchemas& schemas) {
+    if (inspector_) inspector_->set_message_schemas(schemas.schemas());
+  }
 #endif
 
   // Works for every file, known format or not.
@@ -302,6 +307,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
 #ifndef LOGSCOPE_VIEW_ONLY  // the full module (CMakeLists.txt): the job worker's
       .function("extract", &logscope::WasmInspector::extract)
       .function("exportRows", &logscope::WasmInspector::export_rows)
+      .function("setMessageSchemas", &logscope::WasmInspector::set_message_schemas)
 #endif
       .function("readStats", &logscope::WasmInspector::read_stats);
   emscripten::class_<logscope::WasmByteFeed>("ByteFeed")

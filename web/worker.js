@@ -9,6 +9,7 @@ import { outputOps } from './src/output-job.js';
 import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 import { folderReader } from './src/folder-reader.js';
+import { loadSchemaSets } from './src/schema-loading.js';
 
 /** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
 /** @typedef {import('./src/types.js').WasmInspector} WasmInspector */
@@ -132,6 +133,30 @@ async function openFolder(source) {
   const opened = inspector;
   const total = source.files.reduce((n, f) => n + (f.file ? f.file.size : f.size), 0);
   return { detection: parse(opened.detection()), known: opened.known(), format: openFormat(), size: total, name: source.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
+}
+
+// The user's protobuf schemas for this worker's file (op useSchemas, from src/schemas.js), and
+// what loading them gave. Once asked for, the file is read in the full module, which decodes
+// protobuf by name; an empty list still does (formats that carry their schemas: MCAP).
+/** @type {import('./src/types.js').SchemaSetData[] | null} */
+let schemaSets = null;
+/** @type {import('./src/types.js').SchemaSetLoad[]} */
+let schemaLoads = [];
+async function applySchemas() {
+  if (!schemaSets || !inspector || !reader) return;
+  const Full = await loadFullModule();
+  if (readingModule !== Full) {
+    const opened = new Full.Inspector(reader.size, readFor(reader, Full));
+    if (!opened.known()) { opened.delete(); throw new Error('the full module cannot read this file'); }
+    inspector.delete();
+    inspector = opened;
+    readingModule = Full;
+    fullOpen?.inspector.delete();
+    fullOpen = null;
+  }
+  const { schemas, loads } = loadSchemaSets(Full, schemaSets);
+  try { inspector.setMessageSchemas?.(schemas); } finally { schemas.delete(); }
+  schemaLoads = loads;
 }
 
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
@@ -290,8 +315,11 @@ const ops = {
         detection = parse(opened.detection());
       }
     }
+    const openMs = performance.now() - started;
+    const known = opened.known();
+    if (known) await applySchemas(); // the page asked for schemas before this worker opened the file (it may replace `opened`)
     // format: the format's entry of the table (name, label, endings, operations, source nouns...).
-    return { detection, known: opened.known(), format: openFormat(), size: opening.size, name: opening.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
+    return { detection, known, format: openFormat(), size: opening.size, name: opening.name, openMs, readStats: parse(current().inspector.readStats()) };
   },
   async summary(_, progress) {
     const { inspector, reader } = current();
@@ -397,6 +425,13 @@ const ops = {
     hash_waited_ms: Math.round((await hashOffload)?.waitedMs ?? 0),
     wasm_memory: readingModule?.HEAPU8?.length ?? 0,
   }),
+  // The user's protobuf schemas (src/schemas.js): kept for this worker's file, applied once it is open.
+  async useSchemas({ sets }) {
+    schemaSets = sets;
+    schemaLoads = [];
+    if (inspector?.known()) await applySchemas();
+    return { loads: schemaLoads, applied: Boolean(inspector?.known()) };
+  },
   // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
   ...outputOps(fullInspector),
 };
@@ -418,7 +453,7 @@ async function preloadScatteredReads(progress = () => true) {
 }
 
 // Requests that read only the index or a few small ranges: they never wait for the read-ahead.
-const INDEX_OPS = new Set(['open', 'checkFile', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
+const INDEX_OPS = new Set(['open', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();
@@ -447,7 +482,7 @@ async function handle({ id, op, args }) {
   // A request from the page: its arguments are the op's (WorkerOps), as WorkerClient.call types them.
   const handler = /** @type {((args: unknown, progress: ProgressFn) => unknown) | undefined} */ (ops[/** @type {keyof WorkerOps} */ (op)]);
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
-  if (op !== 'open' && op !== 'checkFile' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
+  if (op !== 'open' && op !== 'checkFile' && op !== 'useSchemas' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
   if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead
   let last = 0;
   /** @type {ProgressFn} */

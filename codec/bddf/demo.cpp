@@ -61,7 +61,7 @@ std::string robot_state(int64_t ns, double t, double voltage) {
   }
   kinematic.timestamp(30, ns);
   Wire battery;
-  battery.str(1, "battery-0");
+  battery.str(2, "battery-0");  // identifier (field 1 is the timestamp, as in the Spot SDK)
   battery.double_value(3, 100.0 - t / 60.0);  // charge percentage
   battery.double_value(6, voltage);
   Wire power;

@@ -71,7 +71,7 @@ const std::vector<PayloadCodec>& payload_codecs();
 
 // Protobuf (payload_protobuf.cpp): the schema's data is a FileDescriptorSet and its name the
 // message's full type name (the MCAP registry, "protobuf"). Decoding by name needs the full
-// libprotobuf, which the wasm build leaves out: there it is null with a note.
+// libprotobuf, which the page's view module leaves out: there it is null with a note.
 std::unique_ptr<PayloadDecoder> make_protobuf_decoder(const Schema* schema, std::string* error);
 
 // Per channel, made on first use and kept (with the reason when there is none).

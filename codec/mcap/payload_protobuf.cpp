@@ -4,17 +4,18 @@
 // leaf path, learned from the messages (payload.h, columns_from_messages).
 //
 // The engine's by-name half (schemas.cpp, named.cpp: the full libprotobuf) is left out of the
-// wasm build (CMakeLists.txt filters it under EMSCRIPTEN, the same condition as here), so there
-// this file only says where the names are; nothing below the #else refers to that half.
+// page's view module: this file is compiled per wasm module (CMakeLists.txt), and in the view
+// module (LOGSCOPE_VIEW_ONLY) it only says where the names are; nothing below the #else refers
+// to that half. The full module, the node module and the CLI decode by name.
 #include "mcap/payload.h"
 
-#ifndef __EMSCRIPTEN__
+#ifndef LOGSCOPE_VIEW_ONLY
 #include "protobuf/schemas.h"
 #endif
 
 namespace logscope::mcap {
 
-#ifndef __EMSCRIPTEN__
+#ifndef LOGSCOPE_VIEW_ONLY
 
 namespace {
 
@@ -79,11 +80,11 @@ std::unique_ptr<PayloadDecoder> make_protobuf_decoder(const Schema* schema, std:
   return std::make_unique<ProtobufDecoder>(std::move(schemas), std::move(type));
 }
 
-#else  // __EMSCRIPTEN__
+#else  // LOGSCOPE_VIEW_ONLY
 
 std::unique_ptr<PayloadDecoder> make_protobuf_decoder(const Schema*, std::string* error) {
-  *error = "protobuf messages are decoded by name in the command-line tool for now (logscope export FILE --topic T); "
-           "the page shows their bytes";
+  *error = "protobuf messages are decoded by name in the page's full module (it loads on first use) and in the "
+           "command-line tool; this view shows their bytes";
   return nullptr;
 }
 

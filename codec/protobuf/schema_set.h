@@ -60,6 +60,7 @@ class SchemaSet : public Schemas {
   Json message_json(const std::string& type_name, const uint8_t* data, size_t size, const JsonLimits& limits) const override;
   std::string description() const override { return description_; }
   const std::vector<std::string>& warnings() const override { return warnings_; }
+  std::vector<std::string> message_types() const override;
 
  private:
   // A parsed message of `type_name`, or null with `error`.
@@ -75,6 +76,7 @@ class SchemaSet : public Schemas {
   std::string source_;
   std::string description_;
   std::vector<std::string> warnings_;
+  std::vector<const gpb::FileDescriptor*> files_;  // built by build_files
 };
 
 }  // namespace logscope::protobuf

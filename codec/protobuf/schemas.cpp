@@ -86,6 +86,7 @@ size_t SchemaSet::build_files(const std::vector<std::string>& names) {
     std::vector<std::string> lines = errors_->take();
     if (file) {
       ++built;
+      files_.push_back(file);
       types += static_cast<size_t>(file->message_type_count());
     } else {
       if (lines.empty()) lines.push_back(name + ": could not be built");
@@ -94,6 +95,22 @@ size_t SchemaSet::build_files(const std::vector<std::string>& names) {
   }
   description_ = source_ + ": " + plural(built, "file", "files") + ", " + plural(types, "top-level message type", "top-level message types");
   return built;
+}
+
+namespace {
+void add_type_names(const gpb::Descriptor* type, std::vector<std::string>* out) {
+  out->push_back(type->full_name());
+  for (int i = 0; i < type->nested_type_count(); ++i) add_type_names(type->nested_type(i), out);
+}
+}  // namespace
+
+std::vector<std::string> SchemaSet::message_types() const {
+  std::vector<std::string> out;
+  for (const gpb::FileDescriptor* file : files_)
+    for (int i = 0; i < file->message_type_count(); ++i) add_type_names(file->message_type(i), &out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::shared_ptr<const Schemas> load_descriptor_set(std::string_view bytes, std::string* error) {
@@ -124,7 +141,8 @@ std::shared_ptr<const Schemas> load_descriptor_set(std::string_view bytes, std::
   return schemas;
 }
 
-std::shared_ptr<const Schemas> load_proto_sources(std::vector<std::pair<std::string, std::string>> files, std::string* error) {
+std::shared_ptr<const Schemas> load_proto_sources(std::vector<std::pair<std::string, std::string>> files, std::string* error,
+                                                  std::vector<std::pair<std::string, std::string>> imports) {
   std::map<std::string, std::string> by_path;
   std::vector<std::string> names;
   for (auto& [path, text] : files) {
@@ -133,6 +151,7 @@ std::shared_ptr<const Schemas> load_proto_sources(std::vector<std::pair<std::str
     if (by_path.emplace(path, std::move(text)).second) names.push_back(path);
     if (names.size() >= kMaxProtoFiles) break;
   }
+  for (auto& [path, text] : imports) by_path.emplace(path, std::move(text));
   return from_sources(std::make_unique<MemorySourceTree>(std::move(by_path)), names,
                       plural(names.size(), ".proto file", ".proto files"), error);
 }

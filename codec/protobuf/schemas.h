@@ -42,6 +42,10 @@ class Schemas {
   virtual std::string description() const = 0;
   // Problems met while loading that did not stop it (a .proto file that did not compile).
   virtual const std::vector<std::string>& warnings() const = 0;
+  // The full names of every message type of the files loaded (nested types too, well-known
+  // types of google/protobuf/ only where the files define them), sorted: what the page remembers
+  // a schema set for, so it loads the set for a file with one of those types.
+  virtual std::vector<std::string> message_types() const = 0;
 };
 
 // A serialized FileDescriptorSet (`protoc --descriptor_set_out --include_imports`, `.desc`,
@@ -52,8 +56,12 @@ std::shared_ptr<const Schemas> load_descriptor_set(std::string_view bytes, std::
 
 // .proto files as text, by their import path ("bosdyn/api/robot_state.proto"): the page's dropped
 // folder. Imports resolve among them, then among the well-known types. Every file is compiled;
-// one that fails is a warning (its types are missing), none compiling is an error.
-std::shared_ptr<const Schemas> load_proto_sources(std::vector<std::pair<std::string, std::string>> files, std::string* error);
+// one that fails is a warning (its types are missing), none compiling is an error. `imports`:
+// files the sources may import that are not loaded for themselves (the wasm modules' copies of
+// the well-known types, which a statically linked libprotobuf's generated pool lacks); the
+// user's own copy of a path comes first.
+std::shared_ptr<const Schemas> load_proto_sources(std::vector<std::pair<std::string, std::string>> files, std::string* error,
+                                                  std::vector<std::pair<std::string, std::string>> imports = {});
 
 // Every .proto file below `folder` (import paths relative to it), read from disk.
 std::shared_ptr<const Schemas> load_proto_folder(const std::string& folder, std::string* error);

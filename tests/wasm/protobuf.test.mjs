@@ -1,4 +1,4 @@
-// The page's codec (lite runtime, no schemas) exports a BDDF protobuf series by field number
+// The page's codec without schemas exports a BDDF protobuf series by field number
 // (codec/protobuf/raw.h): the same text as `logscope export --series N` without --descriptors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -12,6 +12,7 @@ import { TABS } from './tabs/index.js';
 import { fileHeader } from './file-header.js';
 import { openController } from './open.js';
 import { batchController } from './batch/view.js';
+import { followSchemas } from './schemas.js';
 import * as status from './status.js';
 
 startTheme(/** @type {HTMLSelectElement} */ ($('#theme-select')));
@@ -45,6 +46,7 @@ app.tabs = new TabBar(tabs, { links });
 app.opened = (/** @type {import('./session.js').Session} */ session) => {
   app.batch.hide();
   app.header.open(session);
+  followSchemas(session); // protobuf by name: the remembered schemas, asked for before the tabs' first questions
   app.tabs.open(session);
   session.on('shown', () => { if (links.hasView) restoreView(session).catch(() => {}); });
 };

@@ -15,7 +15,7 @@ const AUTO_REMOTE_BYTES = 8 * MiB;
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /** @typedef {import('./types.js').RemoteFile} RemoteFile */
 /** A File, a remote file the probe found, or a bag folder (folder-open.js). @typedef {(File & {remote?: undefined, bag?: undefined}) | (RemoteFile & {bag?: undefined}) | import('./types.js').BagFolder} OpenedFile */
-/** @typedef {'detected' | 'unknown' | 'summary' | 'shown' | 'checking' | 'report' | 'checksum' | 'failed'} SessionEvent */
+/** @typedef {'detected' | 'unknown' | 'summary' | 'shown' | 'checking' | 'report' | 'checksum' | 'failed' | 'schemas'} SessionEvent */
 
 // What a worker opens: a local File, or a remote file found by the probe.
 /** @type {(file: OpenedFile) => import('./types.js').Source} */
@@ -39,7 +39,8 @@ export function spareWorkers() {
 
 // Events: detected (the format is known), unknown (not a log), summary (summary and report are
 // in), shown (the summary is on screen: background reads may start), checking (a full check
-// started), report (the check's report replaced the summary's), checksum, failed.
+// started), report (the check's report replaced the summary's), checksum, failed, schemas (the
+// user's protobuf schemas changed: views ask again, schemas.js).
 export class Session extends EventTarget {
   // file: a File or a remote file ({remote, url, name, size...}); progress: the page's ProgressBar;
   // onCrash(session, message), onChanged(session, message): a worker crashed, the remote file changed.

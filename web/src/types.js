@@ -63,6 +63,7 @@ export {};
  * @property {(patternHex: string, from: number, backward: boolean, progress?: ProgressFn) => string} search {@link SearchAnswer}
  * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} extract {@link OutputAnswer}; the full module's inspectors only (worker.js)
  * @property {(optionsJson: string, sink: OutputSink, progress?: ProgressFn) => string} exportRows {@link OutputAnswer}
+ * @property {(schemas: WasmMessageSchemas) => void} [setMessageSchemas] the user's protobuf schemas; the full module's inspectors only
  * @property {() => string} readStats {@link CodecReadStats}
  * @property {() => void} delete frees the C++ object
  */
@@ -117,6 +118,37 @@ export {};
  * @property {(size: number) => void} sha1Update hashes `size` bytes of helperInput
  * @property {() => string} sha1Finish the hex digest; starts the next hash
  * @property {() => string} formats the format table as JSON text: {@link FormatEntry}[]
+ * @property {new () => WasmMessageSchemas} [MessageSchemas] the full module's only (wasm/message_schemas.h)
+ */
+
+/**
+ * The embind `MessageSchemas` (wasm/message_schemas.h): sets added in order; each add answers JSON
+ * text {ok, error?, description?, warnings?, types?}.
+ * @typedef {object} WasmMessageSchemas
+ * @property {(name: string, bytes: Uint8Array) => string} addDescriptorSet
+ * @property {(name: string, files: [path: string, text: string][]) => string} addProtoFiles
+ * @property {() => number} size
+ * @property {() => void} delete
+ */
+
+/**
+ * One set of the user's protobuf schemas as the page keeps it (schema-store.js) and hands it to
+ * the codec worker: a descriptor set's bytes, or a folder's .proto files by import path.
+ * @typedef {SchemaSetContent & {id: number}} SchemaSetData
+ */
+/** @typedef {{name: string, kind: 'descriptors', bytes: Uint8Array} | {name: string, kind: 'protos', files: [path: string, text: string][]}} SchemaSetContent */
+
+/**
+ * What loading one set gave (src/schema-loading.js): its message types, or why it failed (the
+ * importer's errors as file:line:column lines).
+ * @typedef {object} SchemaSetLoad
+ * @property {number} id
+ * @property {string} name
+ * @property {boolean} ok
+ * @property {string | null} error
+ * @property {string} description
+ * @property {string[]} warnings
+ * @property {string[]} types
  */
 
 /**
@@ -168,6 +200,7 @@ export {};
  * @property {string} [note] beside a checkbox
  * @property {string} [option] a select's text
  * @property {number} [count] its messages (the plot looks at the busiest first)
+ * @property {boolean} [message] protobuf messages: fields by path (see FormatPage.slowColumns)
  */
 
 /** A unit a convention sets for a field whose file stores none (REP 103 for bags). @typedef {{unit: string, convention: string, why?: string}} ConventionalUnit */
@@ -201,6 +234,9 @@ export {};
  * @property {string} [plotNote]
  * @property {string} [exportNote]
  * @property {(name: string) => ConventionalUnit | null} [conventionalUnit]
+ * @property {(summary: Report) => string[]} [messageTypes] protobuf message types whose names need the user's schemas (schemas.js)
+ * @property {(summary: Report) => boolean} [embeddedSchemas] the file carries protobuf schemas, read by name in the full module
+ * @property {(source: FormatSource) => boolean} [slowColumns] the source's columns are learned from every message: asked in the job worker, with progress
  */
 
 // ---- The report (docs/report.md, core/report.h) -----------------------------------------------
@@ -491,6 +527,7 @@ export {};
  * @property {{args: {}, result: OutputCheck}} checkOutput
  * @property {{args: {}, result: File | Blob}} takeOutput
  * @property {{args: {}, result: void}} discardOutput
+ * @property {{args: {sets: SchemaSetData[]}, result: {loads: SchemaSetLoad[], applied: boolean}}} useSchemas read the file in the full module with these protobuf schemas
  */
 
 /** @typedef {keyof WorkerOps} WorkerOp */

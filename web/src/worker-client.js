@@ -49,6 +49,8 @@ export class WorkerClient {
     this.crashed;
     /** @type {import('./batch/pool.js').BatchRow | null | undefined} the batch row this worker checks (batch/pool.js) */
     this.row;
+    /** @type {import('./types.js').SchemaSetData[] | null} the protobuf schemas asked for (schemas.js): a new worker gets them again */
+    this.schemaSets = null;
     this.spawn();
   }
 
@@ -124,7 +126,13 @@ export class WorkerClient {
     this.pending.clear();
     for (const entry of pending) entry.reject(new CancelledError());
     this.spawn();
+    this.resendSchemas();
     if (this.source) await this.call('open', { source: this.source });
+  }
+
+  // The protobuf schemas again, before the file is opened again (the worker applies them on open).
+  resendSchemas() {
+    if (this.schemaSets) this.call('useSchemas', { sets: this.schemaSets }).catch(() => {});
   }
 
   /** @param {string} message */
@@ -142,6 +150,7 @@ export class WorkerClient {
   async restart() {
     this.crashed = false;
     this.spawn();
+    this.resendSchemas();
     if (this.source) return this.call('open', { source: this.source });
     return null;
   }

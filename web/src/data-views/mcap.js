@@ -6,8 +6,12 @@ import { formatCount } from '../dom.js';
 import { tableRows } from './common.js';
 import channelMessages from './channel-messages.js';
 
-// Encodings whose schema fixes the export's columns (codec/mcap/payload.cpp).
-const COLUMNS = new Set(['cdr/ros2msg', 'ros1/ros1msg', 'ros/ros1msg']);
+// Encodings whose schema fixes the export's columns (codec/mcap/payload.cpp); protobuf's columns
+// come from the messages, by name from the file's own descriptor sets in the full module, which
+// the page loads for such a file (embeddedSchemas, ../schemas.js).
+const COLUMNS = new Set(['cdr/ros2msg', 'ros1/ros1msg', 'ros/ros1msg', 'protobuf/protobuf']);
+/** @type {(summary: import('../types.js').Report) => boolean} */
+const hasProtobuf = (summary) => tableRows(summary, 'channels').some((c) => c.message_encoding === 'protobuf' && c.schema_encoding === 'protobuf');
 
 /** @type {(summary: import('../types.js').Report) => (import('../types.js').FormatSource & {count: number, option: string, plottable: boolean})[]} */
 const topics = (summary) => {
@@ -32,6 +36,7 @@ const topics = (summary) => {
 
 export default /** @type {import('../types.js').FormatPage} */ ({
   views: [channelMessages],
+  embeddedSchemas: hasProtobuf,
   // Export writes columns, which only some encodings give; extract copies any channel's messages.
   sources: (summary) => topics(summary).filter((t) => t.plottable),
   extractSources: (summary) => topics(summary),

@@ -174,7 +174,11 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
   }
 
   const columnsOf = async (s) => {
-    const result = /** @type {import('../types.js').ColumnsResult} */ (await session.result(session.client.call('query', { name: 'columns', args: page.columnsArgs ? page.columnsArgs(s) : s.arg })));
+    const args = page.columnsArgs ? page.columnsArgs(s) : s.arg;
+    // Columns learned from every message (protobuf) are read in the job worker, with progress.
+    const result = /** @type {import('../types.js').ColumnsResult} */ (page.slowColumns?.(s)
+      ? await view.run(`Reading the fields of ${s.name ?? s.key}`, 'columns', args)
+      : await session.result(session.client.call('query', { name: 'columns', args })));
     if (result.error) throw new Error(result.error);
     return result.columns;
   };
@@ -200,7 +204,7 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
   async function firstSource() {
     /** @type {{s: import('../types.js').FormatSource, columns: import('../types.js').PlotColumn[]} | null} */
     let readable = null;
-    for (const s of sources.slice(0, 50)) {
+    for (const s of sources.filter((x) => auto || !page.slowColumns?.(x)).slice(0, 50)) {
       const columns = await columnsOf(s).catch(() => null);
       if (picked) return;
       if (columns && !readable) readable = { s, columns };

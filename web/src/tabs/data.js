@@ -44,6 +44,13 @@ export function dataTab(app) {
         clear(panel).append(h('p.muted', {}, 'Loading…'));
         if (visible) load();
       });
+      // New protobuf schemas (schemas.js): the views again, decoding by name.
+      session.on('schemas', () => {
+        if (!loaded) return;
+        loaded = false;
+        status.dataCleared(panel);
+        if (visible) load();
+      });
     },
 
     show() { visible = true; load(); },

@@ -58,6 +58,8 @@ export function plotsTab(app) {
         range.addEventListener('change', () => app.links.update({ range: range.value }), { signal: session.signal });
         build();
       });
+      // New protobuf schemas (schemas.js): the sources' fields again, by name.
+      session.on('schemas', () => plot?.setSources(session.formatPage.plotSources?.(/** @type {import('../types.js').Report} */ (session.summary)) ?? [], plot.shown()?.key ?? null));
     },
 
     show() { visible = true; build(); },
