@@ -72,21 +72,52 @@ uint64_t put_back(sqlite3* db, const std::string& table, const std::vector<std::
   return put;
 }
 
+// A recovered `table` whose layout is not rosbag2's (its CREATE statement damaged: `id` no longer
+// the rowid, a column missing) is kept as `<table>_as_recovered`, and its rows copied into `table`
+// made anew by `create`, column by column where the names agree.
+bool fix_layout(sqlite3* db, const std::string& table, const std::vector<std::string>& required, const std::string& create,
+                std::vector<std::string>* tables, std::string* error) {
+  if (!contains(*tables, table)) return exec(db, create, error);
+  std::vector<std::string> columns, id_pk;
+  if (!texts(db, "SELECT name FROM pragma_table_info('" + table + "')", &columns, error) ||
+      !texts(db, "SELECT upper(type) || pk FROM pragma_table_info('" + table + "') WHERE name = 'id'", &id_pk, error))
+    return false;
+  bool fits = id_pk == std::vector<std::string>{"INTEGER1"};
+  for (const std::string& c : required) fits = fits && contains(columns, c);
+  if (fits) return true;
+  std::string kept = table + "_as_recovered";
+  std::vector<std::string> indexes;
+  if (!texts(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = '" + table + "' AND sql IS NOT NULL", &indexes, error))
+    return false;
+  for (const std::string& index : indexes)
+    if (!exec(db, "DROP INDEX \"" + index + "\"", error)) return false;
+  if (!exec(db, "ALTER TABLE " + table + " RENAME TO " + kept, error) || !exec(db, create, error)) return false;
+  std::vector<std::string> made;
+  if (!texts(db, "SELECT name FROM pragma_table_info('" + table + "')", &made, error)) return false;
+  std::string names;
+  for (const std::string& c : made)
+    if (contains(columns, c)) names += (names.empty() ? "\"" : ", \"") + c + "\"";
+  tables->push_back(kept);
+  return names.empty() || exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + names + " FROM " + kept +
+                                       " WHERE typeof(id) = 'integer'", error);
+}
+
 // Makes the recovered database at `db` a rosbag2 database.
 bool make_bag_database(sqlite3* db, RepairedDatabase* out, std::string* error) {
   std::vector<std::string> tables;
-  if (!exec(db, "BEGIN", error) || !texts(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", &tables, error)) return false;
+  // A new file that replaces nothing: a crash mid-repair loses only the copy, so no syncs.
+  if (!exec(db, "PRAGMA synchronous=OFF", error) || !exec(db, "BEGIN", error) || !texts(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", &tables, error)) return false;
   int64_t version = contains(tables, "schema") ? integer(db, "SELECT max(schema_version) FROM schema") : 0;
-  // A table the recovery lost altogether is created empty, in the layout the schema table names.
-  if (!contains(tables, "topics") &&
-      !exec(db, std::string("CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,"
-                            "serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL") +
-                    (version >= 4 ? ",type_description_hash TEXT NOT NULL" : "") + ")",
-            error))
-    return false;
-  if (!contains(tables, "messages") &&
-      !exec(db, "CREATE TABLE messages(id INTEGER PRIMARY KEY,topic_id INTEGER NOT NULL,timestamp INTEGER NOT NULL,data BLOB NOT NULL)",
-            error))
+  // A table the recovery lost altogether, or whose layout it lost, is made anew in the layout the
+  // schema table names.
+  if (!fix_layout(db, "topics", {"id", "name", "type", "serialization_format"},
+                  std::string("CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,"
+                              "serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL") +
+                      (version >= 4 ? ",type_description_hash TEXT NOT NULL" : "") + ")",
+                  &tables, error) ||
+      !fix_layout(db, "messages", {"id", "topic_id", "timestamp", "data"},
+                  "CREATE TABLE messages(id INTEGER PRIMARY KEY,topic_id INTEGER NOT NULL,timestamp INTEGER NOT NULL,data BLOB NOT NULL)",
+                  &tables, error))
     return false;
   if (!exec(db, "CREATE INDEX IF NOT EXISTS timestamp_idx ON messages (timestamp ASC)", error)) return false;
   std::vector<std::string> message_columns, topic_columns;
@@ -105,7 +136,7 @@ bool make_bag_database(sqlite3* db, RepairedDatabase* out, std::string* error) {
     out->lost_and_found = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM lost_and_found"));
     if (out->lost_and_found == 0 && !exec(db, "DROP TABLE lost_and_found", error)) return false;
   }
-  std::string orphan = " WHERE topic_id NOT IN (SELECT id FROM topics)";
+  std::string orphan = " WHERE NOT EXISTS (SELECT 1 FROM topics t WHERE t.id = messages.topic_id)";
   out->orphan_messages = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM messages" + orphan));
   if (out->orphan_messages &&
       !(exec(db, std::string("CREATE TABLE IF NOT EXISTS ") + kOrphanTable +
