@@ -11,7 +11,12 @@ void add_outputs(FormatEntry& e) {
   e.write_demo = [](const std::string& path, uint64_t target_bytes, std::string* error) {
     return write_demo_bag(path, target_bytes, error);
   };
-  e.repair_folder = [](Folder& folder, const Detection&, const std::string& out_folder, const ProgressFn& progress) {
+  e.repair_folder = [](Folder& folder, const Detection& detection, const std::string& out_folder, const ProgressFn& progress) {
+    if (detection.version == "mcap") {
+      ExtractResult refused;
+      refused.error = "this bag stores MCAP: repair each split with `logscope repair NAME_N.mcap OUT.mcap`";
+      return refused;
+    }
     return repair_bag(folder, out_folder, progress);
   };
 #endif
