@@ -56,7 +56,10 @@ int verify_output(const std::string& path) {
 // A log that is a folder (a rosbag2 bag) repaired into a new folder, which is then checked.
 int run_folder_repair(OpenFile& input, const FormatEntry& entry, const std::string& out) {
   ExtractResult result = entry.repair_folder(*input.folder, input.detection, out, terminal_progress("repairing"));
-  if (!result.ok) return fail(input.path + ": " + result.error + "; nothing written");
+  if (!result.ok) {
+    for (const std::string& line : result.dropped) std::printf("dropped: %s\n", line.c_str());
+    return fail(input.path + ": " + result.error + "; nothing written");
+  }
   std::printf("repair: %s -> %s, %llu bytes\n", input.path.c_str(), out.c_str(), static_cast<unsigned long long>(result.bytes_written));
   for (const std::string& line : result.kept) std::printf("kept: %s\n", line.c_str());
   for (const std::string& line : result.dropped) std::printf("dropped: %s\n", line.c_str());

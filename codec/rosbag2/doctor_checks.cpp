@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 
 #include "core/printf_text.h"
@@ -18,6 +17,18 @@ namespace logscope::rosbag2 {
 namespace {
 
 constexpr size_t kMaxListed = 20;
+
+// The page number in an integrity finding ("On tree page 12 cell 3: ...", "Page 7: ..."), or 0.
+int64_t page_in(const std::string& finding) {
+  for (size_t at = finding.find("age "); at != std::string::npos; at = finding.find("age ", at + 1)) {
+    if (at == 0 || (finding[at - 1] != 'p' && finding[at - 1] != 'P')) continue;
+    int64_t n = 0;
+    size_t i = at + 4;
+    for (; i < finding.size() && i < at + 14 && finding[i] >= '0' && finding[i] <= '9'; ++i) n = n * 10 + (finding[i] - '0');
+    if (i > at + 4) return n;
+  }
+  return 0;
+}
 
 uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 
@@ -52,12 +63,9 @@ bool check_truncation(BagFile& file, Report& r) {
 
 std::vector<std::string> name_integrity_findings(BagFile& file, const std::vector<std::string>& findings) {
   std::vector<std::string> out;
-  std::regex page_number("[Pp]age (\\d+)");
   std::set<int64_t> wanted;
-  for (const std::string& f : findings) {
-    std::smatch m;
-    if (std::regex_search(f, m, page_number)) wanted.insert(std::stoll(m[1].str()));
-  }
+  for (const std::string& f : findings)
+    if (int64_t page = page_in(f)) wanted.insert(page);
   // Page -> the table or index whose b-tree holds it, walked from each root through sqlite_dbptr.
   std::map<int64_t, std::string> owner;
   sqlite3* db = file.reader ? file.reader->handle() : nullptr;
@@ -80,11 +88,11 @@ std::vector<std::string> name_integrity_findings(BagFile& file, const std::vecto
     owner.emplace(1, "table sqlite_schema");
   }
   for (const std::string& f : findings) {
-    std::smatch m;
     std::string where;
-    if (std::regex_search(f, m, page_number)) {
-      auto it = owner.find(std::stoll(m[1].str()));
-      where = it != owner.end() ? it->second + ", page " + m[1].str() + ": " : "page " + m[1].str() + " (in no b-tree SQLite can walk): ";
+    if (int64_t page = page_in(f)) {
+      auto it = owner.find(page);
+      std::string number = std::to_string(page);
+      where = it != owner.end() ? it->second + ", page " + number + ": " : "page " + number + " (in no b-tree SQLite can walk): ";
     }
     out.push_back(file.name + ": " + where + f);
   }

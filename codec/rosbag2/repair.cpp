@@ -94,12 +94,15 @@ bool fix_layout(sqlite3* db, const std::string& table, const std::vector<std::st
   if (!exec(db, "ALTER TABLE " + table + " RENAME TO " + kept, error) || !exec(db, create, error)) return false;
   std::vector<std::string> made;
   if (!texts(db, "SELECT name FROM pragma_table_info('" + table + "')", &made, error)) return false;
-  std::string names;
-  for (const std::string& c : made)
-    if (contains(columns, c)) names += (names.empty() ? "\"" : ", \"") + c + "\"";
+  // A column the recovered table lacks is '' (rosbag2's columns are NOT NULL text but for the ids).
+  std::string names, values;
+  for (const std::string& c : made) {
+    names += (names.empty() ? "\"" : ", \"") + c + "\"";
+    values += (values.empty() ? "" : ", ") + (contains(columns, c) ? "\"" + c + "\"" : std::string("''"));
+  }
   tables->push_back(kept);
-  return names.empty() || exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + names + " FROM " + kept +
-                                       " WHERE typeof(id) = 'integer'", error);
+  return exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + values + " FROM " + kept + " WHERE typeof(id) = 'integer'",
+              error);
 }
 
 // Makes the recovered database at `db` a rosbag2 database.
@@ -110,7 +113,8 @@ bool make_bag_database(sqlite3* db, RepairedDatabase* out, std::string* error) {
   int64_t version = contains(tables, "schema") ? integer(db, "SELECT max(schema_version) FROM schema") : 0;
   // A table the recovery lost altogether, or whose layout it lost, is made anew in the layout the
   // schema table names.
-  if (!fix_layout(db, "topics", {"id", "name", "type", "serialization_format"},
+  // Required: what every version has (the pre-release 2018 topics table has no serialization_format).
+  if (!fix_layout(db, "topics", {"id", "name", "type"},
                   std::string("CREATE TABLE topics(id INTEGER PRIMARY KEY,name TEXT NOT NULL,type TEXT NOT NULL,"
                               "serialization_format TEXT NOT NULL,offered_qos_profiles TEXT NOT NULL") +
                       (version >= 4 ? ",type_description_hash TEXT NOT NULL" : "") + ")",
