@@ -30,8 +30,8 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
     if (!error.empty()) {
       r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", f.name + ": SQLite's integrity check failed: " + error);
     } else if (!(findings.size() == 1 && findings[0] == "ok")) {
-      for (const std::string& finding : name_integrity_findings(f, findings))
-        r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", finding);
+      for (const NamedFinding& finding : name_integrity_findings(f, findings))
+        r.add_problem(Severity::Error, finding.offset, "rosbag2.db.integrity", finding.text);
     }
     done_bytes += f.size + f.wal_size;
     if (progress && !progress(done_bytes, total_bytes)) {

@@ -61,8 +61,23 @@ bool check_truncation(BagFile& file, Report& r) {
   return true;
 }
 
-std::vector<std::string> name_integrity_findings(BagFile& file, const std::vector<std::string>& findings) {
-  std::vector<std::string> out;
+std::vector<NamedFinding> name_integrity_findings(BagFile& file, const std::vector<std::string>& rows) {
+  std::vector<NamedFinding> out;
+  std::vector<std::string> findings;
+  uint8_t size_bytes[2] = {0, 0};
+  uint32_t page_size = file.source && file.source->read(16, size_bytes, 2) == 2 ? (uint32_t(size_bytes[0]) << 8 | size_bytes[1]) : 0;
+  if (page_size == 1) page_size = 65536;
+  // SQLite may give several findings in one row, a line each, under "*** in database main ***".
+  for (const std::string& row : rows)
+    for (size_t begin = 0; begin < row.size();) {
+      size_t end = row.find('\n', begin);
+      if (end == std::string::npos) end = row.size();
+      std::string line = row.substr(begin, end - begin);
+      if (!line.empty() && line.compare(0, 3, "***") != 0) findings.push_back(line);
+      begin = end + 1;
+    }
+  size_t more = findings.size() > kMaxListed ? findings.size() - kMaxListed : 0;
+  findings.resize(findings.size() - more);
   std::set<int64_t> wanted;
   for (const std::string& f : findings)
     if (int64_t page = page_in(f)) wanted.insert(page);
@@ -89,13 +104,16 @@ std::vector<std::string> name_integrity_findings(BagFile& file, const std::vecto
   }
   for (const std::string& f : findings) {
     std::string where;
+    uint64_t offset = 0;
     if (int64_t page = page_in(f)) {
+      offset = uint64_t(page - 1) * page_size;
       auto it = owner.find(page);
       std::string number = std::to_string(page);
       where = it != owner.end() ? it->second + ", page " + number + ": " : "page " + number + " (in no b-tree SQLite can walk): ";
     }
-    out.push_back(file.name + ": " + where + f);
+    out.push_back({offset, file.name + ": " + where + f});
   }
+  if (more) out.push_back({0, file.name + ": " + std::to_string(more) + " more findings of SQLite's integrity check"});
   return out;
 }
 

@@ -19,7 +19,12 @@ bool check_truncation(BagFile& file, Report& r);
 
 // SQLite's integrity findings ("On tree page 12 cell 3: ...") with the table or index that owns
 // each page named (through the sqlite_dbptr table of ext/recover's dbdata.c).
-std::vector<std::string> name_integrity_findings(BagFile& file, const std::vector<std::string>& findings);
+// Each with the offset of its page in the file (0 when it names none).
+struct NamedFinding {
+  uint64_t offset = 0;
+  std::string text;
+};
+std::vector<NamedFinding> name_integrity_findings(BagFile& file, const std::vector<std::string>& findings);
 
 // Duplicates (same topic, time and bytes), definitions missing for a topic's type, the yaml's
 // span and files against the databases.

@@ -137,7 +137,9 @@ const Original& original() {
 }
 
 struct Outcome {
-  size_t compared = 0;  // rows on undamaged pages, found byte-equal
+  size_t compared = 0;    // rows on undamaged pages, found byte-equal
+  bool truncated = false;  // rosbag2.db.truncated named the page the file ends at
+  bool table_page = false;  // an integrity finding named the table and page
 };
 
 // check and repair of `bytes` (the original with the pages in `damaged` cut or damaged).
@@ -153,6 +155,12 @@ Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint3
   bool named = false;
   for (const Problem& p : report.problems)
     named |= p.severity == Severity::Error && p.code.rfind("rosbag2.", 0) == 0 && p.message.find(o.file) != std::string::npos;
+  Outcome outcome;
+  for (const Problem& p : report.problems) {
+    outcome.truncated |= p.code == "rosbag2.db.truncated" && p.message.find(" page ") != std::string::npos;
+    outcome.table_page |= p.code == "rosbag2.db.integrity" && p.message.find(o.file + ": table ") == 0 &&
+                          p.message.find(", page ") != std::string::npos;
+  }
   if (!named) {
     // Damage SQLite cannot see (inside a message's bytes, in free space): every row is still
     // there with its topic and time.
@@ -174,7 +182,6 @@ Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint3
   std::string out = test_support::scratch_dir("rosbag2_damage") + "/repaired";
   std::filesystem::remove_all(out);
   ExtractResult result = rosbag2::repair_bag(folder, out, nullptr);
-  Outcome outcome;
   if (!result.ok) {
     // Only when SQLite cannot open the database at all (its first page damaged).
     CHECK(damaged.count(1));
@@ -228,7 +235,9 @@ TEST_CASE("rosbag2 damage: a database cut at every page boundary") {
     std::vector<uint8_t> bytes(o.bytes.begin(), o.bytes.begin() + static_cast<std::ptrdiff_t>(keep * o.page_size));
     std::set<uint32_t> lost;
     for (size_t p = keep + 1; p <= o.pages; ++p) lost.insert(static_cast<uint32_t>(p));
-    compared += check_and_repair(bytes, lost, "cut after page " + std::to_string(keep)).compared;
+    Outcome outcome = check_and_repair(bytes, lost, "cut after page " + std::to_string(keep));
+    CHECK_MESSAGE(outcome.truncated, "cut after page " << keep);
+    compared += outcome.compared;
   }
   // Rows before the cut came back, summed over the cuts: most cuts keep some.
   CHECK(compared > o.rows.size() * (o.pages / 4));
@@ -251,7 +260,7 @@ TEST_CASE("rosbag2 damage: random pages damaged (seeded)") {
   int rounds = std::getenv("LOGSCOPE_DAMAGE_ROUNDS") ? std::atoi(std::getenv("LOGSCOPE_DAMAGE_ROUNDS")) : 24;
   uint32_t x = std::getenv("LOGSCOPE_DAMAGE_SEED") ? static_cast<uint32_t>(std::atoll(std::getenv("LOGSCOPE_DAMAGE_SEED"))) : 20261127u;
   auto next = [&] { return x = x * 1103515245u + 12345u, x >> 8; };
-  size_t compared = 0;
+  size_t compared = 0, tables_named = 0;
   for (int round = 0; round < rounds; ++round) {
     std::vector<uint8_t> bytes = o.bytes;
     std::set<uint32_t> damaged;
@@ -270,7 +279,11 @@ TEST_CASE("rosbag2 damage: random pages damaged (seeded)") {
     }
     std::string what = "round " + std::to_string(round) + (whole ? ", garbage pages" : ", 16 bytes changed in pages");
     for (uint32_t p : damaged) what += " " + std::to_string(p);
-    compared += check_and_repair(bytes, damaged, what).compared;
+    Outcome outcome = check_and_repair(bytes, damaged, what);
+    compared += outcome.compared;
+    tables_named += outcome.table_page;
   }
   CHECK(compared > 0);
+  // Some rounds damage a b-tree page SQLite's integrity check sees: it is named with its table.
+  CHECK(tables_named > 0);
 }
