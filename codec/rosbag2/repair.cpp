@@ -98,15 +98,17 @@ bool fix_layout(sqlite3* db, const std::string& table, const std::vector<std::st
   std::string names, values;
   for (const std::string& c : made) {
     names += (names.empty() ? "\"" : ", \"") + c + "\"";
-    values += (values.empty() ? "" : ", ") + (contains(columns, c) ? "\"" + c + "\"" : std::string("''"));
+    // `id` no longer the rowid: the record stored NULL for it, and the rowid is the id.
+    std::string value = c == "id" ? "coalesce(id, _rowid_)" : "\"" + c + "\"";
+    values += (values.empty() ? "" : ", ") + (contains(columns, c) ? value : std::string("''"));
   }
   tables->push_back(kept);
-  return exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + values + " FROM " + kept + " WHERE typeof(id) = 'integer'",
+  return exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + values + " FROM " + kept + " WHERE typeof(coalesce(id, _rowid_)) = 'integer'",
               error);
 }
 
 // Makes the recovered database at `db` a rosbag2 database.
-bool make_bag_database(sqlite3* db, RepairedDatabase* out, std::string* error) {
+bool make_bag_database(sqlite3* db, sqlite3* input, RepairedDatabase* out, std::string* error) {
   std::vector<std::string> tables;
   // A new file that replaces nothing: a crash mid-repair loses only the copy, so no syncs.
   if (!exec(db, "PRAGMA synchronous=OFF", error) || !exec(db, "BEGIN", error) || !texts(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", &tables, error)) return false;
@@ -140,6 +142,14 @@ bool make_bag_database(sqlite3* db, RepairedDatabase* out, std::string* error) {
     out->lost_and_found = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM lost_and_found"));
     if (out->lost_and_found == 0 && !exec(db, "DROP TABLE lost_and_found", error)) return false;
   }
+  // Tables SQLite's recovery skipped whole (their schema entry damaged): read from their b-tree.
+  if (integer(db, "SELECT count(*) FROM topics") == 0) {
+    std::vector<int> types(topic_columns.size(), SQLITE_TEXT);
+    if (!types.empty()) types[0] = SQLITE_NULL;
+    out->refilled_topics = refill_from_root(input, db, "topics", topic_columns, types);
+  }
+  if (integer(db, "SELECT count(*) FROM messages") == 0 && message_columns == std::vector<std::string>{"id", "topic_id", "timestamp", "data"})
+    out->refilled_messages = refill_from_root(input, db, "messages", message_columns, {SQLITE_NULL, SQLITE_INTEGER, SQLITE_INTEGER, SQLITE_BLOB});
   std::string orphan = " WHERE NOT EXISTS (SELECT 1 FROM topics t WHERE t.id = messages.topic_id)";
   out->orphan_messages = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM messages" + orphan));
   if (out->orphan_messages &&
@@ -193,7 +203,7 @@ bool repair_database(SqliteReader& input, const std::string& out_uri, RepairedDa
   if (sqlite3_recover_errcode(recover) != SQLITE_OK) out->recover_error = sqlite3_recover_errmsg(recover);
   sqlite3_recover_finish(recover);
   std::string why;
-  if (!make_bag_database(db.get(), out, &why)) {
+  if (!make_bag_database(db.get(), input.handle(), out, &why)) {
     if (error) *error = "the recovered rows do not make a rosbag2 database: " + why +
                         (out->recover_error.empty() ? "" : " (recovery: " + out->recover_error + ")");
     return false;
@@ -210,6 +220,10 @@ void describe_repair(const std::string& file, const RepairedDatabase& r, Extract
     result->kept.push_back(printf_string("%s: %llu messages and %llu topics that the recovery found only as loose rows, put back",
                                          file.c_str(), static_cast<unsigned long long>(r.rehomed_messages),
                                          static_cast<unsigned long long>(r.rehomed_topics)));
+  if (r.refilled_messages || r.refilled_topics)
+    result->kept.push_back(printf_string("%s: %llu messages and %llu topics read from their b-tree, whose schema entry is damaged",
+                                         file.c_str(), static_cast<unsigned long long>(r.refilled_messages),
+                                         static_cast<unsigned long long>(r.refilled_topics)));
   if (r.orphan_messages)
     result->dropped.push_back(printf_string("%s: %llu messages whose topic_id has no topics row: not in the bag, kept in table %s",
                                             file.c_str(), static_cast<unsigned long long>(r.orphan_messages), kOrphanTable));

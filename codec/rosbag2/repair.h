@@ -14,6 +14,8 @@
 #include "rosbag2/bag.h"
 #include "rosbag2/recover.h"
 
+struct sqlite3;
+
 namespace logscope::rosbag2 {
 
 struct RepairedDatabase {
@@ -21,6 +23,8 @@ struct RepairedDatabase {
   uint64_t messages = 0;           // in `messages` once repaired
   uint64_t rehomed_messages = 0;   // lost_and_found rows of the messages' shape, put back
   uint64_t rehomed_topics = 0;     // idem for topics
+  uint64_t refilled_messages = 0;  // read from the b-tree of a damaged schema entry (repair_raw.cpp)
+  uint64_t refilled_topics = 0;
   uint64_t orphan_messages = 0;    // topic_id without a topics row: moved to table orphan_messages
   uint64_t lost_and_found = 0;     // rows the recovery could not attribute, kept in lost_and_found
   std::vector<RecoveredTopic> topics;  // messages per topic once repaired
@@ -43,6 +47,13 @@ ExtractResult repair_single_database(ByteSource& source, OutputSink& out);
 // metadata.yaml (version 8) describing the bag as its databases are (`bag` opened from the
 // repaired folder); `original` supplies what the databases do not hold (compression, distro).
 std::string metadata_yaml_of(const Bag& bag, const BagMetadata* original);
+
+// Rows of `table` that SQLite's recovery skipped because its schema entry is damaged, read cell by
+// cell from the b-tree under the root page that entry still names, into `out`'s `table` when
+// they have `columns`' shape (`types`: SQLITE_NULL for the id, which is the rowid). Returns how
+// many were added.
+uint64_t refill_from_root(sqlite3* input, sqlite3* out, const std::string& table, const std::vector<std::string>& columns,
+                          const std::vector<int>& types);
 
 // "kept"/"dropped" lines for one repaired database.
 void describe_repair(const std::string& file, const RepairedDatabase& repaired, ExtractResult* result);

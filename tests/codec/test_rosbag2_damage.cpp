@@ -179,6 +179,8 @@ Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint3
     CHECK(n == o.rows.size());
   }
 
+  // The damaged input beside the repaired folder, to look at when a case fails.
+  test_support::write_file(test_support::scratch_dir("rosbag2_damage") + "/damaged.db3", bytes);
   std::string out = test_support::scratch_dir("rosbag2_damage") + "/repaired";
   std::filesystem::remove_all(out);
   ExtractResult result = rosbag2::repair_bag(folder, out, nullptr);
