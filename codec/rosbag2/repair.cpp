@@ -94,16 +94,26 @@ bool fix_layout(sqlite3* db, const std::string& table, const std::vector<std::st
   if (!exec(db, "ALTER TABLE " + table + " RENAME TO " + kept, error) || !exec(db, create, error)) return false;
   std::vector<std::string> made;
   if (!texts(db, "SELECT name FROM pragma_table_info('" + table + "')", &made, error)) return false;
-  // A column the recovered table lacks is '' (rosbag2's columns are NOT NULL text but for the ids).
+  // Same width: the columns by position (a record's fields are, whatever a damaged CREATE calls
+  // them); otherwise by name, a column the recovered table lacks being ''. The first column, the
+  // id, was stored as NULL when it was the rowid: then the rowid is the id.
+  bool by_position = columns.size() == made.size();
+  auto quoted = [](const std::string& name) {
+    std::string q = "\"";
+    for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  std::string id = "coalesce(" + (by_position ? quoted(columns[0]) : contains(columns, "id") ? quoted("id") : std::string("NULL")) +
+                   ", _rowid_)";
   std::string names, values;
-  for (const std::string& c : made) {
-    names += (names.empty() ? "\"" : ", \"") + c + "\"";
-    // `id` no longer the rowid: the record stored NULL for it, and the rowid is the id.
-    std::string value = c == "id" ? "coalesce(id, _rowid_)" : "\"" + c + "\"";
-    values += (values.empty() ? "" : ", ") + (contains(columns, c) ? value : std::string("''"));
+  for (size_t i = 0; i < made.size(); ++i) {
+    names += (names.empty() ? "" : ", ") + quoted(made[i]);
+    std::string value = i == 0 ? id : by_position ? quoted(columns[i]) : contains(columns, made[i]) ? quoted(made[i]) : "''";
+    values += (values.empty() ? "" : ", ") + value;
   }
   tables->push_back(kept);
-  return exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + values + " FROM " + kept + " WHERE typeof(coalesce(id, _rowid_)) = 'integer'",
+  return exec(db, "INSERT OR IGNORE INTO " + table + "(" + names + ") SELECT " + values + " FROM " + kept + " WHERE typeof(" + id +
+                      ") = 'integer'",
               error);
 }
 

@@ -6,7 +6,8 @@
 // original's b-tree natively, below) comes back byte-equal.
 //
 // Every boundary is cut in every run. Random damage runs 24 seeded rounds; LOGSCOPE_DAMAGE_ROUNDS=N
-// runs N (and LOGSCOPE_DAMAGE_SEED=S another seed).
+// runs N (and LOGSCOPE_DAMAGE_SEED=S another seed; LOGSCOPE_DAMAGE_ROUND=K only round K, whose
+// input and output then stay in build/test-scratch/rosbag2_damage).
 #include <sqlite3.h>
 
 #include <cstdlib>
@@ -279,13 +280,14 @@ TEST_CASE("rosbag2 damage: random pages damaged (seeded)") {
         for (int i = 0; i < 16; ++i) p[(page == 1 ? 100 : 0) + next() % (o.page_size - 100)] ^= static_cast<uint8_t>(1 + next() % 255);
       }
     }
+    if (std::getenv("LOGSCOPE_DAMAGE_ROUND") && std::atoi(std::getenv("LOGSCOPE_DAMAGE_ROUND")) != round) continue;
     std::string what = "round " + std::to_string(round) + (whole ? ", garbage pages" : ", 16 bytes changed in pages");
     for (uint32_t p : damaged) what += " " + std::to_string(p);
     Outcome outcome = check_and_repair(bytes, damaged, what);
     compared += outcome.compared;
     tables_named += outcome.table_page;
   }
-  CHECK(compared > 0);
+  if (!std::getenv("LOGSCOPE_DAMAGE_ROUND")) CHECK(compared > 0);
   // Some rounds damage a b-tree page SQLite's integrity check sees: it is named with its table.
-  CHECK(tables_named > 0);
+  if (!std::getenv("LOGSCOPE_DAMAGE_ROUND") && rounds >= 8) CHECK(tables_named > 0);
 }
