@@ -152,14 +152,17 @@ bool make_bag_database(sqlite3* db, sqlite3* input, RepairedDatabase* out, std::
     out->lost_and_found = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM lost_and_found"));
     if (out->lost_and_found == 0 && !exec(db, "DROP TABLE lost_and_found", error)) return false;
   }
-  // Tables SQLite's recovery skipped whole (their schema entry damaged): read from their b-tree.
+  // Rows SQLite's recovery skipped because a schema entry is damaged: topics from the b-tree its
+  // entry still names, when none came back; messages, whose shape no other table has, from every
+  // page (a damaged page 1 can also lose their entry, or claim some of their pages).
   if (integer(db, "SELECT count(*) FROM topics") == 0) {
     std::vector<int> types(topic_columns.size(), SQLITE_TEXT);
     if (!types.empty()) types[0] = SQLITE_NULL;
-    out->refilled_topics = refill_from_root(input, db, "topics", topic_columns, types);
+    out->refilled_topics = refill_from_root(input, db, "topics", topic_columns, types, false);
   }
-  if (integer(db, "SELECT count(*) FROM messages") == 0 && message_columns == std::vector<std::string>{"id", "topic_id", "timestamp", "data"})
-    out->refilled_messages = refill_from_root(input, db, "messages", message_columns, {SQLITE_NULL, SQLITE_INTEGER, SQLITE_INTEGER, SQLITE_BLOB});
+  if (message_columns == std::vector<std::string>{"id", "topic_id", "timestamp", "data"})
+    out->refilled_messages =
+        refill_from_root(input, db, "messages", message_columns, {SQLITE_NULL, SQLITE_INTEGER, SQLITE_INTEGER, SQLITE_BLOB}, true);
   std::string orphan = " WHERE NOT EXISTS (SELECT 1 FROM topics t WHERE t.id = messages.topic_id)";
   out->orphan_messages = static_cast<uint64_t>(integer(db, "SELECT count(*) FROM messages" + orphan));
   if (out->orphan_messages &&
@@ -231,7 +234,7 @@ void describe_repair(const std::string& file, const RepairedDatabase& r, Extract
                                          file.c_str(), static_cast<unsigned long long>(r.rehomed_messages),
                                          static_cast<unsigned long long>(r.rehomed_topics)));
   if (r.refilled_messages || r.refilled_topics)
-    result->kept.push_back(printf_string("%s: %llu messages and %llu topics read from their b-tree, whose schema entry is damaged",
+    result->kept.push_back(printf_string("%s: %llu messages and %llu topics that the recovery skipped (a schema entry damaged), read cell by cell",
                                          file.c_str(), static_cast<unsigned long long>(r.refilled_messages),
                                          static_cast<unsigned long long>(r.refilled_topics)));
   if (r.orphan_messages)

@@ -50,10 +50,10 @@ std::string metadata_yaml_of(const Bag& bag, const BagMetadata* original);
 
 // Rows of `table` that SQLite's recovery skipped because its schema entry is damaged, read cell by
 // cell from the b-tree under the root page that entry still names, into `out`'s `table` when
-// they have `columns`' shape (`types`: SQLITE_NULL for the id, which is the rowid). Returns how
-// many were added.
+// they have `columns`' shape (`types`: SQLITE_NULL for the id, which is the rowid); with
+// `every_page`, also every cell of that shape anywhere in the file. Returns how many were added.
 uint64_t refill_from_root(sqlite3* input, sqlite3* out, const std::string& table, const std::vector<std::string>& columns,
-                          const std::vector<int>& types);
+                          const std::vector<int>& types, bool every_page);
 
 // "kept"/"dropped" lines for one repaired database.
 void describe_repair(const std::string& file, const RepairedDatabase& repaired, ExtractResult* result);

@@ -181,8 +181,9 @@ Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint3
   }
 
   // The damaged input beside the repaired folder, to look at when a case fails.
-  test_support::write_file(test_support::scratch_dir("rosbag2_damage") + "/damaged.db3", bytes);
-  std::string out = test_support::scratch_dir("rosbag2_damage") + "/repaired";
+  static const std::string scratch = test_support::scratch_dir("rosbag2_damage");  // once: it runs mkdir
+  test_support::write_file(scratch + "/damaged.db3", bytes);
+  std::string out = scratch + "/repaired";
   std::filesystem::remove_all(out);
   ExtractResult result = rosbag2::repair_bag(folder, out, nullptr);
   if (!result.ok) {
