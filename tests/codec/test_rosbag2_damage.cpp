@@ -7,8 +7,9 @@
 //
 // Every boundary is cut in every run. Random damage runs 24 seeded rounds; LOGSCOPE_DAMAGE_ROUNDS=N
 // runs N (and LOGSCOPE_DAMAGE_SEED=S another seed; LOGSCOPE_DAMAGE_ROUND=K only round K, whose
-// input and output then stay in build/test-scratch/rosbag2_damage).
+// input and output then stay in build/test-scratch/rosbag2_damage/random).
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -110,7 +111,8 @@ struct Original {
 const Original& original() {
   static Original o = [] {
     Original o;
-    std::string dir = test_support::scratch_dir("rosbag2_damage") + "/orig";
+    // Per process: ctest runs the cases of this file in parallel.
+    std::string parent = test_support::scratch_dir("rosbag2_damage/" + std::to_string(::getpid())), dir = parent + "/orig";
     std::filesystem::remove_all(dir);
     std::string error;
     REQUIRE_MESSAGE(rosbag2::write_demo_bag(dir, 300 * 1024, &error), error);
@@ -128,6 +130,8 @@ const Original& original() {
     uint32_t root = static_cast<uint32_t>(sqlite3_column_int64(s, 0));
     sqlite3_finalize(s);
     sqlite3_close(db);
+    std::filesystem::remove_all(parent);
+    REQUIRE(o.bytes.size() > 100);
     BtreeWalk walk{o.bytes, o.page_size, o.page_size - o.bytes[20], {}, {}};
     walk.walk(root);
     o.row_pages = walk.row_pages;
@@ -144,7 +148,9 @@ struct Outcome {
 };
 
 // check and repair of `bytes` (the original with the pages in `damaged` cut or damaged).
-Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint32_t>& damaged, const std::string& what) {
+// `tag` names the case's scratch folder (the cases run in parallel under ctest).
+Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint32_t>& damaged, const std::string& what,
+                         const std::string& tag) {
   const Original& o = original();
   INFO(what);
   MemoryFolder folder("orig");
@@ -181,9 +187,10 @@ Outcome check_and_repair(const std::vector<uint8_t>& bytes, const std::set<uint3
   }
 
   // The damaged input beside the repaired folder, to look at when a case fails.
-  static const std::string scratch = test_support::scratch_dir("rosbag2_damage");  // once: it runs mkdir
-  test_support::write_file(scratch + "/damaged.db3", bytes);
-  std::string out = scratch + "/repaired";
+  static std::map<std::string, std::string> scratch;  // once per tag: scratch_dir runs mkdir
+  if (!scratch.count(tag)) scratch[tag] = test_support::scratch_dir("rosbag2_damage/" + tag);
+  test_support::write_file(scratch[tag] + "/damaged.db3", bytes);
+  std::string out = scratch[tag] + "/repaired";
   std::filesystem::remove_all(out);
   ExtractResult result = rosbag2::repair_bag(folder, out, nullptr);
   if (!result.ok) {
@@ -239,7 +246,7 @@ TEST_CASE("rosbag2 damage: a database cut at every page boundary") {
     std::vector<uint8_t> bytes(o.bytes.begin(), o.bytes.begin() + static_cast<std::ptrdiff_t>(keep * o.page_size));
     std::set<uint32_t> lost;
     for (size_t p = keep + 1; p <= o.pages; ++p) lost.insert(static_cast<uint32_t>(p));
-    Outcome outcome = check_and_repair(bytes, lost, "cut after page " + std::to_string(keep));
+    Outcome outcome = check_and_repair(bytes, lost, "cut after page " + std::to_string(keep), "cut");
     CHECK_MESSAGE(outcome.truncated, "cut after page " << keep);
     compared += outcome.compared;
   }
@@ -284,7 +291,7 @@ TEST_CASE("rosbag2 damage: random pages damaged (seeded)") {
     if (std::getenv("LOGSCOPE_DAMAGE_ROUND") && std::atoi(std::getenv("LOGSCOPE_DAMAGE_ROUND")) != round) continue;
     std::string what = "round " + std::to_string(round) + (whole ? ", garbage pages" : ", 16 bytes changed in pages");
     for (uint32_t p : damaged) what += " " + std::to_string(p);
-    Outcome outcome = check_and_repair(bytes, damaged, what);
+    Outcome outcome = check_and_repair(bytes, damaged, what, "random");
     compared += outcome.compared;
     tables_named += outcome.table_page;
   }
