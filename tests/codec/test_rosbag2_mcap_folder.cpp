@@ -163,3 +163,42 @@ TEST_CASE("rosbag2 MCAP folder: a folder of .mcap files without metadata.yaml is
   folder.add("bag_0.mcap", std::vector<uint8_t>(s.files[0].begin(), s.files[0].end()));
   CHECK(detect_folder(folder).family != "rosbag2");
 }
+
+namespace {
+std::string run_cli(const std::string& arguments, int* status) {
+  std::string command = std::string(LOGSCOPE_CLI) + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string text;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
+  *status = WEXITSTATUS(::pclose(pipe));
+  return text;
+}
+}  // namespace
+
+TEST_CASE("rosbag2 MCAP folder CLI: info and check open the folder as one bag; repair refuses it with the per-split command") {
+  Splits s = make_splits(3);
+  std::string dir = test_support::scratch_dir("rosbag2_mcap_folder") + "/bag";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (size_t k = 0; k < s.files.size(); ++k)
+    test_support::write_file(dir + "/bag_" + std::to_string(k) + ".mcap", std::vector<uint8_t>(s.files[k].begin(), s.files[k].end()));
+  std::string yaml = yaml_of(s, total_of(s));
+  test_support::write_file(dir + "/metadata.yaml", std::vector<uint8_t>(yaml.begin(), yaml.end()));
+  int status = -1;
+  std::string info = run_cli("info '" + dir + "'", &status);
+  INFO(info);
+  CHECK(status == 0);
+  CHECK(info.find("Storage id:        mcap") != std::string::npos);
+  CHECK(info.find("Messages:          " + std::to_string(total_of(s))) != std::string::npos);
+  std::string check = run_cli("check '" + dir + "'", &status);
+  INFO(check);
+  CHECK(status == 0);
+  CHECK(check.find("rosbag2 (MCAP)") != std::string::npos);
+  std::string repair = run_cli("repair '" + dir + "' '" + dir + "-repaired'", &status);
+  INFO(repair);
+  CHECK(status == 2);
+  CHECK(repair.find("repair each split") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir + "-repaired/metadata.yaml"));
+}
