@@ -123,6 +123,18 @@ TEST_CASE("rosbag2 repair CLI: a cut bag folder is repaired into a new folder, r
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(text.find("kept: made_0.db3: /imu (topic_id 1): ") != std::string::npos);
   CHECK(text.find("verdict: the written file is valid") != std::string::npos);
+  // Python's sqlite3 (Debian's libsqlite3, another build of SQLite) finds the repaired database
+  // sound and reads the same rows as we do.
+  if (have_python_reference()) {
+    std::string py = "/usr/bin/python3 -c \"import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)"
+                     ".execute('PRAGMA integrity_check').fetchall())\" '" + dir + "/out/made_0.db3'";
+    FILE* p = ::popen(py.c_str(), "r");
+    std::string said;
+    while ((n = std::fread(buffer, 1, sizeof buffer, p)) > 0) said.append(buffer, n);
+    ::pclose(p);
+    CHECK(said == "[('ok',)]\n");
+    check_agreement(dir + "/out");
+  }
   // Never over an existing folder.
   FILE* again = ::popen(command.c_str(), "r");
   while (std::fread(buffer, 1, sizeof buffer, again) > 0) {
