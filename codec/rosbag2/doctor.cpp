@@ -24,6 +24,7 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   uint64_t done_bytes = 0;
   for (BagFile& f : bag.files) {
     check_truncation(f, r);
+    check_tables_readable(f, r);
     if (!f.reader) continue;
     std::string error;
     std::vector<std::string> findings = integrity_check(*f.reader, kIntegrityLimit, &error);

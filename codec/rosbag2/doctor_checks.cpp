@@ -117,6 +117,34 @@ std::vector<NamedFinding> name_integrity_findings(BagFile& file, const std::vect
   return out;
 }
 
+void check_tables_readable(BagFile& file, Report& r) {
+  if (!file.reader || file.tables_read) return;
+  sqlite3* db = file.reader->handle();
+  for (const char* table : {"schema", "metadata", "topics", "message_definitions", "messages"}) {
+    // Every column of every row: the rows' pages and their overflow chains.
+    std::string sql = std::string("SELECT * FROM ") + table;
+    Statement s;
+    int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &s.s, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string why = sqlite3_errmsg(db);
+      if (why.rfind("no such table", 0) != 0)
+        r.add_problem(Severity::Error, 0, "rosbag2.db.table_unreadable", file.name + ": table " + table + ": " + why);
+      continue;
+    }
+    uint64_t rows = 0;
+    int64_t last = 0;
+    while ((rc = sqlite3_step(s.s)) == SQLITE_ROW) {
+      ++rows;
+      last = sqlite3_column_int64(s.s, 0);
+    }
+    if (rc != SQLITE_DONE)
+      r.add_problem(Severity::Error, 0, "rosbag2.db.table_unreadable",
+                    printf_string("%s: table %s: reading stopped after %llu rows%s: %s", file.name.c_str(), table,
+                                  static_cast<unsigned long long>(rows),
+                                  rows ? (" (the last with id " + std::to_string(last) + ")").c_str() : "", sqlite3_errmsg(db)));
+  }
+}
+
 void check_duplicates(Bag& bag, Report& r) {
   for (BagFile& f : bag.files) {
     if (!f.reader || !f.tables_read) continue;

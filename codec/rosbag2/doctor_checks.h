@@ -26,6 +26,10 @@ struct NamedFinding {
 };
 std::vector<NamedFinding> name_integrity_findings(BagFile& file, const std::vector<std::string>& findings);
 
+// A database whose tables could not be read (rosbag2.db.tables): which of rosbag2's tables
+// SQLite fails on, each read in full (`rosbag2.db.table_unreadable`, naming file and table).
+void check_tables_readable(BagFile& file, Report& r);
+
 // Duplicates (same topic, time and bytes), definitions missing for a topic's type, the yaml's
 // span and files against the databases.
 void check_duplicates(Bag& bag, Report& r);
