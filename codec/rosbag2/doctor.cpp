@@ -92,7 +92,8 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   // Damaged databases: what SQLite's recovery extension salvages, per topic.
   std::vector<std::string> damaged;
   for (const Problem& p : r.problems)
-    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables")
+    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables" ||
+        p.code == "rosbag2.db.truncated" || p.code == "rosbag2.db.table_unreadable")
       for (const BagFile& f : bag.files)
         if (p.message.compare(0, f.name.size() + 1, f.name + ":") == 0 &&
             std::find(damaged.begin(), damaged.end(), f.name) == damaged.end())
