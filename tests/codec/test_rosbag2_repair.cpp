@@ -28,6 +28,24 @@ std::string repair_and_compare(const std::string& path, const std::string& name)
   OpenBag repaired = open_bag_path(out);
   auto before = our_messages(*original.bag), after = our_messages(*repaired.bag);
   CHECK(before == after);
+  // Topics (with QoS and type hash), definitions and the schema version are kept as they were.
+  for (const auto& f : original.bag->files) {
+    if (!f.tables_read) continue;
+    const rosbag2::BagFile* r = nullptr;
+    for (const auto& g : repaired.bag->files)
+      if (g.name == f.name) r = &g;
+    REQUIRE(r);
+    CHECK(r->tables.schema_version == f.tables.schema_version);
+    REQUIRE(r->tables.topics.size() == f.tables.topics.size());
+    for (size_t i = 0; i < f.tables.topics.size(); ++i) {
+      CHECK(r->tables.topics[i].name == f.tables.topics[i].name);
+      CHECK(r->tables.topics[i].offered_qos_profiles == f.tables.topics[i].offered_qos_profiles);
+      CHECK(r->tables.topics[i].type_description_hash == f.tables.topics[i].type_description_hash);
+    }
+    REQUIRE(r->tables.definitions.size() == f.tables.definitions.size());
+    for (size_t i = 0; i < f.tables.definitions.size(); ++i)
+      CHECK(r->tables.definitions[i].encoded_message_definition == f.tables.definitions[i].encoded_message_definition);
+  }
   Report report = repaired.inspector->check(nullptr);
   for (const Problem& p : report.problems)
     CHECK_MESSAGE((p.severity == Severity::Info || p.code == "rosbag2.definitions.missing"), p.code << ": " << p.message);
