@@ -53,6 +53,20 @@ int verify_output(const std::string& path) {
   return errors + warnings ? kExitProblems : kExitClean;
 }
 
+// A log that is a folder (a rosbag2 bag) repaired into a new folder, which is then checked.
+int run_folder_repair(OpenFile& input, const FormatEntry& entry, const std::string& out) {
+  ExtractResult result = entry.repair_folder(*input.folder, input.detection, out, terminal_progress("repairing"));
+  if (!result.ok) {
+    for (const std::string& line : result.dropped) std::printf("dropped: %s\n", line.c_str());
+    return fail(input.path + ": " + result.error + "; nothing written");
+  }
+  std::printf("repair: %s -> %s, %llu bytes\n", input.path.c_str(), out.c_str(), static_cast<unsigned long long>(result.bytes_written));
+  for (const std::string& line : result.kept) std::printf("kept: %s\n", line.c_str());
+  for (const std::string& line : result.dropped) std::printf("dropped: %s\n", line.c_str());
+  if (result.dropped.empty()) std::printf("dropped: nothing\n");
+  return verify_output(out);
+}
+
 int run_write(const std::vector<std::string>& raw, bool repair) {
   const char* name = repair ? "repair" : "extract";
   std::vector<std::string> sources = source_flags(repair ? Operation::Repair : Operation::Extract);
@@ -84,6 +98,7 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
   const FormatEntry* entry = find_format(input->detection.family);
   if (!entry) return fail(in + ": unknown format (" + input->detection.diagnosis + ")");
   Operation operation = repair ? Operation::Repair : Operation::Extract;
+  if (repair && input->folder && entry->repair_folder) return run_folder_repair(*input, *entry, out);
   if (!entry->supports(operation) || !(repair ? entry->repair : entry->extract))
     return fail(std::string(name) + " is not available for " + input->detection.label + " yet; nothing written");
   if (!source_flag.empty()) {

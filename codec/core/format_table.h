@@ -116,6 +116,11 @@ struct FormatEntry {
                                               OutputSink& out, const ProgressFn& progress)>;
   WriteFn extract;
   WriteFn repair;
+  // LogShape::Folder: repair of the whole folder (`folder`, as match_folder saw it) into a new
+  // folder at the native path `out_folder`, which it creates. The caller re-checks the folder.
+  using FolderWriteFn = std::function<ExtractResult(Folder& folder, const Detection& detection, const std::string& out_folder,
+                                                    const ProgressFn& progress)>;
+  FolderWriteFn repair_folder;
 
   std::vector<Operation> operations;
   SourceNoun source;                           // what export and extract select

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/printf_text.h"
+#include "rosbag2/doctor_checks.h"
 #include "rosbag2/inspector_impl.h"
 #include "rosbag2/recover.h"
 
@@ -22,14 +23,16 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   uint64_t total_bytes = bag.total_size();
   uint64_t done_bytes = 0;
   for (BagFile& f : bag.files) {
+    check_truncation(f, r);
+    check_tables_readable(f, r);
     if (!f.reader) continue;
     std::string error;
     std::vector<std::string> findings = integrity_check(*f.reader, kIntegrityLimit, &error);
     if (!error.empty()) {
       r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", f.name + ": SQLite's integrity check failed: " + error);
     } else if (!(findings.size() == 1 && findings[0] == "ok")) {
-      for (const std::string& finding : findings)
-        r.add_problem(Severity::Error, 0, "rosbag2.db.integrity", f.name + ": " + finding);
+      for (const NamedFinding& finding : name_integrity_findings(f, findings))
+        r.add_problem(Severity::Error, finding.offset, "rosbag2.db.integrity", finding.text);
     }
     done_bytes += f.size + f.wal_size;
     if (progress && !progress(done_bytes, total_bytes)) {
@@ -47,8 +50,10 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   std::map<std::pair<size_t, std::string>, uint64_t> counted;  // (file, kind) -> problems
   auto limited = [&](size_t file, const std::string& kind) { return ++counted[{file, kind}] <= kMaxProblemsPerKind; };
   std::string error;
+  std::map<size_t, int64_t> last_row;  // per file: the last row read, to say where reading stopped
   bool ok = for_each_bag_message(bag, [&](const BagMessage& m) {
     const std::string& file = bag.files[m.file].name;
+    last_row[m.file] = m.stored.row_id;
     if (!m.topic && limited(m.file, "orphan"))
       r.add_problem(Severity::Error, 0, "rosbag2.messages.orphan_topic",
                     printf_string("%s: table messages, row %lld: topic_id %lld has no row in topics", file.c_str(),
@@ -64,7 +69,20 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
                                   static_cast<long long>(*yaml_start), static_cast<long long>(*yaml_end)));
     return true;
   }, &error);
-  if (!ok) r.add_problem(Severity::Error, 0, "rosbag2.messages.unreadable", "reading the messages stopped: " + error);
+  if (!ok) {
+    // for_each_bag_message stops at the first file that fails: the one after the last read.
+    std::string where;
+    for (size_t i = 0; i < bag.files.size(); ++i)
+      if (error.compare(0, bag.files[i].name.size() + 1, bag.files[i].name + ":") == 0)
+        where = last_row.count(i) ? printf_string("table messages, after row %lld: ", static_cast<long long>(last_row[i]))
+                                  : "table messages, before its first row: ";
+    size_t colon = error.find(": ");
+    r.add_problem(Severity::Error, 0, "rosbag2.messages.unreadable",
+                  colon == std::string::npos ? "reading the messages stopped: " + error
+                                             : error.substr(0, colon + 2) + where + "reading stopped: " + error.substr(colon + 2));
+  }
+  check_duplicates(bag, r);
+  check_definitions(bag, r);
   for (const auto& c : counted)
     if (c.second > kMaxProblemsPerKind)
       r.add_problem(Severity::Warning, 0, "rosbag2.messages.more",
@@ -74,7 +92,8 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   // Damaged databases: what SQLite's recovery extension salvages, per topic.
   std::vector<std::string> damaged;
   for (const Problem& p : r.problems)
-    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables")
+    if (p.code == "rosbag2.db.integrity" || p.code == "rosbag2.messages.unreadable" || p.code == "rosbag2.db.tables" ||
+        p.code == "rosbag2.db.truncated" || p.code == "rosbag2.db.table_unreadable")
       for (const BagFile& f : bag.files)
         if (p.message.compare(0, f.name.size() + 1, f.name + ":") == 0 &&
             std::find(damaged.begin(), damaged.end(), f.name) == damaged.end())
@@ -103,6 +122,7 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   }
 
   // The yaml against the databases.
+  check_yaml_span(bag, r);
   if (bag.metadata) {
     const BagMetadata& m = *bag.metadata;
     BagTotals totals = bag_totals(bag);

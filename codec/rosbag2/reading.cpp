@@ -6,6 +6,7 @@
 #include "rosbag2/bag.h"
 #include "rosbag2/entry.h"
 #include "rosbag2/inspector.h"
+#include "rosbag2/mcap_folder.h"
 
 namespace logscope::rosbag2 {
 namespace {
@@ -19,10 +20,14 @@ const uint8_t kSmallDemo[] = {
 
 void add_reading(FormatEntry& e) {
   e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
+    // A bag that stores MCAP (mcap_folder.h): the version says which reader opens it.
+    if (looks_like_mcap_bag_folder(folder)) return FormatEntry::Match{"mcap", "rosbag2 (MCAP)"};
     if (!looks_like_bag_folder(folder)) return std::nullopt;
     return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
   };
-  e.open_folder = [](Folder& folder, const Detection&) { return open_folder_inspector(folder); };
+  e.open_folder = [](Folder& folder, const Detection& detection) {
+    return detection.version == "mcap" ? open_mcap_bag_inspector(folder) : open_folder_inspector(folder);
+  };
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
 }

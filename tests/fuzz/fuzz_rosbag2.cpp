@@ -2,7 +2,10 @@
 // opened as a lone .db3 through the ByteSource VFS (sqlite_vfs.h) and the table readers, every
 // FormatInspector entry point exercised with the message query, and the invariants of
 // tests/fuzz/invariants.h checked. Any other input is metadata.yaml: parsed by the YAML subset
-// reader, then opened as a bag folder beside the small demo database under the names it gives.
+// reader, then opened as a bag folder beside the small demo database under the names it gives
+// (the MCAP small demo when the yaml says storage mcap: mcap_folder.h). A database input is also
+// repaired through memory (repair.h: SQLite's recovery, the tables made anew, rows read from the
+// b-tree of a damaged schema entry) and the repaired database checked.
 // Build with -DLOGSCOPE_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
 #include <cstddef>
 #include <cstdint>
@@ -10,10 +13,13 @@
 #include <string>
 
 #include "core/folder.h"
+#include "core/format_table.h"
+#include "core/output_sink.h"
 #include "exercise.h"
 #include "invariants.h"
 #include "rosbag2/inspector.h"
 #include "rosbag2/metadata.h"
+#include "rosbag2/repair.h"
 #include "rosbag2/writer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -23,13 +29,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto inspector = logscope::rosbag2::open_inspector(source);
     logscope::ProgressFn progress = [](uint64_t, uint64_t) { return true; };
     inspector->query("messages", logscope::Json::parse("{\"limit\": 50}").value_or(logscope::Json::object()), progress);
+    logscope::MemoryOutputSink repaired;
+    logscope::ExtractResult result = logscope::rosbag2::repair_single_database(source, repaired);
+    if (result.ok) {
+      logscope::MemoryByteSource back(reinterpret_cast<const uint8_t*>(repaired.bytes.data()), repaired.bytes.size());
+      auto again = logscope::rosbag2::open_inspector(back);
+      again->check(progress);
+    }
     return 0;
   }
   std::string text(reinterpret_cast<const char*>(data), size);
   logscope::rosbag2::BagMetadata metadata;
   std::string error;
   bool parsed = logscope::rosbag2::parse_metadata(text, &metadata, &error);
-  static const std::vector<uint8_t> demo = logscope::rosbag2::small_demo_database();
+  static const std::vector<uint8_t> sqlite_demo = logscope::rosbag2::small_demo_database();
+  static const std::vector<uint8_t> mcap_demo = logscope::find_format("mcap")->small_demo();
+  const std::vector<uint8_t>& demo = parsed && metadata.storage_identifier == "mcap" ? mcap_demo : sqlite_demo;
   logscope::MemoryFolder folder("fuzz");
   folder.add("metadata.yaml", std::vector<uint8_t>(data, data + size));
   folder.add("bag_0.db3", demo);
@@ -38,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!metadata.relative_file_paths[i].empty()) folder.add(metadata.relative_file_paths[i], demo);
   logscope::Detection detection = logscope::detect_folder(folder);
   if (detection.family != "rosbag2") return 0;
-  auto inspector = logscope::rosbag2::open_folder_inspector(folder);
+  // Through the table's open_folder, as the CLI and the page open it: SQLite or MCAP storage.
+  auto inspector = logscope::find_format("rosbag2")->open_folder(folder, detection);
   logscope_fuzz::exercise_inspector(inspector.get(), detection, 0);
   return 0;
 }

@@ -14,6 +14,7 @@
 #include "core/format_table.h"
 #include "mcap/cdr_demo.h"
 #include "mcap/writer.h"
+#include "rosbag2/writer.h"
 #include "tiny_files.h"
 
 namespace {
@@ -152,6 +153,18 @@ int main(int argc, char** argv) {
              "    - bag/x_0.db3\n  topics_with_message_count:\n    - topic_metadata:\n        name: '/a''b'\n"
              "        offered_qos_profiles:\n          - history: keep_last\n            depth: 10\n      message_count: 3\n"
              "  compression_format: zstd\n  compression_mode: \"MESS\\u0041GE\"\n");
+  // A bag that stores MCAP (the harness puts the MCAP small demo under the names it gives), and
+  // the small demo database cut and with a page damaged, for repair's salvage paths.
+  write_text(out + "/rosbag2/metadata_mcap.yaml",
+             "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: mcap\n  message_count: 3\n"
+             "  relative_file_paths:\n    - bag_0.mcap\n    - bag_1.mcap\n  files:\n    - path: bag_0.mcap\n      message_count: 2\n");
+  {
+    std::vector<uint8_t> db = logscope::rosbag2::small_demo_database();
+    std::vector<uint8_t> cut(db.begin(), db.begin() + static_cast<std::ptrdiff_t>(db.size() / 2 / 4096 * 4096));
+    write(out + "/rosbag2/small_demo_cut.db3", cut);
+    for (size_t i = 4096 + 8; i < 4096 + 200 && i < db.size(); i += 7) db[i] ^= 0x5a;  // page 2: a table's root
+    write(out + "/rosbag2/small_demo_page2_damaged.db3", db);
+  }
   write_text(out + "/detect/object.json", "{\"a\": [1, -2, 3.5e10, true, null, \"x\\u00e9\\n\"], \"b\": {\"c\": 18446744073709551615}}");
   write_text(out + "/detect/html", "<!DOCTYPE html><html>");
   write_text(out + "/detect/lfs", "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 12\n");
