@@ -127,8 +127,11 @@ bool TypeLibrary::definition(const std::string& type, std::string* encoding, std
         *error = type + " uses more than " + std::to_string(kMaxUsedTypes) + " types";
         return false;
       }
-      // A flat file's type is named as its user names it, so the schema finds it by package.
+      // Named `pkg/Type`, as rosbag2 and MCAP writers name the types after the root (a flat file's
+      // by the name its user wrote, so a reader finds it by package).
       std::string section = found_key.find('/') == std::string::npos ? wanted : found_key;
+      size_t msg = section.find("/msg/");
+      if (msg != std::string::npos) section.erase(msg, 4);
       *text += "\n================================================================================\nMSG: " + section + "\n" + dep->text;
       queue.emplace_back(section, dep);
     }
