@@ -236,6 +236,13 @@ test('rosbag2 convert: @mcap/core reads the same messages from the converted MCA
     });
     const given = await assertConvert(bare, bareBag, join(dir, 'humble-given.mcap'), ['--msg-path', msgs]);
     assert.equal(given.schemas.size, 3);
+    // --definitions-from another log: the bag with definitions, and an MCAP converted from it.
+    const ironSchemas = schemaDefinitions(await readMcap(join(dir, 'iron-zstd.mcap')));
+    for (const source of [withDefs, join(dir, 'iron-zstd.mcap')]) {
+      const from = await assertConvert(bare, bareBag, join(dir, 'humble-from.mcap'), ['--definitions-from', source]);
+      assert.deepEqual(schemaDefinitions(from), ironSchemas, `--definitions-from ${source}: the schemas of the bag with definitions`);
+    }
+    assert.notEqual(cli(['convert', bare, join(dir, 'x.mcap'), '--definitions-from', join(dir, 'no-such-file')]).status, 0);
     // The same .msg folder for export: rosmsg2 decodes by the schemas convert wrote from it.
     for (const line of assertExportAgreement(bare, bareBag, ['--msg-path', msgs], schemaDefinitions(given))) t.diagnostic(`humble --msg-path ${line}`);
 
