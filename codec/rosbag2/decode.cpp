@@ -93,6 +93,10 @@ void add_decoded(Json& j, const TopicDecoder& decoder, const uint8_t* data, size
   if (!error.empty()) j["decode_error"] = "the " + decoder.type + " definition does not fit the message's " + std::to_string(size) + " bytes: " + error;
 }
 
+bool fits_definition(const TopicDecoder& decoder, const uint8_t* data, size_t size, std::string* why) {
+  return !decoder.schema || cdr::validate(*decoder.schema, data, size, why);
+}
+
 Problem size_mismatch(const TopicDecoder& decoder, const std::string& where, size_t size, const std::string& why) {
   return Problem{Severity::Warning, 0, "rosbag2.decode.size_mismatch",
                  "topic " + decoder.topic + " (" + decoder.type + "): the message at " + where + " (" + std::to_string(size) +

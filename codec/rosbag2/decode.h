@@ -48,6 +48,10 @@ class TopicDecoders {
 // with what was decoded, or `decode_note` and `hex` (the first bytes) when there is no definition.
 void add_decoded(Json& j, const TopicDecoder& decoder, const uint8_t* data, size_t size);
 
+// Whether the message fits its topic's definition (true when there is none to check); `why` says
+// where it does not.
+bool fits_definition(const TopicDecoder& decoder, const uint8_t* data, size_t size, std::string* why);
+
 // The problem for a message its definition does not fit; `where`: "file.db3 row 12".
 Problem size_mismatch(const TopicDecoder& decoder, const std::string& where, size_t size, const std::string& why);
 

@@ -203,6 +203,10 @@ TEST_CASE("rosbag2 decode: a definition that does not fit the bytes is rosbag2.d
   for (const Json& m : page.find("messages")->elements()) any_error |= m.find("decode_error") != nullptr;
   CHECK(any_error);
   CHECK(!page.find("problems")->elements().empty());
+  Report check = open.inspector->check(nullptr);
+  CHECK(test_support::has_code(check.problems, "rosbag2.decode.size_mismatch"));
+  for (const Problem& p : check.problems)
+    if (p.code == "rosbag2.decode.size_mismatch") CHECK(p.message.find("topic /wide (demo_msgs/msg/Wide)") != std::string::npos);
 }
 
 TEST_CASE("rosbag2 decode: without definitions messages are hex; --msg-path decodes them as the bag's definitions do") {
