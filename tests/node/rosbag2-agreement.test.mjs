@@ -243,6 +243,27 @@ test('rosbag2 convert: @mcap/core reads the same messages from the converted MCA
       assert.deepEqual(schemaDefinitions(from), ironSchemas, `--definitions-from ${source}: the schemas of the bag with definitions`);
     }
     assert.notEqual(cli(['convert', bare, join(dir, 'x.mcap'), '--definitions-from', join(dir, 'no-such-file')]).status, 0);
+    // A ROS 1 bag's definitions: used where the layout is ROS 2's (geometry_msgs/Twist), refused
+    // where ROS 1's Header (with seq) differs (sensor_msgs/CompressedImage).
+    const ros1 = join(dir, 'ros1.bag');
+    assert.equal(cli(['make-demo-rosbag', ros1, '--size-mb', '1']).status, 0);
+    const twists = [[1, 2, 3, 4, 5, 6], [0.5, -1.25, 1e300, -2, 7, 8.125]];
+    const db = join(bare, readdirSync(bare).find((n) => n.endsWith('.db3')));
+    const insert = `import sqlite3, struct, sys
+c = sqlite3.connect(sys.argv[1])
+cur = c.execute("INSERT INTO topics(name, type, serialization_format, offered_qos_profiles, type_description_hash) VALUES('/cmd_vel', 'geometry_msgs/msg/Twist', 'cdr', '', '')")
+for i, v in enumerate(${JSON.stringify(twists)}):
+    c.execute("INSERT INTO messages(topic_id, timestamp, data) VALUES(?, ?, ?)", (cur.lastrowid, 1700000001000000000 + i, b"\\x00\\x01\\x00\\x00" + struct.pack("<6d", *v)))
+c.commit()`;
+    const added = spawnSync('/usr/bin/python3', ['-c', insert, db], { encoding: 'utf8' });
+    assert.equal(added.status, 0, added.stderr);
+    const twist = cli(['export', bare, '--topic', '/cmd_vel', '--format', 'jsonl', '--definitions-from', ros1]);
+    assert.equal(twist.status, 0, twist.stderr);
+    const rows = twist.stdout.split('\n').filter(Boolean).map(parseExact);
+    assert.deepEqual(rows.map((r) => ['linear', 'angular'].flatMap((k) => ['x', 'y', 'z'].map((a) => Number(r[`${k}.${a}`].num)))), twists);
+    const image = cli(['export', bare, '--topic', '/camera/compressed', '--definitions-from', ros1]);
+    assert.notEqual(image.status, 0);
+    assert.match(image.stderr, /ROS 1's, whose std_msgs\/Header \(with seq\)/);
     // The same .msg folder for export: rosmsg2 decodes by the schemas convert wrote from it.
     for (const line of assertExportAgreement(bare, bareBag, ['--msg-path', msgs], schemaDefinitions(given))) t.diagnostic(`humble --msg-path ${line}`);
 
