@@ -34,7 +34,7 @@ class Rosbag2Inspector : public FormatInspector {
   void add_data_queries(std::vector<QuerySpec>& list);
 
  private:
-  // The messages of `topics` (all when empty) in [t0, t1], in stored order; false when cancelled.
+  // The messages of `topic` (every topic when empty) in [t0, t1], in stored order; false when cancelled.
   bool for_each_topic_message(const std::string& topic, uint64_t t0, uint64_t t1, const ProgressFn& progress,
                               const std::function<bool(const BagMessage&)>& visit, std::string* error);
   const Topic* find_topic(const std::string& name) const;
