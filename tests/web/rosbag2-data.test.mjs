@@ -49,3 +49,25 @@ test('rosbag2 Data tab: messages decoded by the bag\'s definitions, one topic at
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('rosbag2 plot: a topic plots the rows logscope export writes', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const page = await env.newPage();
+  await openSettled(page, file);
+  await page.click('#tab-plots');
+  await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true');
+  const sources = await page.$$eval('#plot-source option', (options) => options.map((o) => o.value));
+  assert.deepEqual(sources.sort(), ['/camera/compressed', '/chatter', '/imu']);
+  await page.selectOption('#plot-source', '/imu');
+  await page.waitForFunction(() => (document.querySelector('#plot-fields-summary')?.textContent || '').length > 0, null, { timeout: 60_000 });
+  await page.click('#plot-run');
+  await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'done' && document.querySelector('#plot-card')?.dataset.source === '/imu', null, { timeout: 120_000 });
+  const shown = await page.$eval('#plot-card', (card) => ({ ...card.dataset, plot: /** @type {any} */ (card).plotData }));
+  const text = execFileSync(cli, ['export', file, '--topic', '/imu', '--fields', shown.fields, '--format', 'csv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const rows = text.split('\r\n').filter(Boolean).slice(1).map((line) => line.split(','));
+  assert.equal(Number(shown.count), rows.length, 'points = exported rows');
+  shown.plot.columns.forEach((column, c) => rows.forEach((row, i) => assert.equal(shown.plot.values[c][i], Number(row[c + 1]), `${column} row ${i}`)));
+  await screenshot(page, 'plots-rosbag2');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
