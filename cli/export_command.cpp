@@ -121,7 +121,7 @@ const CommandRegistrar kExport({"export", "one source (a topic, a series, an act
                                 "A BDDF protobuf series is one row per message and a column per numeric field path\n"
                                 "(kinematic_state.joint_states[3].position.value), read with the schemas of:\n" +
                                     schema_flags_help() + "See docs/protobuf.md.\n\n"
-                                "ROS 2 CDR topics are decoded by the log's own definitions, else by:\n" +
+                                "A rosbag2 bag's CDR topics are decoded by the definitions it stores, else by (MCAP uses its schemas):\n" +
                                     definition_flags_help() + "See docs/rosbag2.md.",
                                 run_export});
 
