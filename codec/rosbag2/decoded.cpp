@@ -40,11 +40,11 @@ Json Rosbag2Inspector::decoded_query(QueryArgs& args, const ProgressFn& progress
   }
   Json messages = Json::array();
   Json problems = Json::array();
-  uint64_t index = 0;
+  uint64_t index = first;
   bool more = false;
   std::string error;
-  bool walked = for_each_topic_message(topic, t0, t1, progress, [&](const BagMessage& m) {
-    if (index++ < first) return true;
+  bool walked = for_each_selected(topic, t0, t1, first, progress, [&](const BagMessage& m) {
+    ++index;
     if (messages.size() >= count) {
       more = true;
       return false;

@@ -44,25 +44,6 @@ const Topic* Rosbag2Inspector::find_topic(const std::string& name) const {
   return nullptr;
 }
 
-bool Rosbag2Inspector::for_each_topic_message(const std::string& topic, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                                              const std::function<bool(const BagMessage&)>& visit, std::string* error) {
-  BagTotals totals = bag_totals(*bag_);
-  uint64_t total = totals.messages, seen = 0;
-  if (!topic.empty())
-    for (const TopicRow& row : totals.topics)
-      if (row.name == topic) total = row.count;
-  ProgressTicker ticker(progress, total, 256);
-  bool cancelled = false;
-  for_each_bag_message(*bag_, [&](const BagMessage& m) {
-    if (!topic.empty() && (!m.topic || m.topic->name != topic)) return true;
-    if (!ticker.update(++seen)) return !(cancelled = true);
-    uint64_t t = time_of(m);
-    if (t < t0 || t > t1) return true;
-    return visit(m);
-  }, error);
-  return !cancelled;
-}
-
 ExportResult Rosbag2Inspector::export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
                                            const ProgressFn& progress) {
   ExportResult result;
@@ -92,7 +73,7 @@ ExportResult Rosbag2Inspector::export_rows(const std::string& topic, const Expor
     if (result.problems.size() < kMaxProblems) result.problems.push_back(std::move(p));
   };
   std::string error, walk_error;
-  bool walked = for_each_topic_message(topic, request.from_ns, request.to_ns, progress, [&](const BagMessage& m) {
+  bool walked = for_each_selected(topic, request.from_ns, request.to_ns, 0, progress, [&](const BagMessage& m) {
     std::string where = bag_->files[m.file].name + " row " + std::to_string(m.stored.row_id);
     if (m.topic->type != first->type) {
       problem(Problem{Severity::Warning, 0, "rosbag2.export.other_type",

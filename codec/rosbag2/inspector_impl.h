@@ -34,9 +34,10 @@ class Rosbag2Inspector : public FormatInspector {
   void add_data_queries(std::vector<QuerySpec>& list);
 
  private:
-  // The messages of `topic` (every topic when empty) in [t0, t1], in stored order; false when cancelled.
-  bool for_each_topic_message(const std::string& topic, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                              const std::function<bool(const BagMessage&)>& visit, std::string* error);
+  // The messages of `topic` (every topic when empty) in [t0, t1], in stored order, the first `skip`
+  // of them passed over unread (select.cpp); false when cancelled. `error`: SQLite stopped midway.
+  bool for_each_selected(const std::string& topic, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
+                         const std::function<bool(const BagMessage&)>& visit, std::string* error);
   const Topic* find_topic(const std::string& name) const;
   Json decoded_query(QueryArgs& args, const ProgressFn& progress);
   Json columns_query(QueryArgs& args);
