@@ -109,7 +109,7 @@ int run_export(const std::vector<std::string>& raw) {
 
 const CommandRegistrar kExport({"export", "one source (a topic, a series, an actor) as CSV or JSON Lines (flattened columns)",
                                 "usage: logscope export FILE SOURCE [--from S] [--to S] [--format csv|jsonl] [--fields a,b] [-o OUT]\n"
-                                "                       [--descriptors FILE | --proto-path DIR]\n\n"
+                                "                       [--descriptors FILE | --proto-path DIR] [--msg-path DIR | --definitions-from FILE]\n\n"
                                 "SOURCE, by format:\n" + source_flags_help(Operation::Export) + "\n"
                                 "Writes one row per message, block or frame of the source: first the receive time in ns,\n"
                                 "then the decoded fields flattened to columns like header.stamp.secs, pose.position.x,\n"
@@ -120,7 +120,9 @@ const CommandRegistrar kExport({"export", "one source (a topic, a series, an act
                                 "Numbers round-trip: integers exact, floats in their shortest form. See docs/export.md.\n\n"
                                 "A BDDF protobuf series is one row per message and a column per numeric field path\n"
                                 "(kinematic_state.joint_states[3].position.value), read with the schemas of:\n" +
-                                    schema_flags_help() + "See docs/protobuf.md.",
+                                    schema_flags_help() + "See docs/protobuf.md.\n\n"
+                                "A rosbag2 bag's CDR topics are decoded by the definitions it stores, else by (MCAP uses its schemas):\n" +
+                                    definition_flags_help() + "See docs/rosbag2.md.",
                                 run_export});
 
 }  // namespace

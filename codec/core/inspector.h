@@ -19,6 +19,9 @@
 namespace logscope::protobuf {
 class Schemas;  // codec/protobuf/schemas.h
 }
+namespace logscope::cdr {
+class TypeLibrary;  // codec/cdr/type_library.h
+}
 
 namespace logscope {
 
@@ -79,6 +82,9 @@ class FormatInspector {
   // names for protobuf payloads in decode, export and plots (codec/protobuf). Null: none, field
   // numbers only. Formats without such payloads, or that carry their own schemas, ignore it.
   virtual void set_message_schemas(std::shared_ptr<const protobuf::Schemas> schemas) { (void)schemas; }
+  // ROS 2 message definitions the user supplied (`--msg-path`, `--definitions-from`): CDR payloads
+  // of types the log stores no definition for are decoded by name. Others ignore it.
+  virtual void set_message_definitions(std::shared_ptr<const cdr::TypeLibrary> definitions) { (void)definitions; }
 
   // Index-first summary: reads as little as the format allows. Problems found on the way
   // (and any recovery performed because the index is missing) are in the report.

@@ -326,6 +326,20 @@ std::vector<QuerySpec> McapInspector::queries() {
         {"channels.schema_encoding", Unit::Text}, {"channels.message_encoding", Unit::Text}, {"channels.messages", Unit::Count},
         {"channels.metadata", Unit::Data}, {"channels.offset", Unit::Offset}},
        [this](QueryArgs&, const ProgressFn&) { return channels_query(); }},
+      {"definitions", "each schema's name, encoding and text, for --definitions-from", {},
+       {{"definitions.type", Unit::Text}, {"definitions.encoding", Unit::Text}, {"definitions.text", Unit::Text}},
+       [this](QueryArgs&, const ProgressFn&) {
+         Json list = Json::array();
+         for (const auto& [id, info] : model_.schemas) {
+           if (info.schema.data.empty()) continue;  // none, or dropped past kMaxKeptSchemaData
+           Json j = Json::object();
+           j["type"] = info.schema.name, j["encoding"] = info.schema.encoding, j["text"] = info.schema.data;
+           list.push_back(std::move(j));
+         }
+         Json out = Json::object();
+         out["definitions"] = std::move(list);
+         return out;
+       }},
       {"attachments", "the attachments: name, media type, size, times, offset",
        {{"first", ArgType::U64, "first attachment"}, {"count", ArgType::U64, "attachments (at most 10000)"}},
        {{"total", Unit::Count}, {"attachments.name", Unit::Text}, {"attachments.media_type", Unit::Text}, {"attachments.size", Unit::Bytes},

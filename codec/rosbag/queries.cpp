@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "core/plot.h"
 #include "rosbag/iterate.h"
@@ -111,6 +112,21 @@ std::vector<QuerySpec> query_table(ByteSource& source, Bag& bag, MessageDecoder&
         {"connections.callerid", Unit::Text}, {"connections.latching", Unit::Flag}, {"connections.offset", Unit::Offset},
         {"connections.message_definition", Unit::Text}},
        [&bag](QueryArgs&, const ProgressFn&) { return connections_query(bag); }},
+      {"definitions", "each type's message definition (ros1msg), for --definitions-from", {},
+       {{"definitions.type", Unit::Text}, {"definitions.encoding", Unit::Text}, {"definitions.text", Unit::Text}},
+       [&bag](QueryArgs&, const ProgressFn&) {
+         Json list = Json::array();
+         std::set<std::string> seen;
+         for (const Connection& c : bag.connections)
+           if (!c.definition.empty() && seen.insert(c.type).second) {
+             Json j = Json::object();
+             j["type"] = c.type, j["encoding"] = "ros1msg", j["text"] = c.definition;
+             list.push_back(std::move(j));
+           }
+         Json out = Json::object();
+         out["definitions"] = std::move(list);
+         return out;
+       }},
       {"columns", "the columns of `logscope export --topic` and what each holds (number, bool, text, json)",
        {{"topic", ArgType::String, "the topic"}},
        {{"topic", Unit::Text}, {"type", Unit::Text}, {"columns.name", Unit::Text}, {"columns.kind", Unit::Text}},

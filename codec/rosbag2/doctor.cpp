@@ -1,7 +1,7 @@
 // `logscope check` of a rosbag2 bag: SQLite's integrity check of every database, messages whose
 // topic_id has no topic, per-message zstd that does not decode, timestamps outside the yaml's
-// span, and the yaml against the databases (files, counts per topic and in all). Problems name
-// the file, the table and the row.
+// span, messages their topic's definition does not fit, and the yaml against the databases
+// (files, counts per topic and in all). Problems name the file, the table and the row.
 #include <algorithm>
 #include <map>
 
@@ -67,6 +67,11 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
                     printf_string("%s: table messages, row %lld: time %lld is outside metadata.yaml's span [%lld, %lld]", file.c_str(),
                                   static_cast<long long>(m.stored.row_id), static_cast<long long>(m.stored.timestamp_ns),
                                   static_cast<long long>(*yaml_start), static_cast<long long>(*yaml_end)));
+    std::string why;  // a definition (the bag's or a supplied one) that does not fit the bytes (decode.h)
+    if (m.topic && m.decode_error.empty() && !fits_definition(decoders().get(*m.topic), m.data, m.size, &why) && limited(m.file, "decode")) {
+      Problem p = size_mismatch(decoders().get(*m.topic), file + " row " + std::to_string(m.stored.row_id), m.size, why);
+      r.add_problem(p.severity, p.offset, p.code, p.message);
+    }
     return true;
   }, &error);
   if (!ok) {

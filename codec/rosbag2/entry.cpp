@@ -26,6 +26,7 @@ FormatEntry format_entry() {
   e.shape = LogShape::Folder;
   e.read_in_full_module = true;
   e.source = {"topic", "topics"};
+  e.operations = {Operation::Export, Operation::Plot};  // CDR by the bag's or a supplied definition (decode.h)
   return e;
 }
 

@@ -395,7 +395,7 @@ FileMap Rosbag2Inspector::file_map(bool, const ProgressFn&) {
 }
 
 std::vector<QuerySpec> Rosbag2Inspector::queries() {
-  return {
+  std::vector<QuerySpec> list = {
       {"messages", "messages in stored order: topic, time, size and SHA1 of the (decompressed) bytes",
        {{"topic", ArgType::String, "only this topic"}, {"first", ArgType::U64, "first result"}, {"limit", ArgType::U64, "results"}},
        {{"messages.file", Unit::Text}, {"messages.row", Unit::Id}, {"messages.topic", Unit::Text}, {"messages.time", Unit::TimeNs},
@@ -428,6 +428,8 @@ std::vector<QuerySpec> Rosbag2Inspector::queries() {
          return answer;
        }},
   };
+  add_data_queries(list);  // decoded, columns, plot, timeline, definitions (decoded.cpp)
+  return list;
 }
 
 }  // namespace logscope::rosbag2

@@ -5,6 +5,7 @@
 
 #include "core/inspector.h"
 #include "rosbag2/bag.h"
+#include "rosbag2/decode.h"
 
 namespace logscope::rosbag2 {
 
@@ -30,10 +31,29 @@ class Rosbag2Inspector : public FormatInspector {
 
   Bag& bag() { return *bag_; }
 
+  // Decoding, export, plots and the decoded query (decode.h; export.cpp).
+  void set_message_definitions(std::shared_ptr<const cdr::TypeLibrary> definitions) override;
+  ExportResult export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink, const ProgressFn& progress) override;
+  TopicDecoders& decoders();
+  void add_data_queries(std::vector<QuerySpec>& list);
+
  private:
   Report report_of(const BagTotals& totals);
+  // The messages of `topic` (every topic when empty) in [t0, t1], in stored order, the first `skip`
+  // of them passed over unread (select.cpp); false when cancelled. `error`: SQLite stopped midway.
+  bool for_each_selected(const std::string& topic, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
+                         const std::function<bool(const BagMessage&)>& visit, std::string* error);
+  const Topic* find_topic(const std::string& name) const;
+  Json decoded_query(QueryArgs& args, const ProgressFn& progress);
+  Json columns_query(QueryArgs& args);
+  Json plot_query(QueryArgs& args, const ProgressFn& progress);
+  Json timeline_query(QueryArgs& args);
+  Json definitions_query();
+
   std::unique_ptr<Folder> owned_;
   std::unique_ptr<Bag> bag_;
+  std::shared_ptr<const cdr::TypeLibrary> supplied_;
+  std::unique_ptr<TopicDecoders> decoders_;
 };
 
 // One row of the topic table: the databases' counts merged by topic name, or the yaml's for

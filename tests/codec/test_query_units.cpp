@@ -19,6 +19,7 @@
 #include "inspector.h"
 #include "mcap/cdr_demo.h"
 #include "rosbag/demo.h"
+#include "rosbag2/writer.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -194,7 +195,7 @@ TEST_CASE("ROS bags V2.0 and V1.2: every value of every query answer and node de
     REQUIRE_MESSAGE(rosbag::write_demo_file(path, 1 << 20, options, &error), error);
     Opened o = open_path(path);
     Report summary = o.inspector->summary();
-    Asked asked = {{"messages", args({{"count", 300}})}, {"connections", args({})}, {"timeline", args({})}, {"iterate_all", args({})},
+    Asked asked = {{"messages", args({{"count", 300}})}, {"connections", args({})}, {"definitions", args({})}, {"timeline", args({})}, {"iterate_all", args({})},
                    {"messages", args({{"first", 3}, {"count", 5}, {"t0_ns", std::to_string(*summary.file.start_ns)}, {"preview", 2}})}};
     std::set<std::string> topics;
     Json connections = o.inspector->query("connections", args({}), nullptr);
@@ -226,7 +227,7 @@ TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node deco
     std::fclose(out);
   }
   Opened o = open_path(path);
-  Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"attachments", args({})}, {"metadata", args({})},
+  Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"definitions", args({})}, {"attachments", args({})}, {"metadata", args({})},
                  {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})},
                  {"iterate_all", args({})}, {"iterate_all", args({{"touch", true}})}};
   for (const char* topic : {"/imu", "/scan", "/all_kinds", "/legacy"}) {
@@ -238,6 +239,30 @@ TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node deco
   }
   ask_all(*o.inspector, "cdr.mcap", asked);
   // MCAP's node decodes carry no units yet (docs/mcap.md, "Not done yet"): not checked here.
+}
+
+TEST_CASE("rosbag2 (the small demo database): every value of every query answer has a unit") {
+  std::string path = test_support::scratch_dir("query_units") + "/demo.db3";
+  {
+    std::vector<uint8_t> bytes = rosbag2::small_demo_database();
+    REQUIRE(!bytes.empty());
+    std::FILE* out = std::fopen(path.c_str(), "wb");
+    REQUIRE(out);
+    REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size());
+    std::fclose(out);
+  }
+  Opened o = open_path(path);
+  Asked asked = {{"messages", args({{"limit", 20}})}, {"definitions", args({})}, {"timeline", args({})},
+                 {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 1}, {"first", 2}, {"count", 5}})}};
+  for (const char* topic : {"/imu", "/chatter"}) {
+    asked.push_back({"decoded", args({{"topic", topic}, {"count", 3}})});
+    asked.push_back({"columns", args({{"topic", topic}})});
+  }
+  std::string field = number_column(*o.inspector, args({{"topic", "/imu"}}));
+  REQUIRE(!field.empty());
+  asked.push_back({"plot", args({{"topic", "/imu"}, {"fields", field}})});
+  asked.push_back({"plot", args({{"topic", "/imu"}, {"fields", field}, {"max_points", 3}, {"buckets", 7}})});
+  ask_all(*o.inspector, "demo.db3", asked);
 }
 
 TEST_CASE("CARLA: every value of every query answer and node decode has a unit") {

@@ -1,7 +1,8 @@
 // libFuzzer harness for rosbag2 (codec/rosbag2): an input that starts like an SQLite database is
 // opened as a lone .db3 through the ByteSource VFS (sqlite_vfs.h) and the table readers, every
 // FormatInspector entry point exercised with the message query, and the invariants of
-// tests/fuzz/invariants.h checked. Any other input is metadata.yaml: parsed by the YAML subset
+// tests/fuzz/invariants.h checked, then its messages decoded by the definitions it holds (the
+// decoded query, each topic's export). Any other input is metadata.yaml: parsed by the YAML subset
 // reader, then opened as a bag folder beside the small demo database under the names it gives
 // (the MCAP small demo when the yaml says storage mcap: mcap_folder.h). A database input is also
 // repaired through memory (repair.h: SQLite's recovery, the tables made anew, rows read from the
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/export.h"
 #include "core/folder.h"
 #include "core/format_table.h"
 #include "core/output_sink.h"
@@ -29,6 +31,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto inspector = logscope::rosbag2::open_inspector(source);
     logscope::ProgressFn progress = [](uint64_t, uint64_t) { return true; };
     inspector->query("messages", logscope::Json::parse("{\"limit\": 50}").value_or(logscope::Json::object()), progress);
+    // CDR by the database's own message_definitions (decode.h): the decoded page, the timeline,
+    // and each topic's export and columns.
+    inspector->query("decoded", logscope::Json::parse("{\"count\": 50}").value_or(logscope::Json::object()), progress);
+    inspector->query("timeline", logscope::Json::object(), progress);
+    inspector->query("definitions", logscope::Json::object(), progress);
+    logscope::Report summary = inspector->summary();
+    for (const logscope::Table& table : summary.tables)
+      for (size_t i = 0; table.name == "topics" && i < table.rows.size() && i < 4; ++i) {
+        std::string topic = table.rows[i][0].as_string();
+        logscope::StringSink sink;
+        logscope::ExportRequest request;
+        request.format = i % 2 ? logscope::ExportFormat::Jsonl : logscope::ExportFormat::Csv;
+        inspector->export_rows(topic, request, sink, progress);
+        logscope::Json args = logscope::Json::object();
+        args["topic"] = topic;
+        inspector->query("columns", args, progress);
+      }
     logscope::MemoryOutputSink repaired;
     logscope::ExtractResult result = logscope::rosbag2::repair_single_database(source, repaired);
     if (result.ok) {

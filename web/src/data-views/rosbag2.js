@@ -1,5 +1,64 @@
-// rosbag2: nothing beyond the format table yet. A single .db3 opens through the codec; a bag
-// folder (metadata.yaml and its split files), decoded messages, plots and export in the page are
-// the next steps (docs/rosbag2.md, "Not done").
-/** @type {import('../types.js').FormatPage} */
-export default {};
+// rosbag2 in the page, beyond the format table: the Data tab's messages decoded by their topic's
+// definition (the codec's `decoded` query, MCAP's shape: a topic is picked by its row in the
+// summary's topics table), or their first bytes as hex when the bag stores no definition; the
+// topics export and plot choose from. Bag folders in the page are the next step (docs/rosbag2.md).
+import { h, clear, formatCount } from '../dom.js';
+import { formatAt } from '../format.js';
+import { td, tableRows } from './common.js';
+import { messagePages, PAGE } from './message-pages.js';
+
+/** @type {(summary: import('../types.js').Report) => {topic: string, type: string, messages: number}[]} */
+const topicRows = (summary) => /** @type {any} */ (tableRows(summary, 'topics'));
+
+/** @type {import('../types.js').DataView} */
+const decodedMessages = {
+  name: 'messages',
+
+  render(view) {
+    const topics = topicRows(view.summary);
+    const total = view.summary.file?.counts?.messages;
+    const select = h('select.select#data-channel', { 'aria-label': 'Topic' }, h('option', { value: '' }, `All topics${typeof total === 'number' ? ` (${formatCount(total)})` : ''}`),
+      topics.map((t, i) => h('option', { value: String(i) }, `${t.topic} · ${t.type} (${formatCount(t.messages)})`)));
+    const tbody = h('tbody');
+    const table = h('table.data.data-table#data-table', {}, h('thead', {}, h('tr', {}, h('th.num', {}, '#'), h('th', {}, 'Time (UTC)'), h('th', {}, 'Topic'),
+      h('th.num', {}, 'Size'), h('th', {}, 'Decoded'))), tbody);
+    messagePages(view, {
+      select: /** @type {HTMLSelectElement} */ (select), label: 'Topic', table,
+      hint: 'decoded by the bag\u2019s definitions (message_definitions), in stored order; click a row to expand it',
+      fetch: ({ first, value, span }) => view.run(`Decoding messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}`, 'decoded',
+        { first, count: PAGE, ...span, ...(value ? { channel: Number(value) } : {}) }),
+      show: (page) => {
+        const result = /** @type {any} */ (page);
+        clear(tbody);
+        for (const m of result.messages || []) {
+          /** @type {(name: string, opts?: {[attribute: string]: unknown}) => HTMLElement} */
+          const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
+          const state = m.decode_error ? 'does not fit its definition' : m.decode_note ? 'bytes only' : 'yes';
+          const row = h('tr', { dataset: { index: m.index, topic: m.topic, decoded: m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes' } },
+            field('index', { num: true }), field('log_time', { cls: 'mono' }), field('topic'), field('size', { num: true }),
+            td(state, { title: m.decode_error || m.decode_note || null, cls: m.decode_error ? 'tone-warn' : m.decode_note ? 'muted' : '' }));
+          tbody.append(row);
+          if (m.decode_error) view.expandable(tbody, row, 5, async () => ({ error: m.decode_error, message: m.message }), { units: null });
+          else if (m.decode_note) view.expandable(tbody, row, 5, async () => ({ note: m.decode_note, hex: m.hex }), { units: null });
+          else view.expandable(tbody, row, 5, async () => m.message, { units: null });
+        }
+      },
+      total: (value) => (value ? topics[Number(value)]?.messages : total),
+    });
+  },
+};
+
+/** @type {(summary: import('../types.js').Report) => import('../types.js').FormatSource[]} */
+const sources = (summary) => topicRows(summary).filter((t) => t.messages > 0).map((t) => ({
+  key: t.topic, id: t.topic, name: t.topic, label: t.topic, note: `${formatCount(t.messages)} · ${t.type}`, option: `${t.topic} (${formatCount(t.messages)})`,
+}));
+
+export default /** @type {import('../types.js').FormatPage} */ ({
+  views: [decodedMessages],
+  sources,
+  // Busiest first: the plot looks for a field worth showing from the top.
+  plotSources: (summary) => {
+    const counts = new Map(topicRows(summary).map((t) => [t.topic, t.messages]));
+    return sources(summary).map((t) => ({ ...t, label: t.option })).sort((a, b) => (counts.get(String(b.id)) || 0) - (counts.get(String(a.id)) || 0));
+  },
+});
