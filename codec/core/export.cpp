@@ -217,4 +217,15 @@ bool parse_export_time(const std::string& text, uint64_t start_ns, uint64_t* ns)
   return true;
 }
 
+const char* TableWriter::kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::Number: return "number";
+    case Kind::Bool: return "bool";
+    case Kind::Text: return "text";
+    case Kind::Json: return "json";
+    case Kind::Empty: break;
+  }
+  return "empty";
+}
+
 }  // namespace logscope

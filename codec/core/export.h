@@ -70,6 +70,8 @@ struct ExportResult {
 class TableWriter {
  public:
   enum class Kind { Number, Bool, Text, Json, Empty };
+  // "number", "bool", "text", "json", "empty": a column's kind as the columns and plot queries name it.
+  static const char* kind_name(Kind kind);
 
   TableWriter(ExportSink& sink, const ExportRequest& request) : sink_(sink), format_(request.format), fields_(request.fields) {}
 

@@ -7,20 +7,6 @@
 #include "mcap/inspector_impl.h"
 
 namespace logscope::mcap {
-namespace {
-
-const char* kind_name(TableWriter::Kind kind) {
-  switch (kind) {
-    case TableWriter::Kind::Number: return "number";
-    case TableWriter::Kind::Bool: return "bool";
-    case TableWriter::Kind::Text: return "text";
-    case TableWriter::Kind::Json: return "json";
-    case TableWriter::Kind::Empty: break;
-  }
-  return "empty";
-}
-
-}  // namespace
 
 // {"topic"} -> {"topic", "type", "columns": [{"name", "kind"}]}: `logscope export --topic`'s
 // columns after time_ns (for protobuf, read from every message of the topic).
@@ -46,7 +32,7 @@ Json McapInspector::columns_query(QueryArgs& args, const ProgressFn& progress) {
     std::vector<protobuf::LeafType> types = learned.types();
     for (size_t i = 0; i < paths.size(); ++i) add(paths[i], types[i] == protobuf::LeafType::Bool ? "bool" : "number");
   } else {
-    for (size_t i = 0; i < decoder->columns().size(); ++i) add(decoder->columns()[i], kind_name(decoder->kinds()[i]));
+    for (size_t i = 0; i < decoder->columns().size(); ++i) add(decoder->columns()[i], TableWriter::kind_name(decoder->kinds()[i]));
   }
   Json j = Json::object();
   j["topic"] = topic;

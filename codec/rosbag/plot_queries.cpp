@@ -13,17 +13,6 @@ namespace logscope::rosbag {
 
 namespace {
 
-const char* kind_name(TableWriter::Kind kind) {
-  switch (kind) {
-    case TableWriter::Kind::Number: return "number";
-    case TableWriter::Kind::Bool: return "bool";
-    case TableWriter::Kind::Text: return "text";
-    case TableWriter::Kind::Json: return "json";
-    case TableWriter::Kind::Empty: break;
-  }
-  return "empty";
-}
-
 std::string topic_list(const Bag& bag) {
   std::set<std::string> topics;
   for (const Connection& c : bag.connections) topics.insert(c.topic);
@@ -66,7 +55,7 @@ Json columns_query(const Bag& bag, QueryArgs& args) {
     for (size_t i = 0; i < layout.columns().size(); ++i) {
       Json column = Json::object();
       column["name"] = layout.columns()[i];
-      column["kind"] = kind_name(layout.kinds()[i]);
+      column["kind"] = TableWriter::kind_name(layout.kinds()[i]);
       columns.push_back(std::move(column));
     }
     Json j = Json::object();

@@ -12,17 +12,6 @@ namespace {
 
 constexpr size_t kMaxProblems = 100;  // then only counted
 
-const char* kind_name(TableWriter::Kind kind) {
-  switch (kind) {
-    case TableWriter::Kind::Number: return "number";
-    case TableWriter::Kind::Bool: return "bool";
-    case TableWriter::Kind::Text: return "text";
-    case TableWriter::Kind::Json: return "json";
-    case TableWriter::Kind::Empty: break;
-  }
-  return "empty";
-}
-
 uint64_t time_of(const BagMessage& m) { return m.stored.timestamp_ns < 0 ? 0 : static_cast<uint64_t>(m.stored.timestamp_ns); }
 
 }  // namespace
@@ -115,7 +104,7 @@ Json Rosbag2Inspector::columns_query(QueryArgs& args) {
   for (size_t i = 0; i < decoder.layout->columns().size(); ++i) {
     Json column = Json::object();
     column["name"] = decoder.layout->columns()[i];
-    column["kind"] = kind_name(decoder.layout->kinds()[i]);
+    column["kind"] = TableWriter::kind_name(decoder.layout->kinds()[i]);
     columns.push_back(std::move(column));
   }
   Json j = Json::object();
