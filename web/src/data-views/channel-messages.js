@@ -5,7 +5,7 @@
 import { h, clear, formatCount, hexOffset } from '../dom.js';
 import { formatAt } from '../format.js';
 import { td, tableRows } from './common.js';
-import { messagePages, PAGE } from './message-pages.js';
+import { decodedCell, decodedKey, messagePages, PAGE } from './message-pages.js';
 
 /** @type {import('../types.js').DataView} */
 export default {
@@ -30,10 +30,9 @@ export default {
         for (const m of result.messages || []) {
           /** @type {(name: string, opts?: {[attribute: string]: unknown}) => HTMLElement} */
           const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
-          const state = m.decode_error ? 'does not fit its definition' : m.decode_note ? 'bytes only' : 'yes';
-          const row = h('tr', { dataset: { index: m.index, channel: m.channel, topic: m.topic, decoded: m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes' } },
+          const row = h('tr', { dataset: { index: m.index, channel: m.channel, topic: m.topic, decoded: decodedKey(m) } },
             field('index', { num: true }), field('log_time', { cls: 'mono' }), field('topic'), field('sequence', { num: true }), field('size', { num: true }),
-            td(state, { title: m.decode_error || m.decode_note || null, cls: m.decode_error ? 'tone-warn' : m.decode_note ? 'muted' : '' }),
+            decodedCell(m),
             h('td', {}, view.jumpButton(m.offset, m.offset_in_chunk == null ? m.size + 22 : 0), m.offset_in_chunk == null ? null
               : h('span.muted.small.mono', { title: `in the Chunk at byte ${formatCount(m.offset)}: byte ${formatCount(m.offset_in_chunk)} of its uncompressed records` }, ` +${hexOffset(m.offset_in_chunk, 1)}`)));
           tbody.append(row);

@@ -4,8 +4,17 @@
 import { h, clear, formatCount } from '../dom.js';
 import { timeRange, rangeArgs } from '../plots/range.js';
 import { secondsText } from '../plots/kit.js';
+import { td } from './common.js';
 
 export const PAGE = 50;
+
+// A decoded message's state, as a row's data-decoded ('yes', 'none': no definition, 'error') and
+// as its "Decoded" cell, titled with the decoder's note or error.
+/** @param {{decode_error?: string, decode_note?: string}} m */
+export const decodedKey = (m) => (m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes');
+/** @param {{decode_error?: string, decode_note?: string}} m */
+export const decodedCell = (m) => td(m.decode_error ? 'does not fit its definition' : m.decode_note ? 'bytes only' : 'yes',
+  { title: m.decode_error || m.decode_note || null, cls: m.decode_error ? 'tone-warn' : m.decode_note ? 'muted' : '' });
 
 /**
  * @typedef {{error?: string, problems?: unknown[], messages?: unknown[], more?: boolean}} MessagePage

@@ -5,7 +5,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { formatAt } from '../format.js';
 import { td, tableRows } from './common.js';
-import { messagePages, PAGE } from './message-pages.js';
+import { decodedCell, decodedKey, messagePages, PAGE } from './message-pages.js';
 
 /** @type {(summary: import('../types.js').Report) => {topic: string, type: string, messages: number}[]} */
 const topicRows = (summary) => /** @type {any} */ (tableRows(summary, 'topics'));
@@ -33,10 +33,9 @@ const decodedMessages = {
         for (const m of result.messages || []) {
           /** @type {(name: string, opts?: {[attribute: string]: unknown}) => HTMLElement} */
           const field = (name, opts = {}) => { const { text, title } = formatAt(result, `messages.${name}`, m[name]); return td(text, { title, ...opts }); };
-          const state = m.decode_error ? 'does not fit its definition' : m.decode_note ? 'bytes only' : 'yes';
-          const row = h('tr', { dataset: { index: m.index, topic: m.topic, decoded: m.decode_error ? 'error' : m.decode_note ? 'none' : 'yes' } },
+          const row = h('tr', { dataset: { index: m.index, topic: m.topic, decoded: decodedKey(m) } },
             field('index', { num: true }), field('log_time', { cls: 'mono' }), field('topic'), field('size', { num: true }),
-            td(state, { title: m.decode_error || m.decode_note || null, cls: m.decode_error ? 'tone-warn' : m.decode_note ? 'muted' : '' }));
+            decodedCell(m));
           tbody.append(row);
           if (m.decode_error) view.expandable(tbody, row, 5, async () => ({ error: m.decode_error, message: m.message }), { units: null });
           else if (m.decode_note) view.expandable(tbody, row, 5, async () => ({ note: m.decode_note, hex: m.hex }), { units: null });
