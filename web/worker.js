@@ -230,7 +230,7 @@ async function feedFile(feed, pass, progress) {
 // The full check's report, as the page's button and the batch table run it: its JSON text and
 // the text parsed (once; a report can be large). A local
 // file streams into what takes a stream: a CARLA log's scan (once per file) and then its actor
-// references pass, a BDDF's block walk and SHA1, a bag's chunks unless they are bz2 (pulled, so helpers
+// references pass, a BDDF's block walk and SHA1, an MCAP's records, a bag's chunks unless they are bz2 (pulled, so helpers
 // decompress them). A feed that ended early keeps nothing, and check() then reads the file and
 // reports what went wrong.
 /**

@@ -344,11 +344,23 @@ bool crc_of(ByteSource& source, uint64_t from, uint64_t to, Crc32* crc) {
 
 }  // namespace
 
-CheckResult run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
+struct DoctorPass::State {
+  explicit State(ByteSource& source) : source(source) {}
+  ByteSource& source;
   CheckResult result;
+  FileModel seen;
+  WalkFindings found;
+  std::unique_ptr<DoctorRun> run;  // refers to seen, result and found
+  Crc32 data_crc;
+  bool crc_start = false;
+  uint64_t end = 0;
+};
+
+DoctorPass::DoctorPass(ByteSource& source, const FileModel& model) : model_(model), state_(std::make_unique<State>(source)) {
+  CheckResult& result = state_->result;
   result.report = summary_report(model);
   std::vector<Problem>& problems = result.report.problems;
-  if (model.header_end == 0) return result;  // no Header: nothing to walk
+  if (model.header_end == 0) return;  // no Header: nothing to walk
   if (model.has_header) {
     if (model.header.library.empty())
       problems.push_back(Problem{Severity::Warning, model.header_offset, "mcap.header.library_empty", "the Header's library field is empty (it should name the writer)"});
@@ -357,18 +369,36 @@ CheckResult run_doctor(ByteSource& source, const FileModel& model, const Progres
     if (!valid_utf8(model.header.profile) || !valid_utf8(model.header.library))
       problems.push_back(Problem{Severity::Error, model.header_offset, "mcap.record.not_utf8", "the Header's profile or library is not valid UTF-8"});
   }
-  FileModel seen;
+  FileModel& seen = state_->seen;
   seen.file_size = model.file_size;
   seen.header_end = model.header_end;
   seen.has_footer = model.has_footer;
   seen.footer_offset = model.footer_offset;
-  WalkFindings found;
-  DoctorRun run(seen, result, found);
-  Crc32 data_crc;
-  bool crc_start = !model.line_endings_damaged && crc_of(source, 0, model.header_end, &data_crc);
-  uint64_t end = model.has_footer ? model.footer_offset : model.file_size;
-  WalkResult walk = walk_records(source, model.header_end, end, run, &problems, progress, crc_start ? &data_crc : nullptr);
-  run.finish();
+  state_->run = std::make_unique<DoctorRun>(seen, result, state_->found);
+  state_->crc_start = !model.line_endings_damaged && crc_of(source, 0, model.header_end, &state_->data_crc);
+  state_->end = model.has_footer ? model.footer_offset : model.file_size;
+}
+
+DoctorPass::~DoctorPass() = default;
+
+bool DoctorPass::walks() const { return state_->run != nullptr; }
+uint64_t DoctorPass::from() const { return model_.header_end; }
+uint64_t DoctorPass::end() const { return state_->end; }
+RecordHandler& DoctorPass::handler() { return *state_->run; }
+std::vector<Problem>* DoctorPass::problems() { return &state_->result.report.problems; }
+Crc32* DoctorPass::data_crc() { return state_->crc_start ? &state_->data_crc : nullptr; }
+
+CheckResult DoctorPass::finish(const WalkResult& walk) {
+  if (!walks()) return std::move(state_->result);
+  state_->run->finish();  // its last problems go to state_->result
+  CheckResult result = std::move(state_->result);
+  const FileModel& model = model_;
+  ByteSource& source = state_->source;
+  FileModel& seen = state_->seen;
+  WalkFindings& found = state_->found;
+  DoctorRun& run = *state_->run;
+  std::vector<Problem>& problems = result.report.problems;
+  uint64_t end = state_->end;
   result.cancelled = walk.cancelled;
   if (walk.cancelled) {
     problems.push_back(Problem{Severity::Warning, walk.end, "mcap.check.cancelled", "the check was cancelled at byte " + std::to_string(walk.end)});
@@ -427,6 +457,13 @@ CheckResult run_doctor(ByteSource& source, const FileModel& model, const Progres
   return result;
 }
 
+
+CheckResult run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& progress) {
+  DoctorPass pass(source, model);
+  if (!pass.walks()) return pass.finish(WalkResult{});
+  return pass.finish(walk_records(source, pass.from(), pass.end(), pass.handler(), pass.problems(), progress, pass.data_crc()));
+}
+
 Json checksum_json(const CheckResult& r) {
   Json j = Json::object();
   auto tally = [](const CrcTally& t, const char* what) {
@@ -483,13 +520,14 @@ Json checksum_json(const CheckResult& r) {
   return j;
 }
 
-Report McapInspector::check(const ProgressFn& progress) {
-  CheckResult result = run_doctor(source_, model_, progress);
+Report check_report(CheckResult result) {
   Json crcs = checksum_json(result);
   result.report.details["checksum"] = crcs;
   result.report.facts.set("chunk_crcs", crcs.find("chunk_crcs")->find("text")->as_string(), Unit::Text);
-  return result.report;
+  return std::move(result.report);
 }
+
+Report McapInspector::check(const ProgressFn& progress) { return check_report(run_doctor(source_, model_, progress)); }
 
 Json McapInspector::checksum(const ProgressFn& progress) {
   return checksum_json(run_doctor(source_, model_, progress));

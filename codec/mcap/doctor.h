@@ -4,15 +4,18 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/byte_source.h"
+#include "core/inspector.h"
 #include "core/json.h"
 #include "core/report.h"
 #include "mcap/model.h"
 #include "mcap/reader.h"
+#include "mcap/walk.h"
 
 namespace logscope::mcap {
 
@@ -42,6 +45,35 @@ struct CheckResult {
 
 // Walks the whole file and checks it against itself and against `model` (the opened index).
 CheckResult run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& progress);
+
+// run_doctor in two halves around its walk, for a walk that is pulled (walk_records) or pushed
+// (PushedWalk, doctor_feed.cpp). `source` is read for the few bytes around the walk (the header's
+// and the summary's CRCs); `model` must outlive the pass.
+class DoctorPass {
+ public:
+  DoctorPass(ByteSource& source, const FileModel& model);
+  ~DoctorPass();
+  bool walks() const;  // false without a Header: finish(WalkResult{}) answers at once
+  uint64_t from() const;
+  uint64_t end() const;
+  RecordHandler& handler();
+  std::vector<Problem>* problems();
+  Crc32* data_crc();  // null when the data section CRC cannot be computed (line endings damaged)
+  CheckResult finish(const WalkResult& walk);  // once
+
+ private:
+  struct State;
+  const FileModel& model_;
+  std::unique_ptr<State> state_;
+};
+
+// check()'s report from a finished pass: the CRC tallies in its details and the chunk_crcs fact.
+Report check_report(CheckResult result);
+
+// The check (`checksum` false: check()'s report JSON) or the checksum (checksum()'s JSON) with
+// the file pushed in (FormatInspector::check_feed, checksum_feed); null without a Header. A
+// file the pushed walk cannot frame makes the feed incomplete: the caller then pulls the check.
+std::unique_ptr<ByteFeed> doctor_feed(ByteSource& source, const FileModel& model, bool checksum);
 
 // {"status": "valid"|"mismatch"|"none"|"cancelled", "message", "data_section_crc": {...},
 //  "summary_crc": {...}, "chunk_crcs": {...}, "attachment_crcs": {...}} from a check's tallies.

@@ -39,6 +39,9 @@ class McapInspector : public FormatInspector {
   Report check(const ProgressFn& progress) override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
+  // The doctor with the file pushed in (doctor_feed.cpp).
+  std::unique_ptr<ByteFeed> check_feed() override;
+  std::unique_ptr<ByteFeed> checksum_feed() override;
 
   uint64_t child_count(const std::string& node_id) override;
   std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override;

@@ -55,6 +55,38 @@ struct WalkResult {
 WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordHandler& handler, std::vector<Problem>* problems,
                         const ProgressFn& progress, Crc32* data_crc = nullptr);
 
+// walk_records' loop over bytes pushed in file order (the page's stream of the file): the same
+// records to the same handler, the same data section CRC, for a file that needs no
+// resynchronisation. It stops at the first record it cannot frame (opcode 0, a length past the
+// range or over kMaxRecordView, the range ending inside a prefix): the pulled walk, which skips
+// damage and says why, then reads the file itself.
+class PushedWalk {
+ public:
+  // `data_crc`, when given, must hold the CRC of [0, from) already.
+  PushedWalk(uint64_t from, uint64_t end, RecordHandler& handler, Crc32* data_crc);
+  // The next bytes of the file (from `from` on, in order); bytes past `end` are ignored.
+  void push(const uint8_t* data, size_t size);
+  // Every record of the range was handed on, none stopped the walk.
+  bool complete() const { return !stopped_ && position_ == end_; }
+  const std::string& stop_reason() const { return stop_reason_; }
+  // As walk_records answers for the same range (complete, records, the data section CRC).
+  WalkResult result() const;
+
+ private:
+  void handle(const RecordFrame& frame, const uint8_t* record);
+
+  uint64_t position_;  // the next record's prefix
+  uint64_t received_;  // offset after the last pushed byte
+  uint64_t end_;
+  RecordHandler& handler_;
+  Crc32* data_crc_;
+  bool stopped_ = false;
+  std::string stop_reason_;
+  WalkResult result_;
+  std::vector<uint8_t> held_;  // a record that straddles pushes
+  Decompressed chunk_records_;  // one buffer for every chunk of the pass
+};
+
 // The next offset in (after, end) where a valid record starts, with the record after it valid too
 // (or reaching `end` exactly when `end_is_boundary`); `end` when there is none. Reads at most
 // `limit` bytes of the file past `after`.
