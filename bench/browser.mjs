@@ -100,15 +100,30 @@ async function readLimit(page, path) {
 // already in memory, in a fresh worker of the same page with one core, reads served by copying
 // from memory. On a machine whose browser reads faster than the codec computes, this, not the
 // read limit, bounds a pass. The better of two runs (the first also compiles).
-async function codecLimit(page, work) {
-  return page.evaluate(async (work) => {
+// With `besideReads`, a second worker reads the whole file at the same time (16 MB slices, three
+// at once, each copied into a 64 MB ring and dropped): what the codec alone keeps of its speed on
+// this machine while the browser reads beside it, whatever the pass does with the bytes.
+async function codecLimit(page, work, besideReads = false) {
+  return page.evaluate(async ({ work, besideReads }) => {
     const file = document.querySelector('#bench-probe-input').files[0];
+    const readerCode = `onmessage = async ({ data: file }) => {
+      const ring = new Uint8Array(64 << 20);
+      const reads = [];
+      let slot = 0;
+      for (let at = 0; at < file.size || reads.length;) {
+        while (reads.length < 3 && at < file.size) reads.push(file.slice(at, (at += 16 << 20)).arrayBuffer());
+        ring.set(new Uint8Array(await reads.shift()), slot);
+        slot = (slot + (16 << 20)) % ring.length;
+      }
+      postMessage('read');
+    };`;
     const code = `import create from '${location.origin}/gen/logscope.mjs';
     onmessage = async ({ data: { file, work } }) => {
       const Module = await create();
       const all = new Uint8Array(await file.arrayBuffer());
       const runs = [];
       for (let rep = 0; rep < 2; rep++) {
+        if (${besideReads}) { postMessage('read now'); await new Promise((ok) => { onmessage = ok; }); }
         const t0 = performance.now();
         const inspector = new Module.Inspector(all.length, (offset, length, pointer) => {
           const n = Math.max(0, Math.min(length, all.length - offset));
@@ -124,13 +139,24 @@ async function codecLimit(page, work) {
       postMessage(runs);
     };`;
     const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    const readerUrl = URL.createObjectURL(new Blob([readerCode], { type: 'text/javascript' }));
     return new Promise((resolve) => {
       const worker = new Worker(url, { type: 'module' });
       worker.onerror = (event) => resolve({ error: `codec-limit worker: ${event.message}` });
-      worker.onmessage = ({ data }) => { worker.terminate(); resolve({ work, seconds: Math.min(...data.map((r) => r.seconds)), ok: data.every((r) => r.ok) }); };
+      worker.onmessage = ({ data }) => {
+        if (data === 'read now') {  // the codec starts with the reader, each run
+          const reader = new Worker(readerUrl);
+          reader.onmessage = () => reader.terminate();
+          reader.postMessage(file);
+          worker.postMessage('go');
+          return;
+        }
+        worker.terminate();
+        resolve({ work, seconds: Math.min(...data.map((r) => r.seconds)), ok: data.every((r) => r.ok) });
+      };
       worker.postMessage({ file, work });
     });
-  }, work);
+  }, { work, besideReads });
 }
 
 // The feed alone: the page's own stream feed (web/src/stream-feed.js: a feeder worker reading
@@ -310,6 +336,7 @@ async function benchFile(browser, url, spec, peer) {
   await probePage.goto(`${url}?nodemo`);
   limits.push(await readLimit(probePage, path)); // once more after the passes: the better of the two counts
   if (spec.codecLimit) row.codecLimit = await codecLimit(probePage, spec.codecLimit);
+  if (spec.codecLimit) row.codecBesideReads = await codecLimit(probePage, spec.codecLimit, true);
   row.feedLimit = await feedLimit(probePage);
   await probePage.close();
   const rate = (r) => r.bytes / r.seconds;
@@ -345,6 +372,10 @@ function describe(row) {
   const codecLine = (work, passSeconds) => (codec.error
     ? `| | ${work}: the codec alone | failed | ${codec.error} | |`
     : `| | ${work}: the codec alone, the file in memory | ${seconds(codec.seconds)} (${(mb(row.size) / codec.seconds).toFixed(0)} MB/s, one core) | the pass reaches **${pct(codec.seconds / passSeconds)}** of it${codec.ok ? '' : ' (its result differed!)'} | |`);
+  // The codec alone again, with the file read by another worker at the same time.
+  const beside = row.codecBesideReads;
+  const besideLine = (work, passSeconds) => (!beside || beside.error || codec.error ? [] : [
+    `| | ${work}: the codec alone while another worker reads the file | ${seconds(beside.seconds)} | the codec keeps **${pct(codec.seconds / beside.seconds)}** of its speed alone: the most a pass that reads and works at once reaches on this machine; the pass reaches ${pct(beside.seconds / passSeconds)} of it | |`]);
   const feed = row.feedLimit;
   if (feed) {
     lines.push(feed.error
@@ -354,7 +385,7 @@ function describe(row) {
   // A pushed pass against the feed alone.
   const ofFeed = (passSeconds) => (feed && !feed.error ? ` (${pct(feed.seconds / passSeconds)} of the feed alone)` : '');
   lines.push(`| | summary after setInputFiles | ${seconds(s)} (page: ${row.summary.pageMs.toFixed(0)} ms) | ${needsWholeFile ? `**${pct(limitS / s)}** of the read limit${ofFeed(s)}` : 'from the index'}${row.summary.factsSeconds - s > 0.05 ? `; the later facts (a bag's compression row: every chunk header) after ${seconds(row.summary.factsSeconds)}` : ''} | ${mb(row.viewMemory.wasm_memory).toFixed(0)} MB codec (view worker) |`);
-  if (codec && needsWholeFile) lines.push(codecLine('summary', s));
+  if (codec && needsWholeFile) lines.push(codecLine('summary', s), ...besideLine('summary', s));
   for (const [name, r] of Object.entries(row.passes)) {
     const fed = r.memory[`${name}_feeder`];
     const reading = (fed ? `, read by a feeder worker${ofFeed(r.seconds)}` : r.memory.read_ahead ? `, the codec waited ${seconds(r.waitedS)} for reads` : '') +
@@ -367,9 +398,9 @@ function describe(row) {
       continue;
     }
     lines.push(`| | ${label} | ${seconds(r.seconds)} | **${pct(limitS / r.seconds)}** of the read limit (${(mb(row.size) / r.seconds).toFixed(0)} MB/s), ${extra}${r.memory.chunks_offloaded ? `, ${r.memory.chunks_offloaded} chunks decompressed by helpers (busy ${seconds(r.helpersBusyS)}; the codec waited ${seconds(r.helpersWaitedS)} for them)` : ''} | ${memoryText(r.memory)} |`);
-    if (codec && name === 'checksum' && codec.work === 'checksum') lines.push(codecLine('Verify checksum', r.seconds));
+    if (codec && name === 'checksum' && codec.work === 'checksum') lines.push(codecLine('Verify checksum', r.seconds), ...besideLine('Verify checksum', r.seconds));
     if (codec && name === 'check' && codec.work === 'check') {
-      lines.push(codecLine('Run full check', r.seconds));
+      lines.push(codecLine('Run full check', r.seconds), ...besideLine('Run full check', r.seconds));
       // The bound: the lower of the read limit and the codec alone (the slower of the two times).
       if (!codec.error) {
         const boundS = Math.max(limitS, codec.seconds);
