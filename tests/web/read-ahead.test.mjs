@@ -1,6 +1,6 @@
 // Whole-file passes in the page: with cross-origin isolation the codec worker reads through the
 // read-ahead worker (web/src/read-ahead.js); without it, by itself. Both give the same results,
-// and the same as the CLI.
+// and the same as the CLI. Passes that take a stream (BDDF, bags but bz2, MCAP) are fed it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,6 +24,8 @@ before(async () => {
   execFileSync(cli, ['make-demo-rosbag', files.bag, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
   files.none = join(dir, 'pass-none.bag');
   execFileSync(cli, ['make-demo-rosbag', files.none, '--size-mb', '40', '--compression', 'none'], { stdio: 'ignore' });
+  files.mcap = join(dir, 'pass.mcap');
+  execFileSync(cli, ['make-demo-mcap', files.mcap, '--size-mb', '40', '--compression', 'lz4'], { stdio: 'ignore' });
   files.bz2 = join(dir, 'pass-bz2.bag');
   execFileSync(cli, ['make-demo-rosbag', files.bz2, '--size-mb', '12', '--compression', 'bz2'], { stdio: 'ignore' });
   files.smallBddf = join(dir, 'small.bddf'); // 16 MB or less: read in one piece, no feeder
@@ -65,9 +67,11 @@ async function runPasses(isolate, path, name) {
   return { checksum, check, stats, cores };
 }
 
-const names = { bddf: 'pass.bddf', bag: 'pass.bag', none: 'pass-none.bag', bz2: 'pass-bz2.bag' };
-for (const kind of ['bddf', 'bag', 'none', 'bz2']) {
-  const how = kind === 'bddf'
+const names = { bddf: 'pass.bddf', bag: 'pass.bag', none: 'pass-none.bag', bz2: 'pass-bz2.bag', mcap: 'pass.mcap' };
+for (const kind of ['bddf', 'bag', 'none', 'bz2', 'mcap']) {
+  const how = kind === 'mcap'
+    ? '(MCAP: both fed from the file\'s stream, records framed in the codec\'s worker)'
+    : kind === 'bddf'
     ? 'are fed from the file\'s stream isolated or not (and hash on a helper worker from 3 cores)'
     : kind === 'none'
       ? '(uncompressed: the check fed from the file\'s stream isolated or not; the checksum answered from the chunk headers)'
@@ -88,6 +92,17 @@ for (const kind of ['bddf', 'bag', 'none', 'bz2']) {
         assert.equal(run.stats.checksum_feeder, true);
         assert.ok(run.stats.checksum_streamed_bytes > 30e6, `${run.stats.checksum_streamed_bytes} bytes streamed into the checksum`);
         assert.equal(run.checksum.status, 'valid');
+      }
+    } else if (kind === 'mcap') {
+      // The doctor walks the pushed records (mcap/doctor_feed.cpp) for the check and the checksum.
+      for (const run of [isolated, alone]) {
+        for (const pass of ['checksum', 'check']) {
+          assert.equal(run.stats[`${pass}_feeder`], true);
+          assert.ok(run.stats[`${pass}_streamed_bytes`] > 30e6, `${run.stats[`${pass}_streamed_bytes`]} bytes streamed into the ${pass}`);
+        }
+        assert.equal(run.stats.read_ahead_bytes, 0, 'nothing pulled through the ring');
+        assert.equal(run.checksum.status, 'valid');
+        assert.deepEqual(run.checksum, run.check.details.checksum);
       }
     } else if (kind !== 'bddf') {
       // The job worker read every chunk header for the summary's compression row (info_report)
