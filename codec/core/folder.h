@@ -29,6 +29,21 @@ class Folder {
   bool has(const std::string& file);
 };
 
+// Where a folder's first view will read, for a caller that pays per read (a remote bag: a round
+// trip each; a local one: a call each): ranges of its files to fetch at once, concurrently, and
+// serve from then on. Wave by wave: each next() may read what the waves before it named (from the
+// caller's fetched bytes) to name the following ones; empty when there is nothing more to name.
+// A hint: reads it does not name still go to the files as before.
+struct FolderRange {
+  std::string file;
+  uint64_t offset = 0, length = 0;
+};
+class FolderReadPlan {
+ public:
+  virtual ~FolderReadPlan() = default;
+  virtual std::vector<FolderRange> next() = 0;
+};
+
 // Files held in memory (tests, fuzzers, demos).
 class MemoryFolder : public Folder {
  public:

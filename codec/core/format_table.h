@@ -23,6 +23,7 @@ namespace logscope {
 
 class FormatInspector;
 class Folder;
+class FolderReadPlan;
 
 // What the format can do beyond reading and checking: export (FormatInspector::export_rows),
 // extract and repair (FormatEntry::extract and repair), plot (the timeline/columns/plot queries).
@@ -94,6 +95,9 @@ struct FormatEntry {
   // over the folder's files (`open` above opens one file of it alone). The folder outlives it.
   std::function<std::optional<Match>(Folder& folder)> match_folder;
   std::function<std::unique_ptr<FormatInspector>(Folder& folder, const Detection& detection)> open_folder;
+  // LogShape::Folder, optional: the reads of open_folder and its summary, named ahead in waves
+  // (core/folder.h FolderReadPlan) for the page to fetch concurrently. Null: no plan.
+  std::function<std::unique_ptr<FolderReadPlan>(Folder& folder)> plan_first_reads;
 
   // A small, valid, clean file of the format, in memory: the warm-up before the first file, the
   // fuzzers' seeds, tests that walk every format. The bytes are kept in the format's folder

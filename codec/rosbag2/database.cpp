@@ -46,6 +46,16 @@ bool quote_ok(const std::string& name) {
 
 }  // namespace
 
+std::optional<int64_t> query_integer(SqliteReader& db, const std::string& sql, std::string* error) {
+  std::optional<int64_t> value;
+  auto s = prepare(db, sql, error);
+  if (!s || !run(db, s.get(), [&](sqlite3_stmt* r) {
+        if (!value && sqlite3_column_type(r, 0) == SQLITE_INTEGER) value = sqlite3_column_int64(r, 0);
+      }, error))
+    return std::nullopt;
+  return value;
+}
+
 bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error) {
   DatabaseTables t;
   std::vector<std::string> tables, indexes;

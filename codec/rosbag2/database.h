@@ -51,6 +51,9 @@ struct DatabaseTables {
   std::map<int64_t, TopicStats> stats;  // by topic_id, every id that has messages
 };
 
+// The first column of the first row `sql` gives, as an integer; none without a row or on an error.
+std::optional<int64_t> query_integer(SqliteReader& db, const std::string& sql, std::string* error);
+
 // Reads every table but the messages' data and the per-topic stats; false with `error` when a
 // required table (`topics`, `messages`) is missing or SQLite fails.
 bool read_tables(SqliteReader& db, DatabaseTables* out, std::string* error);

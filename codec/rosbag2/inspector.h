@@ -17,6 +17,10 @@ std::unique_ptr<FormatInspector> open_folder_inspector(Folder& folder);
 // One database alone (the format table's `open`): a folder of that one file.
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source);
 
+// The pages of each database's timestamp_idx, level by level, that the first view's count reads
+// (first_reads.cpp; the format table's plan_first_reads).
+std::unique_ptr<FolderReadPlan> plan_first_reads(Folder& folder);
+
 // The bag behind an inspector from these, for tests; null for another format's inspector.
 Bag* bag_of(FormatInspector& inspector);
 

@@ -28,6 +28,7 @@ void add_reading(FormatEntry& e) {
   e.open_folder = [](Folder& folder, const Detection& detection) {
     return detection.version == "mcap" ? open_mcap_bag_inspector(folder) : open_folder_inspector(folder);
   };
+  e.plan_first_reads = [](Folder& folder) { return plan_first_reads(folder); };
   e.open = [](ByteSource& source, const Detection&) { return open_inspector(source); };
   e.small_demo = [] { return std::vector<uint8_t>(std::begin(kSmallDemo), std::end(kSmallDemo)); };
 }
