@@ -92,6 +92,7 @@ class WasmInspector {
     detection_ = detect(cached_);
     inspector_ = open_inspector(cached_, detection_);
   }
+#ifndef LOGSCOPE_VIEW_ONLY  // folders open in the full module (worker.js openFolder), which reads rosbag2
   // A log that is a folder (a rosbag2 bag): its files' names and sizes as JSON and one read
   // function over them (wasm/js_folder.h). The single-file source is then empty (search finds nothing).
   WasmInspector(const std::string& name, const std::string& files_json, val read)
@@ -103,6 +104,7 @@ class WasmInspector {
     detection_ = detect_folder(*folder_);
     inspector_ = open_folder_inspector(*folder_, detection_);
   }
+#endif
 
   std::string detection() const { return detection_.to_json().dump(); }
   bool known() const { return inspector_ != nullptr; }
@@ -219,9 +221,16 @@ class WasmInspector {
   // Bytes this inspector has asked the file for, so tests and the UI can show how little was read.
   std::string read_stats() const {
     Json out = Json::object();
-    out["bytes_read"] = folder_ ? folder_->bytes_read() : counting_.bytes_read();
-    out["read_calls"] = folder_ ? folder_->read_calls() : counting_.read_calls();
-    out["size"] = folder_ ? folder_->total_size() : source_.size();
+    out["bytes_read"] = counting_.bytes_read();
+    out["read_calls"] = counting_.read_calls();
+    out["size"] = source_.size();
+#ifndef LOGSCOPE_VIEW_ONLY
+    if (folder_) {
+      out["bytes_read"] = folder_->bytes_read();
+      out["read_calls"] = folder_->read_calls();
+      out["size"] = folder_->total_size();
+    }
+#endif
     out["preloaded_bytes"] = cached_.preloaded_bytes();
     return out.dump();
   }
@@ -281,9 +290,16 @@ EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("prepareHeap", &logscope::prepare_heap);
   emscripten::function("warmUp", &logscope::warm_up_opening);
   emscripten::function("formats", &logscope::formats_text);
+#ifndef LOGSCOPE_VIEW_ONLY
+  emscripten::class_<logscope::JsFolderReadPlan>("FolderReadPlan")
+      .constructor<std::string, std::string, val>()
+      .function("next", &logscope::JsFolderReadPlan::next);
+#endif
   emscripten::class_<logscope::WasmInspector>("Inspector")
       .constructor<double, val>()
+#ifndef LOGSCOPE_VIEW_ONLY
       .constructor<std::string, std::string, val>()
+#endif
       .function("detection", &logscope::WasmInspector::detection)
       .function("known", &logscope::WasmInspector::known)
       .function("summary", &logscope::WasmInspector::summary)

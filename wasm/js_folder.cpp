@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/format_table.h"
 #include "core/json.h"
 
 using emscripten::val;
@@ -76,6 +77,33 @@ std::unique_ptr<ByteSource> JsFolder::open(const std::string& file, std::string*
     if (entries_[i].name == file) return std::make_unique<JsFile>(read_, i, entries_[i].size, &counts_);
   if (error) *error = file + " is not in " + name_;
   return nullptr;
+}
+
+int JsFolder::index_of(const std::string& file) const {
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].name == file) return static_cast<int>(i);
+  return -1;
+}
+
+JsFolderReadPlan::JsFolderReadPlan(const std::string& name, const std::string& files_json, val read) : folder_(name, files_json, std::move(read)) {
+  Detection detection = detect_folder(folder_);
+  const FormatEntry* entry = find_format(detection.family);
+  if (entry && entry->plan_first_reads) plan_ = entry->plan_first_reads(folder_);
+}
+
+std::string JsFolderReadPlan::next() {
+  Json wave = Json::array();
+  if (!plan_) return wave.dump();
+  for (const FolderRange& r : plan_->next()) {
+    int index = folder_.index_of(r.file);
+    if (index < 0) continue;
+    Json range = Json::array();
+    range.push_back(index);
+    range.push_back(static_cast<double>(r.offset));
+    range.push_back(static_cast<double>(r.length));
+    wave.push_back(std::move(range));
+  }
+  return wave.dump();
 }
 
 uint64_t JsFolder::total_size() const {

@@ -23,6 +23,8 @@ class JsFolder : public Folder {
   std::vector<std::string> files() override;
   std::unique_ptr<ByteSource> open(const std::string& file, std::string* error) override;
 
+  // The position of `file` in files_json, or -1.
+  int index_of(const std::string& file) const;
   uint64_t bytes_read() const { return counts_.bytes; }
   uint64_t read_calls() const { return counts_.calls; }
   uint64_t total_size() const;
@@ -40,6 +42,20 @@ class JsFolder : public Folder {
   std::vector<Entry> entries_;
   emscripten::val read_;
   Counts counts_;
+};
+
+// The format's plan of a folder's first reads (core/folder.h FolderReadPlan), for the page to
+// fetch wave by wave, concurrently, before it opens the folder (worker.js openFolder): next()
+// gives the next wave as JSON [[file index, offset, length], ...], [] when there is no more. The
+// plan reads through `read` like the folder's inspector, so the fetched waves serve it too.
+class JsFolderReadPlan {
+ public:
+  JsFolderReadPlan(const std::string& name, const std::string& files_json, emscripten::val read);
+  std::string next();
+
+ private:
+  JsFolder folder_;
+  std::unique_ptr<FolderReadPlan> plan_;
 };
 
 }  // namespace logscope

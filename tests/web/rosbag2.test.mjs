@@ -193,6 +193,39 @@ test('?url= of a bag\'s metadata.yaml opens the bag by Range, relative to it, tr
   }
 });
 
+// The page fetches the index pages the summary counts with (rosbag2/first_reads.cpp) a level at a
+// time, several requests at once, instead of one SQLite page per round trip. Timed over the same
+// server with no delay and with each answer 50 ms late, the difference over 50 ms is how many round
+// trips the first view waits for one after another.
+test('?url= of a bag\'s metadata.yaml shows its summary after a few round trips, not one per index page', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const served = join(dir, 'served-late');
+  mkdirSync(served, { recursive: true });
+  execFileSync(cli, ['make-demo-rosbag2', join(served, 'late_bag'), '--size-mb', '40'], { stdio: 'ignore' });
+  const DELAY_MS = 50;
+  const timeToSummary = async (delayMs) => {
+    const server = await fileServer(served, { range: true, cors: 'full', delayMs });
+    try {
+      const page = await env.newPage({ query: `?nodemo&url=${encodeURIComponent(`${server.url}late_bag/metadata.yaml`)}` });
+      const t0 = Date.now();
+      await page.waitForFunction(() => ['summary', 'remote-problem', 'error', 'crashed', 'unknown'].includes(document.body.dataset.state), null, { timeout: 120_000 });
+      const ms = Date.now() - t0;
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'summary');
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+      return { ms, requests: server.stats.requests };
+    } finally {
+      await server.closeAll();
+    }
+  };
+  await timeToSummary(0); // warm: modules compiled, files in the page cache
+  const quick = await timeToSummary(0);
+  const late = await timeToSummary(DELAY_MS);
+  const rounds = (late.ms - quick.ms) / DELAY_MS;
+  console.log(`# remote bag: summary after ${quick.ms} ms, ${late.ms} ms with ${DELAY_MS} ms round trips: ${rounds.toFixed(0)} round trips one after another, ${late.requests} requests`);
+  assert.ok(rounds < 40, `${rounds.toFixed(0)} round trips one after another before the summary`);
+});
+
 test('the real bag folders of ../shared/samples/rosbag2 open as one bag each, with the CLI\'s counts', async (t) => {
   if (skipUnless(t, { cli: true, samples: true })) return;
   const root = sample('rosbag2');

@@ -8,11 +8,13 @@ import { serveStatic } from '../../scripts/serve.mjs';
 // Serves the files of `dir` under /files/<name>.
 //   range: honour Range requests (206); else every GET gets the whole file (200)
 //   cors: 'full' (Allow-Origin + Expose-Headers), 'allow-only' (Allow-Origin only), 'none'
+//   delayMs: each answer waits this long first, as over a network with that round trip
 // server.stats: {requests, ranged, full, bytes} — bytes counts body bytes actually written.
-export async function fileServer(dir, { range = true, cors = 'full' } = {}) {
+export async function fileServer(dir, { range = true, cors = 'full', delayMs = 0 } = {}) {
   const base = resolve(dir);
   const stats = { requests: 0, ranged: 0, full: 0, bytes: 0, log: [] };
-  const server = createServer((request, response) => {
+  const server = createServer(async (request, response) => {
+    if (delayMs) await new Promise((ok) => setTimeout(ok, delayMs));
     const url = new URL(request.url, 'http://x');
     const corsHeaders = {};
     if (cors !== 'none') corsHeaders['Access-Control-Allow-Origin'] = '*';

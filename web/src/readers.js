@@ -192,7 +192,9 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     async readRange(offset, length) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
-      const response = await fetch(url, { headers: { Range: `bytes=${offset}-${end - 1}` } });
+      // Not through the HTTP cache: Chromium's cache lets one request per URL through at a time,
+      // which made the reads of a remote bag's index pages one round trip each, one after another.
+      const response = await fetch(url, { cache: 'no-store', headers: { Range: `bytes=${offset}-${end - 1}` } });
       this.requests++;
       const body = await response.arrayBuffer();
       const bytes = rangeBytes(response.status, response.statusText, (h) => response.headers.get(h), body, offset, end);

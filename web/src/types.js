@@ -119,6 +119,8 @@ export {};
  * @property {() => string} sha1Finish the hex digest; starts the next hash
  * @property {() => string} formats the format table as JSON text: {@link FormatEntry}[]
  * @property {new () => WasmMessageSchemas} [MessageSchemas] the full module's only (wasm/message_schemas.h)
+ * @property {new (name: string, filesJson: string, read: (index: number, offset: number, length: number, pointer: number) => number) => {next: () => string, delete: () => void}} FolderReadPlan
+ *   a folder's first reads in waves, `[[file index, offset, length], ...]` (wasm/js_folder.h)
  */
 
 /**
