@@ -6,10 +6,12 @@
 // reader, then opened as a bag folder beside the small demo database under the names it gives
 // (the MCAP small demo when the yaml says storage mcap: mcap_folder.h). A database input is also
 // repaired through memory (repair.h: SQLite's recovery, the tables made anew, rows read from the
-// b-tree of a damaged schema entry) and the repaired database checked.
+// b-tree of a damaged schema entry) and the repaired database checked, and the plan of its first
+// reads (first_reads.cpp) walked to its end.
 // Build with -DLOGSCOPE_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt).
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -48,6 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         args["topic"] = topic;
         inspector->query("columns", args, progress);
       }
+    // The plan of the first reads (first_reads.cpp) walks the input's b-tree pages by their child
+    // pointers: bounded waves, every range inside the file.
+    logscope::SingleSourceFolder alone("fuzz.db3", source);
+    auto plan = logscope::rosbag2::plan_first_reads(alone);
+    for (int wave = 0;; ++wave) {
+      std::vector<logscope::FolderRange> ranges = plan->next();
+      if (ranges.empty()) break;
+      if (wave > 10) std::abort();
+      for (const logscope::FolderRange& r : ranges)
+        if (r.file != "fuzz.db3" || r.offset > size || r.length > size - r.offset) std::abort();
+    }
     logscope::MemoryOutputSink repaired;
     logscope::ExtractResult result = logscope::rosbag2::repair_single_database(source, repaired);
     if (result.ok) {
