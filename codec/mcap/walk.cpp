@@ -136,6 +136,17 @@ bool for_each_inner_record(std::string_view records, const std::function<void(co
   return true;
 }
 
+void hand_on(RecordHandler& handler, const RecordFrame& frame, std::string_view content, bool whole, Decompressed* chunk_records) {
+  handler.record(frame, content, whole);
+  if (frame.op != kOpChunk || !whole || !handler.wants_chunk_records()) return;
+  ChunkHeader header;
+  std::string why;
+  if (!parse_chunk_header(content, &header, &why)) return;
+  decompress_chunk(header.compression, content.substr(static_cast<size_t>(header.records_offset), static_cast<size_t>(header.records_size)),
+                   header.uncompressed_size, chunk_records);
+  handler.chunk(frame, header, *chunk_records);
+}
+
 WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordHandler& handler, std::vector<Problem>* problems,
                         const ProgressFn& progress, Crc32* data_crc) {
   WalkResult r;
@@ -215,17 +226,7 @@ WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordH
       add(Severity::Error, p, "mcap.file.unreadable", r.stop_reason);
       break;
     }
-    std::string_view bytes(reinterpret_cast<const char*>(content), viewed);
-    handler.record(frame, bytes, whole);
-    if (frame.op == kOpChunk && whole && handler.wants_chunk_records()) {
-      ChunkHeader header;
-      std::string why;
-      if (parse_chunk_header(bytes, &header, &why)) {
-        decompress_chunk(header.compression, bytes.substr(static_cast<size_t>(header.records_offset), static_cast<size_t>(header.records_size)),
-                         header.uncompressed_size, &chunk_records);
-        handler.chunk(frame, header, chunk_records);
-      }
-    }
+    hand_on(handler, frame, std::string_view(reinterpret_cast<const char*>(content), viewed), whole, &chunk_records);
     ++r.records;
     p = frame.end();
   }

@@ -55,6 +55,10 @@ struct WalkResult {
 WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordHandler& handler, std::vector<Problem>* problems,
                         const ProgressFn& progress, Crc32* data_crc = nullptr);
 
+// One record to `handler`, as both walks hand it on: record(), then a whole Chunk's records
+// decompressed into `chunk_records` (one buffer for the pass) and chunk().
+void hand_on(RecordHandler& handler, const RecordFrame& frame, std::string_view content, bool whole, Decompressed* chunk_records);
+
 // walk_records' loop over bytes pushed in file order (the page's stream of the file): the same
 // records to the same handler, the same data section CRC, for a file that needs no
 // resynchronisation. It stops at the first record it cannot frame (opcode 0, a length past the

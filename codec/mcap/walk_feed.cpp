@@ -61,17 +61,8 @@ void PushedWalk::handle(const RecordFrame& frame, const uint8_t* record) {
       data_crc_->update(record, static_cast<size_t>(kRecordPrefix + frame.length));
     }
   }
-  std::string_view content(reinterpret_cast<const char*>(record + kRecordPrefix), static_cast<size_t>(frame.length));
-  handler_.record(frame, content, true);
-  if (frame.op == kOpChunk && handler_.wants_chunk_records()) {
-    ChunkHeader header;
-    std::string why;
-    if (parse_chunk_header(content, &header, &why)) {
-      decompress_chunk(header.compression, content.substr(static_cast<size_t>(header.records_offset), static_cast<size_t>(header.records_size)),
-                       header.uncompressed_size, &chunk_records_);
-      handler_.chunk(frame, header, chunk_records_);
-    }
-  }
+  hand_on(handler_, frame, std::string_view(reinterpret_cast<const char*>(record + kRecordPrefix), static_cast<size_t>(frame.length)), true,
+          &chunk_records_);
   ++result_.records;
 }
 
