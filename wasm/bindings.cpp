@@ -199,7 +199,9 @@ class WasmInspector {
   }
   // The user's protobuf schemas (wasm/message_schemas.h) for payloads by name; none: by number.
   void set_message_schemas(const MessageSchemas& schemas) {
-    if (inspector_) inspector_->set_message_schemas(schemas.schemas());
+    if (!inspector_) return;
+    inspector_->set_message_schemas(schemas.schemas());
+    inspector_->set_message_definitions(schemas.definitions());
   }
 #endif
 

@@ -117,6 +117,33 @@ std::string MessageSchemas::add_proto_files(const std::string& name, val files) 
   return added(name, std::move(set), error);
 }
 
+std::string MessageSchemas::add_msg_files(const std::string& name, val files) {
+  cdr::TypeLibrary set;  // this set's types alone, for its answer
+  size_t count = files["length"].as<size_t>(), total = 0;
+  std::vector<std::pair<std::string, std::string>> sources;
+  for (size_t i = 0; i < count; ++i) {
+    val pair = files[i];
+    if (!pair[0].isString() || !pair[1].isString()) continue;
+    std::string path = pair[0].as<std::string>(), text = pair[1].as<std::string>();
+    total += path.size() + text.size();
+    if (total > kMaxSetBytes) return added(name, nullptr, "the .msg files weigh over 256 MB together");
+    cdr::add_msg_file(set, path, text, name + "/" + path);
+    sources.emplace_back(std::move(path), std::move(text));
+  }
+  Json out = Json::object();
+  out["ok"] = !set.empty();
+  if (set.empty()) {
+    out["error"] = name + ": holds no .msg file";
+    return out.dump();
+  }
+  for (auto& [path, text] : sources) cdr::add_msg_file(*definitions_, path, std::move(text), name + "/" + path);
+  ++msg_sets_;
+  out["description"] = std::to_string(set.size()) + " ROS 2 message definitions (.msg)";
+  out["warnings"] = string_array(set.warnings());
+  out["types"] = string_array(set.names());
+  return out.dump();
+}
+
 std::shared_ptr<const protobuf::Schemas> MessageSchemas::schemas() const {
   if (sets_.empty()) return nullptr;
   if (sets_.size() == 1) return sets_.front();
@@ -130,5 +157,6 @@ EMSCRIPTEN_BINDINGS(logscope_message_schemas) {
       .constructor<>()
       .function("addDescriptorSet", &logscope::MessageSchemas::add_descriptor_set)
       .function("addProtoFiles", &logscope::MessageSchemas::add_proto_files)
+      .function("addMsgFiles", &logscope::MessageSchemas::add_msg_files)
       .function("size", &logscope::MessageSchemas::size);
 }

@@ -33,11 +33,6 @@ std::shared_ptr<TypeLibrary> load_msg_folder(const std::string& folder, std::str
       break;
     }
     fs::path relative = path.lexically_relative(root);
-    std::vector<std::string> parts;
-    for (const fs::path& part : relative) parts.push_back(part.string());
-    std::string type = path.stem().string();
-    if (parts.size() >= 3 && parts[parts.size() - 2] == "msg") type = parts[parts.size() - 3] + "/msg/" + type;
-    else if (parts.size() >= 2) type = parts[parts.size() - 2] + "/msg/" + type;
     uintmax_t size = it->file_size(ec);
     if (ec || size > kMaxMsgFile) {
       library->warn(relative.string() + ": skipped (unreadable or over 1 MB)");
@@ -46,7 +41,7 @@ std::shared_ptr<TypeLibrary> load_msg_folder(const std::string& folder, std::str
     }
     std::ifstream in(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    library->add(type, TypeDefinition{"ros2msg", text, false, "--msg-path " + relative.string()});
+    add_msg_file(*library, relative.generic_string(), std::move(text), "--msg-path " + relative.string());
   }
   if (ec) {
     *error = folder + ": " + ec.message();

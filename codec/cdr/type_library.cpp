@@ -134,4 +134,20 @@ bool TypeLibrary::definition(const std::string& type, std::string* encoding, std
   return true;
 }
 
+void add_msg_file(TypeLibrary& library, const std::string& relative_path, std::string text, const std::string& origin) {
+  std::vector<std::string> parts;
+  for (size_t at = 0; at <= relative_path.size();) {
+    size_t slash = relative_path.find('/', at);
+    if (slash == std::string::npos) slash = relative_path.size();
+    if (slash > at) parts.push_back(relative_path.substr(at, slash - at));
+    at = slash + 1;
+  }
+  if (parts.empty()) return;
+  std::string type = parts.back();
+  if (type.size() > 4 && type.compare(type.size() - 4, 4, ".msg") == 0) type.resize(type.size() - 4);
+  if (parts.size() >= 3 && parts[parts.size() - 2] == "msg") type = parts[parts.size() - 3] + "/msg/" + type;
+  else if (parts.size() >= 2) type = parts[parts.size() - 2] + "/msg/" + type;
+  library.add(type, TypeDefinition{"ros2msg", std::move(text), false, origin});
+}
+
 }  // namespace logscope::cdr

@@ -43,6 +43,11 @@ class TypeLibrary {
   std::vector<std::string> warnings_;
 };
 
+// One `.msg` file by its path below the folder the user gave (`pkg/msg/Type.msg` and
+// `pkg/Type.msg` define pkg/msg/Type, a file directly in the folder the bare `Type`), as
+// load_msg_folder and the page's dropped folders (wasm/message_schemas.cpp) add them.
+void add_msg_file(TypeLibrary& library, const std::string& relative_path, std::string text, const std::string& origin);
+
 // Every `.msg` below `folder`: `pkg/msg/Type.msg` and `pkg/Type.msg` define pkg/msg/Type, a file
 // directly in `folder` the bare `Type` (found by its last name part). Null with `error` when the
 // folder cannot be read or holds no .msg file; files over 1 MB are skipped with a warning.

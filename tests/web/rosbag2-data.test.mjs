@@ -2,10 +2,10 @@
 // definitions the bag stores, as `logscope export` decodes them, one topic at a time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { start, openSettled, cli, haveWasm, skipUnless, screenshot } from './helpers.mjs';
 
 let env, dir, file;
@@ -68,6 +68,67 @@ test('rosbag2 plot: a topic plots the rows logscope export writes', async (t) =>
   assert.equal(Number(shown.count), rows.length, 'points = exported rows');
   shown.plot.columns.forEach((column, c) => rows.forEach((row, i) => assert.equal(shown.plot.values[c][i], Number(row[c + 1]), `${column} row ${i}`)));
   await screenshot(page, 'plots-rosbag2');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// A bag that stores no message definitions (rosbag2 before Iron): the Data tab offers the schema
+// card for ROS 2 .msg files; with the folder given, the messages decode as `logscope export
+// --msg-path` decodes them, and the folder is remembered for the next bag.
+test('rosbag2 Data tab: a bag without definitions decodes with a dropped .msg folder', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const python = spawnSync('/usr/bin/python3', ['-c', 'import sqlite3'], { encoding: 'utf8' });
+  if (python.status !== 0) return t.skip('/usr/bin/python3 with sqlite3 is missing: no bag without definitions');
+  const bare = join(dir, 'bare');
+  execFileSync(cli, ['make-demo-rosbag2', bare, '--size-mb', '0.5']);
+  const db = join(bare, readdirSync(bare).find((n) => n.endsWith('.db3')));
+  execFileSync('/usr/bin/python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM message_definitions"); c.commit(); c.close()', db]);
+  const msgs = join(dir, 'my_msgs');
+  for (const [path, text] of Object.entries({
+    'std_msgs/msg/Header.msg': 'builtin_interfaces/Time stamp\nstring frame_id\n',
+    'builtin_interfaces/msg/Time.msg': 'int32 sec\nuint32 nanosec\n',
+    'demo_msgs/msg/Imu.msg': 'std_msgs/Header header\nfloat64[3] angular_velocity\nfloat64[3] linear_acceleration\n',
+    'std_msgs/msg/String.msg': 'string data\n',
+    'sensor_msgs/msg/CompressedImage.msg': 'std_msgs/Header header\nstring format\nuint8[] data\n',
+  })) {
+    mkdirSync(dirname(join(msgs, path)), { recursive: true });
+    writeFileSync(join(msgs, path), text);
+  }
+  const page = await env.newPage();
+  await openSettled(page, db);
+  await page.click('#tab-data');
+  await page.waitForSelector('#schema-card[data-kind="ros2msg"][data-named="0"]');
+  await page.waitForSelector('#data-table tbody tr');
+  assert.ok(await page.$$eval('#data-table tbody tr:not(.detail)', (trs) => trs.every((tr) => tr.dataset.decoded !== 'yes')), 'without definitions: bytes');
+  assert.match(await page.textContent('#schema-card'), /--msg-path/);
+  await screenshot(page, 'data-rosbag2-no-definitions');
+
+  await page.setInputFiles('#schema-folder', msgs);
+  await page.waitForSelector('#schema-card[data-named="3"]', { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('#data-table tbody tr:not(.detail)')];
+    return rows.length > 0 && rows.every((tr) => tr.dataset.decoded === 'yes');
+  }, null, { timeout: 60_000 });
+  const imu = JSON.parse(execFileSync(cli, ['export', db, '--topic', '/imu', '--format', 'jsonl', '--msg-path', msgs], { encoding: 'utf8' }).split('\n')[0]);
+  const topic = await page.$eval('#data-channel', (select) => [...select.options].find((o) => o.textContent.startsWith('/imu '))?.value);
+  await page.selectOption('#data-channel', topic);
+  await page.waitForFunction(() => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === '/imu'));
+  await page.locator('#data-table tbody tr').first().click();
+  await page.waitForSelector('#data-table tr.detail .rv-key');
+  for (let round = 0; round < 3; round++) {
+    await page.evaluate(() => { for (const d of document.querySelectorAll('#data-table tr.detail details.rv-node')) d.open = true; });
+    await page.waitForTimeout(100);
+  }
+  const detail = await page.textContent('#data-table tr.detail');
+  assert.ok(detail.includes(imu['header.frame_id']), 'the frame id logscope export --msg-path writes');
+  assert.equal(await page.locator('#schema-table tbody tr').count(), 1, 'remembered');
+  await screenshot(page, 'data-rosbag2-msg-folder');
+
+  // Remembered: after a reload the bag decodes without asking.
+  await page.reload();
+  await openSettled(page, db);
+  await page.click('#tab-data');
+  await page.waitForSelector('#schema-card[data-named="3"]', { timeout: 60_000 });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -1,5 +1,6 @@
 // The user's protobuf schemas loaded into the full module (wasm/message_schemas.h), in the
-// codec worker: each set a descriptor set's bytes or a folder's .proto files, searched in order.
+// codec worker: each set a descriptor set's bytes, a folder's .proto files or a folder's ROS 2 .msg
+// files, searched in order.
 // What each set gave (its types, the importer's errors as file:line:column lines) goes back to
 // the page (schemas.js).
 
@@ -19,7 +20,8 @@ export function loadSchemaSets(Module, sets) {
   /** @type {SchemaSetLoad[]} */
   const loads = [];
   for (const set of sets) {
-    const text = set.kind === 'descriptors' ? schemas.addDescriptorSet(set.name, set.bytes) : schemas.addProtoFiles(set.name, set.files);
+    const text = set.kind === 'descriptors' ? schemas.addDescriptorSet(set.name, set.bytes)
+      : set.kind === 'msgs' ? schemas.addMsgFiles(set.name, set.files) : schemas.addProtoFiles(set.name, set.files);
     /** @type {{ok: boolean, error?: string, description?: string, warnings?: string[], types?: string[]}} */
     const answer = JSON.parse(text);
     loads.push({ id: set.id, name: set.name, ok: answer.ok, error: answer.error ?? null, description: answer.description ?? '', warnings: answer.warnings ?? [], types: answer.types ?? [] });

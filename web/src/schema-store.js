@@ -1,5 +1,6 @@
-// The protobuf schemas the user gave the page, remembered in IndexedDB (database
-// "logscope-schemas", one store "sets"): each a descriptor set's bytes or a folder's .proto text,
+// The message schemas the user gave the page, remembered in IndexedDB (database
+// "logscope-schemas", one store "sets"): each a descriptor set's bytes or a folder's .proto or
+// ROS 2 .msg text,
 // with its name, when it was added, and the message types it holds, so a later file with one of
 // those types loads it by itself (schemas.js). Nothing else is kept; Forget deletes a set. Where
 // the browser gives the page no IndexedDB, the sets last until the page is closed.

@@ -1,5 +1,5 @@
 // Protobuf by name in the page: the user's schemas (a descriptor set, or a folder of .proto
-// files), remembered in this browser (schema-store.js) and loaded into both of the file's codec
+// files), and ROS 2 .msg definitions for a bag that stores none (messageDefinitions), remembered in this browser (schema-store.js) and loaded into both of the file's codec
 // workers, which then read the file in the full module (worker.js useSchemas; the view module
 // has only the lite runtime, so the first visit stays small). Without a schema, protobuf fields
 // are named by field number (1.3[2].5). A format's module says which of its types need schemas
@@ -24,11 +24,13 @@ class SchemaState extends EventTarget {
   /**
    * @param {string[]} types
    * @param {boolean} embedded
+   * @param {'protobuf' | 'ros2msg'} kind protobuf schemas, or ROS 2 .msg definitions
    */
-  constructor(types, embedded) {
+  constructor(types, embedded, kind = 'protobuf') {
     super();
     this.types = types;
     this.embedded = embedded;
+    this.kind = kind;
     /** @type {'idle' | 'loading' | 'loaded' | 'error'} */
     this.status = 'idle';
     /** @type {string | null} */
@@ -66,7 +68,7 @@ const matching = (sets, types) => sets.filter((s) => s.types.some((t) => types.i
 /** @type {(set: StoredSchemaSet) => SchemaSetData} */
 const dataOf = (set) => (set.kind === 'descriptors'
   ? { id: set.id, name: set.name, kind: 'descriptors', bytes: set.bytes }
-  : { id: set.id, name: set.name, kind: 'protos', files: set.files });
+  : { id: set.id, name: set.name, kind: set.kind, files: set.files });
 
 // Sends `sets` to both workers of the file; the view worker's answer says what each gave. Both
 // requests are posted at once, so every later request of the views finds them applied.
@@ -102,10 +104,11 @@ async function apply(session, state, sets) {
 export function followSchemas(session) {
   session.on('shown', () => {
     const page = session.formatPage, summary = /** @type {import('./types.js').Report} */ (session.summary);
-    const types = page.messageTypes?.(summary) ?? [];
+    const definitions = page.messageDefinitions?.(summary) ?? [];
+    const types = definitions.length ? definitions : page.messageTypes?.(summary) ?? [];
     const embedded = page.embeddedSchemas?.(summary) ?? false;
     if (!types.length && !embedded) return;
-    const state = new SchemaState(types, embedded);
+    const state = new SchemaState(types, embedded, definitions.length ? 'ros2msg' : 'protobuf');
     states.set(session, state);
     const start = (/** @type {StoredSchemaSet[]} */ stored) => {
       const sets = types.length ? matching(stored, types) : [];
@@ -162,6 +165,22 @@ async function protoSet(items, name) {
 }
 
 /**
+ * ROS 2 .msg files as a set, their paths below the folder chosen or dropped (`name`), which name
+ * their types as the CLI's --msg-path does (pkg/msg/Type.msg is pkg/msg/Type).
+ * @param {{file: File, path: string}[]} items
+ * @param {string} name
+ * @returns {Promise<import('./types.js').SchemaSetContent>}
+ */
+async function msgSet(items, name) {
+  const msgs = items.filter((i) => i.path.endsWith('.msg')).slice(0, MAX_PROTO_FILES);
+  if (!msgs.length) throw new Error(`${name} holds no .msg file`);
+  const total = msgs.reduce((sum, i) => sum + i.file.size, 0);
+  if (total > MAX_SET_BYTES) throw new Error(`the .msg files of ${name} weigh over 256 MB together`);
+  const below = (/** @type {string} */ path) => (path.startsWith(`${name}/`) ? path.slice(name.length + 1) : path);
+  return { name, kind: 'msgs', files: await Promise.all(msgs.map(async (i) => /** @type {[string, string]} */ ([below(i.path), await i.file.text()]))) };
+}
+
+/**
  * @param {File} file
  * @returns {Promise<import('./types.js').SchemaSetContent>}
  */
@@ -179,6 +198,11 @@ const howTo = () => h('p.small.muted', { style: 'margin: 4px 0 0' },
   ', or the folder of .proto files (the Spot SDK\u2019s protos/ folder). This browser remembers it for later files; nothing is uploaded. From the command line: ',
   h('code', {}, '--descriptors FILE'), ' or ', h('code', {}, '--proto-path DIR'), '.');
 
+// The same for a log that stores no ROS 2 message definitions (rosbag2 before Iron).
+const msgHowTo = () => h('p.small.muted', { style: 'margin: 4px 0 0' },
+  'Give the page their definitions once: the folder of .msg files (a workspace\u2019s src/ or install/share/ folder, or a package\u2019s msg/ folder). This browser remembers it for later bags; nothing is uploaded. From the command line: ',
+  h('code', {}, '--msg-path DIR'), '.');
+
 /** @type {(iso: string) => string} */
 const dateText = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(); };
 
@@ -195,15 +219,16 @@ export const schemaView = {
     const status = h('div.small.data-note#schema-status', { role: 'status' });
     const error = h('pre.small.error-text#schema-error', { hidden: true, style: 'white-space: pre-wrap; margin: 4px 0 8px' });
     const list = h('div#schema-sets');
+    const msgs = state.kind === 'ros2msg';
     const fileInput = /** @type {HTMLInputElement} */ (h('input#schema-file', { type: 'file', accept: DESCRIPTOR_ENDINGS.join(','), hidden: true }));
     const folderInput = /** @type {HTMLInputElement} */ (h('input#schema-folder', { type: 'file', webkitdirectory: true, multiple: true, hidden: true }));
     const zone = h('div.schema-drop#schema-drop', { style: 'border: 1.5px dashed var(--border-strong); border-radius: 8px; padding: 10px 12px; margin: 6px 0 10px; display: flex; gap: 8px; align-items: center; flex-wrap: wrap' },
-      h('span.small.muted', {}, 'Drop a descriptor set or a folder of .proto files here, or'),
-      h('button.button.small#schema-choose-file', { type: 'button', onclick: () => fileInput.click() }, 'Choose a descriptor set…'),
-      h('button.button.small#schema-choose-folder', { type: 'button', onclick: () => folderInput.click() }, 'Choose a .proto folder…'),
+      h('span.small.muted', {}, msgs ? 'Drop a folder of .msg files here, or' : 'Drop a descriptor set or a folder of .proto files here, or'),
+      msgs ? null : h('button.button.small#schema-choose-file', { type: 'button', onclick: () => fileInput.click() }, 'Choose a descriptor set…'),
+      h('button.button.small#schema-choose-folder', { type: 'button', onclick: () => folderInput.click() }, msgs ? 'Choose a .msg folder…' : 'Choose a .proto folder…'),
       fileInput, folderInput);
-    const card = h('section.card.data-card#schema-card', {},
-      h('div.card-head', {}, h('h3', {}, 'Protobuf field names'), h('span.muted.small', {}, `${formatCount(state.types.length)} message ${state.types.length === 1 ? 'type' : 'types'} in this file`)),
+    const card = h('section.card.data-card#schema-card', { dataset: { kind: state.kind } },
+      h('div.card-head', {}, h('h3', {}, msgs ? 'ROS 2 message definitions' : 'Protobuf field names'), h('span.muted.small', {}, `${formatCount(state.types.length)} message ${state.types.length === 1 ? 'type' : 'types'} ${msgs ? 'without a stored definition' : 'in this file'}`)),
       status, error, zone, list);
     clear(view.root).append(card);
 
@@ -218,7 +243,12 @@ export const schemaView = {
       clear(status);
       if (state.status === 'loading') status.append(h('span.muted', {}, 'Loading the schemas (the full codec module loads on first use)…'));
       else if (state.status === 'error') status.append(h('span.error-text', {}, `The schemas could not be loaded: ${state.error}`));
-      else if (named.length) {
+      else if (msgs && named.length) {
+        status.append(h('span', {}, `Decoded with your definitions: ${named.join(', ')}.`));
+        if (missing.length) status.append(h('span.muted', {}, ` Still shown as bytes: ${missing.join(', ')}.`));
+      } else if (msgs) {
+        status.append(h('strong', {}, 'Decoding needs the message definitions. '), h('span', {}, `This bag stores none for ${state.types.slice(0, 4).join(', ')}${state.types.length > 4 ? ', …' : ''}: their messages are shown as bytes.`), msgHowTo());
+      } else if (named.length) {
         status.append(h('span', {}, `Field names, enums by name, nested and repeated fields for ${named.join(', ')}.`));
         if (missing.length) status.append(h('span.muted', {}, ` Still by field number: ${missing.join(', ')}.`));
       } else {
@@ -234,7 +264,7 @@ export const schemaView = {
       list.append(h('p.small.muted', {}, persist ? 'Remembered in this browser:' : 'Kept until the page is closed (this browser gives the page no storage):'),
         h('table.data#schema-table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Schemas'), h('th', {}, 'Added'), h('th.num', {}, 'Types'), h('th', {}, 'This file'), h('th', {}, ''))),
           h('tbody', {}, stored.map((set) => h('tr', { dataset: { id: String(set.id) } },
-            h('td.mono', { title: set.description }, set.name, h('span.muted', {}, set.kind === 'protos' ? ` (${formatCount(set.files.length)} .proto files)` : ' (descriptor set)')),
+            h('td.mono', { title: set.description }, set.name, h('span.muted', {}, set.kind === 'descriptors' ? ' (descriptor set)' : ` (${formatCount(set.files.length)} ${set.kind === 'msgs' ? '.msg' : '.proto'} files)`)),
             h('td.small', {}, dateText(set.added)),
             h('td.num', {}, formatCount(set.types.length)),
             h('td.small', {}, used.has(set.id) ? 'names it' : set.types.some((t) => state.types.includes(t)) ? 'has its types' : h('span.muted', {}, 'none of its types')),
@@ -277,7 +307,8 @@ export const schemaView = {
       const items = fromFileList(folderInput.files || []);
       folderInput.value = '';
       const name = items[0]?.path.split('/')[0] || 'folder';
-      if (items.length) take(protoSet(/** @type {{file: File, path: string}[]} */ (items.filter((i) => i.file)), name));
+      const files = /** @type {{file: File, path: string}[]} */ (items.filter((i) => i.file));
+      if (items.length) take(msgs ? msgSet(files, name) : protoSet(files, name));
     });
     // A drop here is the schemas, not a file to open: it stops before the page's own drop handler.
     zone.addEventListener('dragover', (e) => { e.preventDefault(); e.stopPropagation(); zone.style.background = 'var(--surface-2)'; document.body.classList.remove('dragging'); });
@@ -290,9 +321,12 @@ export const schemaView = {
       window.dispatchEvent(new DragEvent('dragleave'));
       const dropped = takeDrop(e.dataTransfer);
       const single = dropped.length === 1 ? dropped[0].file : null;
-      if (single && !single.name.endsWith('.proto')) return take(descriptorSet(single));
-      const name = dropped.length === 1 && dropped[0].entry ? dropped[0].entry.name : 'dropped .proto files';
-      take(collectDrop(dropped).then((items) => protoSet(/** @type {{file: File, path: string}[]} */ (items.filter((i) => i.file)), name)));
+      if (!msgs && single && !single.name.endsWith('.proto')) return take(descriptorSet(single));
+      const name = dropped.length === 1 && dropped[0].entry ? dropped[0].entry.name : `dropped ${msgs ? '.msg' : '.proto'} files`;
+      take(collectDrop(dropped).then((items) => {
+        const files = /** @type {{file: File, path: string}[]} */ (items.filter((i) => i.file));
+        return msgs ? msgSet(files, name) : protoSet(files, name);
+      }));
     });
     state.addEventListener('change', () => { render(); }, { signal: session.signal });
     render();

@@ -129,6 +129,7 @@ export {};
  * @typedef {object} WasmMessageSchemas
  * @property {(name: string, bytes: Uint8Array) => string} addDescriptorSet
  * @property {(name: string, files: [path: string, text: string][]) => string} addProtoFiles
+ * @property {(name: string, files: [path: string, text: string][]) => string} addMsgFiles ROS 2 .msg files, paths below the chosen folder
  * @property {() => number} size
  * @property {() => void} delete
  */
@@ -138,7 +139,7 @@ export {};
  * the codec worker: a descriptor set's bytes, or a folder's .proto files by import path.
  * @typedef {SchemaSetContent & {id: number}} SchemaSetData
  */
-/** @typedef {{name: string, kind: 'descriptors', bytes: Uint8Array} | {name: string, kind: 'protos', files: [path: string, text: string][]}} SchemaSetContent */
+/** @typedef {{name: string, kind: 'descriptors', bytes: Uint8Array} | {name: string, kind: 'protos' | 'msgs', files: [path: string, text: string][]}} SchemaSetContent */
 
 /**
  * What loading one set gave (src/schema-loading.js): its message types, or why it failed (the
@@ -237,6 +238,7 @@ export {};
  * @property {string} [exportNote]
  * @property {(name: string) => ConventionalUnit | null} [conventionalUnit]
  * @property {(summary: Report) => string[]} [messageTypes] protobuf message types whose names need the user's schemas (schemas.js)
+ * @property {(summary: Report) => string[]} [messageDefinitions] ROS 2 message types the log stores no definition for, decoded with the user's .msg files (schemas.js)
  * @property {(summary: Report) => boolean} [embeddedSchemas] the file carries protobuf schemas, read by name in the full module
  * @property {(source: FormatSource) => boolean} [slowColumns] the source's columns are learned from every message: asked in the job worker, with progress
  */

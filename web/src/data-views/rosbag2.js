@@ -1,14 +1,24 @@
 // rosbag2 in the page, beyond the format table: the Data tab's messages decoded by their topic's
 // definition (the codec's `decoded` query, MCAP's shape: a topic is picked by its row in the
-// summary's topics table), or their first bytes as hex when the bag stores no definition; the
-// topics export and plot choose from. Bag folders in the page are the next step (docs/rosbag2.md).
+// summary's topics table), or their first bytes as hex when the bag stores no definition and the
+// user gave no .msg folder (the schema card, ../schemas.js); the topics export and plot choose from.
 import { h, clear, formatCount } from '../dom.js';
 import { formatAt } from '../format.js';
 import { td, tableRows } from './common.js';
 import { decodedCell, decodedKey, messagePages, PAGE } from './message-pages.js';
+import { schemaView } from '../schemas.js';
 
 /** @type {(summary: import('../types.js').Report) => {topic: string, type: string, messages: number}[]} */
 const topicRows = (summary) => /** @type {any} */ (tableRows(summary, 'topics'));
+
+// The topics' types when the bag stores no message definitions (its summary's fact says so):
+// the page offers to decode them with the user's .msg files (../schemas.js).
+/** @type {(summary: import('../types.js').Report) => string[]} */
+const typesWithoutDefinitions = (summary) => {
+  const stored = summary.facts?.find((f) => f.key === 'message_definitions');
+  if (!stored || stored.value) return [];
+  return [...new Set(topicRows(summary).map((t) => t.type).filter(Boolean))];
+};
 
 /** @type {import('../types.js').DataView} */
 const decodedMessages = {
@@ -24,7 +34,7 @@ const decodedMessages = {
       h('th.num', {}, 'Size'), h('th', {}, 'Decoded'))), tbody);
     messagePages(view, {
       select: /** @type {HTMLSelectElement} */ (select), label: 'Topic', table,
-      hint: 'decoded by the bag\u2019s definitions (message_definitions), in stored order; click a row to expand it',
+      hint: `decoded by ${typesWithoutDefinitions(view.summary).length ? 'the .msg definitions you give (above)' : 'the bag\u2019s definitions (message_definitions)'}, in stored order; click a row to expand it`,
       fetch: ({ first, value, span }) => view.run(`Decoding messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}`, 'decoded',
         { first, count: PAGE, ...span, ...(value ? { channel: Number(value) } : {}) }),
       show: (page) => {
@@ -53,7 +63,8 @@ const sources = (summary) => topicRows(summary).filter((t) => t.messages > 0).ma
 }));
 
 export default /** @type {import('../types.js').FormatPage} */ ({
-  views: [decodedMessages],
+  views: [schemaView, decodedMessages],
+  messageDefinitions: typesWithoutDefinitions,
   sources,
   // Busiest first: the plot looks for a field worth showing from the top.
   plotSources: (summary) => {
