@@ -7,7 +7,7 @@
 // iterate-touch: the same, reading every byte of every payload (a checksum)
 // The file is read as the CLI reads it (pread behind its block cache). Prints one JSON line:
 // seconds, messages, bytes (payloads), reads and bytes_read (the file's, under the cache: whole
-// 64 KiB blocks), codec_reads and codec_bytes (what the codec asked the cache for), and for open the
+// 16 KiB blocks), codec_reads and codec_bytes (what the codec asked the cache for), and for open the
 // summary section's size (issue 26's budget: 4 reads of no more than the summary section + 64 KiB).
 #include <cstdio>
 #include <string>
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   CountingByteSource counting(*file);
-  CachedByteSource cached(counting);  // the CLI's options for a local file (cli/command.cpp)
+  CachedByteSource cached(counting, CachedByteSource::for_local_file());  // as the CLI reads a local file (cli/command.cpp)
   CountingByteSource asked(cached);
   double t0 = bench::now(), cpu0 = bench::cpu_seconds();
   auto inspector = mcap::open_inspector(asked);

@@ -49,7 +49,7 @@ inline OpenedFile open_file(const std::string& path, const std::string& how) {
   } else {
     out.file = logscope::FileByteSource::open(path, &error);
     if (out.file) {
-      out.cache = std::make_unique<logscope::CachedByteSource>(*out.file);
+      out.cache = std::make_unique<logscope::CachedByteSource>(*out.file, logscope::CachedByteSource::for_local_file());  // as the CLI
       out.source = out.cache.get();
     }
   }

@@ -79,7 +79,7 @@ function readsText(reads, bytes, summaryBytes) {
   if (reads == null || bytes == null) return '';
   return `${reads} reads, ${bytes.toLocaleString('en-US')} bytes${summaryBytes == null ? '' : withinBudget(reads, bytes, summaryBytes) ? ' (within)' : ' (over)'}`;
 }
-// The reads that count for the budget: the codec's own for native (its cache fetches whole 64 KiB
+// The reads that count for the budget: the codec's own for native (its cache fetches whole 16 KiB
 // blocks, shown beside), the file's under the module's cache for wasm (as the page reads).
 function openBudget(r, summaryBytes) {
   if (!ok(r)) return '';
@@ -203,7 +203,7 @@ export function renderReport({ machine, versions, results }) {
     out += '## MCAP\n\n';
     out += '"open to summary": logscope\'s `summary()` (the magic with the Header\'s prefix, the Header, the Footer, then DataEnd and the summary in one read; no chunk), ';
     out += '@mcap/core\'s `McapIndexedReader.Initialize` (footer, summary). "reads to summary" count read calls and the bytes they return: ';
-    out += 'natively the codec\'s own requests, and beside them the file\'s reads under the CLI\'s block cache (whole 64 KiB blocks: the head\'s, and the tail\'s from a block start); ';
+    out += 'natively the codec\'s own requests, and beside them the file\'s reads under the CLI\'s block cache (whole 16 KiB blocks: the head\'s, and the tail\'s from a block start); ';
     out += 'in wasm the file\'s reads under the module\'s cache (16 KiB blocks, as in the page; detection\'s read of the head included); @mcap/core\'s the reads its readable is asked for. ';
     out += '"iterate" is every message with its bytes at hand, nothing decoded: logscope\'s `iterate_all` query (each chunk read and decompressed once, ';
     out += 'each message a view of the decompressed records), natively on one thread and in the wasm module; @mcap/core reads through a `FileHandle` readable ';

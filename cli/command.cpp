@@ -114,6 +114,7 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
       *error = path + ": " + *error;
       return nullptr;
     }
+    cache = CachedByteSource::for_local_file();
   }
   open->cached = std::make_unique<CachedByteSource>(*open->file, cache);
   open->detection = detect(*open->cached);
