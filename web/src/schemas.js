@@ -256,7 +256,8 @@ export const schemaView = {
       }
       const warnings = state.loads.flatMap((l) => l.warnings);
       if (warnings.length && state.status === 'loaded') status.append(h('div.small.tone-warn', { title: warnings.join('\n') }, `${formatCount(warnings.length)} ${warnings.length === 1 ? 'file' : 'files'} did not compile: ${warnings.slice(0, 3).join('; ')}`));
-      const stored = await storedSchemaSets();
+      // This card's kind of sets: a remembered .msg folder means nothing to a protobuf file, and back.
+      const stored = (await storedSchemaSets()).filter((set) => (set.kind === 'msgs') === msgs);
       const persist = await schemasPersist();
       const used = new Set(state.loads.filter((l) => l.ok).map((l) => l.id));
       clear(list);
