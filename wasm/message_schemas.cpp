@@ -69,6 +69,20 @@ std::vector<std::pair<std::string, std::string>> well_known_protos() {
   };
 }
 
+// A dropped folder's files, [[path, text], ...] from the page; false past kMaxSetBytes together.
+bool text_files(val files, std::vector<std::pair<std::string, std::string>>* out) {
+  size_t count = files["length"].as<size_t>(), total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    val pair = files[i];
+    if (!pair[0].isString() || !pair[1].isString()) continue;
+    std::string path = pair[0].as<std::string>(), text = pair[1].as<std::string>();
+    total += path.size() + text.size();
+    if (total > kMaxSetBytes) return false;
+    out->emplace_back(std::move(path), std::move(text));
+  }
+  return true;
+}
+
 Json string_array(const std::vector<std::string>& items) {
   Json out = Json::array();
   for (const std::string& item : items) out.push_back(item);
@@ -103,33 +117,17 @@ std::string MessageSchemas::add_descriptor_set(const std::string& name, val byte
 
 std::string MessageSchemas::add_proto_files(const std::string& name, val files) {
   std::vector<std::pair<std::string, std::string>> sources;
-  size_t count = files["length"].as<size_t>(), total = 0;
-  for (size_t i = 0; i < count; ++i) {
-    val pair = files[i];
-    if (!pair[0].isString() || !pair[1].isString()) continue;
-    std::string path = pair[0].as<std::string>(), text = pair[1].as<std::string>();
-    total += path.size() + text.size();
-    if (total > kMaxSetBytes) return added(name, nullptr, "the .proto files weigh over 256 MB together");
-    sources.emplace_back(std::move(path), std::move(text));
-  }
+  if (!text_files(files, &sources)) return added(name, nullptr, "the .proto files weigh over 256 MB together");
   std::string error;
   auto set = protobuf::load_proto_sources(std::move(sources), &error, well_known_protos());
   return added(name, std::move(set), error);
 }
 
 std::string MessageSchemas::add_msg_files(const std::string& name, val files) {
-  cdr::TypeLibrary set;  // this set's types alone, for its answer
-  size_t count = files["length"].as<size_t>(), total = 0;
   std::vector<std::pair<std::string, std::string>> sources;
-  for (size_t i = 0; i < count; ++i) {
-    val pair = files[i];
-    if (!pair[0].isString() || !pair[1].isString()) continue;
-    std::string path = pair[0].as<std::string>(), text = pair[1].as<std::string>();
-    total += path.size() + text.size();
-    if (total > kMaxSetBytes) return added(name, nullptr, "the .msg files weigh over 256 MB together");
-    cdr::add_msg_file(set, path, text, name + "/" + path);
-    sources.emplace_back(std::move(path), std::move(text));
-  }
+  if (!text_files(files, &sources)) return added(name, nullptr, "the .msg files weigh over 256 MB together");
+  cdr::TypeLibrary set;  // this set's types alone, for its answer
+  for (const auto& [path, text] : sources) cdr::add_msg_file(set, path, text, name + "/" + path);
   Json out = Json::object();
   out["ok"] = !set.empty();
   if (set.empty()) {

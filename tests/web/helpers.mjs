@@ -121,3 +121,19 @@ export async function brushTimeline(page, from, to) {
   await page.waitForFunction(() => document.querySelector('#timeline-selection').dataset.t0Ns);
   return { t0: await page.getAttribute('#timeline-selection', 'data-t0-ns'), t1: await page.getAttribute('#timeline-selection', 'data-t1-ns') };
 }
+
+// The Data tab's first message of `topic` (a row of #data-channel starting with it), expanded
+// with every nested node open: its text.
+export async function firstMessageDetail(page, topic) {
+  const value = await page.$eval('#data-channel', (select, t) => [...select.options].find((o) => o.textContent.startsWith(`${t} `))?.value, topic);
+  await page.selectOption('#data-channel', value);
+  await page.waitForFunction((t) => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === t), topic);
+  await page.locator('#data-table tbody tr').first().click();
+  await page.waitForSelector('#data-table tr.detail .rv-key');
+  // Nested messages open on demand: open every node of the first message.
+  for (let round = 0; round < 4; round++) {
+    await page.evaluate(() => { for (const d of document.querySelectorAll('#data-table tr.detail details.rv-node')) d.open = true; });
+    await page.waitForTimeout(100);
+  }
+  return page.textContent('#data-table tr.detail');
+}

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, openSettled, cli, haveWasm, skipUnless, screenshot } from './helpers.mjs';
+import { start, openSettled, cli, haveWasm, skipUnless, screenshot, firstMessageDetail } from './helpers.mjs';
 
 let env, dir, file;
 before(async () => {
@@ -43,17 +43,7 @@ test('MCAP Data tab: messages decoded by their channel, the reason where they ar
 
   // One channel: the /imu messages, the first expanded shows the fields the export writes.
   const imu = JSON.parse(execFileSync(cli, ['export', file, '--topic', '/imu', '--format', 'jsonl'], { encoding: 'utf8' }).split('\n')[0]);
-  const channel = await page.$eval('#data-channel', (select) => [...select.options].find((o) => o.textContent.startsWith('/imu '))?.value);
-  await page.selectOption('#data-channel', channel);
-  await page.waitForFunction(() => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === '/imu'));
-  await page.locator('#data-table tbody tr').first().click();
-  await page.waitForSelector('#data-table tr.detail .rv-key');
-  // Nested messages open on demand: open every node of the first message.
-  for (let round = 0; round < 4; round++) {
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#data-table tr.detail details.rv-node')) d.open = true; });
-    await page.waitForTimeout(100);
-  }
-  const detail = await page.textContent('#data-table tr.detail');
+  const detail = await firstMessageDetail(page, '/imu');
   for (const name of ['header', 'stamp', 'nanosec', 'frame_id', 'orientation', 'orientation_covariance', 'linear_acceleration']) assert.ok(detail.includes(name), `the decoded field ${name}`);
   assert.ok(detail.includes(imu['header.frame_id']), 'the frame id');
   // The record view shows numbers rounded (9.86 for 9.860000000000001).

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { start, openSettled, cli, haveWasm, skipUnless, screenshot } from './helpers.mjs';
+import { start, openSettled, cli, haveWasm, skipUnless, screenshot, firstMessageDetail } from './helpers.mjs';
 
 let env, dir, file;
 before(async () => {
@@ -33,16 +33,7 @@ test('rosbag2 Data tab: messages decoded by the bag\'s definitions, one topic at
   assert.ok(rows.every((r) => r.decoded === 'yes'), 'every message decoded');
 
   const imu = JSON.parse(execFileSync(cli, ['export', file, '--topic', '/imu', '--format', 'jsonl'], { encoding: 'utf8' }).split('\n')[0]);
-  const topic = await page.$eval('#data-channel', (select) => [...select.options].find((o) => o.textContent.startsWith('/imu '))?.value);
-  await page.selectOption('#data-channel', topic);
-  await page.waitForFunction(() => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === '/imu'));
-  await page.locator('#data-table tbody tr').first().click();
-  await page.waitForSelector('#data-table tr.detail .rv-key');
-  for (let round = 0; round < 3; round++) {
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#data-table tr.detail details.rv-node')) d.open = true; });
-    await page.waitForTimeout(100);
-  }
-  const detail = await page.textContent('#data-table tr.detail');
+  const detail = await firstMessageDetail(page, '/imu');
   for (const name of ['header', 'stamp', 'frame_id', 'angular_velocity', 'linear_acceleration']) assert.ok(detail.includes(name), `the decoded field ${name}`);
   assert.ok(detail.includes(imu['header.frame_id']), 'the frame id the export writes');
   await screenshot(page, 'data-rosbag2');
@@ -110,16 +101,7 @@ test('rosbag2 Data tab: a bag without definitions decodes with a dropped .msg fo
     return rows.length > 0 && rows.every((tr) => tr.dataset.decoded === 'yes');
   }, null, { timeout: 60_000 });
   const imu = JSON.parse(execFileSync(cli, ['export', db, '--topic', '/imu', '--format', 'jsonl', '--msg-path', msgs], { encoding: 'utf8' }).split('\n')[0]);
-  const topic = await page.$eval('#data-channel', (select) => [...select.options].find((o) => o.textContent.startsWith('/imu '))?.value);
-  await page.selectOption('#data-channel', topic);
-  await page.waitForFunction(() => [...document.querySelectorAll('#data-table tbody tr:not(.detail)')].every((tr) => tr.dataset.topic === '/imu'));
-  await page.locator('#data-table tbody tr').first().click();
-  await page.waitForSelector('#data-table tr.detail .rv-key');
-  for (let round = 0; round < 3; round++) {
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#data-table tr.detail details.rv-node')) d.open = true; });
-    await page.waitForTimeout(100);
-  }
-  const detail = await page.textContent('#data-table tr.detail');
+  const detail = await firstMessageDetail(page, '/imu');
   assert.ok(detail.includes(imu['header.frame_id']), 'the frame id logscope export --msg-path writes');
   assert.equal(await page.locator('#schema-table tbody tr').count(), 1, 'remembered');
   await screenshot(page, 'data-rosbag2-msg-folder');
