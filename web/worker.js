@@ -132,15 +132,20 @@ async function openFolder(source) {
   // A remote bag: the format's plan of the first view's reads (its index pages), fetched wave by
   // wave, several requests at once. One read per SQLite page was one round trip each: over 25 ms
   // round trips a 40 MB bag's summary waited for 51 of them one after another, with the plan 26
-  // (tests/web/rosbag2.test.mjs). A local file's reads cost no round trip: no plan.
-  const plan = opening.files.some((f) => f.kind === 'url') ? new Full.FolderReadPlan(source.name, files, read) : null;
+  // (tests/web/rosbag2.test.mjs). A local file's reads cost no round trip: no plan. The plan is a
+  // hint: if a read of it fails, the open below reads for itself and says what failed.
+  /** @type {{next: () => string, delete: () => void} | null} */
+  let plan = null;
   try {
+    if (opening.files.some((f) => f.kind === 'url')) plan = new Full.FolderReadPlan(source.name, files, read);
     for (let wave = 0; plan && wave < 12; wave++) {
       /** @type {[number, number, number][]} */
       const ranges = parse(plan.next()) || [];
       if (!ranges.length) break;
       await opening.prefetch(ranges);
     }
+  } catch {
+    // (the open below meets the same failure where it can report it)
   } finally {
     plan?.delete();
   }
