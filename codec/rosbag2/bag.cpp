@@ -5,8 +5,6 @@
 #include <map>
 
 namespace logscope::rosbag2 {
-namespace {
-
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -15,6 +13,8 @@ std::string base_name(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
+
+namespace {
 
 constexpr uint64_t kMaxYamlBytes = 16u * 1024 * 1024;
 

@@ -59,6 +59,9 @@ bool topic_stats_read(const Bag& bag);
 
 // A file name's split index (`name_3.db3` -> 3), or none.
 std::optional<uint64_t> split_index(const std::string& file);
+// `s` ends with `tail`; the part of a path after its last '/'.
+bool ends_with(const std::string& s, const std::string& tail);
+std::string base_name(const std::string& path);
 
 }  // namespace logscope::rosbag2
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "rosbag2/bag.h"
 #include "rosbag2/database.h"
 #include "rosbag2/inspector.h"
 #include "rosbag2/sqlite_vfs.h"
@@ -41,7 +42,7 @@ class FirstReadsPlan : public FolderReadPlan {
   explicit FirstReadsPlan(Folder& folder) {
     std::vector<std::string> names = folder.files();
     for (const std::string& name : names) {
-      if (name.size() < 4 || name.compare(name.size() - 4, 4, ".db3") != 0) continue;
+      if (!ends_with(name, ".db3")) continue;
       Database d;
       d.name = name;
       std::string error;

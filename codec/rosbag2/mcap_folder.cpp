@@ -26,15 +26,6 @@ bool read_metadata(Folder& folder, BagMetadata* out, std::string* error) {
   return parse_metadata(std::string(bytes.begin(), bytes.end()), out, error);
 }
 
-std::string base_name(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 struct TopicTotal {
   std::string type, encoding;
   uint64_t count = 0;
