@@ -19,6 +19,15 @@ ZstdCopy decompress_zstd_file(ByteSource& in, OutputSink& out, const ProgressFn&
   std::vector<uint8_t> input(kRead), output(ZSTD_DStreamOutSize());
   uint64_t offset = 0, size = in.size();
   size_t pending = 0;  // ZSTD_decompressStream's last hint: 0 when a frame just ended
+  // What one call put in `room`, written to the copy.
+  auto emit = [&](const ZSTD_outBuffer& room) {
+    if (room.pos && !out.write(output.data(), room.pos)) {
+      r.error = "the copy could not be written: " + out.error();
+      return false;
+    }
+    r.written += room.pos;
+    return true;
+  };
   while (offset < size) {
     if (progress && !progress(offset, size)) {
       r.cancelled = true;
@@ -39,11 +48,7 @@ ZstdCopy decompress_zstd_file(ByteSource& in, OutputSink& out, const ProgressFn&
                   ZSTD_getErrorName(pending);
         return r;
       }
-      if (room.pos && !out.write(output.data(), room.pos)) {
-        r.error = "the copy could not be written: " + out.error();
-        return r;
-      }
-      r.written += room.pos;
+      if (!emit(room)) return r;
     }
     offset += got;
     r.read = offset;
@@ -58,11 +63,7 @@ ZstdCopy decompress_zstd_file(ByteSource& in, OutputSink& out, const ProgressFn&
       r.error = std::string("zstd: ") + ZSTD_getErrorName(hint);
       return r;
     }
-    if (room.pos && !out.write(output.data(), room.pos)) {
-      r.error = "the copy could not be written: " + out.error();
-      return r;
-    }
-    r.written += room.pos;
+    if (!emit(room)) return r;
     if (room.pos == 0) break;  // nothing more: the frame is incomplete
     pending = hint;
   }

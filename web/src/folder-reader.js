@@ -113,6 +113,7 @@ export function folderReader(source) {
         if (last && last.index === index && end === offset && end - last.offset < MAX_PREFETCH_RUN) last.lengths.push(length);
         else runs.push({ index, offset, lengths: [length] });
       }
+      // readScattered keys each read by its first number: here the run's index in `runs`.
       await readScattered((at, length) => {
         const run = runs[at];
         return files[run.index].readRange(run.offset, length);
