@@ -94,7 +94,7 @@ TEST_CASE("carla check feed: cuts and damage give the pulled check") {
   CHECK(fed > runs / 2);
 }
 
-TEST_CASE("carla check feed: none before the scan is kept; an early end keeps nothing") {
+TEST_CASE("carla check feed: none before the scan is kept, an early end keeps nothing") {
   std::vector<uint8_t> log = referencing_log(9);
   MemoryByteSource source(log.data(), log.size());
   auto inspector = open_inspector(source);

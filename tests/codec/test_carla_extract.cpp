@@ -489,7 +489,7 @@ TEST_CASE("carla extract: the date moves by the whole seconds cut away, the head
   CHECK(out_absolute == out);
 }
 
-TEST_CASE("carla extract --actors: the chosen actors and their parents; collisions with a dropped actor are dropped") {
+TEST_CASE("carla extract --actors: the chosen actors and their parents, collisions with a dropped actor are dropped") {
   for (const Variant& variant : {Variant(), ue5_variant()}) {
     CAPTURE(variant_label(variant));
     std::vector<uint8_t> bytes = make_log(variant);
@@ -601,7 +601,7 @@ TEST_CASE("carla extract: cancel stops every pass, progress runs to the end") {
   }
 }
 
-TEST_CASE("carla extract: a log cut mid-frame gives its complete frames; the cut part is said") {
+TEST_CASE("carla extract: a log cut mid-frame gives its complete frames, the cut part is said") {
   std::vector<uint8_t> bytes = make_log(Variant());
   Log whole = read_log(bytes);
   uint64_t cut_at = whole.frames[79].entry.offset + 40;  // inside frame 80

@@ -100,7 +100,7 @@ TEST_CASE("cdr: XCDR1 aligns 8-byte values to 8 from the end of the header, XCDR
   CHECK(error != "");
 }
 
-TEST_CASE("cdr: big-endian values are swapped; the header's low bit is the byte order") {
+TEST_CASE("cdr: big-endian values are swapped, the header's low bit is the byte order") {
   auto schema = parse("t/msg/B", "int32 a\nfloat32 b\nuint64 c\n");
   std::string be = hex_bytes({0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xfd, 0x40, 0x20, 0x00, 0x00});
   be += hex_bytes({0, 0, 0, 0, 0, 0, 1, 0});  // c = 256 at offset 8
@@ -126,7 +126,7 @@ TEST_CASE("cdr: big-endian values are swapped; the header's low bit is the byte 
   CHECK(j.find("c")->as_uint() == 256);
 }
 
-TEST_CASE("cdr: string lengths count their NUL; sequences carry a uint32 count; fixed arrays none") {
+TEST_CASE("cdr: string lengths count their NUL, sequences carry a uint32 count, fixed arrays none") {
   auto schema = parse("t/msg/C", "string s\nuint8 tail\nint16[2] fixed\nfloat64[] seq\nstring[] names\n");
   CdrWriter w(1);
   w.string("abc");           // 4 + "abc\0" = offsets 0..8
@@ -238,7 +238,7 @@ TEST_CASE("cdr: counts are checked against the bytes that remain, never trusted"
   CHECK(validate(*schema, reinterpret_cast<const uint8_t*>(padded.bytes().data()), padded.bytes().size(), &error));
 }
 
-TEST_CASE("cdr: an empty type is one octet; bool, char and byte are octets") {
+TEST_CASE("cdr: an empty type is one octet, bool, char and byte are octets") {
   auto schema = parse("t/msg/F", "t/Empty e\nbool flag\nchar c\nbyte b\n" + std::string("===\nMSG: t/Empty\n"));
   CdrWriter w(1);
   w.put<uint8_t>(0);

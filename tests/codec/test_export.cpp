@@ -57,7 +57,7 @@ TEST_CASE("numbers print in their shortest form that reads back as the same valu
   CHECK(csv == "time_ns,a,b\r\n18446744073709551615,-9223372036854775808,2.5\r\n");
 }
 
-TEST_CASE("CSV cells are quoted per RFC 4180; JSON Lines keep types; a row is padded to its columns") {
+TEST_CASE("CSV cells are quoted per RFC 4180, JSON Lines keep types, a row is padded to its columns") {
   auto fill = [](TableWriter& w) {
     w.begin_row();
     w.unsigned_integer(1);

@@ -112,7 +112,7 @@ TEST_CASE("bddf repair: no trailer and index, or cut mid-block: exactly the comp
   }
 }
 
-TEST_CASE("bddf extract: chosen series in a span; payloads byte-identical to the source's") {
+TEST_CASE("bddf extract: chosen series in a span, payloads byte-identical to the source's") {
   std::vector<uint8_t> whole = make_bddf();
   bddf::BddfExtractOptions options;
   options.series = {0, 2};

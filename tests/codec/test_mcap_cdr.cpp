@@ -132,7 +132,7 @@ TEST_CASE("mcap export: every numeric leaf of a CDR topic by its path, one row p
   CHECK(result.rows == 3);  // 300, 350 and 400 ms: both ends count
 }
 
-TEST_CASE("mcap export: a definition that does not fit the bytes is a problem naming the topic; unknown topics and JSON say why") {
+TEST_CASE("mcap export: a definition that does not fit the bytes is a problem naming the topic, unknown topics and JSON say why") {
   Opened o = open_demo();
   ExportResult result;
   export_text(*o.inspector, "/mismatch", &result);

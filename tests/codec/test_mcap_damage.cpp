@@ -164,7 +164,7 @@ TEST_CASE("mcap damage: a chunk whose length lies is skipped to the next valid r
   CHECK(tested > 3);
 }
 
-TEST_CASE("mcap damage: a damaged summary is not trusted; the scan reads the same counts") {
+TEST_CASE("mcap damage: a damaged summary is not trusted, the scan reads the same counts") {
   mcap_test::Written w = small_file(WriterOptions(), 300);
   uint64_t summary_start = 0;
   for (const LedgerEntry& e : w.ledger)

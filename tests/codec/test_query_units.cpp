@@ -146,7 +146,7 @@ std::string number_column(FormatInspector& inspector, const Json& columns_args) 
 
 }  // namespace
 
-TEST_CASE("BDDF: every value of every query answer and node decode has a unit; block times beyond 2^53 ns exact") {
+TEST_CASE("BDDF: every value of every query answer and node decode has a unit, block times beyond 2^53 ns exact") {
   std::string path = test_support::scratch_dir("query_units") + "/demo.bddf";
   std::string error;
   REQUIRE_MESSAGE(bddf::write_demo_file(path, 1 << 20, &error), error);

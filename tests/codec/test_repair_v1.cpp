@@ -276,7 +276,7 @@ TEST_CASE("repair V1.2 and V1.1 cut anywhere: exactly the ledger's complete mess
   }
 }
 
-TEST_CASE("repair V1.x: python3-rosbag reads every repaired cut; V1.2 holds what its reindex keeps") {
+TEST_CASE("repair V1.x: python3-rosbag reads every repaired cut, V1.2 holds what its reindex keeps") {
   if (!have_rosbag()) return;
   std::string dir = test_support::scratch_dir("repair_v1");
   for (const Variant& v : kVariants) {
@@ -323,7 +323,7 @@ TEST_CASE("repair V1.x: python3-rosbag reads every repaired cut; V1.2 holds what
   }
 }
 
-TEST_CASE("extract from V1.x: topics and time ranges select from the ledger; unknown topics are refused") {
+TEST_CASE("extract from V1.x: topics and time ranges select from the ledger, unknown topics are refused") {
   for (const Variant& v : kVariants) {
     CAPTURE(v.name);
     Fixture f = make_v1(v.version, v.file_header, v.close);
@@ -363,7 +363,7 @@ TEST_CASE("extract from V1.x: topics and time ranges select from the ledger; unk
   }
 }
 
-TEST_CASE("repair V1.2: a message order beyond the reorder window is kept and said; the input is read in few reads") {
+TEST_CASE("repair V1.2: a message order beyond the reorder window is kept and said, the input is read in few reads") {
   Fixture f = make_v1(102, false, false);
   std::vector<Message> all = expected_messages(f, f.bytes.size());
   rosbag::BagExtractOptions options;

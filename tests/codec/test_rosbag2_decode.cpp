@@ -140,7 +140,7 @@ void check_converted(rosbag2::Bag& bag, const Converted& c) {
 
 }  // namespace
 
-TEST_CASE("rosbag2 decode: a writer-made bag decodes by its message_definitions; export and plot agree") {
+TEST_CASE("rosbag2 decode: a writer-made bag decodes by its message_definitions, export and plot agree") {
   std::string dir = test_support::scratch_dir("rosbag2_decode") + "/defs";
   write_bag(dir, rosbag2::demo_topics(), 90, true);
   OpenBag open = open_bag_path(dir);
@@ -210,7 +210,7 @@ TEST_CASE("rosbag2 decode: a definition that does not fit the bytes is rosbag2.d
     if (p.code == "rosbag2.decode.size_mismatch") CHECK(p.message.find("topic /wide (demo_msgs/msg/Wide)") != std::string::npos);
 }
 
-TEST_CASE("rosbag2 decode: without definitions messages are hex; --msg-path decodes them as the bag's definitions do") {
+TEST_CASE("rosbag2 decode: without definitions messages are hex, --msg-path decodes them as the bag's definitions do") {
   std::string base = test_support::scratch_dir("rosbag2_decode");
   write_bag(base + "/humble", rosbag2::demo_topics(), 30, false);
   write_bag(base + "/iron", rosbag2::demo_topics(), 30, true);

@@ -35,7 +35,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("rosbag2 zstd copy: the database comes back byte for byte; a cut stream says where, garbage is refused") {
+TEST_CASE("rosbag2 zstd copy: the database comes back byte for byte, a cut stream says where, garbage is refused") {
   std::vector<uint8_t> database = rosbag2::small_demo_database();
   std::string whole = zstd_of(database);
   MemoryOutputSink out;

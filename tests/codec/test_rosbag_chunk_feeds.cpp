@@ -226,7 +226,7 @@ TEST_CASE("rosbag check feed: every cut and random damage give the pulled check 
   }
 }
 
-TEST_CASE("rosbag check feed: none for bz2 or V1.x bags; an early end keeps nothing") {
+TEST_CASE("rosbag check feed: none for bz2 or V1.x bags, an early end keeps nothing") {
   {
     std::vector<uint8_t> bag = make_bag("bz2");
     Opened o = open_bytes(bag);
