@@ -12,20 +12,29 @@ constexpr uint64_t kMaxDecodedPage = 1000;
 
 }  // namespace
 
-// {"channel"?, "first", "count", "t0_ns"?, "t1_ns"?} -> {"messages": [{index, channel, topic,
-// sequence, log_time, publish_time, size, offset, offset_in_chunk, message | decode_error |
-// decode_note}], "first", "count", "more", "problems"}, in file order.
+// {"channel"? | "topic"?, "first", "count", "t0_ns"?, "t1_ns"?} -> {"messages": [{index, channel,
+// topic, sequence, log_time, publish_time, size, offset, offset_in_chunk, message | decode_error |
+// decode_note}], "first", "count", "more", "selected", "problems"}, in file order. `selected` is
+// how many messages the selection holds, once the walk has reached the file's end (else null): a
+// bag of several files pages across them with it (rosbag2/mcap_folder_data.cpp).
 Json McapInspector::decoded_query(QueryArgs& args, const ProgressFn& progress) {
   uint64_t first = args.u64("first", 0);
   uint64_t count = std::min(args.u64("count", 50), kMaxDecodedPage);
   uint64_t t0 = args.u64("t0_ns", 0), t1 = args.u64("t1_ns", UINT64_MAX);
   bool one_channel = args.has("channel");
   uint64_t channel = args.u64("channel", 0, 0, 65535);
+  std::string topic = args.str("topic", "");
   if (!args.ok()) return QueryArgs::error_json(args.error());
   std::set<uint16_t> ids;
-  for (const auto& [id, info] : model_.channels)
-    if (!one_channel || id == channel) ids.insert(id);
-  if (one_channel && ids.empty()) return QueryArgs::error_json("no channel " + std::to_string(channel) + " in this file");
+  std::string error;
+  if (one_channel) {
+    if (!model_.channels.count(static_cast<uint16_t>(channel))) return QueryArgs::error_json("no channel " + std::to_string(channel) + " in this file");
+    ids.insert(static_cast<uint16_t>(channel));
+  } else if (!topic.empty()) {
+    if (!topic_channels(topic, &ids, &error)) return QueryArgs::error_json(error);
+  } else {
+    for (const auto& [id, info] : model_.channels) ids.insert(id);
+  }
   Json messages = Json::array();
   std::vector<Problem> problems;
   uint64_t index = 0;
@@ -55,6 +64,7 @@ Json McapInspector::decoded_query(QueryArgs& args, const ProgressFn& progress) {
   out["count"] = messages.size();
   out["more"] = more;
   out["cancelled"] = !walked;
+  out["selected"] = walked && !more ? Json(index) : Json();
   out["messages"] = std::move(messages);
   Json list = Json::array();
   for (const Problem& p : problems) {

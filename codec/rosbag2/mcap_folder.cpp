@@ -1,13 +1,15 @@
+// A rosbag2 folder that stores MCAP: opening the splits, the merged summary and check, the tree
+// and the timeline. Export, plot and the decoded pages across the splits: mcap_folder_data.cpp.
 #include "rosbag2/mcap_folder.h"
 
 #include <algorithm>
 #include <map>
 
-#include "core/node_id.h"
 #include "core/plot.h"
 #include "core/printf_text.h"
 #include "mcap/inspector.h"
 #include "rosbag2/bag.h"
+#include "rosbag2/mcap_folder_impl.h"
 #include "rosbag2/metadata.h"
 
 namespace logscope::rosbag2 {
@@ -26,183 +28,155 @@ bool read_metadata(Folder& folder, BagMetadata* out, std::string* error) {
   return parse_metadata(std::string(bytes.begin(), bytes.end()), out, error);
 }
 
-struct TopicTotal {
-  std::string type, encoding;
-  uint64_t count = 0;
-};
+}  // namespace
 
-class McapBagInspector : public FormatInspector {
- public:
-  explicit McapBagInspector(Folder& folder) {
-    std::string error;
-    if (!read_metadata(folder, &meta_, &error)) problems_.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
-    std::vector<std::string> names = folder.files();
-    for (const std::string& path : meta_.relative_file_paths) {
-      std::string name = std::find(names.begin(), names.end(), path) != names.end() ? path : base_name(path);
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        problems_.push_back({Severity::Error, 0, "rosbag2.file.missing", "metadata.yaml names " + path + ", which is not in the folder"});
-        continue;
-      }
-      Split s;
-      s.name = name;
-      s.source = folder.open(name, &error);
-      if (!s.source) {
-        problems_.push_back({Severity::Error, 0, "rosbag2.file.unreadable", name + ": " + error});
-        continue;
-      }
-      s.inspector = mcap::open_inspector(*s.source);
-      splits_.push_back(std::move(s));
+McapBagInspector::McapBagInspector(Folder& folder) {
+  std::string error;
+  if (!read_metadata(folder, &meta_, &error)) problems_.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
+  std::vector<std::string> names = folder.files();
+  for (const std::string& path : meta_.relative_file_paths) {
+    std::string name = std::find(names.begin(), names.end(), path) != names.end() ? path : base_name(path);
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      problems_.push_back({Severity::Error, 0, "rosbag2.file.missing", "metadata.yaml names " + path + ", which is not in the folder"});
+      continue;
     }
-    for (const std::string& n : names)
-      if (ends_with(n, ".mcap") && std::none_of(splits_.begin(), splits_.end(), [&](const Split& s) { return s.name == n; }))
-        problems_.push_back({Severity::Warning, 0, "rosbag2.file.extra",
-                             n + " is in the folder but metadata.yaml does not name it; it is not read as part of the bag"});
-  }
-
-  Report summary() override {
-    std::vector<Report> parts;
-    for (Split& s : splits_) parts.push_back(s.inspector->summary());
-    return merged(parts, false);
-  }
-
-  Report check(const ProgressFn& progress) override {
-    std::vector<Report> parts;
-    uint64_t total = 0, done = 0;
-    for (Split& s : splits_) total += s.source->size();
-    for (Split& s : splits_) {
-      uint64_t before = done;
-      parts.push_back(s.inspector->check([&](uint64_t d, uint64_t) { return !progress || progress(before + d, total); }));
-      done += s.source->size();
+    Split s;
+    s.name = name;
+    s.source = folder.open(name, &error);
+    if (!s.source) {
+      problems_.push_back({Severity::Error, 0, "rosbag2.file.unreadable", name + ": " + error});
+      continue;
     }
-    return merged(parts, true);
+    s.inspector = mcap::open_inspector(*s.source);
+    splits_.push_back(std::move(s));
   }
+  for (const std::string& n : names)
+    if (ends_with(n, ".mcap") && std::none_of(splits_.begin(), splits_.end(), [&](const Split& s) { return s.name == n; }))
+      problems_.push_back({Severity::Warning, 0, "rosbag2.file.extra",
+                           n + " is in the folder but metadata.yaml does not name it; it is not read as part of the bag"});
+}
 
-  std::string info_text(const InfoOptions&) override {
-    Report r = summary();
-    std::string out = "\n";
-    auto line = [&](const char* key, const std::string& value) { out += printf_string("%-19s", key) + value + "\n"; };
-    for (size_t i = 0; i < splits_.size(); ++i) line(i == 0 ? "Files:" : "", splits_[i].name);
-    line("Bag size:", format_bytes(r.file.size_bytes));
-    line("Storage id:", "mcap");
-    if (r.file.start_ns && r.file.end_ns) {
-      line("Duration:", printf_string("%.9fs", static_cast<double>(*r.file.end_ns - *r.file.start_ns) / 1e9));
-      line("Start:", std::to_string(*r.file.start_ns) + " ns");
-      line("End:", std::to_string(*r.file.end_ns) + " ns");
-    }
-    line("Messages:", std::to_string(r.file.count("messages") ? r.file.count("messages")->value : 0));
-    bool first = true;
-    for (const auto& [name, t] : topics_)
-      line(first ? "Topic information:" : "",
-           "Topic: " + name + " | Type: " + t.type + " | Count: " + std::to_string(t.count) + " | Serialization Format: " + t.encoding),
-          first = false;
-    return out;
-  }
+Report McapBagInspector::summary() {
+  std::vector<Report> parts;
+  for (Split& s : splits_) parts.push_back(s.inspector->summary());
+  return merged(parts, false);
+}
 
-  Json checksum(const ProgressFn& progress) override {
-    Json files = Json::array();
-    std::string status;
-    for (Split& s : splits_) {
-      Json c = s.inspector->checksum(progress);
-      const Json* st = c.find("status");
-      std::string one = st && st->is_string() ? st->as_string() : "none";
-      // Any mismatch wins; "valid" only when every split is.
-      if (status.empty() || one == "mismatch" || (status == "valid" && one != "valid")) status = status == "mismatch" ? status : one;
-      Json f = Json::object();
-      f["file"] = s.name;
-      f["checksum"] = std::move(c);
-      files.push_back(std::move(f));
-    }
-    Json j = Json::object();
-    j["status"] = status.empty() ? "absent" : status;
-    j["files"] = std::move(files);
-    return j;
+Report McapBagInspector::check(const ProgressFn& progress) {
+  std::vector<Report> parts;
+  uint64_t total = 0, done = 0;
+  for (Split& s : splits_) total += s.source->size();
+  for (Split& s : splits_) {
+    uint64_t before = done;
+    parts.push_back(s.inspector->check([&](uint64_t d, uint64_t) { return !progress || progress(before + d, total); }));
+    done += s.source->size();
   }
+  return merged(parts, true);
+}
 
-  // The tree: one node per split, the split's MCAP tree beneath ("s<i>" + "|" + its node id).
-  uint64_t child_count(const std::string& node_id) override {
-    if (node_id.empty()) return splits_.size();
-    std::string inner;
-    Split* s = route(node_id, &inner);
-    return s ? s->inspector->child_count(inner) : 0;
+std::string McapBagInspector::info_text(const InfoOptions&) {
+  Report r = summary();
+  std::string out = "\n";
+  auto line = [&](const char* key, const std::string& value) { out += printf_string("%-19s", key) + value + "\n"; };
+  for (size_t i = 0; i < splits_.size(); ++i) line(i == 0 ? "Files:" : "", splits_[i].name);
+  line("Bag size:", format_bytes(r.file.size_bytes));
+  line("Storage id:", "mcap");
+  if (r.file.start_ns && r.file.end_ns) {
+    line("Duration:", printf_string("%.9fs", static_cast<double>(*r.file.end_ns - *r.file.start_ns) / 1e9));
+    line("Start:", std::to_string(*r.file.start_ns) + " ns");
+    line("End:", std::to_string(*r.file.end_ns) + " ns");
   }
-  std::vector<TreeNode> children(const std::string& node_id, uint64_t first, uint64_t count) override {
-    std::vector<TreeNode> out;
-    if (node_id.empty()) {
-      for (uint64_t k = first; k < splits_.size() && k - first < count; ++k) {
-        TreeNode n;
-        n.id = "s" + std::to_string(k);
-        n.label = splits_[k].name + " (" + format_bytes(splits_[k].source->size()) + ")";
-        n.kind = "chunk";
-        n.length = k == 0 ? splits_[k].source->size() : 0;  // the byte views show the first split
-        n.child_count = splits_[k].inspector->child_count("");
-        out.push_back(n);
-      }
-      return out;
-    }
-    std::string inner;
-    Split* s = route(node_id, &inner);
-    if (!s) return out;
-    out = s->inspector->children(inner, first, count);
-    std::string prefix = node_id.substr(0, node_id.find('|')) + "|";
-    for (TreeNode& n : out) {
-      n.id = prefix + n.id;
-      if (s != &splits_[0]) n.offset = 0, n.length = 0;
+  line("Messages:", std::to_string(r.file.count("messages") ? r.file.count("messages")->value : 0));
+  bool first = true;
+  for (const auto& [name, t] : topics_)
+    line(first ? "Topic information:" : "",
+         "Topic: " + name + " | Type: " + t.type + " | Count: " + std::to_string(t.count) + " | Serialization Format: " + t.encoding),
+        first = false;
+  return out;
+}
+
+Json McapBagInspector::checksum(const ProgressFn& progress) {
+  Json files = Json::array();
+  std::string status;
+  for (Split& s : splits_) {
+    Json c = s.inspector->checksum(progress);
+    const Json* st = c.find("status");
+    std::string one = st && st->is_string() ? st->as_string() : "none";
+    // Any mismatch wins; "valid" only when every split is.
+    if (status.empty() || one == "mismatch" || (status == "valid" && one != "valid")) status = status == "mismatch" ? status : one;
+    Json f = Json::object();
+    f["file"] = s.name;
+    f["checksum"] = std::move(c);
+    files.push_back(std::move(f));
+  }
+  Json j = Json::object();
+  j["status"] = status.empty() ? "absent" : status;
+  j["files"] = std::move(files);
+  return j;
+}
+
+// The tree: one node per split, the split's MCAP tree beneath ("s<i>" + "|" + its node id).
+uint64_t McapBagInspector::child_count(const std::string& node_id) {
+  if (node_id.empty()) return splits_.size();
+  std::string inner;
+  Split* s = route(node_id, &inner);
+  return s ? s->inspector->child_count(inner) : 0;
+}
+std::vector<TreeNode> McapBagInspector::children(const std::string& node_id, uint64_t first, uint64_t count) {
+  std::vector<TreeNode> out;
+  if (node_id.empty()) {
+    for (uint64_t k = first; k < splits_.size() && k - first < count; ++k) {
+      TreeNode n;
+      n.id = "s" + std::to_string(k);
+      n.label = splits_[k].name + " (" + format_bytes(splits_[k].source->size()) + ")";
+      n.kind = "chunk";
+      n.length = k == 0 ? splits_[k].source->size() : 0;  // the byte views show the first split
+      n.child_count = splits_[k].inspector->child_count("");
+      out.push_back(n);
     }
     return out;
   }
-  std::vector<std::string> locate(uint64_t offset) override {
-    std::vector<std::string> path{"s0"};
-    if (splits_.empty()) return {};
-    for (const std::string& id : splits_[0].inspector->locate(offset)) path.push_back("s0|" + id);
-    return path;
+  std::string inner;
+  Split* s = route(node_id, &inner);
+  if (!s) return out;
+  out = s->inspector->children(inner, first, count);
+  std::string prefix = node_id.substr(0, node_id.find('|')) + "|";
+  for (TreeNode& n : out) {
+    n.id = prefix + n.id;
+    if (s != &splits_[0]) n.offset = 0, n.length = 0;
   }
-  std::vector<Span> spans(uint64_t offset, uint64_t length) override {
-    return splits_.empty() ? std::vector<Span>{} : splits_[0].inspector->spans(offset, length);
-  }
-  Json decode(const std::string& node_id) override {
-    std::string inner;
-    Split* s = route(node_id, &inner);
-    if (s) return s->inspector->decode(inner);
-    Json j = Json::object();
-    j["error"] = "no such node: " + node_id;
-    return j;
-  }
-  FileMap file_map(bool full_check, const ProgressFn& progress) override {
-    return splits_.empty() ? FileMap{} : splits_[0].inspector->file_map(full_check, progress);
-  }
+  return out;
+}
+std::vector<std::string> McapBagInspector::locate(uint64_t offset) {
+  std::vector<std::string> path{"s0"};
+  if (splits_.empty()) return {};
+  for (const std::string& id : splits_[0].inspector->locate(offset)) path.push_back("s0|" + id);
+  return path;
+}
+std::vector<Span> McapBagInspector::spans(uint64_t offset, uint64_t length) {
+  return splits_.empty() ? std::vector<Span>{} : splits_[0].inspector->spans(offset, length);
+}
+Json McapBagInspector::decode(const std::string& node_id) {
+  std::string inner;
+  Split* s = route(node_id, &inner);
+  if (s) return s->inspector->decode(inner);
+  Json j = Json::object();
+  j["error"] = "no such node: " + node_id;
+  return j;
+}
+FileMap McapBagInspector::file_map(bool full_check, const ProgressFn& progress) {
+  return splits_.empty() ? FileMap{} : splits_[0].inspector->file_map(full_check, progress);
+}
 
-  std::vector<QuerySpec> queries() override {
-    return {
-        {"timeline", "messages per topic and time bin: each split's MCAP message indexes, summed by topic", timeline_arg_specs(),
-         timeline_units(), [this](QueryArgs& args, const ProgressFn& progress) { return timeline(args, progress); }},
-    };
-  }
-
- private:
-  struct Split {
-    std::string name;
-    std::unique_ptr<ByteSource> source;
-    std::unique_ptr<FormatInspector> inspector;
-  };
-
-  Split* route(const std::string& node_id, std::string* inner) {
-    size_t bar = node_id.find('|');
-    std::string head = node_id.substr(0, bar);
-    if (head.size() < 2 || head[0] != 's' || head.find_first_not_of("0123456789", 1) != std::string::npos || head.size() > 8) return nullptr;
-    size_t k = std::stoul(head.substr(1));
-    if (k >= splits_.size()) return nullptr;
-    *inner = bar == std::string::npos ? "" : node_id.substr(bar + 1);
-    return &splits_[k];
-  }
-
-  Report merged(const std::vector<Report>& parts, bool checking);
-  Json timeline(QueryArgs& args, const ProgressFn& progress);
-
-  BagMetadata meta_;
-  std::vector<Split> splits_;
-  std::vector<Problem> problems_;
-  std::map<std::string, TopicTotal> topics_;  // by name, from the last merge
-};
+McapBagInspector::Split* McapBagInspector::route(const std::string& node_id, std::string* inner) {
+  size_t bar = node_id.find('|');
+  std::string head = node_id.substr(0, bar);
+  if (head.size() < 2 || head[0] != 's' || head.find_first_not_of("0123456789", 1) != std::string::npos || head.size() > 8) return nullptr;
+  size_t k = std::stoul(head.substr(1));
+  if (k >= splits_.size()) return nullptr;
+  *inner = bar == std::string::npos ? "" : node_id.substr(bar + 1);
+  return &splits_[k];
+}
 
 Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking) {
   Report r;
@@ -221,6 +195,9 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
     messages += n;
     files.rows.push_back({splits_[i].name, p.file.size_bytes, n, p.format_label});
     for (const Problem& q : p.problems) r.add_problem(q.severity, q.offset, q.code, splits_[i].name + ": " + q.message);
+    splits_[i].topic_messages.clear();
+    splits_[i].start_ns = p.file.start_ns ? std::optional<uint64_t>(static_cast<uint64_t>(*p.file.start_ns)) : std::nullopt;
+    splits_[i].end_ns = p.file.end_ns ? std::optional<uint64_t>(static_cast<uint64_t>(*p.file.end_ns)) : std::nullopt;
     for (const Table& t : p.tables) {
       if (t.name != "channels" || t.columns.size() < 6) continue;
       for (const auto& row : t.rows) {
@@ -228,12 +205,17 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
         if (total.type.empty() && row[2].is_string()) total.type = row[2].as_string();
         if (total.encoding.empty() && row[4].is_string()) total.encoding = row[4].as_string();
         if (row[5].is_number()) total.count += row[5].as_uint();
+        // Two channels of one topic in a split: their counts add up, unknown if either is.
+        std::optional<uint64_t>& n = splits_[i].topic_messages.emplace(row[1].as_string(), uint64_t{0}).first->second;
+        if (!row[5].is_number()) n.reset();
+        else if (n) *n += row[5].as_uint();
       }
     }
     if (p.recovery.performed && !r.recovery.performed) r.recovery = p.recovery;
   }
   if (!r.file.start_ns || !r.file.end_ns) r.file.start_ns.reset(), r.file.end_ns.reset();
   r.file.counts = {{"messages", messages}, {"topics", topics_.size()}, {"files", splits_.size()}};
+  merged_ = true;
   r.facts.set("storage", "mcap", Unit::Text);
   if (meta_.version) r.facts.set("metadata_version", meta_.version, Unit::Id);
   r.facts.set("metadata_yaml", true, Unit::Flag);
@@ -318,8 +300,6 @@ Json McapBagInspector::timeline(QueryArgs& args, const ProgressFn& progress) {
   if (out.is_null()) return QueryArgs::error_json("the bag has no readable MCAP file");
   return out;
 }
-
-}  // namespace
 
 bool looks_like_mcap_bag_folder(Folder& folder) {
   if (!folder.has("metadata.yaml")) return false;

@@ -1,7 +1,7 @@
 // rosbag2 folders that store MCAP (metadata.yaml with `storage_identifier: mcap`, `<name>_N.mcap`
 // split files): one bag read through the MCAP reader (codec/mcap), split by split, merged into one
-// summary, one topic table (counts summed by topic name) and one timeline; the check adds the
-// yaml against the splits.
+// summary, one topic table (counts summed by topic name), one timeline, and a topic's export, plot
+// and decoded pages across the splits; the check adds the yaml against the splits.
 #pragma once
 
 #include <memory>

@@ -13,6 +13,7 @@
 
 #include "core/byte_source.h"
 #include "core/detect.h"
+#include "core/export.h"
 #include "core/inspector.h"
 #include "core/json.h"
 #include "inspector.h"
@@ -198,6 +199,25 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
       query("plot", object_of({{"actor", Json(actor_ids[i])}, {"fields", Json("x,y,speed,yaw")}}));
       query("plot", object_of({{"actor", Json(actor_ids[i])}, {"fields", Json("x")}, {"max_points", Json(2)}, {"buckets", Json(3)}}));
     }
+  } else if (detection.family == "rosbag2") {
+    // A bag folder (SQLite or MCAP splits): the decoded pages across its files, by topic row and
+    // by time, and each topic's export (one header over the splits), columns and plot.
+    query("decoded", object_of({{"first", Json(0)}, {"count", Json(20)}}));
+    query("decoded", object_of({{"first", Json(7)}, {"count", Json(5)}, {"t0_ns", Json("5")}, {"t1_ns", Json("1700000000100000000")}}));
+    query("decoded", object_of({{"first", Json(uint64_t{1} << 40)}, {"count", Json(5)}}));
+    logscope::Report summary = inspector->summary();
+    for (const logscope::Table& table : summary.tables)
+      for (size_t i = 0; table.name == "topics" && i < table.rows.size() && i < 3; ++i) {
+        query("decoded", object_of({{"channel", Json(static_cast<uint64_t>(i))}, {"first", Json(2)}, {"count", Json(3)}}));
+        if (!table.rows[i][0].is_string()) continue;
+        std::string topic = table.rows[i][0].as_string();
+        logscope::StringSink text;
+        logscope::ExportRequest request;
+        request.format = i % 2 ? logscope::ExportFormat::Jsonl : logscope::ExportFormat::Csv;
+        sink += inspector->export_rows(topic, request, text, progress).rows + text.text().size();
+        query("columns", object_of({{"topic", Json(topic)}}));
+        query("plot", object_of({{"topic", Json(topic)}, {"fields", Json("x")}, {"max_points", Json(2)}, {"buckets", Json(3)}}));
+      }
   }
   return sink;
 }

@@ -114,3 +114,53 @@ test('rosbag2 Data tab: a bag without definitions decodes with a dropped .msg fo
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// A bag that stores MCAP (Iron and later record MCAP by default), split in two: the Data tab's
+// pages run through both splits, and a topic plots every split's rows, as `logscope export` of the
+// folder writes them (codec/rosbag2/mcap_folder_data.cpp).
+test('rosbag2 MCAP folder: the Data tab and the plot run through both splits', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const bag = join(dir, 'mcap_bag');
+  mkdirSync(bag, { recursive: true });
+  const counts = [];
+  for (const [k, size] of [[0, '0.3'], [1, '0.2']]) {
+    execFileSync(cli, ['make-demo-rosbag2', join(dir, `part_${k}`), '--size-mb', size]);
+    execFileSync(cli, ['convert', join(dir, `part_${k}`), join(bag, `run_${k}.mcap`)], { stdio: 'ignore' });
+    counts.push(Number(JSON.parse(execFileSync(cli, ['info', join(bag, `run_${k}.mcap`), '--json'], { encoding: 'utf8' })).summary.file.counts.messages));
+  }
+  writeFileSync(join(bag, 'metadata.yaml'), `rosbag2_bagfile_information:
+  version: 8
+  storage_identifier: mcap
+  relative_file_paths:
+    - run_0.mcap
+    - run_1.mcap
+  message_count: ${counts[0] + counts[1]}
+  ros_distro: jazzy
+`);
+  assert.ok(counts[0] > 0 && counts[0] < 50, 'the first page of 50 reaches into the second split');
+  const page = await env.newPage();
+  await page.setInputFiles('#folder-input', bag);
+  await page.waitForFunction(() => document.body.dataset.fileName === 'mcap_bag' && document.body.dataset.state === 'summary', null, { timeout: 60_000 });
+  await page.click('#tab-data');
+  await page.waitForSelector('#data-table tbody tr');
+  const rows = await page.$$eval('#data-table tbody tr:not(.detail)', (trs) => trs.map((tr) => ({ index: Number(tr.dataset.index), decoded: tr.dataset.decoded })));
+  assert.equal(rows.length, Math.min(50, counts[0] + counts[1]));
+  assert.deepEqual(rows.map((r) => r.index), rows.map((_, i) => i), 'indexes count through the splits');
+  assert.ok(rows.every((r) => r.decoded === 'yes'), 'every message decoded');
+  await screenshot(page, 'data-rosbag2-mcap-folder');
+
+  await page.click('#tab-plots');
+  await page.selectOption('#plot-source', '/imu');
+  await page.waitForFunction(() => (document.querySelector('#plot-fields-summary')?.textContent || '').length > 0, null, { timeout: 60_000 });
+  await page.click('#plot-run');
+  await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'done' && document.querySelector('#plot-card')?.dataset.source === '/imu', null, { timeout: 120_000 });
+  const shown = await page.$eval('#plot-card', (card) => ({ ...card.dataset }));
+  const text = execFileSync(cli, ['export', bag, '--topic', '/imu', '--fields', shown.fields, '--format', 'csv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const exported = text.split('\r\n').filter(Boolean).length - 1;
+  const perSplit = [0, 1].map((k) => execFileSync(cli, ['export', join(bag, `run_${k}.mcap`), '--topic', '/imu', '--format', 'csv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    .split('\r\n').filter(Boolean).length - 1);
+  assert.equal(exported, perSplit[0] + perSplit[1], 'the folder\'s export is both splits\' rows');
+  assert.equal(Number(shown.count), exported, 'points = exported rows');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -20,6 +20,11 @@ const typesWithoutDefinitions = (summary) => {
   return [...new Set(topicRows(summary).map((t) => t.type).filter(Boolean))];
 };
 
+// Where the bag keeps its definitions: a SQLite bag in message_definitions, an MCAP one in its files' schemas.
+/** @type {(summary: import('../types.js').Report) => string} */
+const storedDefinitions = (summary) => (summary.facts?.find((f) => f.key === 'storage')?.value === 'mcap'
+  ? 'the bag\u2019s definitions (its MCAP files\u2019 schemas)' : 'the bag\u2019s definitions (message_definitions)');
+
 /** @type {import('../types.js').DataView} */
 const decodedMessages = {
   name: 'messages',
@@ -34,7 +39,7 @@ const decodedMessages = {
       h('th.num', {}, 'Size'), h('th', {}, 'Decoded'))), tbody);
     messagePages(view, {
       select: /** @type {HTMLSelectElement} */ (select), label: 'Topic', table,
-      hint: `decoded by ${typesWithoutDefinitions(view.summary).length ? 'the .msg definitions you give (above)' : 'the bag\u2019s definitions (message_definitions)'}, in stored order; click a row to expand it`,
+      hint: `decoded by ${typesWithoutDefinitions(view.summary).length ? 'the .msg definitions you give (above)' : storedDefinitions(view.summary)}, in stored order; click a row to expand it`,
       fetch: ({ first, value, span }) => view.run(`Decoding messages ${formatCount(first + 1)}–${formatCount(first + PAGE)}`, 'decoded',
         { first, count: PAGE, ...span, ...(value ? { channel: Number(value) } : {}) }),
       show: (page) => {
