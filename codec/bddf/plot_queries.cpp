@@ -83,12 +83,9 @@ Json plot_query(ByteSource& source, const FileModel& model, const protobuf::Sche
   const Series* series = series_arg(model, args, "plot", &error);
   if (!series) return QueryArgs::error_json(error);
   auto [from, to] = span(*series);
-  ExportRequest request;
-  PlotOptions options;
-  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-  PlotSink sink(options);
-  ExportResult result = export_series(source, model, *series, request, sink, progress, schemas);
-  return sink.to_json(result);
+  return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) {
+    return export_series(source, model, *series, request, sink, progress, schemas);
+  });
 }
 
 Json timeline_query(const FileModel& model, QueryArgs& args) {

@@ -214,12 +214,9 @@ std::vector<QuerySpec> plot_query_table(ByteSource& source, const std::function<
          uint32_t actor = static_cast<uint32_t>(args.u64("actor", 0, 0, UINT32_MAX));
          const ScanResult& s = scan(progress);
          uint64_t from = log_start_ns(s), to = s.frames.empty() ? from : frame_time_ns(s, s.frames.back().elapsed);
-         ExportRequest request;
-         PlotOptions options;
-         if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-         PlotSink sink(options);
-         ExportResult result = export_actor(source, s, actor, request, sink, progress);
-         return sink.to_json(result);
+         return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) {
+           return export_actor(source, s, actor, request, sink, progress);
+         });
        }},
       {"timeline", "frames (and frames with events) per time bin, from the frame scan", timeline_arg_specs(), timeline_units(),
        [scan](QueryArgs& args, const ProgressFn& progress) {

@@ -218,6 +218,15 @@ void PlotSink::add_to_bucket(double t, const double* values) {
   }
 }
 
+Json plot_of_export(QueryArgs& args, uint64_t from, uint64_t to, const ExportFor& export_for) {
+  ExportRequest request;
+  PlotOptions options;
+  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
+  PlotSink sink(options);
+  ExportResult result = export_for(request, sink);
+  return sink.to_json(result);
+}
+
 Json PlotSink::to_json(const ExportResult& result) const {
   if (!result.error.empty()) return QueryArgs::error_json(result.error);
   if (!error_.empty()) return QueryArgs::error_json(error_);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,12 @@ ResultUnits plot_units();
 // Reads fields, t0_ns, t1_ns, max_points and buckets; the range defaults to [from, to] (the
 // source's own span). False with an error in `args` when they make no sense.
 bool read_plot_args(QueryArgs& args, uint64_t from, uint64_t to, ExportRequest* request, PlotOptions* options);
+
+// A "plot" answer (PlotSink::to_json): the arguments read as read_plot_args does, then the rows
+// `export_for` writes for that request, kept by a PlotSink. {"error"} for bad arguments or an
+// export that could not start.
+using ExportFor = std::function<ExportResult(const ExportRequest& request, ExportSink& sink)>;
+Json plot_of_export(QueryArgs& args, uint64_t from, uint64_t to, const ExportFor& export_for);
 
 // One cell of an export's CSV line: quoted cells are text or JSON, never numbers.
 struct PlotCell {

@@ -60,12 +60,7 @@ Json McapInspector::plot_query(QueryArgs& args, const ProgressFn& progress) {
         break;
       }
   if (from > to) from = model_.start_time.value_or(0), to = model_.end_time.value_or(0);
-  ExportRequest request;
-  PlotOptions options;
-  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-  PlotSink sink(options);
-  ExportResult result = export_rows(topic, request, sink, progress);
-  return sink.to_json(result);
+  return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) { return export_rows(topic, request, sink, progress); });
 }
 
 }  // namespace logscope::mcap

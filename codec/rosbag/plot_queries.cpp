@@ -74,12 +74,9 @@ Json plot_query(ByteSource& source, Bag& bag, QueryArgs& args, const ProgressFn&
   for (const Connection& c : bag.connections)
     if (c.topic == topic) connections.insert(c.id);
   auto [from, to] = topic_span(bag, connections);
-  ExportRequest request;
-  PlotOptions options;
-  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-  PlotSink sink(options);
-  ExportResult result = export_topic(source, bag, topic, request, sink, progress);
-  return sink.to_json(result);
+  return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) {
+    return export_topic(source, bag, topic, request, sink, progress);
+  });
 }
 
 Json timeline_query(const Bag& bag, QueryArgs& args) {

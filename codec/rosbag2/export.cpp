@@ -123,13 +123,7 @@ Json Rosbag2Inspector::plot_query(QueryArgs& args, const ProgressFn& progress) {
   for (const TopicRow& row : bag_totals(*bag_).topics)
     if (row.name == topic && row.first_ns && row.last_ns)
       from = static_cast<uint64_t>(std::max<int64_t>(0, *row.first_ns)), to = static_cast<uint64_t>(std::max<int64_t>(0, *row.last_ns));
-  ExportRequest request;
-  PlotOptions options;
-  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-  PlotSink sink(options);
-  ExportResult result = export_rows(topic, request, sink, progress);
-  if (!result.error.empty()) return QueryArgs::error_json(result.error);
-  return sink.to_json(result);
+  return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) { return export_rows(topic, request, sink, progress); });
 }
 
 }  // namespace logscope::rosbag2

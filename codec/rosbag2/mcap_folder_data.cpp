@@ -210,12 +210,7 @@ Json McapBagInspector::plot(QueryArgs& args, const ProgressFn& progress) {
   for (const Split& s : splits_)
     if (s.topic_messages.count(topic) && s.start_ns && s.end_ns) from = std::min(from, *s.start_ns), to = std::max(to, *s.end_ns);
   if (from > to) from = to = 0;
-  ExportRequest request;
-  PlotOptions options;
-  if (!read_plot_args(args, from, to, &request, &options)) return QueryArgs::error_json(args.error());
-  PlotSink sink(options);
-  ExportResult result = export_rows(topic, request, sink, progress);
-  return sink.to_json(result);
+  return plot_of_export(args, from, to, [&](const ExportRequest& request, ExportSink& sink) { return export_rows(topic, request, sink, progress); });
 }
 
 std::vector<QuerySpec> McapBagInspector::queries() {
