@@ -2,9 +2,11 @@
 # The whole ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang 14), in its own
 # build directory, build/sanitize. The same directory holds the libFuzzer harnesses
 # (LOGSCOPE_FUZZ), so scripts/fuzz.sh reuses it. Any sanitizer report stops the test that made it.
-#   scripts/sanitize.sh [ctest arguments...]
+#   scripts/sanitize.sh [--build-only] [ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [[ ${1:-} == --build-only ]]; then build_only=1; shift; fi
 dir=build/sanitize
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
 mkdir -p build
@@ -13,6 +15,7 @@ echo "== sanitizer build ($dir: clang++-14, ASan + UBSan)" >&2
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DLOGSCOPE_SANITIZE=ON -DLOGSCOPE_FUZZ=ON >build/cmake-sanitize.log 2>&1 || { cat build/cmake-sanitize.log; exit 1; }
 cmake --build "$dir" -j"$jobs"
+((build_only)) && exit 0
 
 echo "== codec tests under ASan + UBSan (ctest)" >&2
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
