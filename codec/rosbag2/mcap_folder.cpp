@@ -30,6 +30,11 @@ bool read_metadata(Folder& folder, BagMetadata* out, std::string* error) {
 
 }  // namespace
 
+ProgressFn split_progress(const ProgressFn& progress, uint64_t before, uint64_t total) {
+  if (!progress) return nullptr;
+  return [&progress, before, total](uint64_t done, uint64_t) { return progress(before + done, total); };
+}
+
 McapBagInspector::McapBagInspector(Folder& folder) {
   std::string error;
   if (!read_metadata(folder, &meta_, &error)) problems_.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
@@ -67,8 +72,7 @@ Report McapBagInspector::check(const ProgressFn& progress) {
   uint64_t total = 0, done = 0;
   for (Split& s : splits_) total += s.source->size();
   for (Split& s : splits_) {
-    uint64_t before = done;
-    parts.push_back(s.inspector->check([&](uint64_t d, uint64_t) { return !progress || progress(before + d, total); }));
+    parts.push_back(s.inspector->check(split_progress(progress, done, total)));
     done += s.source->size();
   }
   return merged(parts, true);

@@ -39,12 +39,6 @@ class SplitSink : public ExportSink {
   bool seen_header_ = false, header_differs_ = false;
 };
 
-// Progress of one split's pass as the bag's: `before` bytes of the splits done, of `total`.
-ProgressFn split_progress(const ProgressFn& progress, uint64_t before, uint64_t total) {
-  if (!progress) return nullptr;
-  return [&progress, before, total](uint64_t done, uint64_t) { return progress(before + done, total); };
-}
-
 }  // namespace
 
 void McapBagInspector::merge_once() {

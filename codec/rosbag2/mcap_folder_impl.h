@@ -20,6 +20,9 @@ struct TopicTotal {
   uint64_t count = 0;
 };
 
+// Progress of one split's pass as the bag's: `before` bytes of the splits done, of `total`.
+ProgressFn split_progress(const ProgressFn& progress, uint64_t before, uint64_t total);
+
 class McapBagInspector : public FormatInspector {
  public:
   explicit McapBagInspector(Folder& folder);
