@@ -1,5 +1,6 @@
 // Where the page keeps an output without OPFS (web/src/output-job.js MemoryOutput): pieces in
-// memory, patched and read back across piece boundaries, refused with a message above its cap.
+// memory, patched and read back across piece boundaries, sealed into Blobs above its cap (a
+// sealed part patched and read back: tests/web/watchdog.test.mjs, in a worker).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryOutput } from '../../web/src/output-job.js';
@@ -25,9 +26,14 @@ test('pieces are copied, patched and read across their boundaries', async () => 
   assert.deepEqual([...new Uint8Array(await blob.arrayBuffer())], [1, 2, 30, 40, 50, 60, 70, 8, 9]);
 });
 
-test('an output above the cap stops with a message that says why and what to use', () => {
+test('an output above the cap is not refused: what was held is sealed into a Blob and the output goes on', async () => {
   const out = new MemoryOutput('x', 8);
-  out.append(new Uint8Array(6));
-  assert.throws(() => out.append(new Uint8Array(3)), /no private file storage \(OPFS\).*held in memory.*logscope extract/s);
-  assert.equal(out.size, 6, 'nothing of the refused piece was kept');
+  out.append(bytes(1, 2, 3, 4, 5, 6));
+  out.append(bytes(7, 8, 9)); // past the cap: the first piece is sealed
+  out.append(bytes(10, 11, 12, 13, 14, 15)); // and again
+  assert.equal(out.size, 15);
+  assert.deepEqual(out.pieces.map((p) => [p.at, p.size, Boolean(p.blob)]), [[0, 6, true], [6, 3, true], [9, 6, false]]);
+  assert.ok(out.held <= 8, 'no more than the cap is held as arrays');
+  const blob = await out.finish();
+  assert.deepEqual([...new Uint8Array(await blob.arrayBuffer())], Array.from({ length: 15 }, (_, i) => i + 1));
 });

@@ -2,8 +2,9 @@
 // sink (wasm/output_jobs.cpp hands over ~1 MB pieces) into the Origin Private File System with a
 // FileSystemSyncAccessHandle: the bytes go to disk, never piling up in memory, and the bag
 // header can be patched at its offset at the end. Where the browser gives this page no OPFS
-// (file://, some private windows), the pieces are kept in memory up to MEMORY_CAP, and a bigger
-// output stops with a message saying so. The page names the file and removes it (outputs.js).
+// (WebKit, file://, some private windows), the pieces are kept in memory up to MEMORY_CAP and
+// sealed into Blobs past it (MemoryOutput), so a bigger output is still written, as a download
+// made of Blobs. The page names the file and removes it (outputs.js).
 
 export const OUTPUT_DIR = 'logscope-outputs';
 export const MEMORY_CAP = 256 * 1024 * 1024;
@@ -97,29 +98,54 @@ class OpfsOutput {
   }
 }
 
-// The fallback: copies of the pieces, up to `cap` bytes.
+// The fallback: copies of the pieces in memory, up to `cap` bytes; past that the pieces held so
+// far are sealed into a Blob (which the browser may keep on disk: Chromium does past its memory
+// quota) and the output goes on, so no single ArrayBuffer caps it. The download is the chain of
+// Blobs. A patch or a read of a sealed part reads that Blob back (FileReaderSync: the job worker).
+/** @typedef {{at: number, size: number, bytes: Uint8Array<ArrayBuffer> | null, blob: Blob | null}} OutputPiece */
 export class MemoryOutput {
   /**
    * @param {string} name
-   * @param {number} [cap]
+   * @param {number} [cap] bytes held as arrays before they are sealed into a Blob
    */
   constructor(name, cap = MEMORY_CAP) {
     /** @type {string} */ this.name;
     /** @type {number} */ this.cap;
-    /** @type {{at: number, bytes: Uint8Array<ArrayBuffer>}[]} */ this.pieces;
+    /** @type {OutputPiece[]} */ this.pieces;
     /** @type {number} */ this.size;
+    /** @type {number} */ this.held; // bytes in pieces not sealed yet
     /** @type {'memory'} */ this.storage;
-    Object.assign(this, { name, cap, pieces: [], size: 0, storage: 'memory' });
+    Object.assign(this, { name, cap, pieces: [], size: 0, held: 0, storage: 'memory' });
   }
 
   /** @param {Uint8Array} bytes */
   append(bytes) {
-    if (this.size + bytes.length > this.cap) {
-      throw new Error(`this browser gives the page no private file storage (OPFS), so outputs are held in memory, up to ${mb(this.cap)}; this one is bigger. Use \`logscope extract\`, \`repair\` or \`export\` on the command line, or a browser with OPFS (Chromium, Firefox, Safari 17)`);
-    }
-    this.pieces.push({ at: this.size, bytes: bytes.slice() });
+    if (this.held + bytes.length > this.cap) this.seal();
+    this.pieces.push({ at: this.size, size: bytes.length, bytes: bytes.slice(), blob: null });
     this.size += bytes.length;
+    this.held += bytes.length;
   }
+
+  // The pieces held as arrays become one Blob piece.
+  seal() {
+    const open = this.pieces.filter((p) => p.bytes);
+    if (!open.length) return;
+    const sealed = { at: open[0].at, size: open.reduce((n, p) => n + p.size, 0), bytes: null, blob: new Blob(open.map((p) => /** @type {Uint8Array<ArrayBuffer>} */ (p.bytes))) };
+    this.pieces = [...this.pieces.filter((p) => !p.bytes), sealed];
+    this.held = 0;
+  }
+
+  // A sealed piece's bytes, read back (it is then held again until the next seal).
+  /** @param {OutputPiece} piece */
+  unseal(piece) {
+    if (piece.bytes) return piece.bytes;
+    const bytes = new Uint8Array(new FileReaderSync().readAsArrayBuffer(/** @type {Blob} */ (piece.blob)));
+    piece.bytes = bytes;
+    piece.blob = null;
+    this.held += piece.size;
+    return bytes;
+  }
+
   /**
    * @param {number} offset
    * @param {Uint8Array} bytes
@@ -141,13 +167,13 @@ export class MemoryOutput {
    * @param {(piece: Uint8Array, from: number, to: number, i: number) => void} fn
    */
   copy(offset, length, fn) {
-    for (const { at, bytes } of this.pieces) {
-      const from = Math.max(offset, at), to = Math.min(offset + length, at + bytes.length);
-      if (from < to) fn(bytes, from - at, to - at, from - offset);
+    for (const piece of this.pieces) {
+      const from = Math.max(offset, piece.at), to = Math.min(offset + length, piece.at + piece.size);
+      if (from < to) fn(this.unseal(piece), from - piece.at, to - piece.at, from - offset);
     }
   }
   async finish() {
-    const blob = new Blob(this.pieces.map((p) => p.bytes));
+    const blob = new Blob(this.pieces.map((p) => /** @type {Blob | Uint8Array<ArrayBuffer>} */ (p.bytes || p.blob)));
     this.pieces = [];
     return blob;
   }

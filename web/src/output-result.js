@@ -76,7 +76,7 @@ export class OutputResult {
     const discard = h('button.button#output-discard', { type: 'button', onclick: () => this.onDiscard() }, 'Remove');
     const where = written.storage === 'opfs'
       ? 'Kept in this browser\'s private storage for this site (not uploaded) until you remove it, write another, or leave the page.'
-      : 'Held in this tab\'s memory: this browser gives the page no private file storage (OPFS), so outputs are limited to 256 MB.';
+      : 'Held by this tab: this browser gives the page no private file storage (OPFS), so the output is kept in memory, and past 256 MB in pieces the browser may keep on disk.';
     const rows = job === 'export'
       ? h('span', {}, ' · ', h('span#output-rows', { dataset: { rows: result.rows } }, plural(result.rows, 'row')))
       : counts(check);
