@@ -10,6 +10,8 @@ import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 import { folderReader } from './src/folder-reader.js';
 import { loadSchemaSets } from './src/schema-loading.js';
+import { configureHelpers, startHelper } from './src/helper-start.js';
+import { beat } from './src/worker-signals.js';
 
 /** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
 /** @typedef {import('./src/types.js').WasmInspector} WasmInspector */
@@ -180,9 +182,33 @@ async function applySchemas() {
   schemaLoads = loads;
 }
 
-// Warm start: compile and instantiate the module as soon as the worker exists, before a file is chosen.
+// Warm start: compile and instantiate the module as soon as the worker exists, before a file is
+// chosen. The read-ahead pump starts once the page has configured this worker (it may ask for no
+// helpers: worker-client.js).
 loadModule().catch(() => { modulePromise = null; });
-prepareReadAhead();
+
+// Test hooks the page passes with `configure` (worker-client.js, from the page's address):
+// workerCannotRead makes this worker fail to read a File the page did not copy (as WebKit's
+// worker does with a file of a page opened from file://).
+/** @type {{workerCannotRead?: boolean}} */
+let testHooks = {};
+// The type the page gives a file it read itself and handed over (worker-client.js readableCopy).
+const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
+
+// Whether this worker can read the chosen file: WebKit's worker cannot read a File of a page
+// opened from file:// (NotReadableError on every read) while the page itself can. The page then
+// reads it and hands over a copy (worker-client.js).
+/** @param {File} file */
+function checkReadable(file) {
+  if (!file.size) return;
+  try {
+    if (testHooks.workerCannotRead && file.type !== MAIN_THREAD_COPY_TYPE) throw new DOMException('test hook', 'NotReadableError');
+    new FileReaderSync().readAsArrayBuffer(file.slice(0, 1));
+  } catch (error) {
+    if (/** @type {Error} */ (error)?.name !== 'NotReadableError') throw error;
+    throw Object.assign(new Error('this worker cannot read the file (the page can try)'), { name: 'WorkerCannotRead' });
+  }
+}
 
 // The open file's entry of the format table, or null.
 /** @type {() => FormatEntry | null} */
@@ -206,15 +232,17 @@ async function ensureOffload({ decompress = true } = {}) {
   if (!readAheadAvailable() || cores < 2 || readingModule !== Module) return;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
+  // A helper that does not start in time is started again once, then the pass runs without it
+  // (helper-start.js), and the page is told.
   if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
-    hashOffload = HashOffload.start()
-      .then((started) => { /** @type {LogscopeModule} */ (Module).setSha1Offload(started); return started; })
+    hashOffload = startHelper('The hashing helper', 'the check hashes the file by itself, more slowly', (ms) => HashOffload.start(ms))
+      .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setSha1Offload(started); return started; })
       .catch(() => null);
   }
   if (helpers.includes('hash')) await hashOffload;
   if (offload || !decompress || !helpers.includes('decompress')) return;
-  offload = DecompressOffload.start(cores - 1)
-    .then((started) => { /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); return started; })
+  offload = startHelper('The decompression helpers', 'the codec decompresses every chunk by itself, more slowly', (ms) => DecompressOffload.start(cores - 1, ms))
+    .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); return started; })
     .catch(() => null);
   await offload;
 }
@@ -321,6 +349,7 @@ const ops = {
     fullOpen = null;
     reader?.close?.();
     if (source.kind === 'folder') return openFolder(source);
+    if (source.kind === 'file') checkReadable(source.file);
     const opening = (reader = await makeReader(source));
     const started = performance.now();
     let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
@@ -487,7 +516,11 @@ self.onmessage = (event) => {
 /** @param {import('./src/types.js').WorkerRequest} request */
 async function handle({ id, op, args }) {
   if (op === 'configure') {
-    cores = Math.max(1, Math.min(/** @type {{cores?: number}} */ (args).cores || cores, navigator.hardwareConcurrency || 1));
+    const options = /** @type {import('./src/types.js').WorkerConfig} */ (args);
+    cores = Math.max(1, Math.min(options.cores || cores, navigator.hardwareConcurrency || 1));
+    configureHelpers({ helpers: options.helpers, helperStartMs: options.helperStartMs, test: options.test });
+    testHooks = options.test || {};
+    prepareReadAhead();
     return;
   }
   if (op === 'warmUp') {
@@ -502,11 +535,17 @@ async function handle({ id, op, args }) {
     // could finish before the timer fired).
     return new Promise(() => setTimeout(() => { throw new Error('simulated worker crash'); }));
   }
+  if (op === '__hang__') {
+    // Test hook: this worker stops answering (busy, as a worker frozen in the browser is) for
+    // args.ms; the page's watchdog stops it long before (worker-client.js).
+    const until = performance.now() + (/** @type {{ms?: number}} */ (args).ms || 60_000);
+    while (performance.now() < until) { /* not answering */ }
+    return;
+  }
   // A request from the page: its arguments are the op's (WorkerOps), as WorkerClient.call types them.
   const handler = /** @type {((args: unknown, progress: ProgressFn) => unknown) | undefined} */ (ops[/** @type {keyof WorkerOps} */ (op)]);
   if (!handler) return self.postMessage({ id, ok: false, error: `unknown operation ${op}` });
   if (op !== 'open' && op !== 'checkFile' && op !== 'useSchemas' && !inspector) return self.postMessage({ id, ok: false, error: 'no file is open' });
-  if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead
   let last = 0;
   /** @type {ProgressFn} */
   const progress = (done, total) => {
@@ -517,7 +556,11 @@ async function handle({ id, op, args }) {
     }
     return true;
   };
+  // Alive while the request waits on something asynchronous (the page's watchdog hears it); a
+  // synchronous pass says so by its progress.
+  const beating = setInterval(beat, 1000);
   try {
+    if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead (bounded: helper-start.js)
     const result = await handler(args || {}, progress);
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     self.postMessage({ id, ok: true, result }, transfer);
@@ -526,6 +569,8 @@ async function handle({ id, op, args }) {
     // A trap inside wasm (abort, out of bounds, out of memory) leaves the module unusable.
     const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /abort|Aborted|memory/i.test(String(error.message || error)));
     self.postMessage({ id, ok: false, fatal, error: describe(error), code: (error && typeof error === 'object' && error.name) || null });
+  } finally {
+    clearInterval(beating);
   }
 }
 

@@ -175,6 +175,27 @@ test('the single-file build works from file:// and checks a file', async (t) => 
   }
 });
 
+// WebKit's worker cannot read a File of a page opened from file:// (NotReadableError on every read)
+// while the page can: the page reads it and hands the worker a copy. Chromium's worker can, so the
+// page's test hook makes it fail as WebKit's does (web/worker.js checkReadable).
+test('the single-file build reads a file on the main thread where its worker cannot', async (t) => {
+  if (skip(t)) return;
+  if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install)');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await newPage(context);
+    await page.goto(`${pathToFileURL(join(out, 'logscope-single.html')).href}?test-worker-cannot-read`);
+    await openFile(page, BAG);
+    assert.equal(await waitOpened(page, basename(BAG)), 'summary');
+    await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
+    assert.equal(await page.evaluate(() => window.logscope.state.client.source.file.type), 'application/x-logscope-copy');
+    assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 // The Content-Security-Policy both builds carry: scripts only from the page itself (dist/) or the
 // exact inlined ones by hash (the single file), wasm compilation allowed, no eval, no other inline
 // script or style. The tests above run the pages under it, so a violation would break them.

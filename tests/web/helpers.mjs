@@ -63,7 +63,7 @@ export async function openFile(page, path) {
 
 // Waits until the page has finished opening `name`: summary shown, unknown format, or an error.
 export async function waitOpened(page, name, { timeout = 60_000 } = {}) {
-  await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), name, { timeout });
+  await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed', 'silent'].includes(document.body.dataset.state), name, { timeout });
   return page.evaluate(() => document.body.dataset.state);
 }
 

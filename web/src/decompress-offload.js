@@ -5,6 +5,8 @@
 // through a shared mailbox per helper: a ring of slots, each with a state word, the chunk's
 // compressed bytes and room for its result. The codec waits for a result only when it gets to
 // that chunk. Needs cross-origin isolation; without it the codec decompresses by itself.
+import { helperStartMs, newHelperWorker, withDeadline } from './helper-start.js';
+
 export const MAILBOX = {
   slots: 2, // per helper: one being decoded, one waiting
   inputBytes: 4 << 20, // larger chunks are decoded by the codec itself
@@ -38,18 +40,31 @@ export function slotView(buffer, k) {
 export const CODE_NAMES = Object.fromEntries(Object.entries(CODES).map(([k, v]) => [v, k]));
 
 export class DecompressOffload {
-  // Starts `count` helpers and waits until each has loaded the module and listens on its mailbox.
-  /** @param {number} count */
-  static async start(count) {
+  // Starts `count` helpers and waits until each has loaded the module and listens on its mailbox;
+  // rejects (and stops them all) when one fails or they are not all listening within `ms`.
+  /**
+   * @param {number} count
+   * @param {number} [ms]
+   */
+  static async start(count, ms = helperStartMs()) {
     const slotBytes = MAILBOX.header + MAILBOX.inputBytes + MAILBOX.outputBytes;
-    const helpers = await Promise.all(Array.from({ length: count }, () => /** @type {Promise<Helper>} */ (new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./decompress-worker.js', import.meta.url), { type: 'module' });
+    /** @type {Worker[]} */
+    const workers = [];
+    const stopAll = () => { for (const worker of workers) worker.terminate(); };
+    const starting = Promise.all(Array.from({ length: count }, () => /** @type {Promise<Helper>} */ (new Promise((resolve, reject) => {
+      const worker = newHelperWorker(new URL('./decompress-worker.js', import.meta.url), 'a decompression helper');
+      workers.push(worker);
       const buffer = new SharedArrayBuffer(MAILBOX.slots * slotBytes);
       worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve({ worker, buffer, slots: Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k)), next: 0, tickets: [] }) : reject(new Error(String(data))));
       worker.onerror = (event) => reject(new Error(`a decompression worker failed to start: ${event.message || 'unknown error'}`));
       worker.postMessage({ buffer });
     }))));
-    return new DecompressOffload(helpers);
+    try {
+      return new DecompressOffload(await withDeadline(starting, ms, 'the decompression workers', stopAll));
+    } catch (error) {
+      stopAll();
+      throw error;
+    }
   }
 
   /** @param {Helper[]} helpers */

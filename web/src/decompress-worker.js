@@ -1,7 +1,7 @@
 // A decompression helper (see decompress-offload.js): its own instance of the codec module. Once
-// the module is loaded it serves its mailbox forever, slot after slot in ring order, blocking in
-// Atomics.wait in between; the codec worker stops it with terminate().
-import { loadHelperModule, waitUntil } from './helper-module.js';
+// the module is loaded it serves its mailbox forever, slot after slot in ring order, waiting in
+// bounded Atomics.waits in between; the codec worker stops it with terminate().
+import { loadHelperModule, waitForWork } from './helper-module.js';
 import { CODE_NAMES, MAILBOX, STATE, slotView } from './decompress-offload.js';
 
 const encoder = new TextEncoder();
@@ -14,7 +14,7 @@ self.onmessage = async ({ data: { buffer } }) => {
   let busyMs = 0; // time spent on chunks, for the benchmarks (slot 0's word 8)
   for (let k = 0; ; k = (k + 1) % MAILBOX.slots) {
     const { words, json, input, output } = slots[k];
-    waitUntil(words, 0, STATE.submitted);
+    await waitForWork(words, 0, STATE.submitted);
     const started = performance.now();
     let status;
     try {

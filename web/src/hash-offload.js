@@ -3,6 +3,8 @@
 // (core/sha1.h Sha1Offload, wasm/hash_offload.cpp). A blocked worker cannot post messages to its
 // own workers, so the bytes go through a shared ring of slots, in order; the digest comes back in
 // the ring too. Needs cross-origin isolation; without it the codec hashes by itself.
+import { helperStartMs, newHelperWorker, withDeadline } from './helper-start.js';
+
 export const RING = { slots: 4, slotBytes: 4 << 20, dataAt: 512 };
 export const STATE = { free: 0, submitted: 1, done: 2 };
 export const KIND = { bytes: 1, finish: 2 };
@@ -24,15 +26,23 @@ export function ringView(buffer) {
 }
 
 export class HashOffload {
-  // Starts the helper and waits until it has loaded the module and listens on its ring.
-  /** @returns {Promise<HashOffload>} */
-  static start() {
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./hash-worker.js', import.meta.url), { type: 'module' });
+  // Starts the helper and waits until it has loaded the module and listens on its ring; rejects
+  // (and stops it) when it fails or is not listening within `ms`.
+  /**
+   * @param {number} [ms]
+   * @returns {Promise<HashOffload>}
+   */
+  static start(ms = helperStartMs()) {
+    const worker = newHelperWorker(new URL('./hash-worker.js', import.meta.url), 'the hashing helper');
+    const starting = /** @type {Promise<HashOffload>} */ (new Promise((resolve, reject) => {
       const buffer = new SharedArrayBuffer(RING.dataAt + RING.slots * RING.slotBytes);
       worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve(new HashOffload(worker, buffer)) : reject(new Error(String(data))));
       worker.onerror = (event) => reject(new Error(`the hashing worker failed to start: ${event.message || 'unknown error'}`));
       worker.postMessage({ buffer });
+    }));
+    return withDeadline(starting, ms, 'the hashing worker', () => worker.terminate()).catch((error) => {
+      worker.terminate();
+      throw error;
     });
   }
 

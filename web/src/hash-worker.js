@@ -1,7 +1,7 @@
 // The hashing helper (see hash-offload.js): its own instance of the codec module. Once the module
-// is loaded it serves its ring forever, slot after slot, blocking in Atomics.wait in between; the
+// is loaded it serves its ring forever, slot after slot, waiting in bounded Atomics.waits in between; the
 // codec worker stops it with terminate().
-import { loadHelperModule, waitUntil } from './helper-module.js';
+import { loadHelperModule, waitForWork } from './helper-module.js';
 import { KIND, RING, STATE, ringView } from './hash-offload.js';
 
 const encoder = new TextEncoder();
@@ -21,7 +21,7 @@ self.onmessage = async ({ data: { buffer } }) => {
     words[14] = ok ? 1 : 0;
   };
   for (let k = 0; ; k = (k + 1) % RING.slots) {
-    waitUntil(words, k, STATE.submitted);
+    await waitForWork(words, k, STATE.submitted);
     const started = performance.now();
     const length = words[RING.slots + k];
     const finishing = words[2 * RING.slots + k] === KIND.finish;

@@ -17,13 +17,33 @@ export async function loadHelperModule(what) {
   }
 }
 
-// Blocks until words[k] is `want`. It waits on the value just seen: loading it again for the wait
-// could see `want` arrive and then sleep through the notify that came with it.
+// Blocks until words[k] is `want`, or until `ms` have passed (false). It waits on the value just
+// seen: loading it again for the wait could see `want` arrive and then sleep through the notify
+// that came with it.
+/**
+ * @param {Int32Array} words
+ * @param {number} k
+ * @param {number} want
+ * @param {number} ms
+ */
+export function waitUntil(words, k, want, ms) {
+  const started = performance.now();
+  for (let now = Atomics.load(words, k); now !== want; now = Atomics.load(words, k)) {
+    const left = ms - (performance.now() - started);
+    if (left <= 0) return false;
+    Atomics.wait(words, k, now, left);
+  }
+  return true;
+}
+
+// An idle helper waits for work a second at a time and yields to its event loop in between, so
+// no wait is unbounded and the helper stays live (its creator stops it with terminate()).
+const IDLE_WAIT_MS = 1000;
 /**
  * @param {Int32Array} words
  * @param {number} k
  * @param {number} want
  */
-export function waitUntil(words, k, want) {
-  for (let now = Atomics.load(words, k); now !== want; now = Atomics.load(words, k)) Atomics.wait(words, k, now);
+export async function waitForWork(words, k, want) {
+  while (!waitUntil(words, k, want, IDLE_WAIT_MS)) await new Promise((resolve) => setTimeout(resolve, 0));
 }

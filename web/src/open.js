@@ -3,7 +3,7 @@
 // gets a Session; opening another aborts the one before. A probe, download or demo fetch on its
 // way is dropped when the user opens something else first (its `attempt` signal is aborted).
 import { $, h, clear, formatBytes } from './dom.js';
-import { CrashError } from './worker-client.js';
+import { CrashError, SilentError } from './worker-client.js';
 import { Session, isAbort, spareWorkers } from './session.js';
 import { showBanner, hideBanner } from './errors.js';
 import { probeRemote, explainProbe, downloadWhole, nameOfUrl } from './remote.js';
@@ -42,6 +42,38 @@ export function openController(app) {
     });
   }
 
+  // A worker stopped answering (worker-client.js watchdog): say what it was doing; trying again
+  // opens the file in fresh workers.
+  function silent(session, message) {
+    progress.finish();
+    status.state('silent');
+    showBanner(banner, {
+      title: 'The inspector stopped answering',
+      message: `${message.replace(/^the/, 'The')}. The page is fine and your file was not changed. Trying again starts a fresh inspector.`,
+      id: 'silent-banner',
+      actions: [{ label: 'Try again', primary: true, onClick: () => { hideBanner(banner); openFile(session.file); } }],
+    });
+  }
+
+  // A short notice that the work goes on on a slower path (a helper worker did not start): not an
+  // error, so not in the banner slot. Cleared when another file opens.
+  function notice(session, text) {
+    let box = $('#notice-slot');
+    if (!box) {
+      box = h('div.callout.tone-info.small#notice-slot', { role: 'status' });
+      banner.before(box);
+    }
+    if ([...box.children].some((p) => p.textContent === text)) return;
+    box.append(h('p', {}, text));
+    box.hidden = false;
+    status.slowPath(true);
+  }
+  function clearNotices() {
+    const box = $('#notice-slot');
+    if (box) clear(box).hidden = true;
+    status.slowPath(false);
+  }
+
   // The remote file is not the one that was opened any more (ETag, Last-Modified or size differ).
   function changedUnderneath(session, message) {
     if (!session.file.remote || session.changed) return;
@@ -74,7 +106,8 @@ export function openController(app) {
     status.remoteProblem(null);
     const started = pickedAt ?? performance.now();
     app.session?.abort();
-    const session = new Session(file, { downloadedFrom, progress, workers: spare, onCrash: crashed, onChanged: changedUnderneath });
+    clearNotices();
+    const session = new Session(file, { downloadedFrom, progress, workers: spare, onCrash: crashed, onChanged: changedUnderneath, onSilent: silent, onNotice: notice });
     spare = null;
     app.session = session;
     status.job(null); // the last file's job stopped with its workers
@@ -149,6 +182,7 @@ export function openController(app) {
   }
 
   function openFailed(session, error) {
+    if (error instanceof SilentError) return; // silent() said so (the state stays "silent")
     status.state('error');
     progress.finish();
     session.emit('failed');

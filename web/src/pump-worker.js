@@ -11,6 +11,7 @@
 import { SLOT, layout } from './read-ahead-layout.js';
 
 const encoder = new TextEncoder();
+const IDLE_WAIT_MS = 1000; // an idle pump's waits are bounded; it yields to its event loop between them
 
 /** @typedef {import('./read-ahead-layout.js').RingLayout} RingLayout */
 
@@ -40,11 +41,14 @@ function finish(state, k, status) {
  * @param {RingLayout} ring
  * @param {number} slots
  */
-function syncPump(file, { state, ranges, error, slotBytes }, slots) {
+async function syncPump(file, { state, ranges, error, slotBytes }, slots) {
   const sync = new FileReaderSync();
   for (let k = 0; ; k = (k + 1) % slots) {
-    // Wait on the value just seen (see helper-module.js waitUntil; not imported here: it would load the codec glue).
-    for (let now = Atomics.load(state, k); now !== SLOT.requested; now = Atomics.load(state, k)) Atomics.wait(state, k, now);
+    // Wait on the value just seen (see helper-module.js waitUntil; not imported here: it would
+    // load the codec glue), a second at a time, yielding in between so the worker stays live.
+    for (let now = Atomics.load(state, k); now !== SLOT.requested; now = Atomics.load(state, k)) {
+      if (Atomics.wait(state, k, now, IDLE_WAIT_MS) === 'timed-out') await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     const offset = ranges[3 * k], length = ranges[3 * k + 1];
     try {
       const bytes = new Uint8Array(sync.readAsArrayBuffer(file.slice(offset, offset + length)));
@@ -66,7 +70,7 @@ async function waitRequested(state, k) {
   for (;;) {
     const now = Atomics.load(state, k);
     if (now === SLOT.requested) return;
-    const result = Atomics.waitAsync(state, k, now);
+    const result = Atomics.waitAsync(state, k, now, IDLE_WAIT_MS); // bounded too: it loops
     if (result.async) await result.value;
   }
 }

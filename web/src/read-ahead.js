@@ -5,15 +5,20 @@
 // continues the stream is a copy out of a filled slot. Small and scattered reads (headers, hex
 // pages) never touch the stream: they go straight to the file, as before.
 import { SLOT, byteLength, layout } from './read-ahead-layout.js';
+import { helpersAllowed, newHelperWorker, startHelper, withDeadline } from './helper-start.js';
+import { notice } from './worker-signals.js';
 
 // A read this large starts a stream: the windows of a whole-file pass (8 MB, core/sequential.h)
 // and the codec cache's longest sequential fetches. Anything smaller, such as the 4 MB index of a
 // 1 GB BDDF read while opening, is one FileReaderSync call: through a new stream it took 70-120 ms
 // against 50-65 ms (one run, a loaded 2-core machine).
 export const STREAM_MIN_READ = 8 << 20;
+// A slot the pump has not filled in this long: the pump stopped answering, and the codec reads
+// by itself from then on (an 8 MB read takes milliseconds; a stuck one never ends).
+export const PUMP_SILENT_MS = 10_000;
 
 export function readAheadAvailable() {
-  return typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true && typeof Worker === 'function';
+  return typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true && typeof Worker === 'function' && helpersAllowed();
 }
 
 /** A booted pump worker and the port that brings it a file. @typedef {{worker: Worker, port: MessagePort}} Pump */
@@ -21,28 +26,42 @@ export function readAheadAvailable() {
 let sparePump = null; // a promise of a booted pump, or of null when it could not start
 /** @type {Pump | null} */
 let bootedPump = null; // the same pump once booted: taken synchronously by ReadAhead.attach
+let gaveUp = false; // no pump started twice in a row: this worker reads by itself
 
 // A pump is handed its file over a MessagePort given to it when it boots: a message on a port
 // reaches it while this worker is blocked (in the codec, waiting for a slot), where a message to
 // the worker itself waits until this worker yields (measured in Chromium). So a booted pump can
 // be attached synchronously, and opening a file never waits for it.
-/** @returns {Promise<Pump>} */
-function bootPump() {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pump-worker.js', import.meta.url), { type: 'module' });
+// It must say it booted within `ms` (helper-start.js), or it is stopped.
+/**
+ * @param {number} ms
+ * @returns {Promise<Pump>}
+ */
+function bootPump(ms) {
+  const worker = newHelperWorker(new URL('./pump-worker.js', import.meta.url), 'the read-ahead helper');
+  const booting = /** @type {Promise<Pump>} */ (new Promise((resolve, reject) => {
     const channel = new MessageChannel();
-    worker.onmessage = () => {
-      bootedPump = { worker, port: channel.port1 };
-      resolve(bootedPump);
-    };
+    worker.onmessage = () => resolve({ worker, port: channel.port1 });
     worker.onerror = (event) => reject(new Error(`the read-ahead worker failed to start: ${event.message || 'unknown error'}`));
     worker.postMessage(channel.port2, [channel.port2]);
+  }));
+  return withDeadline(booting, ms, 'the read-ahead worker', () => worker.terminate()).then((pump) => {
+    bootedPump = pump;
+    return pump;
+  }, (error) => {
+    worker.terminate();
+    throw error;
   });
 }
 
-// Starts a pump ahead of need (the codec worker calls this when it starts).
+// Starts a pump ahead of need (the codec worker calls this once the page has configured it).
 export function prepareReadAhead() {
-  if (readAheadAvailable() && !sparePump) sparePump = bootPump().catch(() => null);
+  if (readAheadAvailable() && !sparePump && !gaveUp) {
+    sparePump = startHelper('The read-ahead helper', 'the file is read without it, more slowly', bootPump).then((pump) => {
+      if (!pump) gaveUp = true;
+      return pump;
+    });
+  }
 }
 
 function takeBootedPump() {
@@ -62,6 +81,8 @@ async function takePump() {
   }
   return /** @type {Pump} */ (takeBootedPump()); // booted: checked above
 }
+
+class PumpSilent extends Error {}
 
 export class ReadAhead {
   /**
@@ -91,6 +112,7 @@ export class ReadAhead {
     this.slotBytes;
     /** @type {Pump | null | undefined} */
     this.pump;
+    this.silent = false; // the pump stopped answering: every read goes to the file directly
   }
 
   // Hands the file to a pump that has already booted, or returns false (none is booted yet).
@@ -128,6 +150,26 @@ export class ReadAhead {
    * @param {number} [at]
    */
   readInto(offset, length, into, at = 0) {
+    if (this.silent) return -1;
+    try {
+      return this.readStream(offset, length, into, at);
+    } catch (error) {
+      if (!(error instanceof PumpSilent)) throw error;
+      // The caller reads the whole range again by itself (fileReader.readInto).
+      this.silent = true;
+      this.stop();
+      notice(`The read-ahead helper stopped answering (${error.message}); the file is read without it, more slowly.`);
+      return -1;
+    }
+  }
+
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {Uint8Array} into
+   * @param {number} at
+   */
+  readStream(offset, length, into, at) {
     const inStream = this.queue.length > 0 && offset >= this.queue[0].offset && offset < this.streamEnd;
     if (!inStream) {
       if (length < this.minRead) return -1;
@@ -154,12 +196,19 @@ export class ReadAhead {
     return done;
   }
 
-  // Blocks until the pump is done with slot k (filled or failed).
+  // Blocks until the pump is done with slot k (filled or failed); a PumpSilent after PUMP_SILENT_MS.
   /** @param {number} k */
   settle(k) {
     if (Atomics.load(this.state, k) !== SLOT.requested) return;
     const started = performance.now();
-    while (Atomics.load(this.state, k) === SLOT.requested) Atomics.wait(this.state, k, SLOT.requested);
+    for (let now = Atomics.load(this.state, k); now === SLOT.requested; now = Atomics.load(this.state, k)) {
+      const left = PUMP_SILENT_MS - (performance.now() - started);
+      if (left <= 0) {
+        this.waitedMs += performance.now() - started;
+        throw new PumpSilent(`no 8 MB piece came in ${PUMP_SILENT_MS / 1000} s`);
+      }
+      Atomics.wait(this.state, k, now, left);
+    }
     this.waitedMs += performance.now() - started;
   }
 

@@ -43,14 +43,16 @@ export function spareWorkers() {
 // user's protobuf schemas changed: views ask again, schemas.js).
 export class Session extends EventTarget {
   // file: a File or a remote file ({remote, url, name, size...}); progress: the page's ProgressBar;
-  // onCrash(session, message), onChanged(session, message): a worker crashed, the remote file changed.
+  // onCrash(session, message), onChanged(session, message): a worker crashed, the remote file changed;
+  // onSilent(session, message): a worker stopped answering; onNotice(session, text): a slower path.
   /**
    * @param {OpenedFile} file
    * @param {{downloadedFrom?: string | null, progress: import('./progress.js').ProgressBar,
    *   onCrash: (session: Session, message: string) => void, onChanged: (session: Session, message: string) => void,
+   *   onSilent?: (session: Session, message: string) => void, onNotice?: (session: Session, text: string) => void,
    *   workers?: {client: WorkerClient, jobs: WorkerClient} | null}} options
    */
-  constructor(file, { downloadedFrom = null, progress, onCrash, onChanged, workers = null }) {
+  constructor(file, { downloadedFrom = null, progress, onCrash, onChanged, onSilent = () => {}, onNotice = () => {}, workers = null }) {
     super();
     this.file = file;
     this.downloadedFrom = downloadedFrom;
@@ -65,6 +67,9 @@ export class Session extends EventTarget {
     for (const client of [this.client, this.jobs]) {
       client.onCrash = (message) => { if (!this.aborted) onCrash(this, message); };
       client.onChanged = (message) => { if (!this.aborted) onChanged(this, message); };
+      client.onSilent = (message) => { if (!this.aborted) onSilent(this, message); };
+      client.onNotice = (text) => { if (!this.aborted) onNotice(this, text); };
+      for (const text of client.notices) onNotice(this, text); // said before this session took the worker
     }
     /** @type {Promise<unknown> | null} */
     this.jobsOpen = null;

@@ -14,7 +14,8 @@ function put(key, value) {
   else body()[key] = String(value);
 }
 
-// body[data-state]: idle, probing, downloading, remote-problem, opening, summary, unknown, error, crashed
+// body[data-state]: idle, probing, downloading, remote-problem, opening, summary, unknown, error,
+// crashed, silent (a worker stopped answering: the watchdog in worker-client.js)
 /** @type {Signal} */
 export const state = (value) => put('state', value);
 // body[data-file-name]: the name of the file being opened or shown
@@ -44,6 +45,10 @@ export const checked = (done) => put('checked', String(done));
 // cancelled; absent when the file has none. Named after the first such facts, a bag's compression.
 /** @type {Signal} */
 export const laterFacts = (value) => put('compression', value);
+
+// body[data-slow-path]: "true" once a notice said the work goes on without a helper worker
+/** @type {(yes: boolean) => void} */
+export const slowPath = (yes) => put('slowPath', yes ? 'true' : null);
 
 // body[data-remote-problem]: why a remote file cannot be read in ranges (cors, no-range...)
 /** @type {Signal} */

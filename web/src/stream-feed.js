@@ -7,6 +7,8 @@
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
 // URL), this worker reads the stream itself, which stalls the stream while it works.
 import { describeReadError } from './readers.js';
+import { HelperTimeout, helperStartMs, helpersAllowed, newHelperWorker } from './helper-start.js';
+import { notice } from './worker-signals.js';
 
 // Pushed 4 MB at a time, so the codec's buffer for a piece stays small (ByteFeed.buffer() hands out
 // at most 16 MB, wasm/bindings.cpp); the feeder's pieces are 16 MB.
@@ -15,10 +17,16 @@ const IN_FLIGHT = 64 << 20; // read ahead of the codec at most this much (three 
 // A range this small is one read by this worker: starting a feeder worker for it cost more than
 // the overlap it buys (the batch table's small logs, docs/benchmarks-batch.md).
 const FEEDER_MIN_BYTES = 16 << 20;
+// A feeder that sends nothing for this long has stopped (a 16 MB read takes milliseconds): it is
+// replaced once, then this worker reads the rest itself.
+const FEEDER_SILENT_MS = 10_000;
+
+let feederGaveUp = false; // no feeder answered twice in a row: this worker reads by itself from then on
 
 function startFeeder() {
+  if (!helpersAllowed() || feederGaveUp) return null;
   try {
-    return new Worker(new URL('./file-feed-worker.js', import.meta.url), { type: 'module' });
+    return newHelperWorker(new URL('./file-feed-worker.js', import.meta.url), 'the file feeder');
   } catch {
     return null;
   }
@@ -50,20 +58,39 @@ export async function streamFeed(Module, feed, reader, progress) {
     reader.bytesRead += chunk.length;
   };
   let error = '';
-  const small = end - begin <= FEEDER_MIN_BYTES;
-  const feeder = small ? null : startFeeder();
+  let fedBy = 0; // feeders that brought bytes
   try {
-    if (small) {
+    if (end - begin <= FEEDER_MIN_BYTES) {
       push(new Uint8Array(await reader.file.slice(begin, end).arrayBuffer()));
       progress(done, end);
-    } else if (feeder) await fromFeeder(feeder, reader.file, begin, end, push, () => progress(done, end));
-    else await fromStream(reader.file, begin, end, push, () => progress(done, end));
+    } else {
+      // A feeder, started again once if it does not answer; then this worker's own stream.
+      for (let tries = 0; done < end; tries++) {
+        const feeder = tries < 2 ? startFeeder() : null;
+        if (!feeder) {
+          if (tries > 0) {
+            feederGaveUp = true;
+            notice('The file feeder did not answer (tried twice); the file is read without it, more slowly.');
+          }
+          await fromStream(reader.file, done, end, push, () => progress(done, end));
+          break;
+        }
+        const before = done;
+        try {
+          await fromFeeder(feeder, reader.file, done, end, push, () => progress(done, end));
+          break;
+        } catch (failure) {
+          if (!(failure instanceof HelperTimeout)) throw failure;
+        } finally {
+          feeder.terminate();
+          if (done > before) fedBy++;
+        }
+      }
+    }
   } catch (failure) {
     error = `stopped at byte ${done}: ${describeReadError(failure)}`;
-  } finally {
-    feeder?.terminate();
   }
-  return { answer: feed.finish(error), streamed: done - begin, fromFeeder: Boolean(feeder) };
+  return { answer: feed.finish(error), streamed: done - begin, fromFeeder: fedBy > 0 };
 }
 
 /**
@@ -76,7 +103,18 @@ export async function streamFeed(Module, feed, reader, progress) {
  */
 function fromFeeder(feeder, file, begin, end, push, progress) {
   let consumed = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
+    // Its first piece within the time a helper has to start, each next one within FEEDER_SILENT_MS.
+    /** @param {number} ms */
+    const expect = (ms) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        feeder.onmessage = null;
+        reject(new HelperTimeout(consumed ? 'the file feeder' : 'the file feeder\'s first piece', ms));
+      }, ms);
+    };
     feeder.onerror = (event) => reject(new Error(`the file feeder failed: ${event.message || 'unknown error'}`));
     feeder.onmessage = (/** @type {MessageEvent<import('./file-feed-worker.js').FeederMessage>} */ { data }) => {
       if (data.done) return resolve();
@@ -85,11 +123,13 @@ function fromFeeder(feeder, file, begin, end, push, progress) {
         push(chunk);
         consumed += chunk.length;
       }
+      expect(FEEDER_SILENT_MS);
       feeder.postMessage(consumed);
       progress();
     };
+    expect(helperStartMs());
     feeder.postMessage({ file, start: begin, end, window: IN_FLIGHT });
-  }));
+  })).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -543,7 +543,14 @@ export {};
  */
 
 /**
- * What the page posts: a request, or one of the answerless ops (configure, warmUp, __crash__).
+ * The `configure` request (worker-client.js spawn): the cores a pass may use, whether helper
+ * workers may be started and how long each has to start, and the tests' hooks.
+ * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number,
+ *   test?: {freezeOnHelperStart?: boolean, workerCannotRead?: boolean}}} WorkerConfig
+ */
+
+/**
+ * What the page posts: a request, or one of the answerless ops (configure, warmUp, __crash__, __hang__).
  * @typedef {{id: number, op: string, args?: unknown}} WorkerRequest
  */
 
@@ -552,6 +559,13 @@ export {};
  * @typedef {{id: number, progress: {done: number, total: number}}
  *   | {id: number, ok: true, result: unknown, progress?: undefined}
  *   | {id: number, ok: false, error: string, fatal?: boolean, code?: string | null, progress?: undefined}} WorkerReply
+ */
+/**
+ * What the worker posts besides replies (web/src/worker-signals.js): what may block next (a
+ * helper's start), a notice for the page (a slower path), a heartbeat.
+ * @typedef {{doing: string | null, helper: boolean, notice?: undefined, beat?: undefined}
+ *   | {notice: string, doing?: undefined, beat?: undefined}
+ *   | {beat: true, doing?: undefined, notice?: undefined}} WorkerSignal
  */
 
 // ---- Query results ----

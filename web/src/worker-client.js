@@ -1,13 +1,23 @@
 // Talks to web/worker.js with request ids. Cancelling long work terminates the worker and
 // re-opens the same source in a fresh one (index-first open is cheap); the page keeps its state.
 // A crash (uncaught error, trap in wasm) rejects what is pending and calls onCrash.
+// A watchdog follows every request: a worker that says nothing (no answer, progress, heartbeat or
+// signal, worker-signals.js) for SILENT_MS while a request waits is stopped, and what waits is
+// rejected with a SilentError that says what it was doing (onSilent). A worker that froze while it
+// started a helper worker (Firefox froze inside `new Worker()` under automation) is instead started
+// again with the same file and its requests sent again; after a second such freeze it runs without
+// helpers, on the slower path, and says so (onNotice).
+import { describeReadError } from './read-errors.js';
+import { formatBytes } from './format.js';
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /** @typedef {import('./types.js').WorkerOp} WorkerOp */
 /** @typedef {import('./types.js').Source} Source */
 /** @typedef {import('./types.js').WorkerReply} WorkerReply */
 /**
- * A request on its way: how to settle it, and its progress listener.
- * @typedef {{resolve: (value: unknown) => void, reject: (reason: unknown) => void, onProgress?: (done: number, total: number) => void, op: WorkerOp}} Pending
+ * A request on its way: how to settle it, its progress listener, and the request itself (sent
+ * again by a fresh worker; not when it transferred something).
+ * @typedef {{resolve: (value: unknown) => void, reject: (reason: unknown) => void, onProgress?: (done: number, total: number) => void, op: WorkerOp,
+ *   request: {id: number, op: WorkerOp, args: unknown}, transferred: boolean}} Pending
  */
 /** @typedef {{onProgress?: (done: number, total: number) => void, transfer?: Transferable[]}} CallOptions */
 
@@ -17,6 +27,66 @@ export class CancelledError extends Error {
 export class CrashError extends Error {
   /** @param {string} message */
   constructor(message) { super(message); this.name = 'CrashError'; }
+}
+// The worker stopped answering (the watchdog stopped it).
+export class SilentError extends CrashError {
+  /** @param {string} message */
+  constructor(message) { super(message); this.name = 'SilentError'; }
+}
+
+/** @type {(name: string) => string | null} */
+const param = (name) => new URLSearchParams(globalThis.location?.search || '').get(name);
+/** @type {(name: string) => number | null} seconds in the page's address, as ms */
+const secondsParam = (name) => {
+  const seconds = Number(param(name));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+};
+// How long a worker may say nothing while a request waits. Passes report progress every 80 ms
+// and async waits beat every second, so only a worker that cannot run is silent this long.
+// `?watchdog=S` sets it (tests); `?helper-start=S` sets how long a helper worker has to start.
+export const SILENT_MS = secondsParam('watchdog') ?? 20_000;
+const HELPER_START_MS = secondsParam('helper-start');
+// Test hooks (tests/web/watchdog.test.mjs): the first N workers of each client freeze as they
+// start a helper; the worker cannot read a File the page did not copy (WebKit from file://).
+const FREEZE_HELPER_STARTS = Number(param('test-freeze-helpers')) || 0;
+const WORKER_CANNOT_READ = param('test-worker-cannot-read') !== null;
+
+/** @type {{[op: string]: string}} what a request is doing, for the message of a silent worker */
+const DOING = {
+  open: 'opening the file', summary: 'reading the summary', checksum: 'verifying the checksum', check: 'checking every record',
+  checkFile: 'checking a file', infoReport: 'reading every chunk header', infoText: 'writing the info text', fileMap: 'mapping the file',
+  query: 'answering a query', search: 'searching the file', writeOutput: 'writing the output', checkOutput: 'checking the output',
+  useSchemas: 'loading the schemas', bytes: 'reading bytes', decode: 'decoding a record',
+};
+
+// The type of a file the page read itself for a worker that cannot (web/worker.js checkReadable).
+export const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
+const COPY_PIECE = 64 << 20;
+/** @type {WeakMap<File, Promise<File>>} one copy per chosen file, shared by its workers */
+const copies = new WeakMap();
+
+// The file read here, in pieces kept as Blobs (the browser may keep them on disk), as a File a
+// worker can read. A failure to read is the file's (moved, changed); any other is the browser's.
+/** @param {File} file */
+function readableCopy(file) {
+  let copy = copies.get(file);
+  if (!copy) {
+    copy = (async () => {
+      /** @type {Blob[]} */
+      const pieces = [];
+      try {
+        for (let at = 0; at < file.size; at += COPY_PIECE) pieces.push(new Blob([await file.slice(at, at + COPY_PIECE).arrayBuffer()]));
+        return new File(pieces, file.name, { type: MAIN_THREAD_COPY_TYPE, lastModified: file.lastModified });
+      } catch (failure) {
+        const error = /** @type {import('./types.js').ErrorLike} */ (failure);
+        if (error?.name === 'NotReadableError' || error?.name === 'NotFoundError') throw new Error(describeReadError(failure));
+        throw new Error(`this browser does not let the page's workers read a file chosen here, and it could not hold the ${formatBytes(file.size)} file in memory to hand it over (${String(error?.message || error)}). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox`);
+      }
+    })();
+    copies.set(file, copy);
+    copy.catch(() => copies.delete(file));
+  }
+  return copy;
 }
 
 // How many cores whole-file work may use: all of them, or fewer when the link says `?cores=N`
@@ -51,6 +121,20 @@ export class WorkerClient {
     this.row;
     /** @type {import('./types.js').SchemaSetData[] | null} the protobuf schemas asked for (schemas.js): a new worker gets them again */
     this.schemaSets = null;
+    /** @type {(message: string) => void} the worker stopped answering (after the SilentErrors) */
+    this.onSilent = () => {};
+    /** @type {(text: string) => void} a slower path taken (a helper worker missing) */
+    this.onNotice = () => {};
+    /** @type {string[]} the notices so far (a session takes over a spare worker that may have some) */
+    this.notices = [];
+    /** @type {{text: string, helper: boolean} | null} what the worker said may block next */
+    this.doing = null;
+    this.lastHeard = performance.now();
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.watchdog = null;
+    this.helpers = true; // false after helper starts froze the worker twice
+    this.helperFreezes = 0;
+    this.spawns = 0;
     this.spawn();
   }
 
@@ -65,11 +149,25 @@ export class WorkerClient {
       this.crash(event.message || 'the worker stopped with an uncaught error');
     };
     this.worker.onmessageerror = () => this.crash('a message from the worker could not be read');
-    this.worker.postMessage({ id: 0, op: 'configure', args: { cores: this.cores ?? coresAllowed() } });
+    this.spawns++;
+    /** @type {import('./types.js').WorkerConfig} */
+    const config = {
+      cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined,
+      test: { freezeOnHelperStart: this.spawns <= FREEZE_HELPER_STARTS, workerCannotRead: WORKER_CANNOT_READ },
+    };
+    this.worker.postMessage({ id: 0, op: 'configure', args: config });
+    this.doing = null;
+    this.lastHeard = performance.now();
   }
 
-  /** @param {WorkerReply} message */
+  /** @param {WorkerReply | import('./types.js').WorkerSignal} message */
   receive(message) {
+    this.lastHeard = performance.now();
+    if (!('id' in message)) {
+      if (message.doing !== undefined) this.doing = message.doing === null ? null : { text: message.doing, helper: message.helper };
+      else if (message.notice) this.notice(message.notice);
+      return;
+    }
     const entry = this.pending.get(message.id);
     if (!entry) return;
     if (message.progress) {
@@ -102,13 +200,106 @@ export class WorkerClient {
    * @param {CallOptions} [options]
    * @returns {Promise<WorkerOps[Op]['result']>}
    */
-  call(op, args = /** @type {WorkerOps[Op]['args']} */ ({}), { onProgress, transfer = [] } = {}) {
+  call(op, args = /** @type {WorkerOps[Op]['args']} */ ({}), options = {}) {
+    const sent = this.send(op, args, options);
+    const source = /** @type {{source?: import('./types.js').Source}} */ (args).source;
+    if ((op !== 'open' && op !== 'checkFile') || source?.kind !== 'file') return sent;
+    // A worker that cannot read the chosen file (WebKit from file://): the page reads it and
+    // hands over a copy; where that fails too, the message names the browser's limit.
+    const file = source.file;
+    return sent.catch(async (error) => {
+      if (error?.code !== 'WorkerCannotRead') throw error;
+      const copy = { kind: /** @type {const} */ ('file'), file: await readableCopy(file) };
+      if (op === 'open') this.source = copy;
+      return this.send(op, /** @type {WorkerOps[Op]['args']} */ ({ ...args, source: copy }), options).catch((again) => {
+        if (again?.code !== 'WorkerCannotRead') throw again;
+        throw new Error('this browser does not let the page\'s workers read files here, not even a copy the page made (a limit of the browser for a page opened from disk). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox');
+      });
+    });
+  }
+
+  /**
+   * @template {WorkerOp} Op
+   * @param {Op} op
+   * @param {WorkerOps[Op]['args']} args
+   * @param {CallOptions} options
+   * @returns {Promise<WorkerOps[Op]['result']>}
+   */
+  send(op, args, { onProgress, transfer = [] }) {
     if (this.disposed) return Promise.reject(this.disposed);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (resolve), reject, onProgress, op });
-      this.worker.postMessage({ id, op, args }, transfer);
+      if (!this.pending.size) this.lastHeard = performance.now(); // silence counts from the first request
+      const request = { id, op, args };
+      this.pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (resolve), reject, onProgress, op, request, transferred: transfer.length > 0 });
+      this.worker.postMessage(request, transfer);
+      this.watch();
     });
+  }
+
+  // Arms the watchdog while requests wait; when it fires, a worker heard from since is given the
+  // rest of its time again.
+  watch() {
+    if (this.watchdog !== null || !this.pending.size || this.disposed || this.crashed) return;
+    const left = SILENT_MS - (performance.now() - this.lastHeard);
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      if (!this.pending.size || this.disposed || this.crashed) return;
+      if (performance.now() - this.lastHeard >= SILENT_MS) this.silent();
+      else this.watch();
+    }, Math.max(0, left));
+  }
+
+  /** @param {string} text */
+  notice(text) {
+    if (this.notices.includes(text)) return;
+    this.notices.push(text);
+    this.onNotice(text);
+  }
+
+  // The worker said nothing for SILENT_MS while requests waited.
+  silent() {
+    const doing = this.doing;
+    if (doing?.helper && this.helperFreezes < 2) {
+      this.helperFreezes++;
+      if (this.helperFreezes === 2) {
+        this.helpers = false;
+        this.notice(`The inspector froze twice while ${doing.text}; it now works without helper workers, more slowly.`);
+      }
+      this.restartWithPending();
+      return;
+    }
+    const first = this.pending.values().next().value;
+    const what = doing?.text || (first && DOING[first.op]) || `running "${first?.op}"`;
+    const message = `the inspector did not answer for ${Number((SILENT_MS / 1000).toFixed(1))} s while ${what}`;
+    this.crashed = true;
+    try { this.worker.terminate(); } catch { /* already gone */ }
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(new SilentError(message));
+    this.onSilent(message);
+  }
+
+  // A fresh worker with the same file, and every waiting request sent to it again in order (one
+  // that transferred its data cannot be, and fails).
+  restartWithPending() {
+    this.worker.onmessage = null;
+    this.worker.terminate();
+    const waiting = [...this.pending.values()];
+    this.spawn();
+    this.resendSchemas();
+    if (this.source && !waiting.some((entry) => entry.op === 'open' || entry.op === 'checkFile')) this.send('open', { source: this.source }, {}).catch(() => {});
+    for (const entry of waiting) {
+      if (entry.transferred) {
+        this.pending.delete(entry.request.id);
+        entry.reject(new SilentError(`the inspector stopped answering while ${DOING[entry.op] || entry.op}`));
+      } else {
+        this.pending.delete(entry.request.id); // sent again last, so requests stay in order
+        this.pending.set(entry.request.id, entry);
+        this.worker.postMessage(entry.request);
+      }
+    }
+    this.watch();
   }
 
   // Opens a source ({kind: 'file', file}); remembered so a fresh worker can re-open it.
@@ -121,6 +312,7 @@ export class WorkerClient {
   // Stops everything in flight; resolves when a fresh worker has the same file open again.
   async cancel() {
     if (this.disposed) return;
+    this.worker.onmessage = null;
     this.worker.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
@@ -160,6 +352,8 @@ export class WorkerClient {
   /** @param {unknown} [reason] */
   dispose(reason = new DOMException('the worker was stopped', 'AbortError')) {
     this.disposed = reason;
+    if (this.watchdog !== null) clearTimeout(this.watchdog);
+    this.watchdog = null;
     this.worker.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
