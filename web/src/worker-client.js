@@ -46,6 +46,8 @@ const secondsParam = (name) => {
 // `?watchdog=S` sets it (tests); `?helper-start=S` sets how long a helper worker has to start.
 export const SILENT_MS = secondsParam('watchdog') ?? 20_000;
 const HELPER_START_MS = secondsParam('helper-start');
+// A worker silent while it starts a helper (it said so) is frozen sooner: a helper has 8 s to start.
+const FROZEN_HELPER_START_MS = Math.min(SILENT_MS, HELPER_START_MS ?? 8000);
 // Test hooks (tests/web/watchdog.test.mjs): the first N workers of each client freeze as they
 // start a helper; the worker cannot read a File the page did not copy (WebKit from file://).
 const FREEZE_HELPER_STARTS = Number(param('test-freeze-helpers')) || 0;
@@ -164,8 +166,10 @@ export class WorkerClient {
   receive(message) {
     this.lastHeard = performance.now();
     if (!('id' in message)) {
-      if (message.doing !== undefined) this.doing = message.doing === null ? null : { text: message.doing, helper: message.helper };
-      else if (message.notice) this.notice(message.notice);
+      if (message.doing !== undefined) {
+        this.doing = message.doing === null ? null : { text: message.doing, helper: message.helper };
+        this.rewatch(); // its deadline changed
+      } else if (message.notice) this.notice(message.notice);
       return;
     }
     const entry = this.pending.get(message.id);
@@ -237,17 +241,26 @@ export class WorkerClient {
     });
   }
 
+  // How long the worker may be silent now.
+  get deadline() { return this.doing?.helper ? FROZEN_HELPER_START_MS : SILENT_MS; }
+
   // Arms the watchdog while requests wait; when it fires, a worker heard from since is given the
   // rest of its time again.
   watch() {
     if (this.watchdog !== null || !this.pending.size || this.disposed || this.crashed) return;
-    const left = SILENT_MS - (performance.now() - this.lastHeard);
+    const left = this.deadline - (performance.now() - this.lastHeard);
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
       if (!this.pending.size || this.disposed || this.crashed) return;
-      if (performance.now() - this.lastHeard >= SILENT_MS) this.silent();
+      if (performance.now() - this.lastHeard >= this.deadline) this.silent();
       else this.watch();
     }, Math.max(0, left));
+  }
+
+  rewatch() {
+    if (this.watchdog !== null) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    this.watch();
   }
 
   /** @param {string} text */
@@ -271,7 +284,7 @@ export class WorkerClient {
     }
     const first = this.pending.values().next().value;
     const what = doing?.text || (first && DOING[first.op]) || `running "${first?.op}"`;
-    const message = `the inspector did not answer for ${Number((SILENT_MS / 1000).toFixed(1))} s while ${what}`;
+    const message = `the inspector did not answer for ${Number((this.deadline / 1000).toFixed(1))} s while ${what}`;
     this.crashed = true;
     try { this.worker.terminate(); } catch { /* already gone */ }
     const pending = [...this.pending.values()];
