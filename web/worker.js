@@ -10,8 +10,7 @@ import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 import { folderReader } from './src/folder-reader.js';
 import { loadSchemaSets } from './src/schema-loading.js';
-import { configureHelpers, startHelper } from './src/helper-start.js';
-import { beat } from './src/worker-signals.js';
+import { beat, configureHelpers, startHelper } from './src/helper-start.js';
 
 /** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
 /** @typedef {import('./src/types.js').WasmInspector} WasmInspector */

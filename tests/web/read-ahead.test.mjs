@@ -215,7 +215,7 @@ async function inIsolatedWorker(body, arg) {
     const code = body.replaceAll('ORIGIN', location.origin);
     const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
     return new Promise((resolve, reject) => {
-      // (What a codec worker tells the page besides answers, web/src/worker-signals.js, is not the result.)
+      // (What a codec worker tells the page besides answers, web/src/helper-start.js, is not the result.)
       worker.onmessage = ({ data }) => { if (!(data && ('doing' in data || 'notice' in data || 'beat' in data))) resolve(data); };
       worker.onerror = (e) => reject(new Error(e.message));
       worker.postMessage(arg);

@@ -1,10 +1,41 @@
 // Starting the codec worker's helper workers (read-ahead pump, file feeder, decompression and
 // hashing helpers) with a deadline. A helper that has not said it is ready in time is stopped and
 // started again once; after a second miss the work goes on without it, on the slower path, and
-// the page is told so (worker-signals.js notice). A worker that freezes inside `new Worker()`
+// the page is told so (notice, below). A worker that freezes inside `new Worker()`
 // itself (seen in Firefox under automation) cannot time anything out: it says what it is starting
 // first, and the page's watchdog restarts it (worker-client.js).
-import { doing, notice } from './worker-signals.js';
+//
+// What the codec worker tells the page besides answers is here too (worker-client.js reads it):
+// what it is doing where that may block (starting a helper), notices (a helper is missing, so the
+// work goes on more slowly) and a heartbeat while a request waits on something asynchronous. The
+// page's watchdog takes any message as a sign of life.
+
+// Posts to the page only where this runs in a worker (helpers import the offload modules too).
+/** @param {import('./types.js').WorkerSignal} signal */
+function post(signal) {
+  if (typeof WorkerGlobalScope !== 'undefined') self.postMessage(signal);
+}
+
+// What may block next (null: nothing in particular). helper: it is a helper worker's start, which
+// the page restarts once, then goes on without (worker-client.js).
+/**
+ * @param {string | null} text
+ * @param {{helper?: boolean}} [options]
+ */
+export function doing(text, { helper = false } = {}) {
+  post({ doing: text, helper });
+}
+
+// A short notice for the page: a slower path taken, not an error.
+/** @param {string} text */
+export function notice(text) {
+  post({ notice: text });
+}
+
+// Alive, while a request waits on a promise (a module load, a helper's start, a read).
+export function beat() {
+  post({ beat: true });
+}
 
 let startMs = 8000; // a helper loads its module in well under a second on an idle machine
 let allowed = true; // false: the page asked for no helpers (after a helper froze the worker twice)

@@ -199,7 +199,7 @@ export function openController(app) {
         actions: [{ label: 'Try again', primary: true, onClick: () => openUrl(file.url) }, { label: 'Open a local file', onClick: chooseFile }],
       });
     }
-    const unreadable = /could not read|NotReadable|NotFound/i.test(text);
+    const unreadable = /could not (be )?read|NotReadable|NotFound/i.test(text);
     showBanner(banner, {
       title: unreadable ? 'The file could not be read' : 'The file could not be opened',
       message: unreadable ? `${text}. Choose the file again; if it lives on a network drive or removable disk, copy it locally first.` : `${text}.`,

@@ -5,8 +5,7 @@
 // continues the stream is a copy out of a filled slot. Small and scattered reads (headers, hex
 // pages) never touch the stream: they go straight to the file, as before.
 import { SLOT, byteLength, layout } from './read-ahead-layout.js';
-import { helpersAllowed, newHelperWorker, startHelper, withDeadline } from './helper-start.js';
-import { notice } from './worker-signals.js';
+import { helpersAllowed, newHelperWorker, notice, startHelper, withDeadline } from './helper-start.js';
 
 // A read this large starts a stream: the windows of a whole-file pass (8 MB, core/sequential.h)
 // and the codec cache's longest sequential fetches. Anything smaller, such as the 4 MB index of a

@@ -1,7 +1,6 @@
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
-import { describeReadError } from './read-errors.js';
 
-export { prepareReadAhead, readAheadAvailable, describeReadError };
+export { prepareReadAhead, readAheadAvailable };
 
 // Byte readers the worker hands to the codec: {size, name, read(offset, length) -> Uint8Array,
 // readRange(offset, length) -> Promise<Uint8Array>}.
@@ -89,6 +88,16 @@ export function fileReader(file) {
       this.readAhead?.stop();
     },
   };
+}
+
+// What to tell the user when the browser fails to read a chosen local file.
+// (A local file's stream fails with a TypeError "network error" in Chromium.)
+/** @param {unknown} failure */
+export function describeReadError(failure) {
+  const error = /** @type {import('./types.js').ErrorLike | null | undefined} */ (failure);
+  const streamFailed = error && error.name === 'TypeError' && /network error/i.test(String(error.message));
+  if (error && (error.name === 'NotReadableError' || streamFailed)) return 'the browser could not read the file (it may have been moved, changed or deleted since it was chosen)';
+  return String((error && error.message) || error);
 }
 
 // Thrown when the remote file is not the one that was opened any more.

@@ -7,8 +7,7 @@
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
 // URL), this worker reads the stream itself, which stalls the stream while it works.
 import { describeReadError } from './readers.js';
-import { HelperTimeout, helperStartMs, helpersAllowed, newHelperWorker } from './helper-start.js';
-import { notice } from './worker-signals.js';
+import { HelperTimeout, helperStartMs, helpersAllowed, newHelperWorker, notice } from './helper-start.js';
 
 // Pushed 4 MB at a time, so the codec's buffer for a piece stays small (ByteFeed.buffer() hands out
 // at most 16 MB, wasm/bindings.cpp); the feeder's pieces are 16 MB.

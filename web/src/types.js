@@ -561,7 +561,7 @@ export {};
  *   | {id: number, ok: false, error: string, fatal?: boolean, code?: string | null, progress?: undefined}} WorkerReply
  */
 /**
- * What the worker posts besides replies (web/src/worker-signals.js): what may block next (a
+ * What the worker posts besides replies (web/src/helper-start.js): what may block next (a
  * helper's start), a notice for the page (a slower path), a heartbeat.
  * @typedef {{doing: string | null, helper: boolean, notice?: undefined, beat?: undefined}
  *   | {notice: string, doing?: undefined, beat?: undefined}

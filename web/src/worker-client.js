@@ -2,12 +2,11 @@
 // re-opens the same source in a fresh one (index-first open is cheap); the page keeps its state.
 // A crash (uncaught error, trap in wasm) rejects what is pending and calls onCrash.
 // A watchdog follows every request: a worker that says nothing (no answer, progress, heartbeat or
-// signal, worker-signals.js) for SILENT_MS while a request waits is stopped, and what waits is
+// signal, helper-start.js) for SILENT_MS while a request waits is stopped, and what waits is
 // rejected with a SilentError that says what it was doing (onSilent). A worker that froze while it
 // started a helper worker (Firefox froze inside `new Worker()` under automation) is instead started
 // again with the same file and its requests sent again; after a second such freeze it runs without
 // helpers, on the slower path, and says so (onNotice).
-import { describeReadError } from './read-errors.js';
 import { formatBytes } from './format.js';
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /** @typedef {import('./types.js').WorkerOp} WorkerOp */
@@ -64,6 +63,9 @@ const DOING = {
 // The type of a file the page read itself for a worker that cannot (web/worker.js checkReadable).
 export const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
 const COPY_PIECE = 64 << 20;
+// Where no worker can read the chosen file: the browser's limit, and what to do instead.
+/** @param {string} why */
+const workersCannotRead = (why) => new Error(`this browser does not let the page's workers read a file chosen here, ${why}. Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox`);
 /** @type {WeakMap<File, Promise<File>>} one copy per chosen file, shared by its workers */
 const copies = new WeakMap();
 
@@ -81,8 +83,8 @@ function readableCopy(file) {
         return new File(pieces, file.name, { type: MAIN_THREAD_COPY_TYPE, lastModified: file.lastModified });
       } catch (failure) {
         const error = /** @type {import('./types.js').ErrorLike} */ (failure);
-        if (error?.name === 'NotReadableError' || error?.name === 'NotFoundError') throw new Error(describeReadError(failure));
-        throw new Error(`this browser does not let the page's workers read a file chosen here, and it could not hold the ${formatBytes(file.size)} file in memory to hand it over (${String(error?.message || error)}). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox`);
+        if (error?.name === 'NotReadableError' || error?.name === 'NotFoundError') throw failure; // (open.js: "could not be read")
+        throw workersCannotRead(`and it could not hold the ${formatBytes(file.size)} file in memory to hand it over (${String(error?.message || error)})`);
       }
     })();
     copies.set(file, copy);
@@ -217,7 +219,7 @@ export class WorkerClient {
       if (op === 'open') this.source = copy;
       return this.send(op, /** @type {WorkerOps[Op]['args']} */ ({ ...args, source: copy }), options).catch((again) => {
         if (again?.code !== 'WorkerCannotRead') throw again;
-        throw new Error('this browser does not let the page\'s workers read files here, not even a copy the page made (a limit of the browser for a page opened from disk). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox');
+        throw workersCannotRead('not even a copy the page made of it (a limit of the browser for a page opened from disk)');
       });
     });
   }
