@@ -195,18 +195,39 @@ let testHooks = {};
 const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
 
 // Whether this worker can read the chosen file: WebKit's worker cannot read a File of a page
-// opened from file:// (NotReadableError on every read) while the page itself can. The page then
-// reads it and hands over a copy (worker-client.js).
+// opened from file:// (NotReadableError on every read) while the page itself can.
 /** @param {File} file */
-function checkReadable(file) {
-  if (!file.size) return;
+function readable(file) {
+  if (!file.size) return true;
   try {
     if (testHooks.workerCannotRead && file.type !== MAIN_THREAD_COPY_TYPE) throw new DOMException('test hook', 'NotReadableError');
     new FileReaderSync().readAsArrayBuffer(file.slice(0, 1));
+    return true;
   } catch (error) {
     if (/** @type {Error} */ (error)?.name !== 'NotReadableError') throw error;
-    throw Object.assign(new Error('this worker cannot read the file (the page can try)'), { name: 'WorkerCannotRead' });
+    return false;
   }
+}
+
+// The page's copy of a file this worker cannot read (worker-client.js readableCopy): asked for
+// within the open request, so the requests queued after it (the summary) find the file open.
+/** @type {Map<number, (answer: {file?: File, error?: string}) => void>} */
+const copiesAsked = new Map();
+/**
+ * @param {number} id the open request
+ * @param {File} file
+ */
+async function readableFile(id, file) {
+  if (readable(file)) return file;
+  /** @type {{file?: File, error?: string}} */
+  const answer = await new Promise((resolve) => {
+    copiesAsked.set(id, resolve);
+    self.postMessage({ id, needCopy: true });
+  });
+  copiesAsked.delete(id);
+  if (!answer.file) throw new Error(answer.error);
+  if (!readable(answer.file)) throw new Error('this browser does not let the page\'s workers read a file chosen here, not even a copy the page made of it (a limit of the browser for a page opened from disk). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox');
+  return answer.file;
 }
 
 // The open file's entry of the format table, or null.
@@ -348,7 +369,7 @@ const ops = {
     fullOpen = null;
     reader?.close?.();
     if (source.kind === 'folder') return openFolder(source);
-    if (source.kind === 'file') checkReadable(source.file);
+    if (source.kind === 'file') source = { kind: 'file', file: await readableFile(requestId, source.file) };
     const opening = (reader = await makeReader(source));
     const started = performance.now();
     let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
@@ -508,7 +529,10 @@ const INDEX_OPS = new Set(['open', 'checkFile', 'useSchemas', 'summary', 'readSt
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();
+let requestId = 0; // the request being handled
 self.onmessage = (event) => {
+  // The page's copy of a file, for an open waiting on it (not queued: that open holds the queue).
+  if (event.data.op === 'fileCopy') return copiesAsked.get(event.data.id)?.(event.data.args);
   queue = queue.then(() => handle(event.data));
 };
 
@@ -560,6 +584,7 @@ async function handle({ id, op, args }) {
   const beating = setInterval(beat, 1000);
   try {
     if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead (bounded: helper-start.js)
+    requestId = id;
     const result = await handler(args || {}, progress);
     const transfer = result instanceof Uint8Array ? [result.buffer] : [];
     self.postMessage({ id, ok: true, result }, transfer);

@@ -280,7 +280,7 @@ test('a worker that cannot read the chosen file is handed a copy the page read',
   assert.equal(await waitOpened(page, 'small.bddf'), 'error');
   const text = await page.textContent('#error-banner');
   assert.match(text, /The file could not be opened/);
-  assert.match(text, /this browser does not let the page's workers read a file chosen here, and it could not hold the 2\.\d MB file in memory to hand it over \(Array buffer allocation failed\)\. Open logscope from a web server/);
+  assert.match(text, /this browser does not let the page's workers read a file chosen here, and it could not hold the [\d.]+ [KM]B file in memory to hand it over \(Array buffer allocation failed\)\. Open logscope from a web server/);
   assert.doesNotMatch(text, /moved, changed or deleted/);
   await page.context().close();
 });

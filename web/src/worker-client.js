@@ -176,6 +176,10 @@ export class WorkerClient {
     }
     const entry = this.pending.get(message.id);
     if (!entry) return;
+    if (message.needCopy) {
+      this.sendCopy(entry);
+      return;
+    }
     if (message.progress) {
       entry.onProgress?.(message.progress.done, message.progress.total);
       return;
@@ -207,21 +211,7 @@ export class WorkerClient {
    * @returns {Promise<WorkerOps[Op]['result']>}
    */
   call(op, args = /** @type {WorkerOps[Op]['args']} */ ({}), options = {}) {
-    const sent = this.send(op, args, options);
-    const source = /** @type {{source?: import('./types.js').Source}} */ (args).source;
-    if ((op !== 'open' && op !== 'checkFile') || source?.kind !== 'file') return sent;
-    // A worker that cannot read the chosen file (WebKit from file://): the page reads it and
-    // hands over a copy; where that fails too, the message names the browser's limit.
-    const file = source.file;
-    return sent.catch(async (error) => {
-      if (error?.code !== 'WorkerCannotRead') throw error;
-      const copy = { kind: /** @type {const} */ ('file'), file: await readableCopy(file) };
-      if (op === 'open') this.source = copy;
-      return this.send(op, /** @type {WorkerOps[Op]['args']} */ ({ ...args, source: copy }), options).catch((again) => {
-        if (again?.code !== 'WorkerCannotRead') throw again;
-        throw workersCannotRead('not even a copy the page made of it (a limit of the browser for a page opened from disk)');
-      });
-    });
+    return this.send(op, args, options);
   }
 
   /**
@@ -245,6 +235,25 @@ export class WorkerClient {
 
   // How long the worker may be silent now.
   get deadline() { return this.doing?.helper ? FROZEN_HELPER_START_MS : SILENT_MS; }
+
+  // The worker cannot read the chosen file (WebKit from file://): the page reads it and hands over
+  // a copy; where it cannot, the worker's open fails with a message that names the browser's limit.
+  /** @param {Pending} entry */
+  async sendCopy(entry) {
+    const args = /** @type {{source: import('./types.js').Source}} */ (entry.request.args);
+    if (args.source.kind !== 'file') return;
+    const worker = this.worker;
+    /** @type {{file?: File, error?: string}} */
+    let answer;
+    try {
+      const file = await readableCopy(args.source.file);
+      answer = { file };
+      if (entry.op === 'open') this.source = { kind: 'file', file };
+    } catch (error) {
+      answer = { error: String(/** @type {Error} */ (error)?.message || error) };
+    }
+    if (worker === this.worker) worker.postMessage({ id: entry.request.id, op: 'fileCopy', args: answer });
+  }
 
   // Arms the watchdog while requests wait; when it fires, a worker heard from since is given the
   // rest of its time again.
