@@ -10,6 +10,7 @@ pkgs=(
   libcurl4-openssl-dev  # the CLI's remote files (HTTP Range)
   emscripten       # WebAssembly (only Suggests make, listed above)
   chromium         # browser tests
+  firefox-esr webkit2gtk-driver xvfb  # cross-browser tests (tests/browsers/): Firefox over WebDriver BiDi, WebKitWebDriver + MiniBrowser under Xvfb
   python3-rosbag python3-roslz4  # reference reader
   dpkg-dev         # apt-get source, for the wasm builds of the libraries
   python3-zstandard  # the rosbag2 reference reader (tests/reference/rosbag2_reference.py): per-message zstd

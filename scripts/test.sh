@@ -19,4 +19,6 @@ echo "== reference readers (node --test tests/node/: @mcap/core against the CLI)
 node --test tests/node/ || status=1
 echo "== browser tests (playwright-core + chromium)"
 node --test --test-concurrency=1 tests/web/ || status=1
+echo "== cross-browser tests (Firefox ESR over WebDriver BiDi, WebKitGTK over WebDriver)"
+node --test --test-concurrency=1 tests/browsers/ || status=1
 exit $status

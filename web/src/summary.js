@@ -90,6 +90,10 @@ const CHECKSUM_TEXT = {
   cancelled: ['neutral', 'Verification cancelled', 'Start it again when you like.'],
 };
 
+// A digest (SHA1's 40 hex digits) is one token: broken anywhere it reads as two values.
+/** @param {unknown} v */
+const isDigest = (v) => typeof v === 'string' && /^[0-9a-f]{32,}$/i.test(v);
+
 // state: {status: 'idle'|'running'|'done'|'error', result, threshold, size, onVerify}
 export function renderChecksum(root, state) {
   /** @type {HTMLElement[]} */
@@ -100,7 +104,7 @@ export function renderChecksum(root, state) {
     parts.push(h('div.check-status', { class: `tone-${tone}`, id: 'checksum-status', dataset: { status: result.status } }, h('span.dot'), h('strong', {}, title)));
     if (text) parts.push(h('p.muted.small', {}, result.message || text));
     const rows = Object.entries(result).filter(([k]) => !['status', 'message'].includes(k));
-    if (rows.length) parts.push(h('table.kv', {}, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', {}, humanize(k)), h('td.mono.wrap', {}, typeof v === 'object' ? objectText(v) : valueText(v)))))));
+    if (rows.length) parts.push(h('table.kv', {}, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', {}, humanize(k)), h(isDigest(v) ? 'td.mono.digest' : 'td.mono.wrap', {}, typeof v === 'object' ? objectText(v) : valueText(v)))))));
     if (result.status === 'cancelled') parts.push(h('button.button', { type: 'button', id: 'verify-checksum', onclick: state.onVerify }, 'Verify checksum'));
   } else if (state.status === 'running') {
     parts.push(h('div.check-status.tone-neutral', { id: 'checksum-status', dataset: { status: 'running' } }, h('span.dot.pulse'), h('strong', {}, 'Verifying…')));

@@ -60,16 +60,25 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
       // a taller bar always means more messages.
       const top = Math.log1p(Math.max(0, ...data.rows.map((row) => Math.max(0, ...row.counts))));
       const w = width / data.bins;
+      // Edges on whole device pixels: a bar edge inside a pixel is blended with the background,
+      // which draws light seams through a busy row (Firefox blends more than Chromium).
+      const ratio = window.devicePixelRatio || 1;
+      const px = (/** @type {number} */ x) => Math.round(x * ratio) / ratio;
       data.rows.forEach((row, r) => {
         const y0 = r * ROW;
-        ctx.fillStyle = r % 2 ? colors.surface : colors.surface2;
+        // Striped as the labels beside it (.timeline-labels li:nth-child(even)).
+        ctx.fillStyle = r % 2 ? colors.surface2 : colors.surface;
         ctx.fillRect(0, y0, width, ROW);
         if (!top) return;
         ctx.fillStyle = colors.bar;
+        const bottom = y0 + ROW - 2;
         row.counts.forEach((n, i) => {
           if (!n) return;
-          const barHeight = Math.max(1.5, (Math.log1p(n) / top) * (ROW - 5));
-          ctx.fillRect(i * w, y0 + ROW - 2 - barHeight, Math.max(1, w - (w > 3 ? 0.5 : 0)), barHeight);
+          const x0 = px(i * w), x1 = px((i + 1) * w);
+          // Slices wider than 3 px keep one pixel between them; narrower ones touch.
+          const barWidth = Math.max(1 / ratio, x1 - x0 - (w > 3 ? 1 / ratio : 0));
+          const barTop = px(bottom - Math.max(1.5, (Math.log1p(n) / top) * (ROW - 5)));
+          ctx.fillRect(x0, barTop, barWidth, bottom - barTop);
         });
       });
       if (chosen) {
