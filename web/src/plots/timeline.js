@@ -72,6 +72,12 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
           ctx.fillRect(i * w, y0 + ROW - 2 - barHeight, Math.max(1, w - (w > 3 ? 0.5 : 0)), barHeight);
         });
       });
+      if (range.cursor !== null) {  // the cursor a view put (a robot log row)
+        const x = Math.round(xOf(secondsAfter(range.cursor, origin), width)) + 0.5;
+        ctx.strokeStyle = colors.accent;
+        ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, box.height); ctx.stroke();
+      }
       if (chosen) {
         const a = xOf(chosen.x0, width), b = xOf(chosen.x1, width);
         ctx.fillStyle = colors.band;
@@ -149,6 +155,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
   bars.addEventListener('pointerleave', () => { if (!drag) detail.textContent = ' '; }, { signal });
   bars.addEventListener('keydown', (e) => { if (e.key === 'Escape') range.clear(); }, { signal });
   range.addEventListener('change', showSelection, { signal });
+  range.addEventListener('cursor', () => { card.dataset.cursorNs = range.cursor === null ? '' : range.cursor.toString(); draw(); }, { signal });
   onThemeChange(draw, signal);
   onResize(bars, draw, signal);
 
@@ -167,6 +174,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
       h('span.timeline-count.muted', { title: row.detail }, formatAt(result, 'rows.total', row.total).text))));
     bars.style.height = `${data.rows.length * ROW}px`;
     card.dataset.loaded = 'true';
+    card.dataset.cursorNs = range.cursor === null ? '' : range.cursor.toString();
     showSelection();
   }
 
