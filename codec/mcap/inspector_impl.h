@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/inspector.h"
+#include "core/message_source.h"
 #include "mcap/decompress.h"
 #include "mcap/model.h"
 #include "mcap/payload.h"
@@ -31,7 +32,7 @@ struct LoadedChunk {
   std::string_view bytes() const { return data.view(); }
 };
 
-class McapInspector : public FormatInspector {
+class McapInspector : public FormatInspector, public MessageSourceOwner {
  public:
   explicit McapInspector(ByteSource& source);
 
@@ -50,6 +51,8 @@ class McapInspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
+  // The messages for the views (message_source.cpp).
+  MessageSource* message_source() override;
   ExportResult export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
 
@@ -105,6 +108,7 @@ class McapInspector : public FormatInspector {
   std::unique_ptr<LoadedChunk> chunk_cache_;
   std::string chunk_read_;  // the compressed chunk last read, its capacity kept from chunk to chunk
   PayloadDecoders decoders_;
+  std::unique_ptr<MessageSource> message_source_;
 };
 
 }  // namespace logscope::mcap

@@ -7,6 +7,7 @@
 #include "core/plot.h"
 #include "core/sha1.h"
 #include "mcap/inspector_impl.h"
+#include "views/views.h"
 
 namespace logscope::mcap {
 namespace {
@@ -305,7 +306,7 @@ Json McapInspector::iterate_query(QueryArgs& args, const ProgressFn& progress) {
 }
 
 std::vector<QuerySpec> McapInspector::queries() {
-  return {
+  std::vector<QuerySpec> list = {
       {"messages", "messages in file order, a page at a time: channel, sequence, log_time, publish_time, offset, size",
        {{"channel", ArgType::U64, "only this channel id"}, {"first", ArgType::U64, "index of the first message (in the selection)"},
         {"count", ArgType::U64, "messages (at most 10000)"}, {"t0_ns", ArgType::U64, "from log_time, ns"}, {"t1_ns", ArgType::U64, "to log_time, ns"},
@@ -376,6 +377,8 @@ std::vector<QuerySpec> McapInspector::queries() {
       {"timeline", "messages per channel and time bin from the message indexes (no chunk decompressed)", timeline_arg_specs(),
        timeline_units(), [this](QueryArgs& args, const ProgressFn&) { return timeline_query(args); }},
   };
+  views::add_view_queries(list, message_source());
+  return list;
 }
 
 }  // namespace logscope::mcap

@@ -8,6 +8,7 @@
 #include "rosbag/doctor.h"
 #include "rosbag/inspector_impl.h"
 #include "rosbag/queries.h"
+#include "views/views.h"
 
 namespace logscope::rosbag {
 
@@ -86,7 +87,16 @@ std::unique_ptr<ByteFeed> BagInspector::check_feed() { return doctor_feed(source
 Json BagInspector::checksum(const ProgressFn& progress) { return compute_checksum(source_, bag_, progress); }
 std::unique_ptr<ByteFeed> BagInspector::checksum_feed() { return rosbag::checksum_feed(bag_); }
 
-std::vector<QuerySpec> BagInspector::queries() { return query_table(source_, bag_, decoder_); }
+std::vector<QuerySpec> BagInspector::queries() {
+  std::vector<QuerySpec> list = query_table(source_, bag_, decoder_);
+  views::add_view_queries(list, message_source());
+  return list;
+}
+
+MessageSource* BagInspector::message_source() {
+  if (!message_source_) message_source_ = std::make_unique<BagMessageSource>(source_, bag_);
+  return message_source_.get();
+}
 
 const LoadedChunk* BagInspector::cached_chunk(size_t index) {
   if (index >= bag_.chunks.size()) return nullptr;

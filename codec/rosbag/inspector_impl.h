@@ -7,14 +7,16 @@
 #include <optional>
 
 #include "core/inspector.h"
+#include "core/message_source.h"
 #include "rosbag/chunk_pipeline.h"
 #include "rosbag/decode.h"
+#include "rosbag/message_source.h"
 #include "rosbag/reader.h"
 #include "rosbag/summary.h"
 
 namespace logscope::rosbag {
 
-class BagInspector : public FormatInspector {
+class BagInspector : public FormatInspector, public MessageSourceOwner {
  public:
   BagInspector(ByteSource& source, Format format);
 
@@ -37,6 +39,7 @@ class BagInspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
+  MessageSource* message_source() override;
   // Export (operations.cpp).
   ExportResult export_rows(const std::string& source, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
@@ -66,6 +69,7 @@ class BagInspector : public FormatInspector {
   std::optional<BagStats> stats_;  // recomputed once every chunk header is known
   std::unique_ptr<LoadedChunk> chunk_cache_;
   MessageDecoder decoder_;
+  std::unique_ptr<BagMessageSource> message_source_;  // made on first use
   // Caches filled on first use; what they hold follows from the opened index alone.
   std::vector<size_t> chunk_order_;  // chunk indexes sorted by position, for offset lookups
   std::optional<std::vector<uint64_t>> v1_records_;  // indexed V1.2: message record offsets, sorted

@@ -7,6 +7,7 @@
 #include "core/printf_text.h"
 #include "core/sha1.h"
 #include "rosbag2/inspector_impl.h"
+#include "views/views.h"
 
 namespace logscope::rosbag2 {
 
@@ -429,6 +430,7 @@ std::vector<QuerySpec> Rosbag2Inspector::queries() {
        }},
   };
   add_data_queries(list);  // decoded, columns, plot, timeline, definitions (decoded.cpp)
+  views::add_view_queries(list, message_source());
   return list;
 }
 

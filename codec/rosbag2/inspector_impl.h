@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/inspector.h"
+#include "core/message_source.h"
 #include "rosbag2/bag.h"
 #include "rosbag2/decode.h"
 
@@ -11,7 +12,7 @@ namespace logscope::rosbag2 {
 
 struct BagTotals;
 
-class Rosbag2Inspector : public FormatInspector {
+class Rosbag2Inspector : public FormatInspector, public MessageSourceOwner {
  public:
   Rosbag2Inspector(Folder& folder, std::unique_ptr<Folder> owned);
 
@@ -28,6 +29,8 @@ class Rosbag2Inspector : public FormatInspector {
   Json decode(const std::string& node_id) override;
   FileMap file_map(bool full_check, const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
+  // The messages for the views (message_source.cpp).
+  MessageSource* message_source() override;
 
   Bag& bag() { return *bag_; }
 
@@ -54,6 +57,7 @@ class Rosbag2Inspector : public FormatInspector {
   std::unique_ptr<Bag> bag_;
   std::shared_ptr<const cdr::TypeLibrary> supplied_;
   std::unique_ptr<TopicDecoders> decoders_;
+  std::unique_ptr<MessageSource> message_source_;
 };
 
 // One row of the topic table: the databases' counts merged by topic name, or the yaml's for

@@ -8,6 +8,7 @@
 #include "core/plot.h"
 #include "rosbag2/mcap_folder_impl.h"
 #include "rosbag2/message_queries.h"
+#include "views/views.h"
 
 namespace logscope::rosbag2 {
 namespace {
@@ -215,6 +216,7 @@ std::vector<QuerySpec> McapBagInspector::queries() {
       [this](QueryArgs& args, const ProgressFn& progress) { return plot(args, progress); });
   list.push_back({"timeline", "messages per topic and time bin: each split's MCAP message indexes, summed by topic", timeline_arg_specs(),
                   timeline_units(), [this](QueryArgs& args, const ProgressFn& progress) { return timeline(args, progress); }});
+  views::add_view_queries(list, message_source());
   return list;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/folder.h"
 #include "core/inspector.h"
+#include "core/message_source.h"
 #include "rosbag2/metadata.h"
 
 namespace logscope::rosbag2 {
@@ -23,7 +24,7 @@ struct TopicTotal {
 // Progress of one split's pass as the bag's: `before` bytes of the splits done, of `total`.
 ProgressFn split_progress(const ProgressFn& progress, uint64_t before, uint64_t total);
 
-class McapBagInspector : public FormatInspector {
+class McapBagInspector : public FormatInspector, public MessageSourceOwner {
  public:
   explicit McapBagInspector(Folder& folder);
 
@@ -44,6 +45,8 @@ class McapBagInspector : public FormatInspector {
   ExportResult export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
   std::vector<QuerySpec> queries() override;
+  // The splits' messages for the views (mcap_folder_source.cpp).
+  MessageSource* message_source() override;
 
  private:
   struct Split {
@@ -69,6 +72,7 @@ class McapBagInspector : public FormatInspector {
   std::vector<Problem> problems_;
   std::map<std::string, TopicTotal> topics_;  // by name, from the last merge: the topics table's rows
   bool merged_ = false;
+  std::unique_ptr<MessageSource> message_source_;
 };
 
 }  // namespace logscope::rosbag2

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -184,6 +184,14 @@ int main(int argc, char** argv) {
                                            "\0\0\0\0\0\0\0\x40\x22\x07\x0a\x01k\x12\x02\x08\x05\x2a\x04\x08\x07\x10\x02"
                                            "\x0b\x08\x01\x0c"));
   write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
+  // The robot log view (fuzz_robot_log): a type, the query's arguments, decoded messages as JSON.
+  write_text(out + "/robot_log/ros1", "rosgraph_msgs/Log\n{\"level\": \"warn\", \"grep\": \"b+\"}\n"
+                                      "{\"header\": {\"stamp\": {\"secs\": 1, \"nsecs\": 2}}, \"level\": 4, \"name\": \"/n\", \"msg\": \"abb\", \"file\": \"f\", \"function\": \"g\", \"line\": 3}\n"
+                                      "{\"level\": 8, \"name\": \"/m\", \"msg\": \"b\"}\n{\"level\": \"x\"}\nnot json");
+  write_text(out + "/robot_log/ros2", "rcl_interfaces/msg/Log\n{\"node\": \"/n\", \"first\": 1, \"count\": 1}\n"
+                                      "{\"stamp\": {\"sec\": 1, \"nanosec\": 2}, \"level\": 40, \"name\": \"/n\", \"msg\": \"e\"}\n"
+                                      "{\"stamp\": {\"sec\": -1}, \"level\": 20, \"name\": \"/n\", \"msg\": \"i\"}");
+  write_text(out + "/robot_log/foxglove", "foxglove.Log\n{}\n{\"timestamp\": {\"seconds\": 5, \"nanos\": 6}, \"level\": \"FATAL\", \"name\": \"a\", \"message\": \"z\", \"line\": 9}");
   // CDR (fuzz_cdr): XCDR1 little-endian and XCDR2 big-endian messages of a nested type.
   std::string cdr_definition = "t/msg/Scan\nstd_msgs/Header header\nfloat32[] ranges\nuint8[2] flags\nstring<=8 name\nint64 big\n"
                                "================================================================================\n"

@@ -1,6 +1,7 @@
 // Time on the page's plots: exact ns as BigInt, shown as seconds after the file's start (the
 // origin), and the time range chosen on the timeline, shared by the plot and the Data tab's
-// messages (one per opened file: a `change` event tells who listens).
+// messages (one per opened file: a `change` event tells who listens), and the cursor a view puts
+// at one instant (a `cursor` event).
 const ranges = new WeakMap();
 
 // The file's start (summary start_ns, a decimal string) as BigInt ns; 0n when it has none.
@@ -19,6 +20,15 @@ export class TimeRange extends EventTarget {
     super();
     this.origin = origin;
     this.value = null;
+    /** @type {bigint | null} */
+    this.cursor = null; // one instant (BigInt ns) a view put there (a robot log row), or null
+  }
+
+  // The cursor: drawn on the timeline; a `cursor` event tells who listens.
+  /** @param {bigint | null} t */
+  setCursor(t) {
+    this.cursor = t;
+    this.dispatchEvent(new Event('cursor'));
   }
 
   set(t0, t1) {

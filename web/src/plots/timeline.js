@@ -81,6 +81,12 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
           ctx.fillRect(x0, barTop, barWidth, bottom - barTop);
         });
       });
+      if (range.cursor !== null) {  // the cursor a view put (a robot log row)
+        const x = Math.round(xOf(secondsAfter(range.cursor, origin), width)) + 0.5;
+        ctx.strokeStyle = colors.accent;
+        ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, box.height); ctx.stroke();
+      }
       if (chosen) {
         const a = xOf(chosen.x0, width), b = xOf(chosen.x1, width);
         ctx.fillStyle = colors.band;
@@ -158,6 +164,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
   bars.addEventListener('pointerleave', () => { if (!drag) detail.textContent = ' '; }, { signal });
   bars.addEventListener('keydown', (e) => { if (e.key === 'Escape') range.clear(); }, { signal });
   range.addEventListener('change', showSelection, { signal });
+  range.addEventListener('cursor', () => { card.dataset.cursorNs = range.cursor === null ? '' : range.cursor.toString(); draw(); }, { signal });
   onThemeChange(draw, signal);
   onResize(bars, draw, signal);
 
@@ -176,6 +183,7 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
       h('span.timeline-count.muted', { title: row.detail }, formatAt(result, 'rows.total', row.total).text))));
     bars.style.height = `${data.rows.length * ROW}px`;
     card.dataset.loaded = 'true';
+    card.dataset.cursorNs = range.cursor === null ? '' : range.cursor.toString();
     showSelection();
   }
 

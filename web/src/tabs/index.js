@@ -7,5 +7,6 @@ import { dataTab } from './data.js';
 import { exploreTab } from './explore.js';
 import { extractTab } from './extract.js';
 import { plotsTab } from './plots.js';
+import { robotLogTab } from './robot-log.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, plotsTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, plotsTab, exploreTab, extractTab];

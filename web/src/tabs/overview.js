@@ -7,6 +7,7 @@ import { recoveryCallout } from '../problems.js';
 import { LaterFacts } from '../later-facts.js';
 import { isAbort } from '../session.js';
 import { renderFileMap, withProblems } from '../file-map.js';
+import { renderLogLine } from '../views/robot-log-overview.js';
 
 // Up to this size a full check is followed by fileMap(true), a second check in the view worker
 // (the check ran in the jobs worker, whose results this one does not hold): a fraction of a second
@@ -30,6 +31,8 @@ function selectTableRow(table, key) {
 export function overviewTab(app) {
   let session = null;
   let later = null;
+  const logSlot = h('div#robot-log-slot'); // the robot's own log, counted by level (views/robot-log-overview.js)
+  $('#overview-grid').before(logSlot);
 
   $('#tables-slot').addEventListener('click', (event) => {
     const target = /** @type {Element} */ (event.target);
@@ -111,7 +114,7 @@ export function overviewTab(app) {
       session = opened;
       later = null;
       indexMap = null;
-      for (const slot of ['#map-slot', '#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
+      for (const slot of ['#robot-log-slot', '#map-slot', '#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
       $('#checksum-card').hidden = false;
       $('#overview-grid').hidden = true;
       session.on('unknown', () => renderUnknown($('#unknown-slot'), session.detection, { onOpenOther: () => $('#file-input').click() }));
@@ -132,6 +135,7 @@ export function overviewTab(app) {
         later.start();
         infoText();
         fileMap(false);
+        renderLogLine(logSlot, session, { onShow: (index) => (index === null ? app.tabs.select('log') : app.tabs.get('log').showIndex(index)) });
       });
       session.on('checksum', checksumCard);
       session.on('checking', recovery);

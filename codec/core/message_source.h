@@ -1,0 +1,88 @@
+// The decoded messages of a file as views see them (codec/views, docs/views.md): each format that
+// carries messages answers this one interface, so a view (the robot's log, diagnostics) is written
+// once for every format and no view names a format.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "core/report.h"
+
+namespace logscope {
+
+struct SourceTopic {
+  std::string topic, type;
+  // Why this topic's messages cannot be decoded (no stored schema, no decoder in this build);
+  // empty when they can.
+  std::string note;
+};
+
+struct SourceMessage {
+  const std::string& topic;
+  const std::string& type;
+  uint64_t time_ns;        // the file's time of the message (a bag's record time, MCAP's log_time)
+  const Json* message;     // the decoded message (its fields), or null with `error`
+  const std::string& error;
+};
+
+// What a view keeps between queries of one file (its cache), owned by the file's source.
+class ViewCache {
+ public:
+  virtual ~ViewCache() = default;
+};
+
+class MessageSource {
+ public:
+  virtual ~MessageSource() = default;
+  // Every topic of the file with its type.
+  virtual std::vector<SourceTopic> topics() = 0;
+  // The messages of `topics` in the file's order, each decoded; false when cancelled. `error`:
+  // where and why reading stopped early (damage), with what came before it handed on.
+  virtual bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit,
+                    const ProgressFn& progress, std::string* error) = 0;
+
+  // By view name; the views make and read them (codec/views).
+  std::map<std::string, std::unique_ptr<ViewCache>> caches;
+};
+
+// What a format's inspector also is when its file carries messages (a bag, an MCAP...). Kept
+// beside FormatInspector, not in it: a view asks any inspector through message_source_of().
+class MessageSourceOwner {
+ public:
+  virtual ~MessageSourceOwner() = default;
+  // Owned by the inspector, made on first use.
+  virtual MessageSource* message_source() = 0;
+};
+
+// The source of `inspector`'s messages; null where its format carries none.
+template <typename Inspector>
+MessageSource* message_source_of(Inspector& inspector) {
+  auto* owner = dynamic_cast<MessageSourceOwner*>(&inspector);
+  return owner ? owner->message_source() : nullptr;
+}
+
+// A source made of two functions, for a format whose walk needs its inspector's private parts.
+class FunctionSource : public MessageSource {
+ public:
+  using Topics = std::function<std::vector<SourceTopic>()>;
+  using Walk = std::function<bool(const std::set<std::string>&, const std::function<bool(const SourceMessage&)>&, const ProgressFn&,
+                                  std::string*)>;
+  FunctionSource(Topics topics, Walk walk) : topics_(std::move(topics)), walk_(std::move(walk)) {}
+  std::vector<SourceTopic> topics() override { return topics_(); }
+  bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
+            std::string* error) override {
+    return walk_(topics, visit, progress, error);
+  }
+
+ private:
+  Topics topics_;
+  Walk walk_;
+};
+
+}  // namespace logscope

@@ -1,0 +1,52 @@
+// An MCAP's messages for the views (core/message_source.h): each topic with its first channel's
+// schema name, and the messages of the chosen topics in file order, decoded by their channel's
+// payload decoder (payload.h).
+#include "mcap/inspector_impl.h"
+
+namespace logscope::mcap {
+
+MessageSource* McapInspector::message_source() {
+  if (message_source_) return message_source_.get();
+  auto topics = [this] {
+    std::vector<SourceTopic> list;
+    std::set<std::string> seen;
+    for (const auto& [id, info] : model_.channels) {
+      const Channel& c = info.channel;
+      if (!seen.insert(c.topic).second) continue;
+      const Schema* s = model_.schema(c.schema_id);
+      SourceTopic t{c.topic, s ? s->name : "", ""};
+      std::string why;
+      if (!s) t.note = "the file stores no schema for channel " + std::to_string(id) + " (" + c.topic + ")";
+      else if (!payload_decoder(id, &why)) t.note = why;
+      list.push_back(std::move(t));
+    }
+    return list;
+  };
+  auto walk = [this](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
+                     std::string* error) {
+    std::set<uint16_t> ids;
+    for (const auto& [id, info] : model_.channels)
+      if (topics.count(info.channel.topic)) ids.insert(id);
+    std::vector<Problem> problems;
+    static const std::string no_type;
+    bool walked = ids.empty() || for_each_message(ids, 0, UINT64_MAX, progress, [&](const MessageHeader& m, std::string_view payload, uint64_t, uint64_t) {
+      const Channel* c = model_.channel(m.channel_id);
+      if (!c) return true;
+      const Schema* s = model_.schema(c->schema_id);
+      std::string why;
+      const PayloadDecoder* decoder = payload_decoder(m.channel_id, &why);
+      Json message = decoder ? decoder->to_json(payload, &why) : Json();
+      bool decoded = decoder && why.empty();
+      return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, decoded ? &message : nullptr, why});
+    }, &problems);
+    if (!problems.empty() && error) {
+      *error = problems.front().message;
+      if (problems.size() > 1) *error += " and " + std::to_string(problems.size() - 1) + " more";
+    }
+    return walked;
+  };
+  message_source_ = std::make_unique<FunctionSource>(topics, walk);
+  return message_source_.get();
+}
+
+}  // namespace logscope::mcap

@@ -1,0 +1,24 @@
+// A bag's messages for the views (core/message_source.h): each connection's topic and type, and
+// its messages in time order decoded by their connection's definition.
+#pragma once
+
+#include "core/message_source.h"
+#include "rosbag/decode.h"
+#include "rosbag/model.h"
+
+namespace logscope::rosbag {
+
+class BagMessageSource : public MessageSource {
+ public:
+  BagMessageSource(ByteSource& source, Bag& bag) : source_(source), bag_(bag) {}
+  std::vector<SourceTopic> topics() override;
+  bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
+            std::string* error) override;
+
+ private:
+  ByteSource& source_;
+  Bag& bag_;
+  MessageDecoder decoder_;
+};
+
+}  // namespace logscope::rosbag

@@ -1,0 +1,12 @@
+#include "views/views.h"
+
+#include "views/robot_log.h"
+
+namespace logscope::views {
+
+void add_view_queries(std::vector<QuerySpec>& list, MessageSource* source) {
+  if (!source) return;
+  list.push_back(robot_log_query(*source));
+}
+
+}  // namespace logscope::views
