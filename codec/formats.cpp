@@ -11,6 +11,7 @@
 #include "mcap/entry.h"
 #include "rosbag/entry.h"
 #include "rosbag2/entry.h"
+#include "ulog/entry.h"
 
 // A format whose reading links a big library (SQLite) is read in the page's full module: the view
 // module lists its entry (detection, labels) without its reading (add_reading).
@@ -31,6 +32,7 @@ std::vector<FormatEntry> builtin_formats() {
       LOGSCOPE_FORMAT(carla),
       LOGSCOPE_FORMAT(mcap),
       LOGSCOPE_FORMAT_READ_IN_FULL_MODULE(rosbag2),
+      LOGSCOPE_FORMAT(ulog),
   };
 }
 
