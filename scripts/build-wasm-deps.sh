@@ -3,6 +3,9 @@
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
+# Each library is cached on its own, keyed by emscripten's version, its source version and its own
+# recipe (the function that builds it), so adding or changing one library rebuilds only that one;
+# the prefix is those libraries' trees joined by hard links.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -29,26 +32,83 @@ protoc_version=$(protoc --version | awk '{print $2}')
 [[ $protoc_version == "$pb_upstream" ]] ||
   die "protoc is $protoc_version ($(command -v protoc)) but the protobuf source package is ${versions[0]}; they must match"
 
-# Cache key: emscripten version, every source version, and this recipe's hash.
-# emscripten-version.txt sits beside emcc (Debian and emsdk); it is much faster than emcc -dumpversion.
 emver=$(tr -d '"[:space:]' 2>/dev/null <"$(dirname "$(readlink -f "$(command -v emcc)")")/emscripten-version.txt") ||
   emver=$(emcc -dumpversion)
-key="emsdk$emver"
-for i in "${!names[@]}"; do key+="-${names[i]}${versions[i]}"; done
-key+="-$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-8)"
-key=$(tr -c 'A-Za-z0-9.+_\n-' '_' <<<"$key")
 cache="${LOGSCOPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/logscope}/wasm-deps"
-prefix="$cache/$key"
-log="$cache/$key.log"
+mkdir -p "$cache/lib"
+flags=(-O2 -DNDEBUG)
 
+# The recipes: each fetches its source package and installs one library into $prefix (its own
+# cache entry), with scratch space under $work.
+build_protobuf() {  # protobuf ${versions[0]}: libprotobuf-lite, libprotobuf
+  src=$(fetch "${names[0]}" "${versions[0]}")
+  run emcmake cmake -S "$src" -B "$work/pb-build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="${flags[*]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF -Dprotobuf_WITH_ZLIB=OFF
+  # The lite runtime for the page's view module; the full library (descriptor pool, reflection,
+  # and the .proto parser and importer of google/protobuf/compiler/, which it holds) for the full
+  # module, which decodes protobuf by name. Not libprotoc: the code generators are not needed.
+  # The headers component installs without building anything else.
+  run cmake --build "$work/pb-build" --target libprotobuf-lite libprotobuf -j2
+  run cmake --install "$work/pb-build" --component protobuf-headers
+  cp "$work/pb-build/libprotobuf-lite.a" "$work/pb-build/libprotobuf.a" "$prefix/lib/"
+  rm -rf "$src"
+}
+
+build_cryptopp() {  # Crypto++ ${versions[1]}: libcryptopp.a
+  src=$(fetch "${names[1]}" "${versions[1]}")
+  # GNUmakefile-cross, unlike GNUmakefile, does not probe the host CPU for x86 flags.
+  (cd "$src" && run emmake make -f GNUmakefile-cross libcryptopp.a -j2 CXXFLAGS="${flags[*]} -DCRYPTOPP_DISABLE_ASM")
+  cp "$src/libcryptopp.a" "$prefix/lib/"
+  # The tree has no cryptopp/ folder; give <cryptopp/sha.h> one.
+  mkdir "$prefix/include/cryptopp"
+  cp "$src"/*.h "$prefix/include/cryptopp/"
+  rm -rf "$src"
+}
+
+build_lz4() {  # lz4 ${versions[2]}: liblz4.a
+  src=$(fetch "${names[2]}" "${versions[2]}")
+  (cd "$src/lib" && run emcc "${flags[@]}" -c lz4.c lz4frame.c lz4hc.c xxhash.c &&
+    run emar rcs "$prefix/lib/liblz4.a" lz4.o lz4frame.o lz4hc.o xxhash.o)
+  cp "$src"/lib/{lz4.h,lz4frame.h,lz4frame_static.h,lz4hc.h,xxhash.h} "$prefix/include/"
+  rm -rf "$src"
+}
+
+build_bzip2() {  # bzip2 ${versions[3]}: libbz2.a
+  src=$(fetch "${names[3]}" "${versions[3]}")
+  (cd "$src" && run emcc "${flags[@]}" -c blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c &&
+    run emar rcs "$prefix/lib/libbz2.a" blocksort.o huffman.o crctable.o randtable.o compress.o decompress.o bzlib.o)
+  cp "$src/bzlib.h" "$prefix/include/"
+  rm -rf "$src"
+}
+
+build_zstd() {  # zstd ${versions[4]}: libzstd.a
+  src=$(fetch "${names[4]}" "${versions[4]}")
+  # The library without its x86 assembly (huf_decompress_amd64.S) and threads: plain C for wasm32.
+  # Compression is built too: the MCAP writer (codec/mcap/writer.cpp) makes zstd chunks.
+  (cd "$src/lib" && run emcc "${flags[@]}" -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -c common/*.c compress/*.c decompress/*.c &&
+    run emar rcs "$prefix/lib/libzstd.a" ./*.o)
+  cp "$src"/lib/{zstd.h,zstd_errors.h,zdict.h} "$prefix/include/"
+  rm -rf "$src"
+}
+
+# library, its recipe and the index of its -dev package in names/versions
+libs=(protobuf:0 cryptopp:1 lz4:2 bzip2:3 zstd:4)
+key_of() {  # library name, index -> its cache key
+  local k="$1-${versions[$2]}-emsdk$emver-$(declare -f "build_$1" | sha256sum | cut -c1-8)"
+  tr -c 'A-Za-z0-9.+_\n-' '_' <<<"$k"
+}
+
+# The joined prefix is keyed by every library's key.
+joined_key=""
+for lib in "${libs[@]}"; do joined_key+="$(key_of "${lib%%:*}" "${lib#*:}")"$'\n'; done
+prefix="$cache/joined-$(sha256sum <<<"$joined_key" | cut -c1-16)"
 [[ -e $prefix/.complete ]] && { echo "$prefix"; exit 0; }
 
 # One build at a time per cache; a concurrent run may have just finished it.
-mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
 [[ -e $prefix/.complete ]] && { echo "$prefix"; exit 0; }
-: >"$log"
 
 command -v dpkg-source >/dev/null || die "dpkg-source not found (apt-get source needs dpkg-dev); run scripts/install-deps.sh"
 
@@ -59,6 +119,8 @@ have_sources() {
   done
 }
 
+log="$cache/build.log"
+: >"$log"
 # apt-get source needs deb-src entries: mirror the Debian deb entries of this
 # release in a file of our own, once.
 if ! have_sources; then
@@ -88,10 +150,7 @@ fi
 
 work=$(mktemp -d "$cache/tmp.XXXXXX")
 trap 'rc=$?; rm -rf "$work"; ((rc == 0)) || { say "FAILED; last lines of $log:"; tail -n 40 "$log" >&2; }' EXIT
-rm -rf "$prefix"
-mkdir -p "$prefix/include" "$prefix/lib"
 run() { "$@" >>"$log" 2>&1; }
-flags=(-O2 -DNDEBUG)
 
 # Fetches and unpacks (with Debian patches) source package $1 at version $2; prints its dir.
 fetch() {
@@ -100,53 +159,24 @@ fetch() {
   find "$work/$1" -mindepth 1 -maxdepth 1 -type d
 }
 
-say "protobuf ${versions[0]}: libprotobuf-lite, libprotobuf"
-src=$(fetch "${names[0]}" "${versions[0]}")
-run emcmake cmake -S "$src" -B "$work/pb-build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="${flags[*]}" -DCMAKE_INSTALL_PREFIX="$prefix" \
-  -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF -Dprotobuf_WITH_ZLIB=OFF
-# The lite runtime for the page's view module; the full library (descriptor pool, reflection,
-# and the .proto parser and importer of google/protobuf/compiler/, which it holds) for the full
-# module, which decodes protobuf by name. Not libprotoc: the code generators are not needed.
-# The headers component installs without building anything else.
-run cmake --build "$work/pb-build" --target libprotobuf-lite libprotobuf -j2
-run cmake --install "$work/pb-build" --component protobuf-headers
-cp "$work/pb-build/libprotobuf-lite.a" "$work/pb-build/libprotobuf.a" "$prefix/lib/"
-rm -rf "$src" "$work/pb-build"
+for lib in "${libs[@]}"; do
+  name=${lib%%:*} i=${lib#*:}
+  entry="$cache/lib/$(key_of "$name" "$i")"
+  [[ -e $entry/.complete ]] && continue
+  say "$name ${versions[i]}"
+  rm -rf "$entry"
+  mkdir -p "$entry/include" "$entry/lib"
+  (prefix=$entry; "build_$name")
+  rm -rf "$work"/*
+  date -u +%FT%TZ >"$entry/.complete"
+done
 
-say "Crypto++ ${versions[1]}: libcryptopp.a"
-src=$(fetch "${names[1]}" "${versions[1]}")
-# GNUmakefile-cross, unlike GNUmakefile, does not probe the host CPU for x86 flags.
-(cd "$src" && run emmake make -f GNUmakefile-cross libcryptopp.a -j2 CXXFLAGS="${flags[*]} -DCRYPTOPP_DISABLE_ASM")
-cp "$src/libcryptopp.a" "$prefix/lib/"
-# The tree has no cryptopp/ folder; give <cryptopp/sha.h> one.
-mkdir "$prefix/include/cryptopp"
-cp "$src"/*.h "$prefix/include/cryptopp/"
-rm -rf "$src"
-
-say "lz4 ${versions[2]}: liblz4.a"
-src=$(fetch "${names[2]}" "${versions[2]}")
-(cd "$src/lib" && run emcc "${flags[@]}" -c lz4.c lz4frame.c lz4hc.c xxhash.c &&
-  run emar rcs "$prefix/lib/liblz4.a" lz4.o lz4frame.o lz4hc.o xxhash.o)
-cp "$src"/lib/{lz4.h,lz4frame.h,lz4frame_static.h,lz4hc.h,xxhash.h} "$prefix/include/"
-rm -rf "$src"
-
-say "bzip2 ${versions[3]}: libbz2.a"
-src=$(fetch "${names[3]}" "${versions[3]}")
-(cd "$src" && run emcc "${flags[@]}" -c blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c &&
-  run emar rcs "$prefix/lib/libbz2.a" blocksort.o huffman.o crctable.o randtable.o compress.o decompress.o bzlib.o)
-cp "$src/bzlib.h" "$prefix/include/"
-rm -rf "$src"
-
-say "zstd ${versions[4]}: libzstd.a"
-src=$(fetch "${names[4]}" "${versions[4]}")
-# The library without its x86 assembly (huf_decompress_amd64.S) and threads: plain C for wasm32.
-# Compression is built too: the MCAP writer (codec/mcap/writer.cpp) makes zstd chunks.
-(cd "$src/lib" && run emcc "${flags[@]}" -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -c common/*.c compress/*.c decompress/*.c &&
-  run emar rcs "$prefix/lib/libzstd.a" ./*.o)
-cp "$src"/lib/{zstd.h,zstd_errors.h,zdict.h} "$prefix/include/"
-rm -rf "$src"
-
+rm -rf "$prefix"
+mkdir -p "$prefix"
+for lib in "${libs[@]}"; do
+  cp -al "$cache/lib/$(key_of "${lib%%:*}" "${lib#*:}")/." "$prefix/"
+done
+rm -f "$prefix/.complete"
 date -u +%FT%TZ >"$prefix/.complete"
 say "done"
 echo "$prefix"
