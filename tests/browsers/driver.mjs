@@ -118,10 +118,13 @@ async function firefoxBackend() {
 
 async function webkitBackend() {
   const { Builder, By } = await import('selenium-webdriver');
-  // MiniBrowser needs a display: a private Xvfb for this file's browser.
-  const display = `:${90 + Math.floor(Math.random() * 400)}`;
+  // MiniBrowser needs a display: a private Xvfb for this file's browser, on a display number
+  // no X server holds (its lock file), given time to listen.
+  let number = 90 + Math.floor(Math.random() * 400);
+  while (existsSync(`/tmp/.X${number}-lock`)) number++;
+  const display = `:${number}`;
   const xvfb = spawn(XVFB, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  await sleep(300);
+  for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${number}`); i++) await sleep(100);
   const port = await freePort();
   const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
   const stop = () => { driverProcess.kill(); xvfb.kill(); };
