@@ -1,5 +1,6 @@
 // Depth images: the colour map over measured values, and compressed_depth_image_transport's
 // compressedDepth messages (ConfigHeader, then a 16-bit grey PNG or RVL).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -102,7 +103,10 @@ bool decode_rvl(std::string_view data, uint64_t count, std::vector<uint16_t>& ou
       if (!(nibble & 8)) return value;
     }
   };
-  out.assign(count, 0);
+  // The output grows as runs are decoded, never to the header's count at once: a cut or lying
+  // stream fails having allocated what its own runs gave (a run of zeros still costs its length).
+  out.clear();
+  out.reserve(std::min<uint64_t>(count, uint64_t(data.size()) * 2));
   uint64_t at = 0;
   uint16_t previous = 0;
   while (at < count) {
@@ -113,13 +117,15 @@ bool decode_rvl(std::string_view data, uint64_t count, std::vector<uint16_t>& ou
       error = "RVL data runs past the image's " + std::to_string(count) + " pixels at pixel " + std::to_string(at);
       return false;
     }
+    out.insert(out.end(), zeros, 0);
     at += zeros;
     for (uint64_t i = 0; i < nonzeros; ++i) {
       const uint64_t positive = decode_vle();
       if (ended) break;
       const int64_t delta = int64_t(positive >> 1) ^ -int64_t(positive & 1);
       previous = uint16_t(previous + delta);
-      out[at++] = previous;
+      out.push_back(previous);
+      ++at;
     }
     if (ended) break;
   }
