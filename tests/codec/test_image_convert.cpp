@@ -168,6 +168,39 @@ TEST_CASE("image: every raw encoding equals OpenCV's conversion, pixel for pixel
   CHECK(compared > 400);
 }
 
+TEST_CASE("image: the real bags' camera frames equal OpenCV's conversion of the bytes python3-rosbag reads") {
+  if (!test_support::have_samples() || !have_opencv()) return;
+  if (std::system("/usr/bin/python3 -c 'import rosbag' 2>/dev/null") != 0) {
+    test_support::skip("python3-rosbag is missing: the real frames were not read");
+    return;
+  }
+  size_t frames = 0;
+  for (const char* bag : {"IntelRealSense__librealsense__single_depth_color_640x480", "jsk-ros-pkg__jsk_demos__test-button-light",
+                          "eric-wieser__ros_numpy__test"}) {
+    CAPTURE(bag);
+    const std::string dir = test_support::scratch_dir(std::string("image_real_") + bag);
+    run_reference("bag-frames '" + test_support::sample(std::string("rosbag/real/") + bag + ".bag") + "'", dir);
+    run_reference("convert", dir);
+    auto cases = Json::parse(test_support::read_text(dir + "/cases.json"));
+    REQUIRE(cases);
+    REQUIRE(cases->size() > 0);
+    for (const Json& c : cases->elements()) {
+      const std::string name = c.find("name")->as_string(), bytes = as_text(test_support::read_file(dir + "/" + name + ".bin"));
+      CAPTURE(c.find("topic")->as_string());
+      ImageFields f{uint32_t(c.find("width")->as_uint()), uint32_t(c.find("height")->as_uint()), c.find("encoding")->as_string(),
+                    c.find("is_bigendian")->as_bool(), uint32_t(c.find("step")->as_uint()), bytes};
+      ImageResult result = convert_image(f);
+      REQUIRE_MESSAGE(result.ok, result.code << ": " << result.message);
+      CHECK(first_difference(result.image.rgba, test_support::read_file(dir + "/" + name + ".rgba"), f.width) == "");
+      // To look at: build/test-scratch/image_real_*/frame*.png
+      const std::string png = encode_png_rgba(result.image.rgba.data(), f.width, f.height);
+      test_support::write_file(dir + "/" + name + ".png", std::vector<uint8_t>(png.begin(), png.end()));
+      ++frames;
+    }
+  }
+  CHECK(frames == 6);  // 2 depth and 1 colour (RealSense), 2 Bayer (jsk), 1 rgb8 (ros_numpy)
+}
+
 TEST_CASE("image: compressedDepth PNG and RVL give the depth Python encoded") {
   if (!have_opencv()) return;
   const std::string dir = test_support::scratch_dir("image_compressed_depth");

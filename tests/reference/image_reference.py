@@ -9,6 +9,9 @@ usage:
       "is_bigendian", "step", "data": file}]. Writes DIR/<name>.rgba (RGBA8, row by row) for each,
       and for depth encodings DIR/<name>.values (float32 little-endian, NaN where nothing was
       measured) and the legend range in DIR/expected.json: {name: {"low", "high"}}.
+  image_reference.py bag-frames BAG DIR
+      The first frames (at most 2 a topic) of every sensor_msgs/Image topic of a ROS 1 bag as
+      Debian's python3-rosbag reads them, written as DIR/cases.json for `convert` (above).
   image_reference.py compressed-depth DIR
       Writes compressedDepth messages that compressed_depth_image_transport would write (PNG by
       cv2.imencode, RVL by the encoder of Wilson's paper, below) and what they hold:
@@ -210,7 +213,30 @@ def run_compressed_depth(folder):
         json.dump(out, f)
 
 
+def run_bag_frames(bag_path, folder):
+    import rosbag  # only this mode needs it (python3-rosbag)
+    cases, taken = [], {}
+    with rosbag.Bag(bag_path) as bag:
+        topics = [t for t, i in bag.get_type_and_topic_info().topics.items() if i.msg_type == "sensor_msgs/Image"]
+        for topic, message, _ in bag.read_messages(topics=topics):
+            n = taken.get(topic, 0)
+            if n == 2:
+                continue
+            taken[topic] = n + 1
+            name = "frame%d" % len(cases)
+            with open(os.path.join(folder, name + ".bin"), "wb") as f:
+                f.write(bytes(message.data))
+            cases.append({"name": name, "topic": topic, "encoding": message.encoding, "width": message.width,
+                          "height": message.height, "is_bigendian": bool(message.is_bigendian),
+                          "step": message.step, "data": name + ".bin"})
+    with open(os.path.join(folder, "cases.json"), "w") as f:
+        json.dump(cases, f)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("convert", "compressed-depth"):
+    if len(sys.argv) == 4 and sys.argv[1] == "bag-frames":
+        run_bag_frames(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] in ("convert", "compressed-depth"):
+        (run_convert if sys.argv[1] == "convert" else run_compressed_depth)(sys.argv[2])
+    else:
         raise SystemExit(__doc__)
-    (run_convert if sys.argv[1] == "convert" else run_compressed_depth)(sys.argv[2])
