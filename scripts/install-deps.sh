@@ -16,6 +16,8 @@ pkgs=(
   python3-zstandard  # the rosbag2 reference reader (tests/reference/rosbag2_reference.py): per-message zstd
   libsqlite3-dev tcl  # SQLite's version to build (scripts/fetch-sqlite.sh); tclsh makes its amalgamation
   clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
+  libpng-dev       # camera images: compressedDepth's 16-bit PNG, frames written as PNG (codec/views/image_png.cpp)
+  python3-numpy python3-opencv  # the image reference (tests/reference/image_reference.py): cv2.cvtColor as cv_bridge
 )
 
 # dpkg -s also succeeds for removed packages that left config files; ask for the real state.

@@ -16,6 +16,8 @@
 #include "mcap/writer.h"
 #include "rosbag2/writer.h"
 #include "tiny_files.h"
+#include "views/image_convert.h"
+#include "views/image_png.h"
 
 namespace {
 
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -183,6 +185,17 @@ int main(int argc, char** argv) {
   write_text(out + "/protobuf/tree", raw("\1\x0a\x0b\x12\x08\0\0\0\0\0\0\xe0\x3f\x12\x10\0\0\0\0\0\0\xf0\x3f"
                                            "\0\0\0\0\0\0\0\x40\x22\x07\x0a\x01k\x12\x02\x08\x05\x2a\x04\x08\x07\x10\x02"
                                            "\x0b\x08\x01\x0c"));
+  // Camera images (fuzz_image_convert): each raw encoding 6 x 4 with a padded step of 25, both byte
+  // orders; a compressedDepth RVL image (2 x 2: 0 0 3 1) and one whose PNG is not 16-bit grey.
+  const auto& encodings = logscope::views::raw_image_encodings();
+  for (size_t i = 0; i < encodings.size(); ++i) {
+    std::string input = {char(i), 6, 0, 4, 0, 25, 0, char(i & 1)};
+    for (int b = 0; b < 25 * 4; ++b) input += char(b * 37 + int(i));
+    write_text(out + "/image_convert/" + encodings[i], input);
+  }
+  write_text(out + "/image_convert/rvl", std::string("\x81") + std::string(12, '\0') + raw("\2\0\0\0\2\0\0\0\0\0\x63\x22"));
+  const uint8_t pixel[4] = {1, 2, 3, 4};
+  write_text(out + "/image_convert/png_rgba", std::string("\x80") + std::string(12, '\0') + logscope::views::encode_png_rgba(pixel, 1, 1));
   write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
   // The robot log view (fuzz_robot_log): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/robot_log/ros1", "rosgraph_msgs/Log\n{\"level\": \"warn\", \"grep\": \"b+\"}\n"

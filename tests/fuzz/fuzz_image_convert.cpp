@@ -1,0 +1,57 @@
+// libFuzzer harness: camera image conversions (views/image_convert.h).
+// Input layout: byte 0 picks the message. Below 0x80 it is a raw image: encoding index (byte 0
+// modulo the list), width and height (little-endian uint16 each), step (uint16), a flags byte
+// (bit 0: is_bigendian), then the data. From 0x80 it is a compressedDepth image: format index
+// (byte 0 & 3), then the message data (the 12-byte header, then PNG or RVL).
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "views/image_convert.h"
+
+namespace {
+
+uint16_t le16(const uint8_t* p) { return uint16_t(p[0] | p[1] << 8); }
+
+// A result either is an image of its own size or names what is wrong; nothing else.
+void check(const logscope::views::ImageResult& r) {
+  if (!r.ok) {
+    if (r.code.empty() || r.message.empty()) __builtin_trap();
+    return;
+  }
+  const uint64_t pixels = uint64_t(r.image.width) * r.image.height;
+  if (!pixels || pixels > logscope::views::kMaxImagePixels || r.image.rgba.size() != pixels * 4) __builtin_trap();
+  if (r.image.depth) {
+    const auto& d = *r.image.depth;
+    if (d.values.size() != pixels || d.low > d.high) __builtin_trap();
+    for (float v : d.values)
+      if (!std::isnan(v) && (v < d.low || v > d.high)) __builtin_trap();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace logscope::views;
+  if (size < 1) return 0;
+  if (data[0] >= 0x80) {
+    static const char* const kFormats[] = {"16UC1; compressedDepth png", "16UC1; compressedDepth rvl",
+                                           "32FC1; compressedDepth rvl", "32FC1; compressedDepth"};
+    std::string_view message(reinterpret_cast<const char*>(data + 1), size - 1);
+    check(convert_compressed_depth(kFormats[data[0] & 3], message));
+    return 0;
+  }
+  if (size < 8) return 0;
+  const auto& encodings = raw_image_encodings();
+  ImageFields fields;
+  fields.encoding = encodings[data[0] % encodings.size()];
+  fields.width = le16(data + 1);
+  fields.height = le16(data + 3);
+  fields.step = le16(data + 5);
+  fields.is_bigendian = data[7] & 1;
+  fields.data = std::string_view(reinterpret_cast<const char*>(data + 8), size - 8);
+  check(convert_image(fields));
+  return 0;
+}
