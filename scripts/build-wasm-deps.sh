@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2 and zstd for WebAssembly from Debian's
+# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2, zstd and yaml-cpp for WebAssembly from Debian's
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
@@ -16,7 +16,7 @@ command -v protoc >/dev/null || die "protoc not found; run scripts/install-deps.
 
 # Source package and version of each native -dev package, so wasm and native match.
 names=() versions=()
-for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev; do
+for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev libyaml-cpp-dev; do
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$dev" 2>/dev/null) == installed ]] ||
     die "$dev is not installed; run scripts/install-deps.sh"
   read -r name version < <(dpkg-query -W -f='${source:Package} ${source:Version}\n' "$dev")
@@ -146,6 +146,20 @@ src=$(fetch "${names[4]}" "${versions[4]}")
   run emar rcs "$prefix/lib/libzstd.a" ./*.o)
 cp "$src"/lib/{zstd.h,zstd_errors.h,zdict.h} "$prefix/include/"
 rm -rf "$src"
+
+say "yaml-cpp ${versions[5]}: libyaml-cpp.a"
+src=$(fetch "${names[5]}" "${versions[5]}")
+# rosbag2's metadata.yaml, read once per bag: built for size. yaml-cpp reports bad YAML by throwing,
+# so it is compiled with Emscripten's exception catching (the codec's default leaves it off): an
+# exception unwinds through yaml-cpp's frames, running their destructors, to the catch in
+# codec/rosbag2/metadata.cpp, which is compiled the same way (CMakeLists.txt).
+run emcmake cmake -S "$src" -B "$work/yaml-build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS_RELEASE="-Os -DNDEBUG -sDISABLE_EXCEPTION_CATCHING=0" -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=OFF -DYAML_CPP_BUILD_CONTRIB=OFF -DYAML_BUILD_SHARED_LIBS=OFF
+run cmake --build "$work/yaml-build" --target yaml-cpp -j2
+cp "$work/yaml-build/libyaml-cpp.a" "$prefix/lib/"
+cp -r "$src/include/yaml-cpp" "$prefix/include/"
+rm -rf "$src" "$work/yaml-build"
 
 date -u +%FT%TZ >"$prefix/.complete"
 say "done"
