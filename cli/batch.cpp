@@ -144,7 +144,11 @@ std::vector<ExpandedPath> expand_paths(const std::vector<std::string>& paths, bo
   for (const std::string& path : paths) {
     if (!is_url(path) && is_directory(path) && !is_log_folder(path)) {
       if (recursive) walk(path, &out);
-      else out.push_back({path, false, path + ": is a directory (add --recursive to check the files in it)"});
+      else
+        out.push_back({path, false,
+                       path + ": is a directory that holds no log read as a whole (a rosbag2 bag folder holds a metadata.yaml, "
+                              ".db3 or .db3.zstd databases, or .mcap splits named <folder>_<N>.mcap); add --recursive to check "
+                              "the files in it"});
     } else {
       out.push_back({path, false, ""});
     }

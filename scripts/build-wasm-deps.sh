@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2 and zstd for WebAssembly from Debian's
+# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2, zstd and yaml-cpp for WebAssembly from Debian's
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
@@ -19,7 +19,7 @@ command -v protoc >/dev/null || die "protoc not found; run scripts/install-deps.
 
 # Source package and version of each native -dev package, so wasm and native match.
 names=() versions=()
-for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev; do
+for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev libyaml-cpp-dev; do
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$dev" 2>/dev/null) == installed ]] ||
     die "$dev is not installed; run scripts/install-deps.sh"
   read -r name version < <(dpkg-query -W -f='${source:Package} ${source:Version}\n' "$dev")
@@ -92,8 +92,23 @@ build_zstd() {  # zstd ${versions[4]}: libzstd.a
   rm -rf "$src"
 }
 
+build_yaml_cpp() {  # yaml-cpp ${versions[5]}: libyaml-cpp.a
+  src=$(fetch "${names[5]}" "${versions[5]}")
+  # rosbag2's metadata.yaml, read once per bag: built for size. yaml-cpp reports bad YAML by throwing,
+  # so it is compiled with Emscripten's exception catching (the codec's default leaves it off): an
+  # exception unwinds through yaml-cpp's frames, running their destructors, to the catch in
+  # codec/rosbag2/metadata.cpp, which is compiled the same way (CMakeLists.txt).
+  run emcmake cmake -S "$src" -B "$work/yaml-build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-Os -DNDEBUG -sDISABLE_EXCEPTION_CATCHING=0" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=OFF -DYAML_CPP_BUILD_CONTRIB=OFF -DYAML_BUILD_SHARED_LIBS=OFF
+  run cmake --build "$work/yaml-build" --target yaml-cpp -j2
+  cp "$work/yaml-build/libyaml-cpp.a" "$prefix/lib/"
+  cp -r "$src/include/yaml-cpp" "$prefix/include/"
+  rm -rf "$src"
+}
+
 # library, its recipe and the index of its -dev package in names/versions
-libs=(protobuf:0 cryptopp:1 lz4:2 bzip2:3 zstd:4)
+libs=(protobuf:0 cryptopp:1 lz4:2 bzip2:3 zstd:4 yaml_cpp:5)
 key_of() {  # library name, index -> its cache key
   local k="$1-${versions[$2]}-emsdk$emver-$(declare -f "build_$1" | sha256sum | cut -c1-8)"
   tr -c 'A-Za-z0-9.+_\n-' '_' <<<"$k"

@@ -104,92 +104,165 @@ std::optional<uint64_t> split_index(const std::string& file) {
   return n;
 }
 
-bool looks_like_bag_folder(Folder& folder) {
-  for (const std::string& name : folder.files()) {
-    if (ends_with(name, ".db3") || ends_with(name, ".db3.zstd")) return true;
+namespace {
+
+bool is_storage_file(const std::string& name, const std::string& storage) {
+  return storage == "mcap" ? ends_with(name, ".mcap") : ends_with(name, ".db3") || ends_with(name, ".db3.zstd");
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// A database of any name with its WAL companions (the 2018 `test.bag` with -wal and -shm).
+bool has_wal_database(Folder& folder, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (!contains(names, name + "-wal") && !contains(names, name + "-shm")) continue;
+    std::string error;
+    auto source = folder.open(name, &error);
+    char head[16] = {};
+    if (source && source->read(0, head, sizeof head) == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0) return true;
   }
-  if (!folder.has("metadata.yaml")) {
-    // A database of any name with its WAL companions (the 2018 `test.bag` with -wal and -shm).
-    std::vector<std::string> names = folder.files();
-    for (const std::string& name : names) {
-      if (std::find(names.begin(), names.end(), name + "-wal") == names.end() &&
-          std::find(names.begin(), names.end(), name + "-shm") == names.end())
-        continue;
-      std::string error;
-      auto source = folder.open(name, &error);
-      char head[16] = {};
-      if (source && source->read(0, head, sizeof head) == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0) return true;
-    }
-    return false;
-  }
+  return false;
+}
+
+std::string line_prefix(uint64_t line) { return line ? "metadata.yaml line " + std::to_string(line) + ": " : "metadata.yaml: "; }
+
+}  // namespace
+
+FolderYaml read_folder_yaml(Folder& folder) {
+  FolderYaml y;
+  if (!folder.has("metadata.yaml")) return y;
+  y.present = true;
   std::string error;
   auto yaml = folder.open("metadata.yaml", &error);
-  if (!yaml || yaml->size() > kMaxYamlBytes) return false;
+  if (yaml && yaml->size() > kMaxYamlBytes) error = "metadata.yaml is larger than 16 MB: not read";
+  if (!yaml || !error.empty()) {
+    y.problems.push_back({Severity::Warning, 0, "rosbag2.yaml.unreadable", error + "; the bag is read from its files"});
+    return y;
+  }
   std::vector<uint8_t> bytes = yaml->read_vector(0, static_cast<size_t>(yaml->size()));
   BagMetadata m;
-  return parse_metadata(std::string(bytes.begin(), bytes.end()), &m, &error) && m.storage_identifier == "sqlite3";
+  std::vector<std::string> problems;
+  bool read = parse_metadata(std::string(bytes.begin(), bytes.end()), &m, &problems);
+  if (read) y.metadata = std::move(m);
+  for (const std::string& p : problems)
+    y.problems.push_back({Severity::Warning, 0, read ? "rosbag2.yaml.invalid" : "rosbag2.yaml.unreadable",
+                          "metadata.yaml " + p + (read ? "" : "; the bag is read from its files")});
+  // A yaml that breaks off is read in part: its first problem says where it stopped.
+  if (read && !problems.empty() && problems[0].find("not YAML") != std::string::npos) y.problems[0].code = "rosbag2.yaml.unreadable";
+  return y;
+}
+
+std::optional<std::string> bag_storage(Folder& folder, const FolderYaml* known) {
+  std::vector<std::string> names = folder.files();
+  bool db = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "sqlite3"); });
+  bool mcap = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "mcap"); });
+  if (contains(names, "metadata.yaml")) {
+    FolderYaml read;
+    const FolderYaml& yaml = known ? *known : (read = read_folder_yaml(folder));
+    std::string said = yaml.metadata ? yaml.metadata->storage_identifier : "";
+    if (said == "mcap" && (mcap || !db)) return std::string("mcap");
+    if (said == "sqlite3" && (db || !mcap)) return std::string("sqlite3");
+    return std::string(mcap && !db ? "mcap" : "sqlite3");
+  }
+  if (db || has_wal_database(folder, names)) return std::string("sqlite3");
+  // Without a yaml, .mcap files are a bag's splits only when named as rosbag2 names them: a folder
+  // of unrelated MCAP files is not one log.
+  std::string stem = folder.name();
+  while (!stem.empty() && stem.back() == '/') stem.pop_back();
+  stem = base_name(stem);
+  for (const std::string& n : names) {
+    std::optional<uint64_t> k = split_index(n);
+    if (!stem.empty() && k && n == stem + "_" + std::to_string(*k) + ".mcap") return std::string("mcap");
+  }
+  return std::nullopt;
+}
+
+void check_storage(const FolderYaml& yaml, const std::string& storage, std::vector<Problem>* problems) {
+  if (!yaml.metadata) return;
+  const BagMetadata& m = *yaml.metadata;
+  if (m.storage_identifier == storage) return;
+  problems->push_back({Severity::Warning, 0, "rosbag2.yaml.storage_mismatch",
+                       line_prefix(m.storage_line) + "storage_identifier \"" + m.storage_identifier + "\", the folder holds " +
+                           (storage == "mcap" ? "MCAP files (.mcap)" : "SQLite databases (.db3)") + ": read as " + storage});
+}
+
+SplitFiles split_files(const std::vector<std::string>& names, const BagMetadata* m, const std::string& storage,
+                       std::vector<Problem>* problems) {
+  SplitFiles s;
+  std::vector<std::string> there;
+  for (const std::string& n : names)
+    if (is_storage_file(n, storage)) there.push_back(n);
+  auto listed = [&] {
+    std::string list;
+    for (const std::string& n : there) list += (list.empty() ? "" : ", ") + n;
+    return list.empty() ? std::string("no ") + (storage == "mcap" ? ".mcap" : ".db3") + " file" : list;
+  };
+  if (m) {
+    for (size_t i = 0; i < m->relative_file_paths.size(); ++i) {
+      const std::string& path = m->relative_file_paths[i];
+      // Older bags (v1-v4 of some releases) name files with the bag folder in front.
+      std::string name = contains(names, path) ? path : base_name(path);
+      if (!contains(names, name)) {
+        s.missing.push_back(path);
+        problems->push_back({Severity::Warning, 0, "rosbag2.file.missing",
+                             line_prefix(i < m->relative_file_path_lines.size() ? m->relative_file_path_lines[i] : 0) +
+                                 "relative_file_paths names " + path + ", which is not in the folder (it holds " + listed() +
+                                 "): the bag is read from the files there"});
+        continue;
+      }
+      if (!contains(s.order, name)) s.order.push_back(name);
+    }
+  }
+  std::vector<std::string> rest;
+  for (const std::string& n : there)
+    if (!contains(s.order, n)) rest.push_back(n);
+  std::stable_sort(rest.begin(), rest.end(), [](const std::string& a, const std::string& b) {
+    auto ia = split_index(a), ib = split_index(b);
+    if (ia && ib && *ia != *ib) return *ia < *ib;
+    return a < b;
+  });
+  for (const std::string& n : rest) {
+    if (m) {
+      s.extra.push_back(n);
+      problems->push_back({Severity::Warning, 0, "rosbag2.file.extra",
+                           n + " is in the folder but metadata.yaml's relative_file_paths (" +
+                               std::to_string(m->relative_file_paths.size()) + " file" +
+                               (m->relative_file_paths.size() == 1 ? "" : "s") +
+                               ") does not name it: it is read as part of the bag, after the files named"});
+    }
+    s.order.push_back(n);
+  }
+  return s;
 }
 
 std::unique_ptr<Bag> open_bag(Folder& folder) {
   auto bag = std::make_unique<Bag>();
   bag->folder_name = folder.name();
   std::vector<std::string> names = folder.files();
-  std::vector<std::string> databases;
-  for (const std::string& n : names)
-    if (ends_with(n, ".db3") || ends_with(n, ".db3.zstd")) databases.push_back(n);
-
-  bag->has_yaml = std::find(names.begin(), names.end(), "metadata.yaml") != names.end();
-  if (bag->has_yaml) {
-    std::string error;
-    auto yaml = folder.open("metadata.yaml", &error);
-    if (yaml && yaml->size() > kMaxYamlBytes) error = "metadata.yaml is larger than 16 MB";
-    if (yaml && error.empty()) {
-      std::vector<uint8_t> bytes = yaml->read_vector(0, static_cast<size_t>(yaml->size()));
-      BagMetadata m;
-      if (parse_metadata(std::string(bytes.begin(), bytes.end()), &m, &error)) bag->metadata = std::move(m);
-    }
-    if (!bag->metadata) {
-      bag->yaml_error = error;
-      bag->problems.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
-    }
-  }
-
-  std::vector<std::string> order;
+  FolderYaml yaml = read_folder_yaml(folder);
+  bag->has_yaml = yaml.present;
+  bag->metadata = yaml.metadata;
+  bag->problems = yaml.problems;
+  if (yaml.present && !yaml.metadata && !yaml.problems.empty()) bag->yaml_error = yaml.problems[0].message;
+  check_storage(yaml, "sqlite3", &bag->problems);
   if (bag->metadata) {
     const BagMetadata& m = *bag->metadata;
     bag->message_compression = m.compression_format == "zstd" && (m.compression_mode == "MESSAGE" || m.compression_mode == "message");
-    for (const std::string& path : m.relative_file_paths) {
-      // Older bags (v1-v4 of some releases) name files with the bag folder in front.
-      std::string name = std::find(names.begin(), names.end(), path) != names.end() ? path : base_name(path);
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        bag->missing_files.push_back(path);
-        bag->problems.push_back({Severity::Error, 0, "rosbag2.file.missing",
-                                 "metadata.yaml names " + path + ", which is not in the folder"});
-        continue;
-      }
-      if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
-    }
-    for (const std::string& d : databases)
-      if (std::find(order.begin(), order.end(), d) == order.end()) {
-        bag->extra_files.push_back(d);
-        bag->problems.push_back({Severity::Warning, 0, "rosbag2.file.extra",
-                                 d + " is in the folder but metadata.yaml does not name it; it is not read as part of the bag"});
-      }
-  } else {
-    // A database given alone may have any name (the 2018 `test.bag`): every file but companions.
-    if (databases.empty())
-      for (const std::string& n : names)
-        if (!ends_with(n, "-wal") && !ends_with(n, "-shm") && !ends_with(n, "-journal") && !ends_with(n, ".yaml"))
-          databases.push_back(n);
-    order = databases;
+  } else if (!yaml.present) {
     bag->problems.push_back({Severity::Info, 0, "rosbag2.yaml.missing",
-                             "no metadata.yaml: the bag's facts come from its database" + std::string(databases.size() == 1 ? "" : "s") +
-                                 " alone (rosbag2 itself needs `ros2 bag reindex` to open it)"});
-    std::stable_sort(order.begin(), order.end(), [](const std::string& a, const std::string& b) {
-      auto ia = split_index(a), ib = split_index(b);
-      if (ia && ib && *ia != *ib) return *ia < *ib;
-      return a < b;
-    });
+                             "no metadata.yaml: the bag's facts come from its databases alone (rosbag2 itself needs "
+                             "`ros2 bag reindex` to open it)"});
+  }
+  SplitFiles split = split_files(names, bag->metadata ? &*bag->metadata : nullptr, "sqlite3", &bag->problems);
+  bag->missing_files = split.missing;
+  bag->extra_files = split.extra;
+  std::vector<std::string> order = split.order;
+  if (order.empty() && !yaml.present) {
+    // A database given alone may have any name (the 2018 `test.bag`): every file but companions.
+    for (const std::string& n : names)
+      if (!ends_with(n, "-wal") && !ends_with(n, "-shm") && !ends_with(n, "-journal") && !ends_with(n, ".yaml")) order.push_back(n);
   }
   for (const std::string& name : order) {
     BagFile file;

@@ -45,9 +45,32 @@ struct Bag {
   uint64_t total_size() const;
 };
 
-// Does this folder hold a rosbag2 bag of SQLite databases: a metadata.yaml with storage sqlite3,
-// or .db3 files.
-bool looks_like_bag_folder(Folder& folder);
+// A folder's metadata.yaml as read: absent, read in whole or in part, or not at all. Its problems
+// are warnings naming the yaml's line: the bag is read from its files whatever the yaml says.
+struct FolderYaml {
+  bool present = false;
+  std::optional<BagMetadata> metadata;
+  std::vector<Problem> problems;
+};
+FolderYaml read_folder_yaml(Folder& folder);
+
+// The storage of the bag a folder holds, "sqlite3" or "mcap"; none when it is no bag. A folder
+// that holds a metadata.yaml (whatever is in it) or .db3/.db3.zstd files is a bag, and so is one
+// with .mcap files named as rosbag2 names its splits (`<folder>_<N>.mcap`) or an SQLite database
+// beside its -wal/-shm (the 2018 `test.bag`). Where the yaml's storage_identifier and the files
+// disagree, the files decide. `yaml`: the folder's, when already read.
+std::optional<std::string> bag_storage(Folder& folder, const FolderYaml* yaml = nullptr);
+// A warning when the yaml names another storage than the one read.
+void check_storage(const FolderYaml& yaml, const std::string& storage, std::vector<Problem>* problems);
+
+// The bag's files in split order: those relative_file_paths names that are in the folder, then
+// the folder's files of the storage it does not name (by split index). A file named and absent,
+// or there and not named, is a warning with both sides; the bag is read from the files there.
+struct SplitFiles {
+  std::vector<std::string> order, missing, extra;
+};
+SplitFiles split_files(const std::vector<std::string>& names, const BagMetadata* metadata, const std::string& storage,
+                       std::vector<Problem>* problems);
 // Opens every file; never fails: what is wrong is in `problems`.
 std::unique_ptr<Bag> open_bag(Folder& folder);
 

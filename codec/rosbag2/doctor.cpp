@@ -126,15 +126,16 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
     r.recovery.recovered.push_back({"messages", salvaged});
   }
 
-  // The yaml against the databases.
+  // The yaml against the databases: the databases win, a warning gives both.
   check_yaml_span(bag, r);
   if (bag.metadata) {
     const BagMetadata& m = *bag.metadata;
     BagTotals totals = bag_totals(bag);
+    auto at = [](uint64_t line) { return line ? "metadata.yaml line " + std::to_string(line) + ": " : std::string("metadata.yaml: "); };
     if (!totals.from_yaml) {
       if (m.message_count && *m.message_count != totals.messages)
         r.add_problem(Severity::Warning, 0, "rosbag2.yaml.count_mismatch",
-                      printf_string("metadata.yaml: message_count %llu, the databases hold %llu",
+                      at(m.message_count_line) + printf_string("message_count %llu, the databases hold %llu",
                                     static_cast<unsigned long long>(*m.message_count), static_cast<unsigned long long>(totals.messages)));
       for (const YamlTopic& t : m.topics) {
         const TopicRow* row = nullptr;
@@ -142,10 +143,11 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
           if (x.name == t.name) row = &x;
         if (!row) {
           r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_missing",
-                        "metadata.yaml: topic " + t.name + " is in no database's topics table");
+                        at(t.line) + printf_string("topic %s has message_count %llu; it is in no database's topics table", t.name.c_str(),
+                                                   static_cast<unsigned long long>(t.message_count)));
         } else if (row->count != t.message_count) {
           r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_count_mismatch",
-                        printf_string("metadata.yaml: topic %s has message_count %llu, the databases hold %llu", t.name.c_str(),
+                        at(t.line) + printf_string("topic %s has message_count %llu, the databases hold %llu", t.name.c_str(),
                                       static_cast<unsigned long long>(t.message_count), static_cast<unsigned long long>(row->count)));
         }
       }
@@ -157,7 +159,7 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
           if (f.name != yf.path && !(yf.path.size() > f.name.size() && yf.path[yf.path.size() - f.name.size() - 1] == '/')) continue;
           if (yf.message_count && *yf.message_count != f.tables.message_count)
             r.add_problem(Severity::Warning, 0, "rosbag2.yaml.file_count_mismatch",
-                          printf_string("metadata.yaml: %s has message_count %llu, the database holds %llu", f.name.c_str(),
+                          at(yf.line) + printf_string("%s has message_count %llu, the database holds %llu", f.name.c_str(),
                                         static_cast<unsigned long long>(*yf.message_count),
                                         static_cast<unsigned long long>(f.tables.message_count)));
         }

@@ -211,7 +211,8 @@ void check_yaml_span(Bag& bag, Report& r) {
   if (all_read && totals.start_ns && totals.end_ns && !yaml_empty && m.duration_ns) {
     if (*m.starting_time_ns != *totals.start_ns || *m.duration_ns != *totals.end_ns - *totals.start_ns)
       r.add_problem(Severity::Warning, 0, "rosbag2.yaml.span_mismatch",
-                    printf_string("metadata.yaml: starting_time %lld and duration %lld ns; the databases' messages span %lld to %lld "
+                    "metadata.yaml" + (m.starting_time_line ? " line " + std::to_string(m.starting_time_line) : std::string()) +
+                        printf_string(": starting_time %lld and duration %lld ns; the databases' messages span %lld to %lld "
                                   "(duration %lld ns)",
                                   static_cast<long long>(*m.starting_time_ns), static_cast<long long>(*m.duration_ns),
                                   static_cast<long long>(*totals.start_ns), static_cast<long long>(*totals.end_ns),

@@ -133,7 +133,8 @@ void index_ends(Bag& bag, BagTotals* totals) {
 // `counts_from_yaml` says which.
 BagTotals first_view_totals(Bag& bag, bool* counts_from_yaml) {
   *counts_from_yaml = false;
-  if (topic_stats_read(bag) || !bag.metadata || bag.metadata->topics.empty() || !bag.missing_files.empty()) return bag_totals(bag);
+  if (topic_stats_read(bag) || !bag.metadata || !bag.metadata->complete || bag.metadata->topics.empty() || !bag.missing_files.empty())
+    return bag_totals(bag);
   BagTotals totals;
   uint64_t yaml_sum = 0;
   for (const YamlTopic& t : bag.metadata->topics) yaml_sum += t.message_count;

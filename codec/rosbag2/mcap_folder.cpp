@@ -13,38 +13,20 @@
 #include "rosbag2/metadata.h"
 
 namespace logscope::rosbag2 {
-namespace {
-
-constexpr uint64_t kMaxYamlBytes = 16u * 1024 * 1024;
-
-bool read_metadata(Folder& folder, BagMetadata* out, std::string* error) {
-  auto yaml = folder.open("metadata.yaml", error);
-  if (!yaml) return false;
-  if (yaml->size() > kMaxYamlBytes) {
-    *error = "metadata.yaml is larger than 16 MB";
-    return false;
-  }
-  std::vector<uint8_t> bytes = yaml->read_vector(0, static_cast<size_t>(yaml->size()));
-  return parse_metadata(std::string(bytes.begin(), bytes.end()), out, error);
-}
-
-}  // namespace
-
 ProgressFn split_progress(const ProgressFn& progress, uint64_t before, uint64_t total) {
   if (!progress) return nullptr;
   return [&progress, before, total](uint64_t done, uint64_t) { return progress(before + done, total); };
 }
 
 McapBagInspector::McapBagInspector(Folder& folder) {
-  std::string error;
-  if (!read_metadata(folder, &meta_, &error)) problems_.push_back({Severity::Error, 0, "rosbag2.yaml.unreadable", error});
-  std::vector<std::string> names = folder.files();
-  for (const std::string& path : meta_.relative_file_paths) {
-    std::string name = std::find(names.begin(), names.end(), path) != names.end() ? path : base_name(path);
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-      problems_.push_back({Severity::Error, 0, "rosbag2.file.missing", "metadata.yaml names " + path + ", which is not in the folder"});
-      continue;
-    }
+  FolderYaml yaml = read_folder_yaml(folder);
+  has_yaml_ = yaml.present;
+  if (yaml.metadata) meta_ = *yaml.metadata;
+  problems_ = yaml.problems;
+  check_storage(yaml, "mcap", &problems_);
+  SplitFiles files = split_files(folder.files(), yaml.metadata ? &*yaml.metadata : nullptr, "mcap", &problems_);
+  for (const std::string& name : files.order) {
+    std::string error;
     Split s;
     s.name = name;
     s.source = folder.open(name, &error);
@@ -55,10 +37,6 @@ McapBagInspector::McapBagInspector(Folder& folder) {
     s.inspector = mcap::open_inspector(*s.source);
     splits_.push_back(std::move(s));
   }
-  for (const std::string& n : names)
-    if (ends_with(n, ".mcap") && std::none_of(splits_.begin(), splits_.end(), [&](const Split& s) { return s.name == n; }))
-      problems_.push_back({Severity::Warning, 0, "rosbag2.file.extra",
-                           n + " is in the folder but metadata.yaml does not name it; it is not read as part of the bag"});
 }
 
 Report McapBagInspector::summary() {
@@ -89,6 +67,8 @@ std::string McapBagInspector::info_text(const InfoOptions&) {
     line("Duration:", printf_string("%.9fs", static_cast<double>(*r.file.end_ns - *r.file.start_ns) / 1e9));
     line("Start:", std::to_string(*r.file.start_ns) + " ns");
     line("End:", std::to_string(*r.file.end_ns) + " ns");
+  } else {
+    line("Duration:", "0.000000000s");  // an empty bag: no start or end to show
   }
   line("Messages:", std::to_string(r.file.count("messages") ? r.file.count("messages")->value : 0));
   bool first = true;
@@ -96,6 +76,10 @@ std::string McapBagInspector::info_text(const InfoOptions&) {
     line(first ? "Topic information:" : "",
          "Topic: " + name + " | Type: " + t.type + " | Count: " + std::to_string(t.count) + " | Serialization Format: " + t.encoding),
         first = false;
+  // What ros2 bag info does not say: what is amiss in the yaml and the files.
+  for (const Problem& p : problems_)
+    out += std::string(p.severity == Severity::Info ? "note" : p.severity == Severity::Warning ? "warning" : "error") + ": " +
+           p.message + "\n";
   return out;
 }
 
@@ -222,7 +206,7 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
   merged_ = true;
   r.facts.set("storage", "mcap", Unit::Text);
   if (meta_.version) r.facts.set("metadata_version", meta_.version, Unit::Id);
-  r.facts.set("metadata_yaml", true, Unit::Flag);
+  r.facts.set("metadata_yaml", has_yaml_, Unit::Flag);
   if (!meta_.ros_distro.empty()) r.facts.set("ros_distro", meta_.ros_distro, Unit::Text);
   Table topics{"topics", {"topic", "type", "messages", "serialization_format", "first", "last"}, {},
                {Unit::Text, Unit::Text, Unit::Count, Unit::Text, Unit::TimeNs, Unit::TimeNs}};
@@ -230,18 +214,21 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
   r.tables.push_back(std::move(topics));
   r.tables.push_back(std::move(files));
   if (!checking) return r;
-  // The yaml against the splits.
+  // The yaml against the splits: the splits win, a warning gives both.
+  auto at = [](uint64_t line) { return line ? "metadata.yaml line " + std::to_string(line) + ": " : std::string("metadata.yaml: "); };
   if (meta_.message_count && *meta_.message_count != messages)
     r.add_problem(Severity::Warning, 0, "rosbag2.yaml.count_mismatch",
-                  printf_string("metadata.yaml: message_count %llu, the MCAP files hold %llu",
+                  at(meta_.message_count_line) + printf_string("message_count %llu, the MCAP files hold %llu",
                                 static_cast<unsigned long long>(*meta_.message_count), static_cast<unsigned long long>(messages)));
   for (const YamlTopic& t : meta_.topics) {
     auto it = topics_.find(t.name);
     if (it == topics_.end() && t.message_count)
-      r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_missing", "metadata.yaml: topic " + t.name + " is in no MCAP file's channels");
+      r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_missing",
+                    at(t.line) + printf_string("topic %s has message_count %llu; it is in no MCAP file's channels", t.name.c_str(),
+                                               static_cast<unsigned long long>(t.message_count)));
     else if (it != topics_.end() && it->second.count != t.message_count)
       r.add_problem(Severity::Warning, 0, "rosbag2.yaml.topic_count_mismatch",
-                    printf_string("metadata.yaml: topic %s has message_count %llu, the MCAP files hold %llu", t.name.c_str(),
+                    at(t.line) + printf_string("topic %s has message_count %llu, the MCAP files hold %llu", t.name.c_str(),
                                   static_cast<unsigned long long>(t.message_count), static_cast<unsigned long long>(it->second.count)));
   }
   for (const YamlFile& yf : meta_.files)
@@ -249,14 +236,14 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
       if (splits_[i].name == base_name(yf.path) && yf.message_count && parts[i].file.count("messages") &&
           *yf.message_count != parts[i].file.count("messages")->value)
         r.add_problem(Severity::Warning, 0, "rosbag2.yaml.file_count_mismatch",
-                      printf_string("metadata.yaml: %s has message_count %llu, the file holds %llu", splits_[i].name.c_str(),
+                      at(yf.line) + printf_string("%s has message_count %llu, the file holds %llu", splits_[i].name.c_str(),
                                     static_cast<unsigned long long>(*yf.message_count),
                                     static_cast<unsigned long long>(parts[i].file.count("messages")->value)));
   bool yaml_empty = !meta_.starting_time_ns || *meta_.starting_time_ns == INT64_MAX || meta_.message_count.value_or(0) == 0;
   if (!yaml_empty && meta_.duration_ns && r.file.start_ns &&
       (*meta_.starting_time_ns != *r.file.start_ns || *meta_.duration_ns != *r.file.end_ns - *r.file.start_ns))
     r.add_problem(Severity::Warning, 0, "rosbag2.yaml.span_mismatch",
-                  printf_string("metadata.yaml: starting_time %lld and duration %lld ns; the MCAP files span %lld to %lld",
+                  at(meta_.starting_time_line) + printf_string("starting_time %lld and duration %lld ns; the MCAP files span %lld to %lld",
                                 static_cast<long long>(*meta_.starting_time_ns), static_cast<long long>(*meta_.duration_ns),
                                 static_cast<long long>(*r.file.start_ns), static_cast<long long>(*r.file.end_ns)));
   return r;
@@ -303,13 +290,6 @@ Json McapBagInspector::timeline(QueryArgs& args, const ProgressFn& progress) {
   }
   if (out.is_null()) return QueryArgs::error_json("the bag has no readable MCAP file");
   return out;
-}
-
-bool looks_like_mcap_bag_folder(Folder& folder) {
-  if (!folder.has("metadata.yaml")) return false;
-  BagMetadata m;
-  std::string error;
-  return read_metadata(folder, &m, &error) && m.storage_identifier == "mcap";
 }
 
 std::unique_ptr<FormatInspector> open_mcap_bag_inspector(Folder& folder) { return std::make_unique<McapBagInspector>(folder); }

@@ -11,8 +11,6 @@
 
 namespace logscope::rosbag2 {
 
-// Does this folder hold a metadata.yaml whose storage is mcap.
-bool looks_like_mcap_bag_folder(Folder& folder);
 // The bag over `folder`, which must outlive it; never fails: what is wrong is in its problems.
 std::unique_ptr<FormatInspector> open_mcap_bag_inspector(Folder& folder);
 

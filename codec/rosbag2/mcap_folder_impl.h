@@ -67,7 +67,8 @@ class McapBagInspector : public FormatInspector, public MessageSourceOwner {
   Json columns(QueryArgs& args, const ProgressFn& progress);
   Json plot(QueryArgs& args, const ProgressFn& progress);
 
-  BagMetadata meta_;
+  BagMetadata meta_;  // what the yaml says (empty without one)
+  bool has_yaml_ = false;
   std::vector<Split> splits_;
   std::vector<Problem> problems_;
   std::map<std::string, TopicTotal> topics_;  // by name, from the last merge: the topics table's rows

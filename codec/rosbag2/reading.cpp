@@ -20,9 +20,10 @@ const uint8_t kSmallDemo[] = {
 
 void add_reading(FormatEntry& e) {
   e.match_folder = [](Folder& folder) -> std::optional<FormatEntry::Match> {
-    // A bag that stores MCAP (mcap_folder.h): the version says which reader opens it.
-    if (looks_like_mcap_bag_folder(folder)) return FormatEntry::Match{"mcap", "rosbag2 (MCAP)"};
-    if (!looks_like_bag_folder(folder)) return std::nullopt;
+    // The storage says which reader opens it: SQLite's (inspector.h) or MCAP's (mcap_folder.h).
+    std::optional<std::string> storage = bag_storage(folder);
+    if (!storage) return std::nullopt;
+    if (*storage == "mcap") return FormatEntry::Match{"mcap", "rosbag2 (MCAP)"};
     return FormatEntry::Match{"sqlite3", "rosbag2 (SQLite)"};
   };
   e.open_folder = [](Folder& folder, const Detection& detection) {

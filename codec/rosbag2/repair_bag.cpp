@@ -12,7 +12,7 @@
 namespace logscope::rosbag2 {
 namespace {
 
-// A YAML double-quoted scalar (yaml.cpp reads these escapes back).
+// A YAML double-quoted scalar (yaml-cpp reads these escapes back).
 std::string yaml_quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -92,8 +92,6 @@ ExtractResult repair_bag(Folder& folder, const std::string& out_dir, const Progr
   std::unique_ptr<Bag> bag = open_bag(folder);
   for (const std::string& missing : bag->missing_files)
     result.dropped.push_back(missing + ": named by metadata.yaml, not in the folder");
-  for (const std::string& extra : bag->extra_files)
-    result.dropped.push_back(extra + ": metadata.yaml does not name it, so it is not part of the bag; repair it alone");
   uint64_t total = bag->total_size(), done = 0;
   size_t written = 0;
   for (BagFile& f : bag->files) {

@@ -2,8 +2,8 @@
 // opened as a lone .db3 through the ByteSource VFS (sqlite_vfs.h) and the table readers, every
 // FormatInspector entry point exercised with the message query, and the invariants of
 // tests/fuzz/invariants.h checked, then its messages decoded by the definitions it holds (the
-// decoded query, each topic's export). Any other input is metadata.yaml: parsed by the YAML subset
-// reader, then opened as a bag folder beside the small demo database under the names it gives
+// decoded query, each topic's export). Any other input is metadata.yaml: parsed through yaml-cpp
+// (metadata.h: every field checked, a cut yaml read up to its break), then opened as a bag folder beside the small demo database under the names it gives
 // (the MCAP small demo when the yaml says storage mcap: mcap_folder.h). A database input is also
 // repaired through memory (repair.h: SQLite's recovery, the tables made anew, rows read from the
 // b-tree of a damaged schema entry) and the repaired database checked, and the plan of its first
@@ -72,8 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::string text(reinterpret_cast<const char*>(data), size);
   logscope::rosbag2::BagMetadata metadata;
-  std::string error;
-  bool parsed = logscope::rosbag2::parse_metadata(text, &metadata, &error);
+  std::vector<std::string> problems;
+  bool parsed = logscope::rosbag2::parse_metadata(text, &metadata, &problems);
+  // Read or not, it says why when something is amiss, and a yaml read whole says nothing.
+  if (!parsed && problems.empty()) std::abort();
+  if (parsed && metadata.complete != problems.empty()) std::abort();
   static const std::vector<uint8_t> sqlite_demo = logscope::rosbag2::small_demo_database();
   static const std::vector<uint8_t> mcap_demo = logscope::find_format("mcap")->small_demo();
   const std::vector<uint8_t>& demo = parsed && metadata.storage_identifier == "mcap" ? mcap_demo : sqlite_demo;

@@ -160,6 +160,37 @@ int main(int argc, char** argv) {
   write_text(out + "/rosbag2/metadata_mcap.yaml",
              "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: mcap\n  message_count: 3\n"
              "  relative_file_paths:\n    - bag_0.mcap\n    - bag_1.mcap\n  files:\n    - path: bag_0.mcap\n      message_count: 2\n");
+  // The other shapes rosbag2's writers emit (yaml-cpp reads them all, metadata.cpp): flow style,
+  // quoted numbers, comments, empty lists and maps on their own line (Jazzy's empty bag, a topic's
+  // `offered_qos_profiles:\n []`), an anchor and an alias (one that refers to its own list), and
+  // the damage the reader recovers from (a cut, a line indented wrong, a field of the wrong type).
+  write_text(out + "/rosbag2/metadata_flow_quoted.yaml",
+             "# flow style\nrosbag2_bagfile_information: {version: \"6\", storage_identifier: 'sqlite3', duration: {nanoseconds: 5},\n"
+             "  starting_time: {nanoseconds_since_epoch: 7}, message_count: '30', relative_file_paths: [bag_0.db3, \"bag_1.db3\"],\n"
+             "  topics_with_message_count: [{topic_metadata: {name: /imu, type: demo_msgs/msg/Imu, serialization_format: cdr,\n"
+             "  offered_qos_profiles: ''}, message_count: 30}], compression_format: '', compression_mode: '', custom_data: {a: b},\n"
+             "  files: [{path: bag_0.db3, starting_time: {nanoseconds_since_epoch: 7}, duration: {nanoseconds: 5}, message_count: 30}]}\n");
+  write_text(out + "/rosbag2/metadata_jazzy_empty.yaml",
+             "rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: mcap  # Jazzy's default\n  duration:\n"
+             "    nanoseconds: 0\n  starting_time:\n    nanoseconds_since_epoch: 9223372036854775807\n  message_count: 0\n"
+             "  topics_with_message_count:\n    []\n  compression_format: \"\"\n  compression_mode: \"\"\n"
+             "  relative_file_paths:\n    - bag_0.mcap\n  files:\n    - path: bag_0.mcap\n      starting_time:\n"
+             "        nanoseconds_since_epoch: 9223372036854775807\n      duration:\n        nanoseconds: 0\n"
+             "      message_count: 0\n  custom_data:\n    {}\n  ros_distro: jazzy\n");
+  write_text(out + "/rosbag2/metadata_qos_empty_list.yaml",
+             "rosbag2_bagfile_information:\n  version: 9\n  storage_identifier: mcap\n  message_count: 3\n"
+             "  topics_with_message_count:\n    - topic_metadata:\n        name: /a\n        type: std_msgs/msg/String\n"
+             "        serialization_format: cdr\n        offered_qos_profiles:\n          []\n        type_description_hash: x\n"
+             "      message_count: 3\n  relative_file_paths:\n    - bag_0.mcap\n  files:\n    - path: bag_0.mcap\n"
+             "      message_count: 6\n");
+  write_text(out + "/rosbag2/metadata_alias.yaml",
+             "rosbag2_bagfile_information:\n  version: &v 9\n  storage_identifier: sqlite3\n  message_count: *v\n"
+             "  relative_file_paths: &p [bag_0.db3, *p]\n  topics_with_message_count:\n    - topic_metadata:\n"
+             "        name: /a\n        offered_qos_profiles: &q [*q, {depth: *v}]\n      message_count: *v\n");
+  write_text(out + "/rosbag2/metadata_damaged.yaml",
+             "rosbag2_bagfile_information:\n  version: nine\n  storage_identifier: [sqlite3]\n  message_count: -4\n"
+             "  relative_file_paths: {a: bag_0.db3}\n  topics_with_message_count:\n    - topic_metadata:\n        name: /a\n"
+             "   message_count: 3\n  files:\n    - path: \"bag_0.db3\n");
   {
     std::vector<uint8_t> db = logscope::rosbag2::small_demo_database();
     std::vector<uint8_t> cut(db.begin(), db.begin() + static_cast<std::ptrdiff_t>(db.size() / 2 / 4096 * 4096));
