@@ -10,6 +10,7 @@
 #include "core/printf_text.h"
 #include "mcap/crc32.h"
 #include "mcap/inspector_impl.h"
+#include "mcap/line_endings.h"
 #include "mcap/summary.h"
 
 namespace logscope::mcap {
@@ -446,6 +447,8 @@ CheckResult DoctorPass::finish(const WalkResult& walk) {
     problems.push_back(Problem{Severity::Warning, run.outside_at_, "mcap.message.outside_chunks",
                                "the file is indexed but has Message records outside chunks: indexed readers will miss them"});
   if (walk.complete) check_index(seen, model, found, &problems);
+  // Which records lost bytes to a line-ending conversion, and whether repair puts them back.
+  if (model.line_endings_damaged && !walk.cancelled) line_ending_problems(restore_line_endings(source), &problems);
 
   // One problem per (code, offset): the opened model's scan and this walk see the same damage.
   std::vector<Problem> unique;

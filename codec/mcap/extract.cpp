@@ -6,6 +6,7 @@
 #include <set>
 
 #include "mcap/crc32.h"
+#include "mcap/line_endings.h"
 #include "mcap/reader.h"
 #include "mcap/walk.h"
 #include "mcap/writer.h"
@@ -59,6 +60,11 @@ class ExtractWalk : public RecordHandler {
   void record(const RecordFrame& frame, std::string_view content, bool whole) override {
     if (frame.op == kOpDataEnd) data_ended_ = true;
     if (data_ended_) return;  // the summary repeats what the data section holds
+    auto distrusted = options_.distrusted.find(frame.offset);
+    if (distrusted != options_.distrusted.end()) {
+      drop("the " + op_name(frame.op) + " at " + at(frame.offset) + ": " + distrusted->second);
+      return;
+    }
     std::string why;
     switch (frame.op) {
       case kOpSchema: {
@@ -103,7 +109,7 @@ class ExtractWalk : public RecordHandler {
   }
 
   void chunk(const RecordFrame& frame, const ChunkHeader& header, const Decompressed& records) override {
-    if (data_ended_) return;
+    if (data_ended_ || options_.distrusted.count(frame.offset)) return;
     if (records.status != DecompressStatus::Ok) {
       drop("the Chunk at " + at(frame.offset) + ": " + records.error + ": its messages are lost");
       return;
@@ -269,6 +275,35 @@ uint64_t chunk_size_of(const FileModel& model) {
   return largest ? std::clamp(largest, kMinChunk, kMaxChunk) : kDefaultChunk;
 }
 
+// Repair of a file whose "\r\n"s became "\n" (line_endings.h): the file with its "\r"s put back
+// where the search restored them, repaired as any other; what could not be restored is dropped.
+ExtractResult repair_line_endings(ByteSource& source, OutputSink& out, const McapExtractOptions& options, const ProgressFn& progress) {
+  LineEndingRestoration restoration = restore_line_endings(source, LineEndingLimits(), progress);
+  if (restoration.cancelled) {
+    ExtractResult cancelled;
+    cancelled.cancelled = true;
+    cancelled.error = "cancelled";
+    return cancelled;
+  }
+  RestoredSource restored(source, restoration.inserts);
+  McapExtractOptions inner = options;
+  for (const DamagedRecord& r : restoration.records)
+    if (r.outcome != RestoreOutcome::Restored)
+      inner.distrusted[r.restored_offset] = "it lost " + std::to_string(r.bytes_lost) + " bytes to the line-ending conversion at " + at(r.offset) +
+                                            " and " + r.how + ": its messages are lost";
+  ExtractResult result = extract_mcap(restored, out, inner, progress);
+  if (!result.ok) return result;
+  result.kept.insert(result.kept.begin(), "line endings: " + std::to_string(restoration.inserts.size()) + " \"\\r\" bytes put back (" +
+                                              std::to_string(restoration.restored) + " of " + std::to_string(restoration.damaged_records) +
+                                              " records that lost bytes restored, " + std::to_string(restoration.ambiguous) + " ambiguous, " +
+                                              std::to_string(restoration.unresolved) + " unresolved)");
+  if (restoration.damaged_records > restoration.records.size())
+    result.dropped.push_back(std::to_string(restoration.damaged_records - restoration.records.size()) + " more records lost bytes; those not restored are lost");
+  if (!restoration.complete)
+    result.dropped.push_back("the line-ending restoration stopped at " + at(restoration.framed_to) + ": " + restoration.stop_reason);
+  return result;
+}
+
 }  // namespace
 
 ExtractResult extract_mcap(ByteSource& source, OutputSink& out, const McapExtractOptions& options, const ProgressFn& progress) {
@@ -281,6 +316,7 @@ ExtractResult extract_mcap(ByteSource& source, OutputSink& out, const McapExtrac
     result.error = "the file has no readable MCAP Header, so nothing can be recovered";
     return result;
   }
+  if (options.repair && model.line_endings_damaged) return repair_line_endings(source, out, options, progress);
   for (const std::string& name : options.channels) {
     bool found = false;
     for (const auto& [id, info] : model.channels) found = found || name == info.channel.topic || name == std::to_string(id);

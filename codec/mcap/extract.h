@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct McapExtractOptions {
   // Messages are held back up to this many bytes so that they go out in log_time order (writers
   // interleave channels' chunks a little).
   size_t reorder_window = 32u << 20;
+  // Records (by offset) whose content is not trusted, with the reason: repair after a line-ending
+  // restoration keeps the framing of a record it could not restore but none of its messages.
+  std::map<uint64_t, std::string> distrusted;
 };
 
 // Streams the selected messages into `out` in bounded memory (one input chunk, one output chunk,

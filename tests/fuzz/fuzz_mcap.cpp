@@ -3,13 +3,17 @@
 // (tests/fuzz/exercise.h) with the MCAP queries, the check pushed in pieces as the page feeds it
 // (it must equal the pulled check or ask for it), and the invariants of tests/fuzz/invariants.h
 // checked; inputs of odd size are repaired (mcap/extract.h) and the repaired copy must check
-// without an error. Other inputs stop at the magic. Build with -DLOGSCOPE_FUZZ=ON and clang
+// without an error. A file whose magic a line-ending conversion shortened also has its restoration
+// checked (mcap/line_endings.h): every "\r" put back before a "\n" of the input, in order, and the
+// restored source the input with those bytes in. Other inputs stop at the magic. Build with -DLOGSCOPE_FUZZ=ON and clang
 // (tests/fuzz/CMakeLists.txt).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
 
 #include "exercise.h"
@@ -19,6 +23,43 @@
 #include "mcap/extract.h"
 #include "mcap/format.h"
 #include "mcap/inspector.h"
+#include "mcap/line_endings.h"
+
+namespace {
+
+[[noreturn]] void fail(const char* what, uint64_t at) {
+  std::fprintf(stderr, "line-ending restoration: %s (%llu)\n", what, static_cast<unsigned long long>(at));
+  std::abort();
+}
+
+// The restoration only ever puts a "\r" back before a "\n" of the input, and the restored source
+// is the input with exactly those bytes in.
+void check_line_endings(logscope::ByteSource& source, const uint8_t* data, size_t size) {
+  logscope::mcap::LineEndingLimits limits;
+  limits.record_trials = 2000;
+  logscope::mcap::LineEndingRestoration r = logscope::mcap::restore_line_endings(source, limits);
+  for (size_t i = 0; i < r.inserts.size(); ++i) {
+    if (r.inserts[i] >= size || data[r.inserts[i]] != '\n') fail("a \"\\r\" put back before a byte that is no \"\\n\"", r.inserts[i]);
+    if (i && r.inserts[i] <= r.inserts[i - 1]) fail("inserts out of order", r.inserts[i]);
+  }
+  if (r.framed_to > size) fail("framed past the end", r.framed_to);
+  for (const logscope::mcap::DamagedRecord& d : r.records)
+    if (d.offset >= size || d.bytes_lost == 0 || d.restored_offset < d.offset) fail("a damaged record out of place", d.offset);
+  logscope::mcap::RestoredSource restored(source, r.inserts);
+  std::string bytes(static_cast<size_t>(restored.size()), '\0');
+  if (restored.read(0, bytes.data(), bytes.size()) != bytes.size()) fail("the restored source reads short", bytes.size());
+  size_t next = 0, j = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (next < r.inserts.size() && r.inserts[next] + next == i) {
+      if (bytes[i] != '\r') fail("no \"\\r\" where one was put back", i);
+      ++next;
+    } else if (static_cast<uint8_t>(bytes[i]) != data[j++]) {
+      fail("the restored source changed a byte", i);
+    }
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view head(reinterpret_cast<const char*>(data), std::min<size_t>(size, 16));
@@ -82,5 +123,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   logscope_fuzz::abort_on_violations(logscope_fuzz::check_inspector_invariants(inspector.get(), "mcap", size));
+  if (size >= 7 && std::memcmp(data, "\x89MCAP0\n", 7) == 0) check_line_endings(source, data, size);
   return 0;
 }

@@ -42,6 +42,26 @@ std::string raw(const char (&literal)[N]) {
 // An MCAP with a protobuf channel whose schema is a FileDescriptorSet (fz.Point: a double, packed
 // sint32s, an enum, itself nested), three messages and one that does not parse: fuzz_mcap
 // decodes it by name (mcap/payload_protobuf.cpp).
+// `messages` messages with "\r\n" and "\n" in their payloads, chunks of 256 bytes, converted as a
+// text-mode transfer converts them: every "\r" before a "\n" deleted.
+std::vector<uint8_t> crlf_mcap(const std::string& compression, int messages) {
+  logscope::mcap::WriterOptions options;
+  options.compression = compression;
+  options.chunk_size = 256;
+  logscope::mcap::Writer writer(options);
+  uint16_t channel = writer.add_channel(0, "/text", "json");
+  for (int i = 0; i < messages; ++i) {
+    std::string data = "line " + std::to_string(i) + "\r\n";
+    for (int j = 0; j < 40; ++j) data += static_cast<char>((i * 31 + j * 17) % 11 == 0 ? '\n' : (i * 7 + j * 13) & 0xFF);
+    writer.write_message(channel, static_cast<uint32_t>(i), 1000 + static_cast<uint64_t>(i), 1000, data + "\r\n");
+  }
+  std::string bytes = writer.finish();
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i < bytes.size(); ++i)
+    if (!(bytes[i] == '\r' && i + 1 < bytes.size() && bytes[i + 1] == '\n')) out.push_back(static_cast<uint8_t>(bytes[i]));
+  return out;
+}
+
 std::string protobuf_mcap() {
   namespace gpb = google::protobuf;
   gpb::FileDescriptorSet set;
@@ -136,6 +156,13 @@ int main(int argc, char** argv) {
     std::string bytes = protobuf_mcap();
     write(out + "/mcap/protobuf.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
   }
+  // Line endings converted ("\r\n" -> "\n", mcap/line_endings.h): small chunks of payloads that
+  // hold "\r\n" and lone "\n", so the chunks lose bytes; both sizes' parities (check and repair).
+  for (const char* compression : {"zstd", "lz4", ""})
+    for (int messages : {9, 10}) {
+      std::string name = std::string("/mcap/crlf_") + (*compression ? compression : "none") + "_" + std::to_string(messages) + ".mcap";
+      write(out + name, crlf_mcap(compression, messages));
+    }
   std::vector<uint8_t> mcap_cut = logscope_fuzz::tiny_mcap("zstd");
   mcap_cut.resize(mcap_cut.size() * 2 / 3);
   write(out + "/mcap/tiny_cut.mcap", mcap_cut);
