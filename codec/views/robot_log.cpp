@@ -419,7 +419,7 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
   out["all_levels"] = levels_json(all);
   out["levels"] = levels_json(levels);
   out["nodes"] = std::move(nodes);
-  out["first_error"] = std::move(first_error);
+  if (!first_error.is_null()) out["first_error"] = std::move(first_error);  // absent when the log has none
   out["selected"] = selected;
   out["first"] = first;
   out["count"] = rows.size();

@@ -317,8 +317,11 @@ TEST_CASE("robot log: rosgraph_msgs/Log in a bag") {
     CHECK(inspector->query("robot_log", args, nullptr).find("error")->as_string().find("\"grep\"") != std::string::npos);
   }
   SUBCASE("cancelled: nothing kept, the next query reads again") {
-    Json answer = inspector->query("robot_log", Json::object(), [](uint64_t, uint64_t) { return false; });
-    CHECK(answer.find("cancelled")->as_bool());
+    // The bag's walk asks its progress only now and then: a small bag may finish before it asks.
+    int asked = 0;
+    Json answer = inspector->query("robot_log", Json::object(), [&](uint64_t, uint64_t) { return ++asked, false; });
+    if (asked) CHECK(answer.find("cancelled")->as_bool());
+    else CHECK(answer.find("total")->as_uint() == kCount);
     check_rows(*inspector, true);
   }
 }
@@ -495,9 +498,11 @@ TEST_CASE("robot log: the real MCAP and rosbag2 samples with log messages") {
     for (const Json& t : last.find("topics")->elements()) CHECK(t.find("note")->is_null());
     MESSAGE(rows.size() << " rows; first: " << (rows.empty() ? "" : rows[0].dump()));
   }
-  SUBCASE("rcl_interfaces/msg/Log in the rosbag2 bags") {
-    size_t with_rows = 0;
+  SUBCASE("rcl_interfaces/msg/Log in the rosbag2 bags: they store no definition, and the view says so") {
+    // compressed_bag is a .db3.zstd (logscope decompress first); message_compression stores no
+    // message_definitions: neither is decoded by guess, each log topic carries its note.
     for (const char* name : {"ros2__rosbag2__compressed_bag", "ros2__rosbag2__message_compression"}) {
+      CAPTURE(std::string(name));
       std::string dir = test_support::sample(std::string("rosbag2/") + name);
       std::string error;
       auto folder = DirectoryFolder::open_directory(dir, {}, &error);
@@ -506,9 +511,10 @@ TEST_CASE("robot log: the real MCAP and rosbag2 samples with log messages") {
       REQUIRE(inspector);
       Json last;
       std::vector<Json> rows = all_rows(*inspector, &last);
-      MESSAGE(name << ": " << rows.size() << " rows, " << last.find("topics")->dump());
-      if (!rows.empty()) ++with_rows;
+      CHECK(rows.empty());
+      REQUIRE(last.find("topics")->elements().size() == 1);
+      CHECK(last.find("topics")->elements()[0].find("type")->as_string() == "rcl_interfaces/msg/Log");
+      CHECK(last.find("topics")->elements()[0].find("note")->is_string());
     }
-    CHECK(with_rows >= 1);
   }
 }

@@ -15,7 +15,7 @@ const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
  * @typedef {{index: number, time_ns: string, stamp_ns: string | null, level: string, raw_level: number, node: string,
  *   text: string, file: string, function: string, line: number, topic: string}} LogRow
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: LogTopic[], total: number, all_levels: LevelCount[],
- *   levels: LevelCount[], nodes: {node: string, count: number}[], first_error: {index: number, time_ns: string} | null,
+ *   levels: LevelCount[], nodes: {node: string, count: number}[], first_error?: {index: number, time_ns: string},
  *   selected: number, first: number, count: number, more: boolean, rows: LogRow[], undecoded: number,
  *   problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} RobotLogResult
  * @typedef {{level: string, node: string, grep: string, ignore_case: boolean, first: number}} LogFilters
