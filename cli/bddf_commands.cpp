@@ -2,11 +2,13 @@
 // and `make-demo-bddf`.
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bddf/demo.h"
 #include "bddf/format.h"
+#include "core/time_math.h"
 #include "command.h"
 #include "schema_options.h"
 
@@ -18,7 +20,10 @@ bool parse_time(const std::string& text, int64_t file_start, int64_t* out) {
   if (!text.empty() && text[0] == '+') {
     double seconds;
     if (!parse_double(text.substr(1), &seconds) || seconds < 0) return false;
-    *out = file_start + static_cast<int64_t>(seconds * 1e9);
+    // Past every time a file can hold when the sum does not fit (never an overflow).
+    std::optional<int64_t> offset = time_math::from_seconds(seconds);
+    std::optional<int64_t> at = offset ? time_math::add(file_start, *offset) : std::nullopt;
+    *out = at.value_or(INT64_MAX);
     return true;
   }
   uint64_t ns;

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "bddf/format.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 
 namespace logscope::bddf {
 namespace {
@@ -48,7 +50,7 @@ double series_rate_hz(const Series& series) {
   size_t n = series.entries.size();
   if (n < 2) return 0;
   int64_t first = series.entries.front().timestamp_ns, last = series.entries.back().timestamp_ns;
-  if (last <= first) return 0;
+  if (last <= first || !time_math::in_range(first) || !time_math::in_range(last)) return 0;
   double seconds = span_seconds(first, last);
   if (series.pod_sample_size()) {
     // Blocks carry only their first sample's time: the samples before the last block span [first, last).
@@ -181,13 +183,24 @@ Report summary_report(const FileModel& model) {
   d["trailer_raw"] = trailer_json(model);
   if (model.recovery.performed) d["recovery"] = recovery_json(model.recovery);
 
-  // The common facts, then the format's own.
+  // The common facts, then the format's own. A time beyond time_math's range is a finding (the
+  // first of each series), left out of the file's span.
   int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const Series& s : model.series)
-    for (const BlockEntry& e : s.entries) {
+  for (const Series& s : model.series) {
+    bool reported = false;
+    for (size_t i = 0; i < s.entries.size(); ++i) {
+      const BlockEntry& e = s.entries[i];
+      if (!time_math::in_range(e.timestamp_ns)) {
+        if (!reported)
+          report_out_of_range_time(report, e.file_offset, "series " + s.channel() + ", block #" + std::to_string(i) + ": the time",
+                                   std::to_string(e.timestamp_ns) + " ns");
+        reported = true;
+        continue;
+      }
       first = std::min(first, e.timestamp_ns);
       last = std::max(last, e.timestamp_ns);
     }
+  }
   report.file.size_bytes = model.size;
   if (first <= last) {
     report.file.start_ns = first;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/time_math.h"
 #include "bddf/format.h"
 #include "bddf/summary.h"
 
@@ -36,6 +37,7 @@ std::string info_text(const FileModel& model, const InfoOptions& options) {
   int64_t first = INT64_MAX, last = INT64_MIN;
   for (const Series& s : model.series)
     for (const BlockEntry& e : s.entries) {
+      if (!time_math::in_range(e.timestamp_ns)) continue;  // a placeholder or damage (summary's warning)
       first = std::min(first, e.timestamp_ns);
       last = std::max(last, e.timestamp_ns);
     }

@@ -6,6 +6,9 @@
 #include <cmath>
 
 #include "carla/inspector_impl.h"
+#include "core/printf_text.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 
 namespace logscope::carla {
 
@@ -24,11 +27,18 @@ Report summary_report(const ScanResult& s, uint64_t file_size) {
   // The recording starts at the header's date (whole seconds); frames give the elapsed time.
   report.file.size_bytes = file_size;
   double elapsed = s.frames.empty() ? 0.0 : s.frames.back().elapsed;
-  // Bounds keep hostile headers from overflowing: dates before 2255, durations under 30 years.
-  if (s.header_ok && !s.frames.empty() && s.header.date >= 0 && s.header.date < 9000000000LL && elapsed >= 0 && elapsed < 1e9) {
-    int64_t start = static_cast<int64_t>(s.header.date) * 1000000000;
-    report.file.start_ns = start;
-    report.file.end_ns = start + static_cast<int64_t>(std::llround(elapsed * 1e9));
+  // A date or an elapsed time beyond time_math's range (NaN, infinite, negative, past 2116) is a
+  // finding, and the file then has no span.
+  if (s.header_ok && !s.frames.empty()) {
+    std::optional<int64_t> start = time_math::from_sec_nsec(s.header.date, 0);
+    std::optional<int64_t> length = elapsed >= 0 ? time_math::from_seconds(elapsed) : std::nullopt;
+    std::optional<int64_t> end = start && length ? time_math::add(*start, *length) : std::nullopt;
+    if (!start || !time_math::in_range(*start))
+      report_out_of_range_time(report, 0, "the header's date", std::to_string(s.header.date) + " s");
+    else if (!length || !end || !time_math::in_range(*end))
+      report_out_of_range_time(report, s.frames.back().offset, "the last frame's elapsed time", printf_string("%g s", elapsed));
+    else if (s.header.date >= 0)  // a date before 1970 gives no times: the queries count from 0 then (log_start_ns)
+      report.file.start_ns = *start, report.file.end_ns = *end;
   }
   report.file.counts = {{"frames", s.frames.size()}};
   Facts& f = report.facts;

@@ -11,7 +11,8 @@ uint64_t TimeBound::resolve(uint64_t start_ns, uint64_t unset) const {
   if (relative) ns += static_cast<long double>(start_ns);
   if (ns <= 0) return 0;
   if (ns >= 1.8e19L) return UINT64_MAX;
-  return static_cast<uint64_t>(std::llround(static_cast<double>(ns)));
+  // Rounded as a double, converted unsigned: llround's long long ends at 9.2e18 ns (year 2262).
+  return static_cast<uint64_t>(std::round(static_cast<double>(ns)));
 }
 
 bool parse_time_bound(const std::string& text, TimeBound* bound, std::string* error) {

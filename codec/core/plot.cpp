@@ -203,7 +203,8 @@ void PlotSink::to_buckets() {
 void PlotSink::add_to_bucket(double t, const double* values) {
   double span = static_cast<double>(options_.t1_ns - options_.t0_ns) + 1;
   double at = std::floor(t / span * static_cast<double>(options_.buckets));
-  size_t b = at <= 0 ? 0 : std::min(options_.buckets - 1, static_cast<size_t>(at));
+  // Clamped as a double first: a time far past the range must not be cast from beyond size_t.
+  size_t b = !(at > 0) ? 0 : static_cast<size_t>(std::min(at, static_cast<double>(options_.buckets - 1)));
   if (bucket_count_[b]++ == 0) bucket_t_first_[b] = t;
   bucket_t_last_[b] = t;
   size_t columns = columns_.size();
@@ -335,7 +336,7 @@ void Timeline::add(size_t index, uint64_t t, uint64_t count) {
   Row& r = rows_[index];
   r.total += count;
   if (t < t0_ || t > t1_) return;
-  size_t bin = std::min(bins_ - 1, static_cast<size_t>(std::max(0.0, std::floor(position(t)))));
+  size_t bin = static_cast<size_t>(std::min(static_cast<double>(bins_ - 1), std::max(0.0, std::floor(position(t)))));
   r.counts[bin] += static_cast<double>(count);
   r.in_range += static_cast<double>(count);
 }

@@ -1,6 +1,8 @@
 #include "core/report.h"
 
 #include "core/format_table.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 
 #include <cstdio>
 
@@ -95,10 +97,32 @@ Json file_facts_to_json(const FileFacts& file) {
   bool times = file.start_ns && file.end_ns;
   j["start_ns"] = times ? Json(std::to_string(*file.start_ns)) : Json();
   j["end_ns"] = times ? Json(std::to_string(*file.end_ns)) : Json();
-  // end - start cannot overflow as a difference of two int64 when computed unsigned.
-  j["duration_ns"] = times ? Json(std::to_string(static_cast<uint64_t>(*file.end_ns) - static_cast<uint64_t>(*file.start_ns))) : Json();
+  std::optional<int64_t> duration = times ? time_math::span(*file.start_ns, *file.end_ns) : std::nullopt;
+  j["duration_ns"] = duration ? Json(std::to_string(*duration)) : Json();
   j["counts"] = counts_json(file.counts);
   return j;
+}
+
+void report_out_of_range_time(Report& report, uint64_t offset, const std::string& what, const std::string& value) {
+  std::string code = report.format + ".time.out_of_range";
+  std::string message = what + " is " + value +
+                        ", beyond the times a log can hold (more than 2^62 ns from 1970): a placeholder or damage, left out of every time span";
+  for (const Problem& p : report.problems)
+    if (p.code == code && p.offset == offset && p.message == message) return;  // said once
+  report.add_problem(Severity::Warning, offset, code, std::move(message));
+}
+
+void drop_out_of_range_times(Report& report, uint64_t offset) {
+  FileFacts& file = report.file;
+  if (!file.start_ns || !file.end_ns) {
+    file.start_ns.reset(), file.end_ns.reset();
+    return;
+  }
+  bool start_ok = time_math::in_range(*file.start_ns), end_ok = time_math::in_range(*file.end_ns);
+  if (start_ok && end_ok) return;
+  if (!start_ok) report_out_of_range_time(report, offset, "the first time", std::to_string(*file.start_ns) + " ns");
+  if (!end_ok) report_out_of_range_time(report, offset, "the last time", std::to_string(*file.end_ns) + " ns");
+  file.start_ns.reset(), file.end_ns.reset();
 }
 
 Json recovery_to_json(const Recovery& recovery) {

@@ -9,6 +9,8 @@
 #include <map>
 
 #include "core/printf_text.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 
 namespace logscope::mcap {
 namespace {
@@ -32,8 +34,13 @@ std::vector<CompressionRow> compression_rows(const FileModel& m) {
   return rows;
 }
 
+// Stamps beyond time_math's range (placeholders, damage) give no span and no rates.
+bool times_in_range(const FileModel& m) {
+  return m.start_time && m.end_time && time_math::in_range_u(*m.start_time) && time_math::in_range_u(*m.end_time);
+}
+
 double seconds_between(const FileModel& m) {
-  if (!m.start_time || !m.end_time || *m.end_time <= *m.start_time) return 0;
+  if (!times_in_range(m) || *m.end_time <= *m.start_time) return 0;
   return static_cast<double>(*m.end_time - *m.start_time) / 1e9;
 }
 
@@ -59,7 +66,7 @@ std::string decimal_time(uint64_t ns) { return printf_string("%" PRIu64 ".%09" P
 // RFC 3339 in UTC with the nanoseconds, trailing zeros dropped (Go's RFC3339Nano).
 std::string rfc3339(uint64_t ns) {
   time_t secs = static_cast<time_t>(ns / uint64_t{1000000000});
-  struct tm t;
+  struct tm t {};
   gmtime_r(&secs, &t);
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &t);
@@ -116,6 +123,7 @@ Report summary_report(const FileModel& m) {
     // ns since the file's epoch; the contract's times are int64.
     r.file.start_ns = static_cast<int64_t>(std::min<uint64_t>(*m.start_time, INT64_MAX));
     r.file.end_ns = static_cast<int64_t>(std::min<uint64_t>(*m.end_time, INT64_MAX));
+    drop_out_of_range_times(r);
   }
   uint64_t attachments = m.attachments.size(), metadata = m.metadata.size();
   r.file.counts = {{"messages", m.message_count}, {"channels", m.channels.size()}, {"schemas", m.schemas.size()},
@@ -218,7 +226,7 @@ std::string info_text(const FileModel& m) {
   head.emplace_back("messages:", std::to_string(m.message_count));
   if (times) {
     uint64_t start = *m.start_time, end = *m.end_time;
-    head.emplace_back("duration:", end >= start ? go_duration(end - start) : "-" + go_duration(start - end));
+    if (times_in_range(m)) head.emplace_back("duration:", end >= start ? go_duration(end - start) : "-" + go_duration(start - end));
     // mcap info prints dates only after 20 years ago; older stamps are time since boot.
     bool date = start / uint64_t{1000000000} > 946684800ull;  // after 2000-01-01
     head.emplace_back("start:", date ? rfc3339(start) + " (" + decimal_time(start) + ")" : decimal_time(start));

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/printf_text.h"
+#include "core/time_findings.h"
 #include "rosbag/reader.h"
 
 namespace logscope::rosbag {
@@ -259,6 +260,7 @@ Report summary_report(const BagStats& s, const Bag& bag) {
   if (!s.empty) {
     r.file.start_ns = static_cast<int64_t>(s.start.ns());
     r.file.end_ns = static_cast<int64_t>(s.end.ns());
+    drop_out_of_range_times(r);  // u32 seconds stay in range; kept so every format applies the same rule
   }
   r.file.counts = {{"messages", s.messages}, {"topics", s.topics.size()}, {"connections", bag.connections.size()},
                    {"chunks", s.chunk_count}};

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/printf_text.h"
+#include "core/time_math.h"
 #include "rosbag2/doctor_checks.h"
 #include "rosbag2/inspector_impl.h"
 #include "rosbag2/recover.h"
@@ -44,8 +45,8 @@ Report Rosbag2Inspector::check(const ProgressFn& progress) {
   // The rows: orphans, zstd, span.
   std::optional<int64_t> yaml_start, yaml_end;
   if (bag.metadata && bag.metadata->starting_time_ns && *bag.metadata->starting_time_ns != INT64_MAX && bag.metadata->duration_ns) {
-    yaml_start = *bag.metadata->starting_time_ns;
-    yaml_end = *yaml_start + *bag.metadata->duration_ns;
+    yaml_end = time_math::add(*bag.metadata->starting_time_ns, *bag.metadata->duration_ns);
+    if (yaml_end) yaml_start = *bag.metadata->starting_time_ns;  // a span past int64 is no span to check against
   }
   std::map<std::pair<size_t, std::string>, uint64_t> counted;  // (file, kind) -> problems
   auto limited = [&](size_t file, const std::string& kind) { return ++counted[{file, kind}] <= kMaxProblemsPerKind; };

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/printf_text.h"
+#include "core/time_math.h"
 #include "rosbag2/inspector_impl.h"
 
 // ext/recover's dbdata.c (compiled into logscope_sqlite): registers sqlite_dbdata and sqlite_dbptr.
@@ -208,15 +209,16 @@ void check_yaml_span(Bag& bag, Report& r) {
   if (totals.from_yaml) return;
   bool all_read = std::all_of(bag.files.begin(), bag.files.end(), [](const BagFile& f) { return f.tables_read; });
   bool yaml_empty = !m.starting_time_ns || *m.starting_time_ns == INT64_MAX || m.message_count.value_or(0) == 0;
-  if (all_read && totals.start_ns && totals.end_ns && !yaml_empty && m.duration_ns) {
-    if (*m.starting_time_ns != *totals.start_ns || *m.duration_ns != *totals.end_ns - *totals.start_ns)
+  std::optional<int64_t> span = totals.start_ns && totals.end_ns ? time_math::span(*totals.start_ns, *totals.end_ns) : std::nullopt;
+  if (all_read && span && !yaml_empty && m.duration_ns) {
+    if (*m.starting_time_ns != *totals.start_ns || *m.duration_ns != *span)
       r.add_problem(Severity::Warning, 0, "rosbag2.yaml.span_mismatch",
                     "metadata.yaml" + (m.starting_time_line ? " line " + std::to_string(m.starting_time_line) : std::string()) +
                         printf_string(": starting_time %lld and duration %lld ns; the databases' messages span %lld to %lld "
                                   "(duration %lld ns)",
                                   static_cast<long long>(*m.starting_time_ns), static_cast<long long>(*m.duration_ns),
                                   static_cast<long long>(*totals.start_ns), static_cast<long long>(*totals.end_ns),
-                                  static_cast<long long>(*totals.end_ns - *totals.start_ns)));
+                                  static_cast<long long>(*span)));
   }
   // `files:` (v5+) against relative_file_paths.
   for (const YamlFile& yf : m.files)

@@ -6,6 +6,8 @@
 #include "core/node_id.h"
 #include "core/printf_text.h"
 #include "core/sha1.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 #include "rosbag2/inspector_impl.h"
 #include "views/views.h"
 
@@ -69,9 +71,10 @@ BagTotals bag_totals(const Bag& bag) {
       row.count = t.message_count;
     }
     totals.messages = m.message_count.value_or(0);
-    if (m.starting_time_ns && *m.starting_time_ns != INT64_MAX && totals.messages > 0) {
+    std::optional<int64_t> end = m.starting_time_ns ? time_math::add(*m.starting_time_ns, m.duration_ns.value_or(0)) : std::nullopt;
+    if (end && *m.starting_time_ns != INT64_MAX && totals.messages > 0) {
       totals.start_ns = *m.starting_time_ns;
-      totals.end_ns = *m.starting_time_ns + m.duration_ns.value_or(0);
+      totals.end_ns = *end;
     }
   }
   return totals;
@@ -224,6 +227,7 @@ Report Rosbag2Inspector::report_of(const BagTotals& totals) {
                           f.tables.schema_version ? Json(*f.tables.schema_version) : Json()});
   r.tables.push_back(std::move(files));
   r.problems = bag.problems;
+  drop_out_of_range_times(r);
   return r;
 }
 
@@ -243,8 +247,8 @@ std::string size_text(uint64_t bytes) {
 
 // "Sep 18 2018 14:56:44.241440135 (1537282604.241440135)", in UTC.
 std::string time_text(int64_t ns) {
-  int64_t seconds = ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) / 1000000000);
-  int64_t fraction = ns - seconds * 1000000000;
+  time_math::SecondsAndNanos split = time_math::split_seconds(ns);
+  int64_t seconds = split.seconds, fraction = split.nanos;
   std::time_t t = static_cast<std::time_t>(seconds);
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -259,6 +263,7 @@ std::string time_text(int64_t ns) {
 std::string Rosbag2Inspector::info_text(const InfoOptions&) {
   Bag& bag = *bag_;
   BagTotals totals = bag_totals(bag);
+  Report report = report_of(totals);  // its times: none beyond time_math's range, and a warning for them
   std::string out = "\n";
   // Concatenated, not printf_string (which stops at 512 bytes): names and types may be long.
   auto line = [&](const char* key, const std::string& value) { out += printf_string("%-19s", key) + value + "\n"; };
@@ -266,11 +271,12 @@ std::string Rosbag2Inspector::info_text(const InfoOptions&) {
   if (bag.files.empty()) line("Files:", "");
   line("Bag size:", size_text(bag.total_size()));
   line("Storage id:", "sqlite3");
-  int64_t duration = totals.start_ns && totals.end_ns ? *totals.end_ns - *totals.start_ns : 0;
+  const FileFacts& times = report.file;
+  int64_t duration = times.start_ns ? time_math::span(*times.start_ns, *times.end_ns).value_or(0) : 0;
   line("Duration:", printf_string("%lld.%09llds", static_cast<long long>(duration / 1000000000),
                                   static_cast<long long>(duration % 1000000000)));
-  if (totals.start_ns) line("Start:", time_text(*totals.start_ns));
-  if (totals.end_ns) line("End:", time_text(*totals.end_ns));
+  if (times.start_ns) line("Start:", time_text(*times.start_ns));
+  if (times.end_ns) line("End:", time_text(*times.end_ns));
   line("Messages:", std::to_string(totals.messages));
   for (size_t i = 0; i < totals.topics.size(); ++i) {
     const TopicRow& t = totals.topics[i];
@@ -281,7 +287,7 @@ std::string Rosbag2Inspector::info_text(const InfoOptions&) {
   if (totals.topics.empty()) line("Topic information:", "");
   // What ros2 bag info does not say: where the numbers come from and what is amiss.
   if (totals.from_yaml) out += "\n(counts from metadata.yaml: no database could be read)\n";
-  for (const Problem& p : bag.problems)
+  for (const Problem& p : report.problems)
     out += std::string(p.severity == Severity::Info ? "note" : p.severity == Severity::Warning ? "warning" : "error") + ": " +
            p.message + "\n";
   return out;

@@ -7,6 +7,8 @@
 
 #include "core/plot.h"
 #include "core/printf_text.h"
+#include "core/time_findings.h"
+#include "core/time_math.h"
 #include "mcap/inspector.h"
 #include "rosbag2/bag.h"
 #include "rosbag2/mcap_folder_impl.h"
@@ -64,7 +66,7 @@ std::string McapBagInspector::info_text(const InfoOptions&) {
   line("Bag size:", format_bytes(r.file.size_bytes));
   line("Storage id:", "mcap");
   if (r.file.start_ns && r.file.end_ns) {
-    line("Duration:", printf_string("%.9fs", static_cast<double>(*r.file.end_ns - *r.file.start_ns) / 1e9));
+    line("Duration:", printf_string("%.9fs", time_math::span_seconds(*r.file.start_ns, *r.file.end_ns).value_or(0)));
     line("Start:", std::to_string(*r.file.start_ns) + " ns");
     line("End:", std::to_string(*r.file.end_ns) + " ns");
   } else {
@@ -201,7 +203,7 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
     }
     if (p.recovery.performed && !r.recovery.performed) r.recovery = p.recovery;
   }
-  if (!r.file.start_ns || !r.file.end_ns) r.file.start_ns.reset(), r.file.end_ns.reset();
+  drop_out_of_range_times(r);  // also drops a start without an end
   r.file.counts = {{"messages", messages}, {"topics", topics_.size()}, {"files", splits_.size()}};
   merged_ = true;
   r.facts.set("storage", "mcap", Unit::Text);
@@ -240,8 +242,8 @@ Report McapBagInspector::merged(const std::vector<Report>& parts, bool checking)
                                     static_cast<unsigned long long>(*yf.message_count),
                                     static_cast<unsigned long long>(parts[i].file.count("messages")->value)));
   bool yaml_empty = !meta_.starting_time_ns || *meta_.starting_time_ns == INT64_MAX || meta_.message_count.value_or(0) == 0;
-  if (!yaml_empty && meta_.duration_ns && r.file.start_ns &&
-      (*meta_.starting_time_ns != *r.file.start_ns || *meta_.duration_ns != *r.file.end_ns - *r.file.start_ns))
+  std::optional<int64_t> span = r.file.start_ns ? time_math::span(*r.file.start_ns, *r.file.end_ns) : std::nullopt;
+  if (!yaml_empty && meta_.duration_ns && span && (*meta_.starting_time_ns != *r.file.start_ns || *meta_.duration_ns != *span))
     r.add_problem(Severity::Warning, 0, "rosbag2.yaml.span_mismatch",
                   at(meta_.starting_time_line) + printf_string("starting_time %lld and duration %lld ns; the MCAP files span %lld to %lld",
                                 static_cast<long long>(*meta_.starting_time_ns), static_cast<long long>(*meta_.duration_ns),

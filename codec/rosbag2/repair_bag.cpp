@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/printf_text.h"
+#include "core/time_math.h"
 #include "rosbag2/inspector_impl.h"
 #include "rosbag2/repair.h"
 
@@ -31,8 +32,9 @@ std::string ns(int64_t v) { return std::to_string(v); }
 
 std::string metadata_yaml_of(const Bag& bag, const BagMetadata* original) {
   BagTotals totals = bag_totals(bag);
-  bool empty = totals.messages == 0 || !totals.start_ns || !totals.end_ns;
-  int64_t start = empty ? INT64_MAX : *totals.start_ns, duration = empty ? 0 : *totals.end_ns - *totals.start_ns;
+  std::optional<int64_t> span = totals.start_ns && totals.end_ns ? time_math::span(*totals.start_ns, *totals.end_ns) : std::nullopt;
+  bool empty = totals.messages == 0 || !span;  // a span past int64 is written as rosbag2 writes an empty bag's
+  int64_t start = empty ? INT64_MAX : *totals.start_ns, duration = empty ? 0 : *span;
   std::string y = "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: sqlite3\n";
   y += "  duration:\n    nanoseconds: " + ns(duration) + "\n  starting_time:\n    nanoseconds_since_epoch: " + ns(start) +
        "\n  message_count: " + std::to_string(totals.messages) + "\n  topics_with_message_count:";
@@ -63,9 +65,10 @@ std::string metadata_yaml_of(const Bag& bag, const BagMetadata* original) {
   y += "\n";
   for (const BagFile& f : bag.files) {
     const DatabaseTables& t = f.tables;
-    bool none = t.message_count == 0 || !t.first_ns || !t.last_ns;
+    std::optional<int64_t> span = t.first_ns && t.last_ns ? time_math::span(*t.first_ns, *t.last_ns) : std::nullopt;
+    bool none = t.message_count == 0 || !span;
     y += "    - path: " + yaml_quoted(f.name) + "\n      starting_time:\n        nanoseconds_since_epoch: " +
-         ns(none ? INT64_MAX : *t.first_ns) + "\n      duration:\n        nanoseconds: " + ns(none ? 0 : *t.last_ns - *t.first_ns) +
+         ns(none ? INT64_MAX : *t.first_ns) + "\n      duration:\n        nanoseconds: " + ns(none ? 0 : *span) +
          "\n      message_count: " + std::to_string(t.message_count) + "\n";
   }
   std::string distro;

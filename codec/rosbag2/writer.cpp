@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/printf_text.h"
+#include "core/time_math.h"
 
 namespace logscope::rosbag2 {
 namespace {
@@ -171,7 +172,8 @@ std::string metadata_yaml(const std::vector<WriterTopic>& topics, const YamlFact
   uint64_t total = 0;
   for (uint64_t c : facts.counts) total += c;
   std::string qos = kQos;
-  long long start = total ? facts.start_ns : INT64_MAX, duration = total ? facts.end_ns - facts.start_ns : 0;
+  // A span past int64 (test stamps at the edges) is written as 0.
+  long long start = total ? facts.start_ns : INT64_MAX, duration = total ? time_math::span(facts.start_ns, facts.end_ns).value_or(0) : 0;
   std::string y = printf_string(
       "rosbag2_bagfile_information:\n  version: 8\n  storage_identifier: sqlite3\n  duration:\n    nanoseconds: %lld\n"
       "  starting_time:\n    nanoseconds_since_epoch: %lld\n  message_count: %llu\n  topics_with_message_count:\n",

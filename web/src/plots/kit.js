@@ -60,7 +60,8 @@ export function niceTicks(min, max, count = 6) {
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) || 10 * power;
   const ticks = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  // At most 1000 ticks: a step below the values' precision (seconds near 2^63 ns) leaves v + step == v.
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9 && ticks.length < 1000; v += step) ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
   return { ticks, step };
 }
 
@@ -71,7 +72,7 @@ export function timeTicks(min, max, count = 7) {
   if (rough < 10) return niceTicks(min, max, count);
   const step = long.find((s) => s >= rough) || 86400 * Math.ceil(rough / 86400);
   const ticks = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + 1e-9; v += step) ticks.push(v);
+  for (let v = Math.ceil(min / step) * step; v <= max + 1e-9 && ticks.length < 1000; v += step) ticks.push(v);
   return { ticks, step };
 }
 

@@ -10,9 +10,21 @@ export function originOf(session) {
   return typeof start === 'string' && /^-?\d+$/.test(start) ? BigInt(start) : 0n;
 }
 
-// Seconds after `origin` (a Number, for drawing) and back to exact ns (floor or ceil to the ns).
-export const secondsAfter = (ns, origin) => Number(BigInt(ns) - origin) / 1e9;
-export const nsAt = (seconds, origin, round = Math.round) => origin + BigInt(round(seconds * 1e9));
+// An answer's ns (a decimal string, or a BigInt) as BigInt; null for anything else, so that a
+// damaged or missing time never throws nor becomes NaN on the way to a scale.
+/** @type {(ns: unknown) => bigint | null} */
+export const nsOf = (ns) => (typeof ns === 'bigint' ? ns : typeof ns === 'string' && /^-?\d+$/.test(ns) ? BigInt(ns) : null);
+
+// Seconds after `origin` (a Number, for drawing: finite for any int64 or u64 ns, 0 for no time)
+// and back to exact ns (floor or ceil to the ns; the origin itself for a non-finite position).
+export const secondsAfter = (ns, origin) => {
+  const value = nsOf(ns);
+  return value === null ? 0 : Number(value - origin) / 1e9;
+};
+export const nsAt = (seconds, origin, round = Math.round) => {
+  const ns = round(seconds * 1e9);
+  return origin + (Number.isFinite(ns) ? BigInt(ns) : 0n);
+};
 
 // The range chosen on the timeline: {t0, t1} (BigInt ns, inclusive) or null for the whole file.
 export class TimeRange extends EventTarget {

@@ -7,7 +7,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc, formatAt } from '../format.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, timeTicks, timeTickText, secondsText } from './kit.js';
-import { secondsAfter, nsAt } from './range.js';
+import { secondsAfter, nsAt, nsOf } from './range.js';
 
 // A slice's length in the unit that shows it (a 70 ms log has slices of 0.1 ms, not "0.000 s").
 /** @param {number} ns */
@@ -172,9 +172,13 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
     const bins = Math.max(50, Math.min(4000, Math.floor((bars.clientWidth || 800) / 3)));  // 3 px a slice
     const result = /** @type {import('../types.js').TimelineResult} */ (await session.result(session.client.call('query', { name: 'timeline', args: { bins } })));
     if (result.error) throw new Error(result.error);
+    if (nsOf(result.t0_ns) === null || nsOf(result.t1_ns) === null) throw new Error('the timeline answer holds no time range');
     const unit = result.resolution === 'block' ? 'blocks' : result.resolution === 'frame' ? 'frames' : 'messages';
     data = { ...result, unit, x0: secondsAfter(result.t0_ns, origin), x1: secondsAfter(result.t1_ns, origin) };
-    if (data.x1 <= data.x0) data.x1 = data.x0 + 1e-9 * Math.max(1, result.bin_ns * result.bins);
+    // A range too narrow for its magnitude (stamps near INT64_MAX with no start to count from)
+    // still gets a width: the next double above x0 at least.
+    if (!(data.x1 > data.x0)) data.x1 = data.x0 + 1e-9 * Math.max(1, Number(result.bin_ns) * result.bins || 1);
+    if (!(data.x1 > data.x0)) data.x1 = data.x0 + (Math.abs(data.x0) * 2 * Number.EPSILON || 1e-9);
     note.textContent = `${formatCount(data.rows.length)} ${data.rows.length === 1 ? 'row' : 'rows'} · ${data.unit} per slice of ${sliceText(result.bin_ns)}, log scale · ${RESOLUTION[result.resolution] || result.resolution}; drag to select a range`;
     card.dataset.resolution = result.resolution;
     card.dataset.rows = String(data.rows.length);
