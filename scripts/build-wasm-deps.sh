@@ -168,10 +168,26 @@ trap 'rc=$?; rm -rf "$work"; ((rc == 0)) || { say "FAILED; last lines of $log:";
 run() { "$@" >>"$log" 2>&1; }
 
 # Fetches and unpacks (with Debian patches) source package $1 at version $2; prints its dir.
+# A security update's source can be listed yet missing from the archive (libzstd's +deb12u1 answered
+# 404 on 2026-12-02): then the newest other listed revision of the same upstream version is used,
+# and the build log says so.
 fetch() {
   mkdir "$work/$1"
-  (cd "$work/$1" && run apt-get source -q --only-source "$1=$2")
-  find "$work/$1" -mindepth 1 -maxdepth 1 -type d
+  (cd "$work/$1" && run apt-get source -q --only-source "$1=$2") && {
+    find "$work/$1" -mindepth 1 -maxdepth 1 -type d
+    return
+  }
+  local upstream=${2%-*} other
+  for other in $(apt-cache showsrc --only-source "$1" | sed -n 's/^Version: //p' | sort -rV); do
+    [[ $other != "$2" && ${other%-*} == "$upstream" ]] || continue
+    rm -rf "${work:?}/$1" && mkdir "$work/$1"
+    if (cd "$work/$1" && run apt-get source -q --only-source "$1=$other"); then
+      say "WARNING: $1 $2's source could not be fetched; built from $other (same upstream version)"
+      find "$work/$1" -mindepth 1 -maxdepth 1 -type d
+      return
+    fi
+  done
+  die "could not fetch the source of $1 $2"
 }
 
 for lib in "${libs[@]}"; do
