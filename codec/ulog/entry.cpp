@@ -10,7 +10,7 @@
 namespace logscope::ulog {
 namespace {
 
-// A few hundredths of a second of the demo flight with every message type (outputs.cpp's make_small_demo).
+// A few hundredths of a second of the demo flight with every message type but a dropout (outputs.cpp's make_small_demo).
 const uint8_t kSmallDemo[] = {
 #include "ulog/small_demo.inc"
 };

@@ -439,7 +439,7 @@ TEST_CASE("rosbag2 yaml: a yaml cut anywhere opens the bag from its files, with 
   }
 }
 
-TEST_CASE("rosbag2 yaml: wrong indentation, wrong types and missing keys are warnings naming the line; the data wins") {
+TEST_CASE("rosbag2 yaml: wrong indentation, wrong types and missing keys are warnings naming the line, the data wins") {
   SqliteBag b;
   std::string whole = yaml_of(b.facts, Shape{});
   auto line_of = [&](const std::string& text) {
@@ -566,7 +566,7 @@ TEST_CASE("rosbag2 yaml: files the yaml names that are missing, and files it doe
   CHECK(rs.count(Severity::Error) == 0);
 }
 
-TEST_CASE("rosbag2 yaml: a folder is a bag when it holds metadata.yaml or storage files; otherwise the CLI says what a bag holds") {
+TEST_CASE("rosbag2 yaml: a folder is a bag when it holds metadata.yaml or storage files, otherwise the CLI says what a bag holds") {
   McapBag b;
   SqliteBag s;
   // metadata.yaml alone, of any content: a bag (of no files), with the yaml's warning.

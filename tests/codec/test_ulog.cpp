@@ -195,7 +195,7 @@ TEST_CASE("ulog: queries: params with defaults, messages, info_multiple, decoded
   }
 }
 
-TEST_CASE("ulog: the tree lists the header and every message; locate, spans and decode agree") {
+TEST_CASE("ulog: the tree lists the header and every message, locate, spans and decode agree") {
   std::vector<ulog::LedgerEntry> ledger;
   Opened o = open_bytes(feature_file(&ledger));
   FormatInspector& in = *o.inspector;
@@ -344,7 +344,7 @@ TEST_CASE("ulog: the doctor's findings each at its byte offset") {
   }
 }
 
-TEST_CASE("ulog: a cut at every byte keeps every complete message before it; repair makes a clean file of them") {
+TEST_CASE("ulog: a cut at every byte keeps every complete message before it, repair makes a clean file of them") {
   std::vector<ulog::LedgerEntry> ledger;
   std::string bytes = feature_file(&ledger);
   for (size_t cut = ulog::kHeaderSize; cut <= bytes.size(); ++cut) {

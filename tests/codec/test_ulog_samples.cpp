@@ -75,7 +75,7 @@ TEST_CASE("ulog samples: counts equal @foxglove/ulog's") {
   }
 }
 
-TEST_CASE("ulog samples: the cut sample names where it ends; the appended sample's three crash dumps are read") {
+TEST_CASE("ulog samples: the cut sample names where it ends, the appended sample's three crash dumps are read") {
   if (!test_support::have_samples()) return;
   Opened cut = open_bytes(load("PX4__pyulog__sample_b82c557.ulg"));
   REQUIRE(has_code(cut.model().problems, "ulog.file.truncated"));
@@ -101,7 +101,7 @@ TEST_CASE("ulog samples: the cut sample names where it ends; the appended sample
   CHECK(dumps->type == "char[17424]");
 }
 
-TEST_CASE("ulog samples: a cut at every 4 KB keeps every complete message; the repair checks clean") {
+TEST_CASE("ulog samples: a cut at every 4 KB keeps every complete message, the repair checks clean") {
   if (!test_support::have_samples()) return;
   for (const Expected& e : kSamples) {
     CAPTURE(e.file);
