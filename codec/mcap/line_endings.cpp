@@ -65,7 +65,7 @@ void prefixes(const uint8_t* d, size_t n, size_t at, bool no_insert_at, std::vec
     std::vector<size_t> inserts;
     void go(size_t j, size_t filled, bool may_insert) {
       if (filled == kRecordPrefix) {
-        out->push_back(Prefix{bytes[0], u64_at(bytes + 1), kRecordPrefix - inserts.size(), inserts});
+        out->push_back(Prefix{bytes[0], u64_at(bytes + 1), static_cast<size_t>(kRecordPrefix - inserts.size()), inserts});
         return;
       }
       if (j >= n) return;

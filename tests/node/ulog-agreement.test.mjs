@@ -39,7 +39,7 @@ async function foxglove(path) {
 
 function cli(path) {
   const info = runCli(['info', path, '--json']);
-  const report = JSON.parse(info.stdout);
+  const report = JSON.parse(info.stdout).summary;  // info --json: {path, size, detection, summary}
   const table = (name) => report.tables.find((t) => t.name === name);
   const rows = (name) => table(name).rows.map((row) => Object.fromEntries(table(name).columns.map((c, i) => [c, row[i]])));
   const query = (name, args = {}) => {
@@ -121,16 +121,25 @@ test('writer-made files, whole, cut and repaired, agree with @foxglove/ulog', as
     const bytes = readFileSync(demo);
     for (const fraction of [0.31, 0.62, 0.97]) {
       const cut = join(dir, `cut${fraction}.ulg`);
-      writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * fraction)));
-      const ours = cli(cut);
+      // A cut exactly between two messages leaves a complete ULog (it has no end marker): of two
+      // neighbouring cut points at most one is such a boundary (a message is at least 3 bytes).
+      let ours;
+      for (const nudge of [0, 1]) {
+        writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * fraction) + nudge));
+        ours = cli(cut);
+        if (ours.report.problems.some((p) => p.code === 'ulog.file.truncated')) break;
+      }
       assert.ok(ours.report.problems.some((p) => p.code === 'ulog.file.truncated'), `cut ${fraction}: reported`);
       const fox = await foxglove(cut);  // silent, with the same complete messages
       compare(`cut ${fraction}`, fox, ours, t);
       const repaired = `${cut}.repaired.ulg`;
       const { status, stdout } = runCli(['repair', cut, repaired]);
-      assert.equal(status, 0, `cut ${fraction}: repair exits 0\n${stdout}`);
+      // 1: the repaired file still holds what the log itself says (a dropout is a warning).
+      assert.ok(status === 0 || status === 1, `cut ${fraction}: repair exits 0 or 1\n${stdout}`);
       const fixed = await foxglove(repaired);
-      compare(`repaired ${fraction}`, fixed, cli(repaired), t);
+      const checked = cli(repaired);
+      assert.deepEqual(checked.report.problems.filter((p) => p.severity === 'error'), [], `repaired ${fraction}: no error`);
+      compare(`repaired ${fraction}`, fixed, checked, t);
       const kept = fixed.subscriptions.reduce((n, s) => n + s.messages, 0);
       assert.equal(kept, ours.report.file.counts.messages, `repaired ${fraction}: every data message kept`);
     }
