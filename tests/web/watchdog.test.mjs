@@ -107,7 +107,7 @@ test('a read-ahead helper and a file feeder that never start: the page finishes 
   assert.equal(stats.read_ahead, false);
   assert.equal(stats.checksum_feeder, false, 'the checksum was read by the codec worker itself');
   assert.ok(stats.checksum_streamed_bytes > 0);
-  const want = cliJson('check', files.bddf, '--json');
+  const want = cliJson('check', files.bddf, '--json').report;  // check --json: {path, ..., report}
   const report = await page.evaluate(() => window.logscope.state.report);
   assert.equal(report.problems.length, want.problems.length);
   assert.deepEqual(page.errors, []);
@@ -127,9 +127,9 @@ test('decompression helpers that never start: the bz2 bag is checked by the code
   const stats = await jobsStats(page);
   assert.equal(stats.offload_helpers, 0);
   assert.equal(stats.chunks_offloaded, 0);
-  const want = cliJson('check', files.bz2, '--json');
+  const want = cliJson('check', files.bz2, '--json').report;  // check --json: {path, ..., report}
   const report = await page.evaluate(() => window.logscope.state.report);
-  assert.equal(report.status, want.status);
+  assert.equal(report.format, want.format);
   assert.deepEqual(report.file.counts, want.file.counts);
   assert.equal(report.problems.length, want.problems.length);
   assert.deepEqual(page.errors, []);
@@ -270,7 +270,7 @@ test('a worker that cannot read the chosen file is handed a copy the page read',
   assert.equal(await page.evaluate(() => document.body.dataset.checked), 'true');
   assert.equal(await page.evaluate(() => window.logscope.state.client.source.file.type), 'application/x-logscope-copy');
   assert.equal(await page.evaluate(() => window.logscope.jobsClient().source.file.type), 'application/x-logscope-copy');
-  const want = cliJson('info', files.bddf, '--json');
+  const want = cliJson('info', files.bddf, '--json').summary;  // info --json: {path, ..., summary}
   assert.deepEqual(await page.evaluate(() => window.logscope.state.summary.file.counts), want.file.counts);
   assert.deepEqual(page.errors, []);
 
