@@ -5,6 +5,7 @@
 # for node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/compiler-cache.sh
 jobs=$(nproc)
 mkdir -p build
 
@@ -12,13 +13,13 @@ mkdir -p build
 sqlite=$(scripts/fetch-sqlite.sh | tail -n 1)
 
 echo "== native build" >&2
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DLOGSCOPE_SQLITE="$sqlite" >build/cmake-native.log 2>&1 || { cat build/cmake-native.log; exit 1; }
+cmake -S . -B build/native "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release -DLOGSCOPE_SQLITE="$sqlite" >build/cmake-native.log 2>&1 || { cat build/cmake-native.log; exit 1; }
 cmake --build build/native -j"$jobs"
 
 echo "== wasm build" >&2
 prefix=$(scripts/build-wasm-deps.sh | tail -n 1)
 export NODE_PATH=/usr/share/nodejs  # Debian's emscripten optimizer imports acorn from there
-emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DLOGSCOPE_WASM_DEPS="$prefix" -DLOGSCOPE_SQLITE="$sqlite" >build/cmake-wasm.log 2>&1 || { cat build/cmake-wasm.log; exit 1; }
+emcmake cmake -S . -B build/wasm "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release -DLOGSCOPE_WASM_DEPS="$prefix" -DLOGSCOPE_SQLITE="$sqlite" >build/cmake-wasm.log 2>&1 || { cat build/cmake-wasm.log; exit 1; }
 cmake --build build/wasm -j"$jobs"
 
 echo "== demo files" >&2

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(
-  g++ cmake make protobuf-compiler libprotobuf-dev libcrypto++-dev doctest-dev liblz4-dev libbz2-dev libzstd-dev  # native
+  g++ cmake make ccache protobuf-compiler libprotobuf-dev libcrypto++-dev doctest-dev liblz4-dev libbz2-dev libzstd-dev  # native
   libprotoc-dev    # the .proto parser's headers (codec/protobuf; its code is in libprotobuf)
   nlohmann-json3-dev  # JSON (header-only: the wasm build compiles the same headers)
   libyaml-cpp-dev  # rosbag2's metadata.yaml (codec/rosbag2/metadata.cpp); its source package is built for wasm
