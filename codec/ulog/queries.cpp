@@ -187,13 +187,41 @@ Json UlogInspector::decoded_query(QueryArgs& args, const ProgressFn& progress) {
   return out;
 }
 
-// {"topic"? (vehicle_global_position, else vehicle_gps_position), "multi_id"?, "max_points"?} ->
+// {"topic"? (vehicle_global_position, else vehicle_gps_position or sensor_gps), "multi_id"?, "max_points"?} ->
 // {"topic", "count", "points": [[lat, lon, alt]], "times_ns", "bounds": {lat_min, lat_max, lon_min, lon_max}}:
 // degrees (an integer lat/lon field is in 1e-7 degrees, as the GPS topics write it).
 Json UlogInspector::gps_track_query(QueryArgs& args, const ProgressFn& progress) {
-  std::string source = args.has("topic") ? topic_source(args) : model_.subscription("vehicle_global_position", 0) ? "vehicle_global_position" : "vehicle_gps_position";
   uint64_t max_points = args.u64("max_points", 5000, 2, 100000);
   if (!args.ok()) return QueryArgs::error_json(args.error());
+  std::string source = args.has("topic") ? topic_source(args) : "";
+  if (source.empty()) {
+    // The estimate where it was logged, else the raw fixes: the first with messages (old logs
+    // subscribe to both and fill one), else the first subscribed.
+    auto messages_of = [&](const std::string& name) {
+      uint64_t n = 0;
+      for (const Subscription& x : model_.subscriptions)
+        if (x.name == name && x.multi_id == 0) n += x.messages;
+      return n;
+    };
+    const char* candidates[] = {"vehicle_global_position", "vehicle_gps_position", "sensor_gps"};
+    for (const char* name : candidates)
+      if (source.empty() && messages_of(name)) source = name;
+    for (const char* name : candidates)
+      if (source.empty() && model_.subscription(name, 0)) source = name;
+    if (source.empty()) {
+      // No GPS topic: an empty track, not an error (the page says there is nothing to draw).
+      Json out = Json::object();
+      out["topic"] = Json();
+      out["multi_id"] = uint64_t{0};
+      out["count"] = uint64_t{0};
+      out["kept"] = uint64_t{0};
+      out["cancelled"] = false;
+      out["points"] = Json::array();
+      out["times_ns"] = Json::array();
+      out["bounds"] = Json::object();
+      return out;
+    }
+  }
   std::string topic, error;
   uint8_t multi_id = 0;
   if (!parse_source(source, &topic, &multi_id, &error)) return QueryArgs::error_json(error);

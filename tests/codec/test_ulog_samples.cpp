@@ -6,6 +6,7 @@
 // the repaired copy checks clean with the same data messages.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "test_support.h"
@@ -126,5 +127,32 @@ TEST_CASE("ulog samples: a cut at every 4 KB keeps every complete message, the r
         CHECK(fixed.inspector->check(nullptr).count(Severity::Error) == 0);
       }
     }
+  }
+}
+
+TEST_CASE("ulog samples: the GPS track comes from the GPS topic that has messages, or is empty without one") {
+  if (!test_support::have_samples()) return;
+  for (const Expected& e : kSamples) {
+    CAPTURE(e.file);
+    Opened o = open_bytes(load(e.file));
+    Json gps = o.inspector->query("gps_track", Json::object(), nullptr);
+    REQUIRE(!gps.find("error"));
+    uint64_t kept = gps.find("kept")->as_uint();
+    CHECK(gps.find("points")->size() == kept);
+    if (gps.find("topic")->is_null()) {
+      CHECK(gps.find("count")->as_uint() == 0);
+      continue;
+    }
+    // Every fix lies on the earth.
+    for (const Json& p : gps.find("points")->elements()) {
+      CHECK(std::abs(p[0].as_double()) <= 90);
+      CHECK(std::abs(p[1].as_double()) <= 180);
+    }
+  }
+  // The three samples that flew with GPS give a track.
+  for (const char* file : {"PX4__pyulog__sample_b82c557.ulg", "PX4__pyulog__sample_log_small.ulg", "PX4__pyulog__sample_px4_events.ulg"}) {
+    CAPTURE(file);
+    Opened o = open_bytes(load(file));
+    CHECK(o.inspector->query("gps_track", Json::object(), nullptr).find("kept")->as_uint() > 10);
   }
 }
