@@ -100,6 +100,21 @@ test('every shared ULog sample agrees with @foxglove/ulog (and the stated differ
       const cut = ours.report.problems.find((p) => p.code === 'ulog.file.truncated');
       assert.ok(cut, 'the cut is reported');
       assert.equal(cut.offset, 1081257);
+      // Repaired, it is a whole ULog that @foxglove/ulog reads with every complete message.
+      const dir = mkdtempSync(join(tmpdir(), 'logscope-ulog-cut-'));
+      try {
+        const repaired = join(dir, 'repaired.ulg');
+        const { status, stdout } = runCli(['repair', path, repaired]);
+        assert.ok(status === 0 || status === 1, `repair exits 0 or 1\n${stdout}`);
+        const fixed = await foxglove(repaired);
+        const checked = cli(repaired);
+        assert.deepEqual(checked.report.problems.filter((p) => p.severity === 'error'), [], 'the repaired sample: no error');
+        assert.ok(!checked.report.problems.some((p) => p.code === 'ulog.file.truncated'), 'the repaired sample is not cut');
+        compare(`${file} repaired`, fixed, checked, t);
+        assert.equal(checked.report.file.counts.messages, ours.report.file.counts.messages, 'every complete data message kept');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     } else {
       assert.ok(!problems.includes('ulog.file.truncated'), `${file}: not cut`);
     }
