@@ -59,7 +59,7 @@ for (const engine of ['firefox', 'webkit']) {
       }, has.opfs);
       assert.equal(link.name, 'rover.extract.mcap');
       assert.deepEqual(link.bytes, [1, 2, 3, 40, 50, 6, 7], 'the link hands out the output');
-      assert.match(link.where, has.opfs ? /private storage/ : /memory.*no private file storage \(OPFS\)/);
+      assert.match(link.where, has.opfs ? /private storage/ : /no private file storage \(OPFS\).*kept in memory/);
       assert.deepEqual(await b.errors(), []);
     });
 

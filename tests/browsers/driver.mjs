@@ -201,7 +201,8 @@ export async function launch(engine) {
     },
     // Runs `fn` in the page with JSON arguments; its (awaited) JSON result.
     evaluate: (fn, ...args) => backend.evaluate(fn, ...args),
-    // Polls `fn(arg)` in the page until it is truthy; returns that value.
+    // Polls `fn(arg)` in the page until it is truthy; returns that value. Return JSON (a boolean,
+    // not an element: Firefox's BiDi hands an element back as nothing, which never ends the wait).
     async waitFor(fn, arg, { timeout = 60_000, what = String(fn) } = {}) {
       const end = Date.now() + timeout;
       for (;;) {

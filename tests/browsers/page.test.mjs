@@ -17,8 +17,8 @@ import { makeFixtures, poseX } from './fixtures.mjs';
 const missing = !haveWasm ? 'web/gen is not built (bash scripts/build.sh)' : !haveCli ? 'build/native/logscope is not built' : !haveDemos ? 'no demo files (scripts/make-demos.sh)' : null;
 
 const KNOWN_FAILING = {
-  firefox: { hex: 'no structure tree within 60 s', extract: 'fails on its first run' },
-  webkit: { folder: 'the driver\'s folder choice failed', hex: 'no structure tree within 60 s', data: 'fails on its first run', extract: 'not yet seen to pass' },
+  firefox: {},
+  webkit: {},
 };
 
 let fixtures;
@@ -55,8 +55,8 @@ async function noErrors(b) {
 
 for (const engine of ['firefox', 'webkit']) {
   describe(engine, { skip: missing ?? engines[engine] ?? false }, () => {
-    // Failing on their first run (2026-12-02), not yet diagnosed: whether the page or the test's
-    // waits are wrong there is open. They run, and report as todo, so they are seen, not hidden.
+    // A case known to fail in an engine reports as todo, with why (none today: the hex view and
+    // Extract failed because the progress bar moved the tabs under the pointer, fixed in app.css).
     const knownFailing = (name) => (KNOWN_FAILING[engine]?.[name] ? { todo: KNOWN_FAILING[engine][name] } : {});
     /** @type {Awaited<ReturnType<typeof launch>>} */
     let b;
@@ -99,6 +99,9 @@ for (const engine of ['firefox', 'webkit']) {
       } catch (error) {
         return t.skip(`${engine}'s driver cannot choose a folder: ${String(error.message).split('\n')[0]}`);
       }
+      // WebKitWebDriver takes the folder's path and gives the input no file: the driver, not the page.
+      const chosen = await b.evaluate(() => document.querySelector('#folder-input').files.length);
+      if (!chosen) return t.skip(`${engine}'s driver gave the folder input no file for a folder`);
       assert.equal(await opened(b, 'bag2'), 'summary');
       await checkedAndIdle(b);
       const info = cliJson('info', '--json', fixtures.files.bagFolder).summary;
@@ -127,7 +130,7 @@ for (const engine of ['firefox', 'webkit']) {
       await b.setFiles('#file-input', [path]);
       assert.equal(await opened(b, basename(path)), 'summary');
       await b.click('#tab-explore');
-      await b.waitFor(() => document.querySelector('#tree-slot .tree-row'), undefined, { what: 'the structure tree' });
+      await b.waitFor(() => Boolean(document.querySelector('#tree-slot .tree-row')), undefined, { what: 'the structure tree' });
       const shown = await b.waitFor(() => {
         const cells = [...document.querySelectorAll('#hex-slot .b')].filter((c) => Number(c.dataset.offset) < 32).sort((x, y) => x.dataset.offset - y.dataset.offset);
         return cells.length === 32 && cells.every((c) => c.textContent !== '··') && cells.map((c) => c.textContent).join(' ');
@@ -165,7 +168,8 @@ for (const engine of ['firefox', 'webkit']) {
       const value = await b.waitFor(() => [...(document.querySelector('#data-channel')?.options ?? [])].find((o) => o.textContent.startsWith('/pose'))?.value, undefined, { what: 'the /pose channel' });
       await b.select('#data-channel', value);
       await b.waitFor(() => document.querySelector('#data-table tbody tr[data-topic="/pose"]')?.dataset.decoded === 'yes', undefined, { what: 'a decoded /pose row' });
-      await b.click('#data-table tbody tr[data-topic="/pose"]');
+      // A cell, as a user clicks one (WebKit's WebDriver takes a table row itself for not interactable).
+      await b.click('#data-table tbody tr[data-topic="/pose"] td:nth-child(2)');
       const text = await b.waitFor(() => {
         const box = document.querySelector('#data-table tr.detail .data-record');
         return box && !/Decoding/.test(box.textContent) && box.textContent;
@@ -183,7 +187,7 @@ for (const engine of ['firefox', 'webkit']) {
       await b.setFiles('#file-input', [path]);
       assert.equal(await opened(b, basename(path)), 'summary');
       await b.click('#tab-extract');
-      await b.waitFor(() => document.querySelector('#extract-run'), undefined, { what: 'the Extract form' });
+      await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
       await b.evaluate(() => {
         for (const [id, v] of [['#extract-from', '2'], ['#extract-to', '5.5']]) {
           const input = document.querySelector(id);

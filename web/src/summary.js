@@ -108,7 +108,7 @@ export function renderChecksum(root, state) {
     if (result.status === 'cancelled') parts.push(h('button.button', { type: 'button', id: 'verify-checksum', onclick: state.onVerify }, 'Verify checksum'));
   } else if (state.status === 'running') {
     parts.push(h('div.check-status.tone-neutral', { id: 'checksum-status', dataset: { status: 'running' } }, h('span.dot.pulse'), h('strong', {}, 'Verifying…')));
-    parts.push(h('p.muted.small', {}, 'Reading the whole file; progress is shown at the top.'));
+    parts.push(h('p.muted.small', {}, 'Reading the whole file; progress is shown at the bottom of the window.'));
   } else if (state.status === 'error') {
     parts.push(h('div.check-status.tone-bad', { id: 'checksum-status', dataset: { status: 'error' } }, h('span.dot'), h('strong', {}, 'Could not verify')), h('p.small', {}, state.error), h('button.button', { type: 'button', id: 'verify-checksum', onclick: state.onVerify }, 'Try again'));
   } else {
