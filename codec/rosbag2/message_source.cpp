@@ -7,15 +7,28 @@ namespace logscope::rosbag2 {
 
 MessageSource* Rosbag2Inspector::message_source() {
   if (message_source_) return message_source_.get();
+  // Names and types from the topics tables, read at open: not bag_totals(), whose exact counts
+  // read every messages table (the page asks for them only when the user does).
   auto topics = [this] {
     std::vector<SourceTopic> list;
-    for (const TopicRow& row : bag_totals(*bag_).topics) {
-      SourceTopic t{row.name, row.type, ""};
-      const Topic* topic = find_topic(row.name);
-      if (!topic) t.note = "no readable database lists topic " + row.name;
+    auto add = [&](const std::string& name, const std::string& type) {
+      for (const SourceTopic& t : list)
+        if (t.topic == name) return;
+      SourceTopic t{name, type, ""};
+      const Topic* topic = find_topic(name);
+      if (!topic) t.note = "no readable database lists topic " + name;
       else if (const TopicDecoder& d = decoders().get(*topic); !d.usable()) t.note = d.note;
       list.push_back(std::move(t));
+    };
+    bool any_read = false;
+    for (const BagFile& f : bag_->files) {
+      if (!f.tables_read) continue;
+      any_read = true;
+      for (const Topic& t : f.tables.topics) add(t.name, t.type);
     }
+    // Nothing readable (a whole-file zstd bag): the yaml's topics, which no walk can decode.
+    if (!any_read && bag_->metadata)
+      for (const YamlTopic& t : bag_->metadata->topics) add(t.name, t.type);
     return list;
   };
   auto walk = [this](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
