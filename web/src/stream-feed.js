@@ -57,7 +57,7 @@ export async function streamFeed(Module, feed, reader, progress) {
     reader.bytesRead += chunk.length;
   };
   let error = '';
-  let fedBy = 0; // feeders that brought bytes
+  let fedBy = 0; // feeders that brought bytes, or answered with the reason they could not
   try {
     if (end - begin <= FEEDER_MIN_BYTES) {
       push(new Uint8Array(await reader.file.slice(begin, end).arrayBuffer()));
@@ -79,7 +79,10 @@ export async function streamFeed(Module, feed, reader, progress) {
           await fromFeeder(feeder, reader.file, done, end, push, () => progress(done, end));
           break;
         } catch (failure) {
-          if (!(failure instanceof HelperTimeout)) throw failure;
+          if (!(failure instanceof HelperTimeout)) {
+            fedBy++; // it answered: the file could not be read (changed, moved), not a silent helper
+            throw failure;
+          }
         } finally {
           feeder.terminate();
           if (done > before) fedBy++;
