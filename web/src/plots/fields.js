@@ -53,7 +53,7 @@ export class FieldPicker {
   }
 }
 
-const BORING = /(^|\.)(seq|secs|nsecs|stamp)$|(^|\.)header\.|^sample$|covariance|orientation\.|status\./;
+const BORING = /(^|\.)(seq|secs|nsecs|stamp|timestamp\w*)$|(^|\.)header\.|^sample$|covariance|orientation\.|status\./;
 const plottable = (columns) => columns.filter((c) => c.kind === 'number' || c.kind === 'bool');
 // Whether a source has a column worth a first look (not only header stamps and sequence numbers).
 export const hasLivelyField = (columns) => plottable(columns).some((c) => !BORING.test(c.name));
