@@ -591,7 +591,9 @@ async function handle({ id, op, args }) {
   } catch (thrown) {
     const error = /** @type {import('./src/types.js').ErrorLike | number | null | undefined} */ (thrown);
     // A trap inside wasm (abort, out of bounds, out of memory) leaves the module unusable.
-    const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /abort|Aborted|memory/i.test(String(error.message || error)));
+    // (Emscripten's own words: not any message with "memory" in it, such as the page's "could not
+    // hold the file in memory", which leaves the module as it was.)
+    const fatal = error instanceof WebAssembly.RuntimeError || typeof error === 'number' || (error && /^(Aborted|abort)\b|out of memory|memory access out of bounds|Cannot enlarge memory|WebAssembly\.Memory/i.test(String(error.message || error)));
     self.postMessage({ id, ok: false, fatal, error: describe(error), code: (error && typeof error === 'object' && error.name) || null });
   } finally {
     clearInterval(beating);
