@@ -13,18 +13,12 @@ import { probeRemote, nameOfUrl } from './remote.js';
 const YAML = 'metadata.yaml';
 const MAX_YAML_BYTES = 16 * 1024 * 1024; // the codec's cap too (codec/rosbag2/bag.cpp)
 
-// Does a folder with these file names hold a bag, as the codec decides (rosbag2/bag.cpp
-// bag_storage): a metadata.yaml, a database (.db3, a whole-file zstd .db3.zstd), a database of any
-// name beside its -wal (the 2018 bag named test.bag), or without a yaml, MCAP files named as
-// rosbag2 names a bag's splits, `<folder>_<N>.mcap` (a folder of unrelated MCAP files is no bag).
-/**
- * @param {string[]} names
- * @param {string} [folder] the folder's own name
- */
-export function isBagFolder(names, folder = '') {
+// Does a folder with these file names hold a bag: a metadata.yaml, a database (.db3, a whole-file
+// zstd .db3.zstd), or a database of any name beside its -wal (the 2018 bag named test.bag).
+/** @param {string[]} names */
+export function isBagFolder(names) {
   const set = new Set(names);
-  if (set.has(YAML) || names.some((n) => /\.db3(\.zstd)?$/.test(n) || (set.has(`${n}-wal`) && !n.endsWith('-wal')))) return true;
-  return folder !== '' && names.some((n) => n.startsWith(`${folder}_`) && /^(0|[1-9]\d*)\.mcap$/.test(n.slice(folder.length + 1)));
+  return set.has(YAML) || names.some((n) => /\.db3(\.zstd)?$/.test(n) || (set.has(`${n}-wal`) && !n.endsWith('-wal')));
 }
 
 /**
@@ -66,7 +60,7 @@ export function groupBagFolders(items) {
   const bags = new Map();
   for (const [dir, list] of byDir) {
     if (list.some((item) => !item.file)) continue; // a file that could not be read stays its own row
-    if (isBagFolder(list.map((item) => splitPath(item.path)[1]), splitPath(dir)[1])) {
+    if (isBagFolder(list.map((item) => splitPath(item.path)[1]))) {
       bags.set(dir, localBag(splitPath(dir)[1], list.map((item) => ({ name: splitPath(item.path)[1], file: /** @type {File} */ (item.file) }))));
     }
   }
@@ -97,7 +91,7 @@ export function bagOfChosenFolder(files) {
   const parts = files.map((f) => (f.webkitRelativePath || '').split('/'));
   if (parts.some((p) => p.length !== 2) || new Set(parts.map((p) => p[0])).size !== 1) return null;
   const names = parts.map((p) => p[1]);
-  if (!isBagFolder(names, parts[0][0])) return null;
+  if (!isBagFolder(names)) return null;
   return localBag(parts[0][0], files.map((file, i) => ({ name: names[i], file })));
 }
 
@@ -121,7 +115,7 @@ export async function bagOfDrop(dropped) {
     if (!some.length) break;
     entries.push(...some);
   }
-  if (!entries.length || entries.some((e) => !e.isFile) || !isBagFolder(entries.map((e) => e.name), directory.name)) return null;
+  if (!entries.length || entries.some((e) => !e.isFile) || !isBagFolder(entries.map((e) => e.name))) return null;
   const files = await Promise.all(entries.map(async (e) => ({ name: e.name, file: await entryFile(/** @type {FileSystemFileEntry} */ (e)) })));
   return localBag(directory.name, files);
 }
