@@ -59,7 +59,11 @@ Made binary_file(WriterOptions options, int messages, uint64_t seed, bool text =
   for (int i = 0; i < messages; ++i) {
     std::string data;
     if (text) {
-      data = "{\"i\":" + std::to_string(i) + ",\"x\":" + std::to_string(next() % 100000) + ",\"note\":\"line " + std::to_string(next() % 1000) + "\"}\r\n";
+      // One call per statement: the order of two calls in one expression is unspecified, and g++
+      // and clang (the sanitizer build) took them in opposite orders, making different files.
+      uint32_t line = next() % 1000;
+      uint32_t x = next() % 100000;
+      data = "{\"i\":" + std::to_string(i) + ",\"x\":" + std::to_string(x) + ",\"note\":\"line " + std::to_string(line) + "\"}\r\n";
     } else {
       size_t size = 40 + next() % 400;
       for (size_t j = 0; j < size; ++j) data += static_cast<char>(next() & 0xFF);
