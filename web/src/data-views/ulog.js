@@ -5,8 +5,8 @@
 import { h, clear, formatCount } from '../dom.js';
 import { formatAt } from '../format.js';
 import { td, tableRows } from './common.js';
-import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } from '../plots/kit.js';
-import { transform } from '../plots/map-draw.js';
+import { themeColors, fitCanvas, onResize, onThemeChange } from '../plots/kit.js';
+import { transform, drawGrid } from '../plots/map-draw.js';
 
 /** @typedef {import('./common.js').DataViewContext} DataViewContext */
 
@@ -43,36 +43,7 @@ function drawTrack(canvas, track, card) {
   const x0 = Math.min(...track.x), x1 = Math.max(...track.x), y0 = Math.min(...track.y), y1 = Math.max(...track.y);
   const pad = Math.max(5, (x1 - x0) * 0.05, (y1 - y0) * 0.05);
   const t = transform({ x0: x0 - pad, x1: x1 + pad, y0: y0 - pad, y1: y1 + pad }, box.width, box.height);
-  const b = t.box;
-  ctx.font = colors.font;
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = colors.grid;
-  ctx.fillStyle = colors.muted;
-  const xs = niceTicks(t.wx(b.left), t.wx(b.left + b.width), Math.max(2, Math.floor(b.width / 90)));
-  const ys = niceTicks(-t.wy(b.top + b.height), -t.wy(b.top), Math.max(2, Math.floor(b.height / 70)));
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  for (const v of xs.ticks) {
-    const px = Math.round(t.sx(v)) + 0.5;
-    ctx.beginPath(); ctx.moveTo(px, b.top); ctx.lineTo(px, b.top + b.height); ctx.stroke();
-    ctx.fillText(tickText(v, xs.step), px, b.top + b.height + 5);
-  }
-  ctx.fillText('east of the first fix (m)', b.left + b.width / 2, b.top + b.height + 20);
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (const v of ys.ticks) {
-    const py = Math.round(t.sy(-v)) + 0.5;
-    ctx.beginPath(); ctx.moveTo(b.left, py); ctx.lineTo(b.left + b.width, py); ctx.stroke();
-    ctx.fillText(tickText(v, ys.step), b.left - 6, py);
-  }
-  ctx.save();
-  ctx.translate(12, b.top + b.height / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textAlign = 'center';
-  ctx.fillText('north (m)', 0, 0);
-  ctx.restore();
-  ctx.strokeStyle = colors.border;
-  ctx.strokeRect(b.left + 0.5, b.top + 0.5, b.width - 1, b.height - 1);
+  drawGrid(ctx, t, colors, { unit: 1, northUp: true, xLabel: 'east of the first fix (m)', yLabel: 'north (m)' });
   ctx.strokeStyle = colors.accent;
   ctx.lineWidth = 2;
   ctx.lineJoin = 'round';

@@ -43,10 +43,21 @@ export function transform(view, width, height) {
   };
 }
 
-function drawGrid(ctx, t, colors) {
+// The grid with labelled ticks around the view. `unit`: world units per tick unit (positions in cm,
+// ticks in m); `northUp`: the world's y grows upwards (a map of latitudes), so ticks count up the
+// screen; the axis names.
+/**
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {ReturnType<typeof transform>} t
+ * @param {ReturnType<typeof import('./kit.js').themeColors>} colors
+ * @param {{unit?: number, northUp?: boolean, xLabel?: string, yLabel?: string}} [axes]
+ */
+export function drawGrid(ctx, t, colors, { unit = CM, northUp = false, xLabel = 'x (m)', yLabel = 'y (m)' } = {}) {
   const { box } = t;
-  const xs = niceTicks(t.wx(box.left) / CM, t.wx(box.left + box.width) / CM, Math.max(2, Math.floor(box.width / 90)));
-  const ys = niceTicks(t.wy(box.top) / CM, t.wy(box.top + box.height) / CM, Math.max(2, Math.floor(box.height / 70)));
+  const sign = northUp ? -1 : 1;
+  const y0 = (sign * t.wy(box.top)) / unit, y1 = (sign * t.wy(box.top + box.height)) / unit;
+  const xs = niceTicks(t.wx(box.left) / unit, t.wx(box.left + box.width) / unit, Math.max(2, Math.floor(box.width / 90)));
+  const ys = niceTicks(Math.min(y0, y1), Math.max(y0, y1), Math.max(2, Math.floor(box.height / 70)));
   ctx.lineWidth = 1;
   ctx.strokeStyle = colors.grid;
   ctx.fillStyle = colors.muted;
@@ -54,15 +65,15 @@ function drawGrid(ctx, t, colors) {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const v of xs.ticks) {
-    const x = Math.round(t.sx(v * CM)) + 0.5;
+    const x = Math.round(t.sx(v * unit)) + 0.5;
     ctx.beginPath(); ctx.moveTo(x, box.top); ctx.lineTo(x, box.top + box.height); ctx.stroke();
     ctx.fillText(tickText(v, xs.step), x, box.top + box.height + 5);
   }
-  ctx.fillText('x (m)', box.left + box.width / 2, box.top + box.height + 20);
+  ctx.fillText(xLabel, box.left + box.width / 2, box.top + box.height + 20);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const v of ys.ticks) {
-    const y = Math.round(t.sy(v * CM)) + 0.5;
+    const y = Math.round(t.sy(sign * v * unit)) + 0.5;
     ctx.beginPath(); ctx.moveTo(box.left, y); ctx.lineTo(box.left + box.width, y); ctx.stroke();
     ctx.fillText(tickText(v, ys.step), box.left - 6, y);
   }
@@ -70,7 +81,7 @@ function drawGrid(ctx, t, colors) {
   ctx.translate(12, box.top + box.height / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textAlign = 'center';
-  ctx.fillText('y (m)', 0, 0);
+  ctx.fillText(yLabel, 0, 0);
   ctx.restore();
   ctx.strokeStyle = colors.border;
   ctx.strokeRect(box.left + 0.5, box.top + 0.5, box.width - 1, box.height - 1);
