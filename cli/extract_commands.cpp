@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "command.h"
-#include "file_sink.h"
+#include "core/file_output_sink.h"
 #include "format_options.h"
 
 namespace logscope::cli {

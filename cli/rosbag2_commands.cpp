@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "command.h"
-#include "file_sink.h"
+#include "core/file_output_sink.h"
 #include "rosbag2/convert.h"
 #include "core/folder.h"
 #include "rosbag2/bag.h"

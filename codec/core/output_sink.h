@@ -1,5 +1,5 @@
 // Where extract and repair write a new file: a byte stream, so the engine runs the same natively
-// (the CLI's file or stdout sink, cli/file_sink.h) and later in the browser worker (a
+// (a file, core/file_output_sink.h, or the CLI's stdout) and later in the browser worker (a
 // FileSystemWritableFileStream or a streamed download).
 //
 // Patching: a bag's header record (at byte 13, always padded to 4096 bytes) holds index_pos and

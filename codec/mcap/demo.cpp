@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/file_output_sink.h"
 #include "mcap/writer.h"
 
 namespace logscope::mcap {
@@ -67,36 +68,6 @@ std::string number(double v) {
   return text;
 }
 
-class FileSink : public OutputSink {
- public:
-  ~FileSink() override {
-    if (file_) std::fclose(file_);
-  }
-  bool open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) error_ = path + ": " + std::strerror(errno);
-    return file_ != nullptr;
-  }
-  bool write(const void* data, size_t size) override {
-    if (std::fwrite(data, 1, size, file_) != size) {
-      error_ = std::string("write failed: ") + std::strerror(errno);
-      return false;
-    }
-    written_ += size;
-    return true;
-  }
-  uint64_t written() const override { return written_; }
-  bool close() {
-    bool ok = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok) error_ = std::string("close failed: ") + std::strerror(errno);
-    return ok;
-  }
-
- private:
-  std::FILE* file_ = nullptr;
-  uint64_t written_ = 0;
-};
 
 }  // namespace
 
@@ -198,7 +169,7 @@ std::vector<uint8_t> tiny_file(const std::string& compression, bool chunked) {
 }
 
 bool write_demo_file(const std::string& path, uint64_t target_bytes, const DemoOptions& options, std::string* error) {
-  FileSink sink;
+  FileOutputSink sink;
   if (!sink.open(path) || !write_demo(sink, target_bytes, options, error) || !sink.close()) {
     if (error && error->empty()) *error = sink.error();
     return false;

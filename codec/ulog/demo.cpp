@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/file_output_sink.h"
 #include "ulog/format.h"
 #include "ulog/writer.h"
 
@@ -192,36 +193,6 @@ bool flight(Writer& w, uint64_t target_bytes, double max_seconds) {
   return true;
 }
 
-class FileSink : public OutputSink {
- public:
-  ~FileSink() override {
-    if (file_) std::fclose(file_);
-  }
-  bool open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) error_ = path + ": " + std::strerror(errno);
-    return file_ != nullptr;
-  }
-  bool write(const void* data, size_t size) override {
-    if (std::fwrite(data, 1, size, file_) != size) {
-      error_ = std::string("write failed: ") + std::strerror(errno);
-      return false;
-    }
-    written_ += size;
-    return true;
-  }
-  uint64_t written() const override { return written_; }
-  bool close() {
-    bool ok = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok) error_ = std::string("close failed: ") + std::strerror(errno);
-    return ok;
-  }
-
- private:
-  std::FILE* file_ = nullptr;
-  uint64_t written_ = 0;
-};
 
 }  // namespace
 
@@ -233,7 +204,7 @@ bool write_demo(OutputSink& sink, uint64_t target_bytes, std::string* error) {
 }
 
 bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string* error) {
-  FileSink sink;
+  FileOutputSink sink;
   if (!sink.open(path)) {
     if (error) *error = sink.error();
     return false;

@@ -1,9 +1,9 @@
-#include "file_sink.h"
+#include "core/file_output_sink.h"
 
 #include <cerrno>
 #include <cstring>
 
-namespace logscope::cli {
+namespace logscope {
 
 FileOutputSink::~FileOutputSink() {
   if (file_) std::fclose(file_);
@@ -48,4 +48,4 @@ bool FileOutputSink::close() {
   return ok && error_.empty();
 }
 
-}  // namespace logscope::cli
+}  // namespace logscope

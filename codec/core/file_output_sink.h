@@ -1,4 +1,5 @@
-// The CLI's OutputSink: a file on disk (buffered, patchable) for extract and repair.
+// An OutputSink that is a file on disk (buffered, patchable): the CLI's extract, repair and
+// convert, and the demo writers' files.
 #pragma once
 
 #include <cstdio>
@@ -6,7 +7,7 @@
 
 #include "core/output_sink.h"
 
-namespace logscope::cli {
+namespace logscope {
 
 class FileOutputSink : public OutputSink {
  public:
@@ -24,4 +25,4 @@ class FileOutputSink : public OutputSink {
   uint64_t written_ = 0;
 };
 
-}  // namespace logscope::cli
+}  // namespace logscope
