@@ -68,6 +68,7 @@ struct FileResult {
   size_t errors = 0, warnings = 0;
   uint64_t size = 0;
   std::string output;  // what is printed for the file, whole lines
+  bool is_error = false;  // output is an error message (info's "logscope: ..."): printed on stderr
 };
 
 std::string verdict(const FileResult& r) {
@@ -88,7 +89,9 @@ FileResult process(const ExpandedPath& item, BatchCommand command, bool json) {
       j["error"] = error;
       result.output = j.dump() + "\n";
     } else {
+      // check's line is the file's verdict in the report (stdout); info has only an error to say.
       result.output = command == BatchCommand::Check ? item.path + ": unreadable - " + error + "\n" : "logscope: " + error + "\n";
+      result.is_error = command != BatchCommand::Check;
     }
     return result;
   }
@@ -198,8 +201,9 @@ int run_batch(const Arguments& args, BatchCommand command) {
       results[i].reset();
     }
     if (progress) std::fprintf(stderr, "\r\033[K");
-    std::fwrite(r.output.data(), 1, r.output.size(), stdout);
-    std::fflush(stdout);
+    std::FILE* to = r.is_error ? stderr : stdout;
+    std::fwrite(r.output.data(), 1, r.output.size(), to);
+    std::fflush(to);
     if (progress) std::fprintf(stderr, "%s %zu/%zu files", command == BatchCommand::Check ? "checked" : "read", i + 1, items.size());
     if (!r.counted) {
       ++not_logs;

@@ -602,4 +602,6 @@ TEST_CASE("rosbag2 yaml: a folder is a bag when it holds metadata.yaml or storag
   CHECK(out.find("is a directory") != std::string::npos);
   CHECK(out.find("metadata.yaml") != std::string::npos);
   CHECK(out.find(".mcap") != std::string::npos);
+  // An error, so on stderr: stdout (what a script reads) stays empty.
+  CHECK(test_support::run_cli("info '" + dir + "' 2>/dev/null | cat").empty());
 }
