@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert", "/transforms"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -263,6 +263,15 @@ int main(int argc, char** argv) {
                                       "{\"stamp\": {\"sec\": 1, \"nanosec\": 2}, \"level\": 40, \"name\": \"/n\", \"msg\": \"e\"}\n"
                                       "{\"stamp\": {\"sec\": -1}, \"level\": 20, \"name\": \"/n\", \"msg\": \"i\"}");
   write_text(out + "/robot_log/foxglove", "foxglove.Log\n{}\n{\"timestamp\": {\"seconds\": 5, \"nanos\": 6}, \"level\": \"FATAL\", \"name\": \"a\", \"message\": \"z\", \"line\": 9}");
+  // The transforms view (fuzz_transforms): a type, the query's arguments, decoded messages as JSON.
+  write_text(out + "/transforms/ros", "tf2_msgs/TFMessage\n{\"at_ns\": 5}\n"
+             "{\"transforms\": [{\"header\": {\"frame_id\": \"/odom\"}, \"child_frame_id\": \"base\", \"transform\": "
+             "{\"translation\": {\"x\": 1, \"y\": 0, \"z\": 0}, \"rotation\": {\"x\": 0, \"y\": 0, \"z\": 1, \"w\": 1}}}]}\n"
+             "{\"transforms\": [{\"header\": {\"frame_id\": \"base\"}, \"child_frame_id\": \"odom\", \"transform\": "
+             "{\"translation\": {\"x\": 0, \"y\": 0, \"z\": 0}, \"rotation\": {\"x\": 0, \"y\": 0, \"z\": 0, \"w\": 0}}}]}");
+  write_text(out + "/transforms/foxglove", "foxglove.FrameTransforms\n{}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\", \"rotation\": {\"w\": 1}}]}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"c\", \"child_frame_id\": \"b\", \"translation\": {\"x\": 1e308}}]}");
   // CDR (fuzz_cdr): XCDR1 little-endian and XCDR2 big-endian messages of a nested type.
   std::string cdr_definition = "t/msg/Scan\nstd_msgs/Header header\nfloat32[] ranges\nuint8[2] flags\nstring<=8 name\nint64 big\n"
                                "================================================================================\n"

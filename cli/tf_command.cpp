@@ -1,0 +1,138 @@
+// `logscope tf FILE [--at S]`: the frame tree of any format's transforms (tf2_msgs/TFMessage,
+// tf/tfMessage, foxglove.FrameTransform(s)) at a time, through the transforms query
+// (codec/views/transforms.h), and the tree's findings.
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "command.h"
+#include "core/export.h"
+#include "core/message_source.h"
+#include "schema_options.h"
+
+namespace logscope::cli {
+namespace {
+
+std::string seconds_text(const Json* ns_text) {
+  uint64_t ns = 0;
+  if (!ns_text || !ns_text->is_string() || !parse_u64(ns_text->as_string(), &ns)) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
+                static_cast<unsigned long long>(ns % 1000000000u));
+  return buffer;
+}
+
+std::string edge_text(const Json& e) {
+  const Json& at = *e.find("at");
+  char text[256];
+  std::snprintf(text, sizeof text, "xyz %.3f %.3f %.3f m  rpy %.1f %.1f %.1f deg", at.find("x")->as_double(), at.find("y")->as_double(),
+                at.find("z")->as_double(), at.find("roll_deg")->as_double(), at.find("pitch_deg")->as_double(), at.find("yaw_deg")->as_double());
+  std::string out = text;
+  if (e.find("static")->as_bool()) return out + "  static";
+  uint64_t age = 0;
+  parse_u64(at.find("age_ns")->as_string(), &age);
+  if (const Json* rate = e.find("rate_hz"); rate && rate->is_number()) {
+    std::snprintf(text, sizeof text, "  %.1f Hz", rate->as_double());
+    out += text;
+  }
+  std::snprintf(text, sizeof text, ", updated %.3f s before", static_cast<double>(age) / 1e9);
+  out += text;
+  if (e.find("stale")->as_bool()) out += "  STALE";
+  return out;
+}
+
+// The tree from its roots, depth first; a frame met twice (two parents, a cycle) is printed once.
+void print_tree(const Json& answer) {
+  std::map<std::string, std::vector<const Json*>> children;
+  for (const Json& e : answer.find("edges")->elements())
+    if (!e.find("at")->is_null()) children[e.find("parent")->as_string()].push_back(&e);
+  std::set<std::string> printed;
+  std::vector<std::pair<const Json*, int>> stack;  // an edge (null: a root) and its depth
+  auto push_children = [&](const std::string& frame, int depth) {
+    auto it = children.find(frame);
+    if (it == children.end()) return;
+    for (auto e = it->second.rbegin(); e != it->second.rend(); ++e) stack.push_back({*e, depth});
+  };
+  for (const Json& root : answer.find("roots")->elements()) {
+    std::printf("%s\n", root.as_string().c_str());
+    printed.insert(root.as_string());
+    push_children(root.as_string(), 1);
+    while (!stack.empty()) {
+      auto [e, depth] = stack.back();
+      stack.pop_back();
+      const std::string& child = e->find("child")->as_string();
+      bool again = !printed.insert(child).second;
+      std::printf("%*s%s  (%s)%s\n", depth * 2, "", child.c_str(), edge_text(*e).c_str(), again ? "  [seen above]" : "");
+      if (!again) push_children(child, depth + 1);
+    }
+  }
+}
+
+int run_tf_command(const std::vector<std::string>& raw) {
+  std::vector<std::string> valued{"--at"};
+  for (const std::string& flag : schema_flags()) valued.push_back(flag);
+  Arguments args(raw, valued);
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("tf takes one FILE (see `logscope tf --help`)");
+  auto file = open_file(args.positional()[0]);
+  if (!file) return kExitUnreadable;
+  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
+  if (!message_source_of(*file->inspector)) return fail(file->path + ": " + file->detection.label + " carries no messages to read transforms from");
+  std::string schema_error;
+  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+  Json query = Json::object();
+  if (args.has("--at")) {
+    Report summary = file->inspector->summary();
+    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
+    uint64_t ns = 0;
+    if (!parse_export_time(args.value("--at"), start_ns, &ns)) return fail("--at needs seconds: +12.5 after the start, or absolute like 1700000000.25");
+    query["at_ns"] = ns;
+  }
+  Json answer = file->inspector->query("transforms", query, terminal_progress("reading the transforms"));
+  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
+  if (const Json* error = answer.find("error")) return fail(file->path + ": " + error->as_string());
+  if (answer.find("cancelled") && answer.find("cancelled")->as_bool()) return fail(file->path + ": cancelled");
+  if (args.has("--json")) {
+    std::printf("%s\n", answer.dump(2).c_str());
+  } else {
+    std::printf("frames at %s: %llu frames, %zu edges, %llu updates\n", seconds_text(answer.find("at_ns")).c_str(),
+                static_cast<unsigned long long>(answer.find("frames")->as_uint()), answer.find("edges")->size(),
+                static_cast<unsigned long long>(answer.find("updates")->as_uint()));
+    print_tree(answer);
+    const Json& findings = *answer.find("findings");
+    if (findings.size()) std::printf("findings:\n");
+    for (const Json& f : findings.elements())
+      std::printf("  %-7s %s  %s%s%s\n", f.find("severity")->as_string().c_str(), f.find("code")->as_string().c_str(),
+                  f.find("message")->as_string().c_str(), f.find("time_ns")->is_null() ? "" : " at ",
+                  f.find("time_ns")->is_null() ? "" : seconds_text(f.find("time_ns")).c_str());
+  }
+  // What the tree cannot say: topics without a schema, messages that did not decode, damage.
+  for (const Json& t : answer.find("topics")->elements())
+    if (const Json* note = t.find("note"); note && note->is_string())
+      std::fprintf(stderr, "logscope: %s (%s): %s\n", t.find("topic")->as_string().c_str(), t.find("type")->as_string().c_str(),
+                   note->as_string().c_str());
+  if (uint64_t undecoded = answer.find("undecoded")->as_uint())
+    std::fprintf(stderr, "logscope: %llu transform messages did not decode; the first: %s\n", static_cast<unsigned long long>(undecoded),
+                 answer.find("problems")->elements().empty() ? "" : answer.find("problems")->elements()[0].find("message")->as_string().c_str());
+  for (const char* key : {"stopped", "truncated"})
+    if (const Json* why = answer.find(key); why && why->is_string()) std::fprintf(stderr, "logscope: reading stopped: %s\n", why->as_string().c_str());
+  if (answer.find("topics")->size() == 0) std::fprintf(stderr, "logscope: %s holds no transform topics\n", file->path.c_str());
+  return kExitClean;
+}
+
+const CommandRegistrar kTf({"tf", "the frame tree of the transforms (/tf, /tf_static, foxglove.FrameTransform) at a time",
+                            "usage: logscope tf FILE [--at S] [--json]\n"
+                            "                   [--msg-path DIR | --definitions-from FILE] [--descriptors FILE | --proto-path DIR]\n\n"
+                            "The frame tree at a time (default: the last update): each parent -> child edge with its\n"
+                            "translation (m), roll/pitch/yaw (deg), rate and the age of its last update; an edge is\n"
+                            "STALE after 5 of its periods without an update. Then the findings: a frame with two\n"
+                            "parents, a cycle, an edge whose updates stopped (docs/views.md).\n"
+                            "  --at S     seconds: +12.5 after the start, or absolute like 1700000000.25\n"
+                            "  --json     the transforms query's answer\n" +
+                                definition_flags_help() + schema_flags_help() +
+                                "Transform topics without a schema, undecodable messages and damage are named on stderr.\n"
+                                "Exit status: 0 read, 2 unreadable file, unknown format or bad arguments.",
+                            run_tf_command});
+
+}  // namespace
+}  // namespace logscope::cli

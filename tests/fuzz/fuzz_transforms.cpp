@@ -1,0 +1,60 @@
+// libFuzzer harness: the transforms view (codec/views/transforms.h) over decoded messages of any
+// shape. Input: "<type>\n<query arguments as JSON>\n<one decoded message as JSON per line>...";
+// odd lines come on /tf_static, even ones on /tf, through a MessageSource as any format hands
+// them. Checks the edges' updates add up, no update is from after the time asked (statics
+// aside), and every finding names frames.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/message_source.h"
+#include "views/transforms.h"
+
+using namespace logscope;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> lines;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.size() < 2) return 0;
+  const std::string type = lines[0], tf = "/tf", tf_static = "/tf_static", no_error;
+  std::optional<Json> args = Json::parse(lines[1]);
+  if (!args || !args->is_object()) args = Json::object();
+  FunctionSource source(
+      [&] { return std::vector<SourceTopic>{{tf, type, ""}, {tf_static, type, ""}, {"/other", "std_msgs/String", ""}}; },
+      [&](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
+        if (topics.count("/other")) __builtin_trap();  // only transform topics are walked
+        for (size_t i = 2; i < lines.size(); ++i) {
+          std::optional<Json> message = Json::parse(lines[i]);
+          uint64_t time = (i * 7919) % 13;  // out of order on purpose: the view sorts each edge
+          if (!visit(SourceMessage{i % 2 ? tf_static : tf, type, time, message ? &*message : nullptr, message ? no_error : std::string("not JSON")}))
+            break;
+        }
+        return true;
+      });
+  QuerySpec spec = views::transforms_query(source);
+  Json answer = run_query({spec}, spec.name, *args, nullptr);
+  answer.dump();
+  if (answer.find("error")) return 0;
+  uint64_t at = std::stoull(answer.find("at_ns")->as_string()), updates = 0;
+  for (const Json& e : answer.find("edges")->elements()) {
+    updates += e.find("updates")->as_uint();
+    const Json& when = *e.find("at");
+    if (when.is_null()) continue;
+    if (std::stoull(when.find("time_ns")->as_string()) > at && !e.find("static")->as_bool()) __builtin_trap();
+    for (const char* angle : {"roll_deg", "pitch_deg", "yaw_deg"})
+      if (!(std::fabs(when.find(angle)->as_double()) <= 180.0)) __builtin_trap();
+  }
+  if (updates != answer.find("updates")->as_uint()) __builtin_trap();
+  if (answer.find("roots")->size() > answer.find("frames")->as_uint()) __builtin_trap();
+  for (const Json& f : answer.find("findings")->elements())
+    if (f.find("frames")->size() == 0) __builtin_trap();
+  return 0;
+}
