@@ -471,6 +471,11 @@ const ops = {
   decode: ({ id }) => parse(current().inspector.decode(id)),
   // 64-bit integers (ns) go both ways as decimal strings (docs/report.md, "Query results").
   query: ({ name, args }, progress) => parse(current().inspector.query(name, JSON.stringify(args || {}), progress)),
+  // A query only the full module answers (a view a tab asks on first use: transforms).
+  async fullQuery({ name, args }, progress) {
+    const { inspector: full } = await fullInspector();
+    return parse(full.query(name, JSON.stringify(args || {}), progress));
+  },
   search: ({ hex, from, backward }, progress) => parse(current().inspector.search(hex, from, backward, progress)),
   readStats: async () => ({
     .../** @type {import('./src/types.js').CodecReadStats} */ (parse(current().inspector.readStats())),

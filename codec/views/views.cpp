@@ -8,7 +8,11 @@ namespace logscope::views {
 void add_view_queries(std::vector<QuerySpec>& list, MessageSource* source) {
   if (!source) return;
   list.push_back(robot_log_query(*source));
+#ifndef LOGSCOPE_VIEW_ONLY
+  // Not in the page's view module (the first visit's download): the Transforms tab asks the full
+  // module, loaded on first use (web/worker.js fullQuery).
   list.push_back(transforms_query(*source));
+#endif
 }
 
 }  // namespace logscope::views

@@ -525,6 +525,7 @@ export {};
  * @property {{args: {offset: number, length: number}, result: Uint8Array}} bytes
  * @property {{args: {id: string}, result: NodeDecode | CodecError}} decode
  * @property {{args: QueryRequest, result: QueryAnswer}} query the parsed answer (the caller names its result type)
+ * @property {{args: QueryRequest, result: QueryAnswer}} fullQuery the same, by the full module (a view's query loaded on first use)
  * @property {{args: {hex: string, from: number, backward: boolean}, result: SearchAnswer}} search
  * @property {{args: {}, result: ReadStats}} readStats
  * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean}, result: WrittenOutput}} writeOutput

@@ -53,15 +53,17 @@ export class DataViewContext {
    * @param {string} label
    * @param {string} name
    * @param {import('../types.js').QueryRequest['args']} args
+   * @param {{full?: boolean}} [options] full: a query of the full module (loaded on first use)
    * @returns {Promise<import('../types.js').QueryAnswer>}
    */
-  async run(label, name, args) {
+  async run(label, name, args, { full = false } = {}) {
     const session = this.session;
     await session.result(session.ensureJobs());
     const onProgress = this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
     status.dataQuery(name);
     try {
-      const result = await session.result(session.jobs.call('query', { name, args }, { onProgress }));
+      const op = full ? 'fullQuery' : 'query';
+      const result = await session.result(session.jobs.call(op, { name, args }, { onProgress }));
       this.progress.finish();
       return result;
     } catch (error) {

@@ -8,5 +8,6 @@ import { exploreTab } from './explore.js';
 import { extractTab } from './extract.js';
 import { plotsTab } from './plots.js';
 import { robotLogTab } from './robot-log.js';
+import { transformsTab } from './transforms.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, plotsTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, plotsTab, exploreTab, extractTab];
