@@ -42,6 +42,7 @@ if [[ ! -x $cli ]]; then
   cmake --build build/native -j2 --target logscope >&2
 fi
 write_input bddf-1g.bddf "$cli" make-demo-bddf @OUT@ --size-mb 1024
+write_input bddf-300m.bddf "$cli" make-demo-bddf @OUT@ --size-mb 300  # bench:engines: WebKit and Firefox
 write_input carla-1g.log "$cli" make-demo-carla @OUT@ --size-mb 1024
 write_input zstd-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression zstd
 write_input lz4-1g.mcap "$cli" make-demo-mcap @OUT@ --size-mb 1024 --compression lz4

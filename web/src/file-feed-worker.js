@@ -13,7 +13,11 @@
  *   | {done: true, failed?: undefined}
  *   | {failed: {name: string, message: string}, done?: undefined}} FeederMessage
  */
-/** What it is asked: a range of a file, at most `window` bytes ahead of what was consumed. @typedef {{file: File, start: number, end: number, window: number}} FeedRequest */
+/**
+ * What it is asked: a range of a file, at most `window` bytes ahead of what was consumed, read
+ * with overlapped slices ('slices', the default) or FileReaderSync ('sync').
+ * @typedef {{file: File, start: number, end: number, window: number, read?: 'slices' | 'sync'}} FeedRequest
+ */
 const PIECE = 16 << 20;
 const READS_AT_ONCE = 3;
 
@@ -31,7 +35,8 @@ self.onmessage = ({ data }) => {
 };
 
 /** @param {FeedRequest} request */
-async function feed({ file, start, end, window }) {
+async function feed({ file, start, end, window, read = 'slices' }) {
+  if (read === 'sync' && typeof FileReaderSync === 'function') return feedSync({ file, start, end, window });
   /** @type {Promise<ArrayBuffer>[]} */
   const reads = []; // promises of the pieces in flight, in file order
   let next = start;
@@ -59,6 +64,29 @@ async function feed({ file, start, end, window }) {
       launch();
       // Nothing in flight but more to read: the window is full until the creator consumes.
       while (!reads.length && next < end) await new Promise((resolve) => { wake = resolve; });
+    }
+    self.postMessage({ done: true });
+  } catch (thrown) {
+    const failure = /** @type {import('./types.js').ErrorLike} */ (thrown);
+    self.postMessage({ failed: { name: failure.name || 'Error', message: String(failure.message || failure) } });
+  }
+}
+
+// The same with FileReaderSync, one piece at a time (`npm run bench:engines` times both ways in
+// each engine). Between pieces it yields, so the creator's acknowledgements arrive.
+/** @param {FeedRequest} request */
+async function feedSync({ file, start, end, window }) {
+  const reader = new FileReaderSync();
+  onAcknowledged = null;
+  try {
+    for (let next = start; next < end;) {
+      // The window is full: wait until the creator consumes.
+      while (next - start - acknowledged >= window) await new Promise((resolve) => { onAcknowledged = () => resolve(undefined); });
+      const to = Math.min(end, next + PIECE);
+      const buffer = reader.readAsArrayBuffer(file.slice(next, to));
+      self.postMessage({ chunks: [new Uint8Array(buffer)] }, [buffer]);
+      next = to;
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     self.postMessage({ done: true });
   } catch (thrown) {

@@ -20,6 +20,10 @@ const FEEDER_MIN_BYTES = 16 << 20;
 // replaced once, then this worker reads the rest itself.
 const FEEDER_SILENT_MS = 10_000;
 
+// How the feeder reads the file (file-feed-worker.js).
+/** @type {'slices' | 'sync'} */
+const feederRead = 'slices';
+
 let feederGaveUp = false; // no feeder answered twice in a row: this worker reads by itself from then on
 
 function startFeeder() {
@@ -40,9 +44,10 @@ function startFeeder() {
  * @param {import('./types.js').ByteFeed} feed
  * @param {import('./readers.js').LocalReader} reader
  * @param {import('./types.js').ProgressFn} progress
+ * @param {'slices' | 'sync'} [read] how the feeder reads (file-feed-worker.js)
  * @returns {Promise<{answer: string, streamed: number, fromFeeder: boolean}>}
  */
-export async function streamFeed(Module, feed, reader, progress) {
+export async function streamFeed(Module, feed, reader, progress, read = feederRead) {
   const begin = feed.begin(), end = feed.end();
   let done = begin;
   /** @type {Push} */
@@ -76,7 +81,7 @@ export async function streamFeed(Module, feed, reader, progress) {
         }
         const before = done;
         try {
-          await fromFeeder(feeder, reader.file, done, end, push, () => progress(done, end));
+          await fromFeeder(feeder, reader.file, done, end, push, () => progress(done, end), read);
           break;
         } catch (failure) {
           if (!(failure instanceof HelperTimeout)) {
@@ -102,8 +107,9 @@ export async function streamFeed(Module, feed, reader, progress) {
  * @param {number} end
  * @param {Push} push
  * @param {() => void} progress
+ * @param {'slices' | 'sync'} read
  */
-function fromFeeder(feeder, file, begin, end, push, progress) {
+function fromFeeder(feeder, file, begin, end, push, progress, read) {
   let consumed = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
@@ -130,7 +136,7 @@ function fromFeeder(feeder, file, begin, end, push, progress) {
       progress();
     };
     expect(helperStartMs());
-    feeder.postMessage({ file, start: begin, end, window: IN_FLIGHT });
+    feeder.postMessage({ file, start: begin, end, window: IN_FLIGHT, read });
   })).finally(() => clearTimeout(timer));
 }
 
