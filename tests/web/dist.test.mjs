@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
+import { root, cli, cliJson, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
 import { subPathServer } from './servers.mjs';
 
 const PREFIX = '/tools/logscope/';
@@ -194,6 +194,28 @@ test('the single-file build reads a file on the main thread where its worker can
     assert.deepEqual(page.errors, []);
   } finally {
     await context.close();
+  }
+});
+
+// A bag folder the same way: the page reads each of its files and hands the worker their bytes.
+test('the single-file build reads a bag folder on the main thread where its worker cannot', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install)');
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-single-bag-'));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const bag = join(dir, 'bag');
+    execFileSync(cli, ['make-demo-rosbag2', bag, '--size-mb', '1'], { stdio: 'ignore' });
+    const page = await newPage(context);
+    await page.goto(`${pathToFileURL(join(out, 'logscope-single.html')).href}?nodemo&test-worker-cannot-read`);
+    await page.setInputFiles('#folder-input', bag);
+    assert.equal(await waitOpened(page, 'bag'), 'summary');
+    assert.ok(await page.evaluate(() => window.logscope.state.client.pageCopies) > 0, 'the page handed its worker a copy');
+    assert.deepEqual(await page.evaluate(() => window.logscope.state.summary.file.counts), cliJson('info', '--json', bag).summary.file.counts);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
