@@ -151,7 +151,7 @@ size_t plausible_length(const std::vector<uint8_t>& b) {
 }
 
 // Where to flip a byte of a file of `kind` (a format's name, or "yaml"): a header field, a record's
-// length (its high byte: a huge length), the index or footer (at the end for most formats), the
+// length (a high byte: a huge length), the index or footer (at the end for most formats), the
 // middle. A yaml's flips change one bit of a value (a digit becomes another, a letter its case).
 std::vector<Flip> flip_places(const std::string& kind, const std::vector<uint8_t>& b) {
   std::vector<Flip> flips;
