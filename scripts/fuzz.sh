@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness (tests/fuzz) for a while; a crash, a sanitizer report, a hang
 # (-timeout) or an allocation beyond the limits (-rss_limit_mb, -malloc_limit_mb) fails the run.
-#   scripts/fuzz.sh [--seconds N]      (default 60 s per harness; `npm run fuzz -- --seconds 600`)
+#   scripts/fuzz.sh [--seconds N] [--harness fuzz_NAME]...
+#     (default 60 s per harness, every harness; `npm run fuzz -- --seconds 600`)
 # Corpora start from the writers' tiny files (fuzz_make_seeds), the replayed findings
-# (tests/fuzz/regressions) and ../shared/samples cut to -max_len (when present), in
-# build/fuzz-corpus/<harness> (kept between runs). Findings land in build/fuzz-artifacts/.
+# (tests/fuzz/regressions), ../shared/samples cut to -max_len (when present), and flipped-byte
+# copies of the writers' files and of the samples (fuzz_make_seeds), in build/fuzz-corpus/<harness>
+# (kept between runs). Findings land in build/fuzz-artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/compiler-cache.sh
 seconds=60
+harnesses=()
 while (($#)); do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
-    *) echo "usage: scripts/fuzz.sh [--seconds N]" >&2; exit 2 ;;
+    --harness) [[ -f tests/fuzz/$2.cpp ]] || { echo "no harness tests/fuzz/$2.cpp" >&2; exit 2; }; harnesses+=("$2"); shift 2 ;;
+    *) echo "usage: scripts/fuzz.sh [--seconds N] [--harness fuzz_NAME]..." >&2; exit 2 ;;
   esac
 done
 dir=build/sanitize
 jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
-# Every harness in tests/fuzz (a new format adds fuzz_<format>.cpp).
-harnesses=()
-for f in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$f" .cpp)"); done
+# Every harness in tests/fuzz (a new format adds fuzz_<format>.cpp), unless named.
+if ((${#harnesses[@]} == 0)); then
+  for f in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$f" .cpp)"); done
+fi
 
 echo "== fuzz build ($dir)" >&2
 mkdir -p build
@@ -43,10 +48,13 @@ corpus_of() {
 }
 
 seeds=build/fuzz-seeds
-# It prints "FORMAT ENDING..." per format of the table: real samples are picked by those endings.
-declare -A endings
-while read -r name rest; do endings[$name]=$rest; done < <("$dir"/fuzz_make_seeds "$seeds")
 samples=../shared/samples
+# It prints "FORMAT ENDING..." per format of the table: real samples are picked by those endings.
+# Given the samples, it also writes flipped-byte copies of their first 8 KB (sample_flip_*).
+seed_args=("$seeds")
+[[ -d $samples ]] && seed_args+=("$samples")
+declare -A endings
+while read -r name rest; do endings[$name]=$rest; done < <("$dir"/fuzz_make_seeds "${seed_args[@]}")
 for h in "${harnesses[@]}"; do
   c=$(corpus_of "$h")
   mkdir -p "build/fuzz-corpus/$h" build/fuzz-artifacts

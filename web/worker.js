@@ -1,7 +1,7 @@
 // The codec worker: owns the wasm module, one Inspector and the reader of the open file.
 // Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
-import { describeReadError, makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
+import { MemoryFile, describeReadError, makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
 import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
@@ -50,23 +50,30 @@ function moduleOptions() {
   const text = atob(inlined);
   const wasmBinary = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) wasmBinary[i] = text.charCodeAt(i);
+  beat();
   return { wasmBinary, locateFile: (/** @type {string} */ path) => path };
 }
 
 // The single-file build inlines one module, the full module (it holds the view module's code).
 const singleFile = () => Boolean(/** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64);
 
+// Loading the module is a few long steps that block this worker (in the single-file build:
+// decoding the inlined wasm, compiling it, preparing the heap), each several seconds in WebKit on
+// a loaded machine: a beat after each tells the page's watchdog (worker-client.js) it is alive.
 function loadModule() {
   if (!modulePromise) {
+    beat();
     // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
     // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
     modulePromise = (singleFile() ? import('./gen/logscope-full.mjs') : import('./gen/logscope.mjs'))
       .then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default(moduleOptions()))
       .then((/** @type {LogscopeModule} */ mod) => {
         Module = mod;
+        beat();
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
         Module.prepareHeap(HEAP_PREPARED_MB);
+        beat();
         formatTable = JSON.parse(Module.formats());
         return Module;
       });
@@ -187,12 +194,10 @@ async function applySchemas() {
 loadModule().catch(() => { modulePromise = null; });
 
 // Test hooks the page passes with `configure` (worker-client.js, from the page's address):
-// workerCannotRead makes this worker fail to read a File the page did not copy (as WebKit's
-// worker does with a file of a page opened from file://).
+// workerCannotRead makes this worker fail to read any File (as WebKit's worker does with a file
+// of a page opened from file://).
 /** @type {{workerCannotRead?: boolean}} */
 let testHooks = {};
-// The type the page gives a file it read itself and handed over (worker-client.js readableCopy).
-const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
 
 // Whether this worker can read the chosen file: WebKit's worker cannot read a File of a page
 // opened from file:// (NotReadableError on every read) while the page itself can.
@@ -200,7 +205,7 @@ const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
 function readable(file) {
   if (!file.size) return true;
   try {
-    if (testHooks.workerCannotRead && file.type !== MAIN_THREAD_COPY_TYPE) throw new DOMException('test hook', 'NotReadableError');
+    if (testHooks.workerCannotRead) throw new DOMException('test hook', 'NotReadableError');
     new FileReaderSync().readAsArrayBuffer(file.slice(0, 1));
     return true;
   } catch (error) {
@@ -209,25 +214,33 @@ function readable(file) {
   }
 }
 
-// The page's copy of a file this worker cannot read (worker-client.js readableCopy): asked for
+// The page's copies of files this worker cannot read (worker-client.js sendCopy): asked for
 // within the open request, so the requests queued after it (the summary) find the file open.
-/** @type {Map<number, (answer: {file?: File, error?: string}) => void>} */
+/** @type {Map<number, (answer: {copies?: import('./src/types.js').FileCopy[], error?: string}) => void>} */
 const copiesAsked = new Map();
 /**
+ * The source with the page's copies of its local files, held in memory (readers.js MemoryFile),
+ * where this worker cannot read them: such a worker cannot read any Blob, not even the page's.
+ * @template {import('./src/types.js').Source} S
  * @param {number} id the open request
- * @param {File} file
+ * @param {S} source
+ * @returns {Promise<S>}
  */
-async function readableFile(id, file) {
-  if (readable(file)) return file;
-  /** @type {{file?: File, error?: string}} */
+async function readableSource(id, source) {
+  const files = source.kind === 'file' ? [source.file] : source.kind === 'folder' ? source.files.flatMap((f) => (f.file ? [f.file] : [])) : [];
+  if (files.every((file) => file instanceof MemoryFile || readable(/** @type {File} */ (file)))) return source;
+  /** @type {{copies?: import('./src/types.js').FileCopy[], error?: string}} */
   const answer = await new Promise((resolve) => {
     copiesAsked.set(id, resolve);
     self.postMessage({ id, needCopy: true });
   });
   copiesAsked.delete(id);
-  if (!answer.file) throw new Error(answer.error);
-  if (!readable(answer.file)) throw new Error('this browser does not let the page\'s workers read a file chosen here, not even a copy the page made of it (a limit of the browser for a page opened from disk). Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox');
-  return answer.file;
+  if (!answer.copies) throw new Error(answer.error);
+  const copies = answer.copies.map((copy) => new MemoryFile(copy));
+  if (source.kind === 'file') return { ...source, file: copies[0] };
+  if (source.kind !== 'folder') return source;
+  let next = 0;
+  return { ...source, files: source.files.map((f) => (f.file ? { ...f, file: copies[next++] } : f)) };
 }
 
 // The open file's entry of the format table, or null.
@@ -368,8 +381,8 @@ const ops = {
     fullOpen?.inspector.delete();
     fullOpen = null;
     reader?.close?.();
+    source = await readableSource(requestId, source);
     if (source.kind === 'folder') return openFolder(source);
-    if (source.kind === 'file') source = { kind: 'file', file: await readableFile(requestId, source.file) };
     const opening = (reader = await makeReader(source));
     const started = performance.now();
     let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));

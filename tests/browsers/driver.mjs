@@ -6,6 +6,7 @@
 //   const b = await launch('firefox'); await b.open('?nodemo'); await b.setFiles('#file-input', [path]);
 //   await b.waitFor(() => document.body.dataset.state === 'summary'); b.errors(); await b.close();
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -69,6 +70,17 @@ async function pageServer() {
       await new Promise((ok) => inner.close(ok));
     },
   };
+}
+
+// `html` (a page with a hash-based Content-Security-Policy, such as the single-file build) with
+// the console hook inlined as its first script and its hash added to the policy, for a page the
+// suite opens from file://, where no server can add the hook (WebKitWebDriver reads no console).
+export function withConsoleHook(html) {
+  const hook = `\n${readFileSync(new URL('./console-hook.js', import.meta.url), 'utf8')}`;
+  const sha = `'sha256-${createHash('sha256').update(hook).digest('base64')}'`;
+  const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src )/;
+  if (!policy.test(html) || !html.includes('<style>')) throw new Error('withConsoleHook: the page has no script-src policy or <style> to anchor the hook');
+  return html.replace(policy, (m) => `${m}${sha} `).replace('<style>', () => `<script>${hook}</script>\n  <style>`);
 }
 
 const freePort = () => new Promise((ok, fail) => {
@@ -197,6 +209,12 @@ export async function launch(engine) {
     // Loads the page (query: '?nodemo', '?url=…'; '' opens the demo) and waits for its script.
     async open(query = '?nodemo') {
       await backend.goto(server.url + query);
+      await this.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
+    },
+    // Loads a page by its full address (a file:// page such as the single-file build, which no
+    // server of ours serves) and waits for its script.
+    async openAddress(address) {
+      await backend.goto(address);
       await this.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
     },
     // Runs `fn` in the page with JSON arguments; its (awaited) JSON result.

@@ -1,11 +1,17 @@
 // Writes small seed files for the fuzzers into OUT_DIR/<format> (every format of the table: its
 // small_demo, plus the variants below), OUT_DIR/detect and OUT_DIR/msgdef:
-//   build/fuzz/tests/fuzz/fuzz_make_seeds OUT_DIR
+//   build/fuzz/tests/fuzz/fuzz_make_seeds OUT_DIR [SAMPLES_DIR]
 // and prints one line per format, "NAME ENDING...", for scripts/fuzz.sh to pick real samples by.
+// Each format's seeds also come with one byte flipped at a few fixed places (flip_*), and with
+// SAMPLES_DIR, so do the first 8 KB of the real files there (sample_flip_*): see flip_places.
 // (Real-world samples may be added to a local corpus, never to the repository.)
 #include <google/protobuf/descriptor.pb.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -100,11 +106,161 @@ std::string protobuf_mcap() {
   return writer.finish();
 }
 
+// --- Flipped bytes: one byte of a real file or a writer's changed at a few fixed places ---
+
+// One flip: a name for the place, its offset and the bits changed.
+struct Flip {
+  const char* place;
+  size_t offset;
+  uint8_t mask;
+};
+
+uint32_t le32(const std::vector<uint8_t>& b, size_t at) {
+  return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
+}
+size_t be16(const std::vector<uint8_t>& b, size_t at) { return size_t(b[at]) << 8 | b[at + 1]; }
+
+// The offset of the first character of the value after `key` in a yaml text, or the text's size.
+size_t yaml_value(const std::vector<uint8_t>& b, const std::string& key) {
+  auto found = std::search(b.begin(), b.end(), key.begin(), key.end());
+  size_t at = static_cast<size_t>(found - b.begin()) + key.size();
+  while (at < b.size() && (b[at] == ' ' || b[at] == '\n' || b[at] == '-')) ++at;
+  return std::min(at, b.size());
+}
+
+// A cell of an SQLite database's second page (a table row, or a child page number): its first
+// byte, the varint of the row's length in a leaf. Or 0 where the bytes hold no second page.
+size_t sqlite_cell(const std::vector<uint8_t>& b) {
+  if (b.size() < 100) return 0;
+  size_t page = be16(b, 16) == 1 ? 65536 : be16(b, 16);
+  if (page < 512 || b.size() < 2 * page) return 0;
+  uint8_t type = b[page];
+  size_t header = (type == 0x02 || type == 0x05) ? 12 : 8;
+  if (be16(b, page + 3) == 0) return 0;
+  size_t cell = page + be16(b, page + header);
+  return cell < 2 * page ? cell : 0;
+}
+
+// The first 4-byte little-endian value in the head that could be a length of what follows it.
+size_t plausible_length(const std::vector<uint8_t>& b) {
+  for (size_t at = 8; at + 4 <= std::min<size_t>(b.size(), 1024); ++at) {
+    uint32_t v = le32(b, at);
+    if (v >= 8 && v <= b.size() - at - 4) return at;
+  }
+  return 0;
+}
+
+// Where to flip a byte of a file of `kind` (a format's name, or "yaml"): a header field, a record's
+// length (a high byte: a huge length), the index or footer (at the end for most formats), the
+// middle. A yaml's flips change one bit of a value (a digit becomes another, a letter its case).
+std::vector<Flip> flip_places(const std::string& kind, const std::vector<uint8_t>& b) {
+  std::vector<Flip> flips;
+  size_t n = b.size();
+  auto add = [&](const char* place, size_t offset, uint8_t mask) {
+    if (n >= 16 && offset < n) flips.push_back({place, offset, mask});
+  };
+  if (kind == "yaml") {
+    add("header", yaml_value(b, "version:"), 0x01);
+    add("length", yaml_value(b, "message_count:"), 0x01);
+    add("index", yaml_value(b, "relative_file_paths:"), 0x01);
+    add("middle", n / 2, 0x01);
+    return flips;
+  }
+  if (kind == "mcap") {  // magic 8, Header record: opcode, u64 length, profile's u32 length
+    add("header", 17, 0xff);
+    add("length", 12, 0x80);
+    if (n > 64) add("index", n - 28, 0x01);  // the Footer's summary_start: the summary moves by one
+  } else if (kind == "rosbag") {  // "#ROSBAG V2.0\n", then the bag header record's u32 header length
+    add("header", 21, 0xff);
+    add("length", 16, 0x80);
+    add("index", n - 20, 0xff);
+  } else if (kind == "ulog") {  // magic 7, version, u64 timestamp, then messages: u16 size, type
+    add("header", 15, 0x80);  // the timestamp's high byte: a stamp near the edge
+    add("length", 17, 0x80);
+    add("index", n - 8, 0xff);
+  } else if (kind == "rosbag2") {  // an SQLite database
+    add("header", 31, 0xff);          // the database's size in pages
+    add("index", 103, 0xff);          // page 1's (the schema table's) cell count
+    if (size_t cell = sqlite_cell(b)) add("length", cell, 0x80);
+  } else {
+    add("header", 16, 0xff);
+    if (size_t at = plausible_length(b)) add("length", at + 3, 0x80);
+    add("index", n - 24, 0xff);
+  }
+  add("middle", n / 2, 0xff);
+  return flips;
+}
+
+// The kind of flips a file of `format`'s corpus gets (its yaml files are text).
+std::string flip_kind(const std::string& format, const std::string& name) {
+  return name.size() >= 5 && name.compare(name.size() - 5, 5, ".yaml") == 0 ? "yaml" : format;
+}
+
+// DIR/TAG_PLACE_NAME for each place.
+void write_flips(const std::string& dir, const std::string& tag, const std::string& name, const std::string& kind, const std::vector<uint8_t>& bytes) {
+  for (const Flip& flip : flip_places(kind, bytes)) {
+    std::vector<uint8_t> flipped = bytes;
+    flipped[flip.offset] ^= flip.mask;
+    write(dir + "/" + tag + "_" + flip.place + "_" + name, flipped);
+  }
+}
+
+std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> bytes(limit);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(limit));
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  return bytes;
+}
+
+// Real files are read up to this much, scripts/fuzz.sh's -max_len for the file harnesses (libFuzzer
+// cuts a longer input to it), and at most this many per format, the first by path.
+constexpr size_t kSampleHead = 8192;
+constexpr size_t kSamplesPerFormat = 16;
+
+// Flips of every seed already written for the table's formats, and of the real samples whose names
+// end as the format's do (a bag folder's metadata.yaml for rosbag2's corpus).
+void write_flipped_seeds(const std::string& out, const std::string& samples) {
+  namespace fs = std::filesystem;
+  for (const logscope::FormatEntry& entry : logscope::formats()) {
+    std::string dir = out + "/" + entry.name;
+    std::vector<fs::path> seeds;
+    for (const fs::directory_entry& f : fs::directory_iterator(dir))
+      if (f.is_regular_file() && f.path().filename().string().rfind("flip_", 0) != 0 && f.path().filename().string().rfind("sample_flip_", 0) != 0)
+        seeds.push_back(f.path());
+    std::sort(seeds.begin(), seeds.end());
+    for (const fs::path& seed : seeds) {
+      std::string name = seed.filename().string();
+      write_flips(dir, "flip", name, flip_kind(entry.name, name), read_head(seed, 1 << 20));
+    }
+    if (samples.empty() || !fs::is_directory(samples)) continue;
+    std::vector<std::string> endings = entry.file_endings;
+    if (entry.name == "rosbag2") endings.push_back("metadata.yaml");
+    std::vector<fs::path> real;
+    for (const fs::directory_entry& f : fs::recursive_directory_iterator(samples, fs::directory_options::skip_permission_denied)) {
+      std::string name = f.path().filename().string();
+      if (!f.is_regular_file()) continue;
+      for (const std::string& e : endings)
+        if (name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
+          real.push_back(f.path());
+          break;
+        }
+    }
+    std::sort(real.begin(), real.end());
+    if (real.size() > kSamplesPerFormat) real.resize(kSamplesPerFormat);
+    for (const fs::path& path : real) {
+      // The parent folder's name too: every bag folder's yaml is metadata.yaml.
+      std::string name = path.parent_path().filename().string() + "_" + path.filename().string();
+      write_flips(dir, "sample_flip", name, flip_kind(entry.name, name), read_head(path, kSampleHead));
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s OUT_DIR [SAMPLES_DIR]\n", argv[0]);
     return 2;
   }
   std::string out = argv[1];
@@ -303,5 +459,6 @@ int main(int argc, char** argv) {
                                           "@verbatim (language=\"comment\", text=\"x\") struct Header {\n"
                                           "builtin_interfaces::msg::Time stamp; string<8> frame_id; double__2 d; sequence<int16, 3> s; }; }; };\n" +
                                           std::string(1, '\0') + raw("\0\1\0\0\1\0\0\0\2\0\0\0\2\0\0\0a\0\0\0") + std::string(16, '\0') + raw("\1\0\0\0\5\0"));
+  write_flipped_seeds(out, argc == 3 ? argv[2] : "");
   return 0;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
+import { root, cli, cliJson, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
 import { subPathServer } from './servers.mjs';
 
 const PREFIX = '/tools/logscope/';
@@ -175,9 +175,9 @@ test('the single-file build works from file:// and checks a file', async (t) => 
   }
 });
 
-// WebKit's worker cannot read a File of a page opened from file:// (NotReadableError on every read)
-// while the page can: the page reads it and hands the worker a copy. Chromium's worker can, so the
-// page's test hook makes it fail as WebKit's does (web/worker.js checkReadable).
+// WebKit's worker cannot read a File of a page opened from file:// (NotReadableError on every read,
+// and on any Blob) while the page can: the page reads it and hands the worker its bytes. Chromium's
+// worker can, so the page's test hook makes it fail as WebKit's does (web/worker.js readable).
 test('the single-file build reads a file on the main thread where its worker cannot', async (t) => {
   if (skip(t)) return;
   if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install)');
@@ -188,11 +188,34 @@ test('the single-file build reads a file on the main thread where its worker can
     await openFile(page, BAG);
     assert.equal(await waitOpened(page, basename(BAG)), 'summary');
     await page.waitForFunction(() => document.body.dataset.checked === 'true', null, { timeout: 60_000 });
-    assert.equal(await page.evaluate(() => window.logscope.state.client.source.file.type), 'application/x-logscope-copy');
+    assert.ok(await page.evaluate(() => window.logscope.state.client.pageCopies) > 0, 'the page handed its worker a copy');
+    assert.match(await page.textContent('#notice-slot'), /the page reads it and hands them a copy in memory/);
     assert.equal(await page.textContent('.format-pill'), 'ROS bag V2.0');
     assert.deepEqual(page.errors, []);
   } finally {
     await context.close();
+  }
+});
+
+// A bag folder the same way: the page reads each of its files and hands the worker their bytes.
+test('the single-file build reads a bag folder on the main thread where its worker cannot', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  if (!haveEsbuild) return t.skip('SKIPPED: esbuild is not installed (npm install)');
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-single-bag-'));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const bag = join(dir, 'bag');
+    execFileSync(cli, ['make-demo-rosbag2', bag, '--size-mb', '1'], { stdio: 'ignore' });
+    const page = await newPage(context);
+    await page.goto(`${pathToFileURL(join(out, 'logscope-single.html')).href}?nodemo&test-worker-cannot-read`);
+    await page.setInputFiles('#folder-input', bag);
+    assert.equal(await waitOpened(page, 'bag'), 'summary');
+    assert.ok(await page.evaluate(() => window.logscope.state.client.pageCopies) > 0, 'the page handed its worker a copy');
+    assert.deepEqual(await page.evaluate(() => window.logscope.state.summary.file.counts), cliJson('info', '--json', bag).summary.file.counts);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

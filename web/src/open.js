@@ -200,8 +200,10 @@ export function openController(app) {
       });
     }
     const unreadable = /could not (be )?read|NotReadable|NotFound/i.test(text);
+    // The browser's limit, not the file (worker-client.js workersCannotRead).
+    const browserLimit = /^this browser does not let/.test(text);
     showBanner(banner, {
-      title: unreadable ? 'The file could not be read' : 'The file could not be opened',
+      title: browserLimit ? 'This browser does not let logscope read the file here' : unreadable ? 'The file could not be read' : 'The file could not be opened',
       message: unreadable ? `${text}. Choose the file again; if it lives on a network drive or removable disk, copy it locally first.` : `${text}.`,
       actions: [{ label: 'Choose a file', primary: true, onClick: chooseFile }, { label: 'Try again', onClick: () => openFile(file) }],
     });

@@ -24,7 +24,7 @@ export { prepareReadAhead, readAheadAvailable };
 /**
  * A local file: also the read-ahead stream, and writes straight into the codec's memory.
  * @typedef {ReaderBase & {
- *   kind: 'file', file: File, readAhead: ReadAhead | null, ready: Promise<void>, closed: boolean, requests?: undefined,
+ *   kind: 'file', file: File | MemoryFile, readAhead: ReadAhead | null, ready: Promise<void>, closed: boolean, requests?: undefined,
  *   readInto: (offset: number, length: number, heap: Uint8Array, pointer: number) => number, close: () => void,
  * }} LocalReader
  */
@@ -37,11 +37,65 @@ export { prepareReadAhead, readAheadAvailable };
  */
 /** A log's reader: a folder's is web/src/folder-reader.js. @typedef {LocalReader | HttpReader | import('./folder-reader.js').FolderReader} Reader */
 
+// A file the page read for a worker that cannot read it (worker-client.js copyOf), held as the
+// bytes themselves: such a worker cannot read a Blob at all, not even one it made (WebKit, for a
+// page opened from file://). It has what the readers and the feeds use of a File.
+export class MemoryFile {
+  /** @param {import('./types.js').FileCopy} copy */
+  constructor({ name, size, lastModified, pieces }) {
+    this.name = name;
+    this.size = size;
+    this.lastModified = lastModified;
+    /** @type {Uint8Array[]} */
+    this.pieces = pieces.map((piece) => new Uint8Array(piece));
+    /** @type {number[]} each piece's first byte in the file */
+    this.starts = [];
+    let at = 0;
+    for (const piece of this.pieces) { this.starts.push(at); at += piece.length; }
+    if (at !== size) throw new Error(`the page's copy of ${name} holds ${at} bytes, not its ${size}`);
+  }
+
+  // Views of bytes [begin, end), piece by piece (no copy).
+  /**
+   * @param {number} begin
+   * @param {number} end
+   * @returns {Generator<Uint8Array>}
+   */
+  *views(begin, end) {
+    for (let i = 0; i < this.pieces.length; i++) {
+      const start = this.starts[i], piece = this.pieces[i];
+      if (start >= end) return;
+      if (start + piece.length > begin) yield piece.subarray(Math.max(0, begin - start), Math.min(piece.length, end - start));
+    }
+  }
+
+  /**
+   * Bytes [begin, end) into `target` at `at`; how many.
+   * @param {number} begin
+   * @param {number} end
+   * @param {Uint8Array} target
+   * @param {number} at
+   */
+  copyInto(begin, end, target, at) {
+    let n = 0;
+    for (const view of this.views(begin, end)) { target.set(view, at + n); n += view.length; }
+    return n;
+  }
+
+  /** A copy of bytes [begin, end) (the caller may transfer it). @param {number} begin @param {number} end */
+  bytes(begin, end) {
+    const out = new Uint8Array(Math.max(0, end - begin));
+    this.copyInto(begin, end, out, 0);
+    return out;
+  }
+}
+
 /**
- * @param {File} file
+ * @param {File | MemoryFile} file
  * @returns {LocalReader}
  */
 export function fileReader(file) {
+  if (file instanceof MemoryFile) return memoryReader(file);
   const sync = new FileReaderSync();
   return {
     kind: 'file',
@@ -204,6 +258,35 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
   };
 }
 
+/**
+ * @param {MemoryFile} file
+ * @returns {LocalReader}
+ */
+function memoryReader(file) {
+  return {
+    kind: 'file',
+    file,
+    name: file.name,
+    size: file.size,
+    bytesRead: 0,
+    readAhead: null, // the bytes are here already
+    ready: Promise.resolve(),
+    closed: false,
+    read(offset, length) {
+      const bytes = file.bytes(offset, Math.min(this.size, offset + length));
+      this.bytesRead += bytes.length;
+      return bytes;
+    },
+    async readRange(offset, length) { return this.read(offset, length); },
+    readInto(offset, length, heap, pointer) {
+      const n = file.copyInto(offset, Math.min(this.size, offset + length), heap, pointer);
+      this.bytesRead += n;
+      return n;
+    },
+    close() { this.closed = true; },
+  };
+}
+
 // Builds the reader for an `open` request's source description. A local file gets its read-ahead
 // at once from the pump booted in advance, so every pass, even a scan while opening (a CARLA log),
 // reads through it. Without a booted pump it is attached in the background (10-40 ms on a loaded
@@ -215,7 +298,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
 export async function makeReader(source) {
   if (source.kind === 'file') {
     const reader = fileReader(source.file);
-    if (readAheadAvailable() && source.file.size > STREAM_MIN_READ) {
+    if (readAheadAvailable() && source.file.size > STREAM_MIN_READ && !(source.file instanceof MemoryFile)) {
       const readAhead = new ReadAhead(source.file);
       if (readAhead.attach()) {
         reader.readAhead = readAhead;

@@ -5,8 +5,9 @@
 // without cross-origin isolation and with one copy fewer than the read-ahead ring. A file of
 // 16 MB or less is read here in one piece.
 // Where no worker can be started from here (the single-file build runs this worker from a Blob
-// URL), this worker reads the stream itself, which stalls the stream while it works.
-import { describeReadError } from './readers.js';
+// URL), this worker reads the stream itself, which stalls the stream while it works. A copy the
+// page made for a worker that cannot read the file is pushed from memory.
+import { MemoryFile, describeReadError } from './readers.js';
 import { HelperTimeout, helperStartMs, helpersAllowed, newHelperWorker, notice } from './helper-start.js';
 
 // Pushed 4 MB at a time, so the codec's buffer for a piece stays small (ByteFeed.buffer() hands out
@@ -64,7 +65,13 @@ export async function streamFeed(Module, feed, reader, progress, read = feederRe
   let error = '';
   let fedBy = 0; // feeders that brought bytes, or answered with the reason they could not
   try {
-    if (end - begin <= FEEDER_MIN_BYTES) {
+    if (reader.file instanceof MemoryFile) {
+      // The page's copy (readers.js MemoryFile): its bytes are here already.
+      for (const view of reader.file.views(begin, end)) {
+        push(view);
+        progress(done, end);
+      }
+    } else if (end - begin <= FEEDER_MIN_BYTES) {
       push(new Uint8Array(await reader.file.slice(begin, end).arrayBuffer()));
       progress(done, end);
     } else {

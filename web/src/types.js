@@ -410,7 +410,7 @@ export {};
 /**
  * A file of a log that is a folder (a rosbag2 bag: web/src/folder-open.js): a local File, or a
  * remote one read by Range.
- * @typedef {{name: string, file: File, url?: undefined} | {name: string, url: string, size: number, etag?: string | null, lastModified?: string | null, file?: undefined}} BagFolderFile
+ * @typedef {{name: string, file: File | import('./readers.js').MemoryFile, url?: undefined} | {name: string, url: string, size: number, etag?: string | null, lastModified?: string | null, file?: undefined}} BagFolderFile
  */
 /**
  * A log that is a folder, opened as one: its name, total size and files.
@@ -418,7 +418,13 @@ export {};
  *   | {remote: true, url: string, name: string, size: number, bag: {files: BagFolderFile[]}, etag?: null, lastModified?: null, hidden?: string[]}} BagFolder
  */
 
-/** What a worker opens. @typedef {{kind: 'file', file: File} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null, head?: Uint8Array} | {kind: 'folder', name: string, files: BagFolderFile[]}} Source */
+/**
+ * A file the page read for a worker that cannot read it (worker-client.js copyOf): its bytes, in
+ * pieces, transferred to the worker (readers.js MemoryFile holds them there).
+ * @typedef {{name: string, size: number, lastModified: number, pieces: ArrayBuffer[]}} FileCopy
+ */
+
+/** What a worker opens (a worker's own copy of a file is a MemoryFile). @typedef {{kind: 'file', file: File | import('./readers.js').MemoryFile} | {kind: 'url', url: string, name: string, size: number, etag?: string | null, lastModified?: string | null, head?: Uint8Array} | {kind: 'folder', name: string, files: BagFolderFile[]}} Source */
 
 /**
  * Bytes the codec asked for (WasmInspector.read_stats).

@@ -60,37 +60,40 @@ const DOING = {
   useSchemas: 'loading the schemas', bytes: 'reading bytes', decode: 'decoding a record',
 };
 
-// The type of a file the page read itself for a worker that cannot (web/worker.js checkReadable).
-export const MAIN_THREAD_COPY_TYPE = 'application/x-logscope-copy';
+// A copy of a file for a worker that cannot read it (web/worker.js readableSource): such a worker
+// cannot read any Blob, not even one the page made (WebKit, for a page opened from file://), so
+// the page reads the file here and transfers the bytes. Each worker gets its own copy, read anew,
+// so the page keeps none. At most COPY_LIMIT bytes per open (`?test-copy-limit-kb=N` sets it).
 const COPY_PIECE = 64 << 20;
+const COPY_LIMIT = Number(param('test-copy-limit-kb')) * 1024 || 1 << 30;
 // Where no worker can read the chosen file: the browser's limit, and what to do instead.
 /** @param {string} why */
-const workersCannotRead = (why) => new Error(`this browser does not let the page's workers read a file chosen here, ${why}. Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox`);
-/** @type {WeakMap<File, Promise<File>>} one copy per chosen file, shared by its workers */
-const copies = new WeakMap();
+const workersCannotRead = (why) => new Error(`this browser does not let the page's workers read a file chosen here${globalThis.location?.protocol === 'file:' ? ' when the page is opened from disk (file://)' : ''}, ${why}. Open logscope from a web server (npm start, or dist/ on any static host), or in Chromium or Firefox`);
 
-// The file read here, in pieces kept as Blobs (the browser may keep them on disk), as a File a
-// worker can read. A failure to read is the file's (moved, changed); any other is the browser's.
-/** @param {File} file */
-function readableCopy(file) {
-  let copy = copies.get(file);
-  if (!copy) {
-    copy = (async () => {
-      /** @type {Blob[]} */
-      const pieces = [];
-      try {
-        for (let at = 0; at < file.size; at += COPY_PIECE) pieces.push(new Blob([await file.slice(at, at + COPY_PIECE).arrayBuffer()]));
-        return new File(pieces, file.name, { type: MAIN_THREAD_COPY_TYPE, lastModified: file.lastModified });
-      } catch (failure) {
-        const error = /** @type {import('./types.js').ErrorLike} */ (failure);
-        if (error?.name === 'NotReadableError' || error?.name === 'NotFoundError') throw failure; // (open.js: "could not be read")
-        throw workersCannotRead(`and it could not hold the ${formatBytes(file.size)} file in memory to hand it over (${String(error?.message || error)})`);
-      }
-    })();
-    copies.set(file, copy);
-    copy.catch(() => copies.delete(file));
+/**
+ * The files' bytes read here. A failure to read is the file's (moved, changed); any other is the
+ * browser's.
+ * @param {File[]} files
+ * @returns {Promise<import('./types.js').FileCopy[]>}
+ */
+async function copiesOf(files) {
+  const total = files.reduce((n, f) => n + f.size, 0);
+  if (total > COPY_LIMIT) throw workersCannotRead(`and the page hands them a copy in memory of at most ${formatBytes(COPY_LIMIT)}, not ${formatBytes(total)}`);
+  /** @type {import('./types.js').FileCopy[]} */
+  const copies = [];
+  for (const file of files) {
+    /** @type {ArrayBuffer[]} */
+    const pieces = [];
+    try {
+      for (let at = 0; at < file.size; at += COPY_PIECE) pieces.push(await file.slice(at, at + COPY_PIECE).arrayBuffer());
+    } catch (failure) {
+      const error = /** @type {import('./types.js').ErrorLike} */ (failure);
+      if (error?.name === 'NotReadableError' || error?.name === 'NotFoundError') throw failure; // (open.js: "could not be read")
+      throw workersCannotRead(`and it could not hold the ${formatBytes(file.size)} file in memory to hand it over (${String(error?.message || error)})`);
+    }
+    copies.push({ name: file.name, size: file.size, lastModified: file.lastModified, pieces });
   }
-  return copy;
+  return copies;
 }
 
 // How many cores whole-file work may use: all of them, or fewer when the link says `?cores=N`
@@ -139,6 +142,7 @@ export class WorkerClient {
     this.helpers = true; // false after helper starts froze the worker twice
     this.helperFreezes = 0;
     this.spawns = 0;
+    this.pageCopies = 0; // copies of the file the page read for workers that cannot (sendCopy)
     this.spawn();
   }
 
@@ -237,22 +241,28 @@ export class WorkerClient {
   get deadline() { return this.doing?.helper ? FROZEN_HELPER_START_MS : SILENT_MS; }
 
   // The worker cannot read the chosen file (WebKit from file://): the page reads it and hands over
-  // a copy; where it cannot, the worker's open fails with a message that names the browser's limit.
+  // the bytes; where it cannot, the worker's open fails with a message that names the browser's
+  // limit. The page says once that it does this (the copy costs memory and a read of the file).
   /** @param {Pending} entry */
   async sendCopy(entry) {
-    const args = /** @type {{source: import('./types.js').Source}} */ (entry.request.args);
-    if (args.source.kind !== 'file') return;
+    const { source } = /** @type {{source: Source}} */ (entry.request.args);
     const worker = this.worker;
-    /** @type {{file?: File, error?: string}} */
+    /** @type {{copies?: import('./types.js').FileCopy[], error?: string}} */
     let answer;
+    /** @type {ArrayBuffer[]} */
+    let transfer = [];
     try {
-      const file = await readableCopy(args.source.file);
-      answer = { file };
-      if (entry.op === 'open') this.source = { kind: 'file', file };
+      const files = source.kind === 'file' ? [source.file] : source.kind === 'folder' ? source.files.flatMap((f) => (f.file ? [f.file] : [])) : [];
+      if (files.some((f) => !(f instanceof File))) throw new Error('the worker asked for a copy of a file the page does not hold');
+      const copies = await copiesOf(/** @type {File[]} */ (files));
+      answer = { copies };
+      transfer = copies.flatMap((c) => c.pieces);
+      this.pageCopies++;
+      this.notice(`This browser does not let the inspector's workers read a chosen file${globalThis.location?.protocol === 'file:' ? ' in a page opened from disk (file://)' : ''}: the page reads it and hands them a copy in memory.`);
     } catch (error) {
       answer = { error: String(/** @type {Error} */ (error)?.message || error) };
     }
-    if (worker === this.worker) worker.postMessage({ id: entry.request.id, op: 'fileCopy', args: answer });
+    if (worker === this.worker) worker.postMessage({ id: entry.request.id, op: 'fileCopy', args: answer }, transfer);
   }
 
   // Arms the watchdog while requests wait; when it fires, a worker heard from since is given the
