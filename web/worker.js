@@ -190,8 +190,14 @@ async function applySchemas() {
 
 // Warm start: compile and instantiate the module as soon as the worker exists, before a file is
 // chosen. The read-ahead pump starts once the page has configured this worker (it may ask for no
-// helpers: worker-client.js).
-loadModule().catch(() => { modulePromise = null; });
+// helpers: worker-client.js). The page's watchdog counts from the worker's start, and on a busy
+// machine the module takes seconds to load (fetched and compiled off this thread): the worker
+// beats meanwhile, for at most a minute (a load that never ends is still reported), so a request
+// sent early is not taken for one held by a worker that cannot run.
+const LOAD_BEATS_MS = 60_000;
+beat();
+const loading = setInterval(() => { if (performance.now() < LOAD_BEATS_MS) beat(); else clearInterval(loading); }, 1000);
+loadModule().catch(() => { modulePromise = null; }).finally(() => clearInterval(loading));
 
 // Test hooks the page passes with `configure` (worker-client.js, from the page's address):
 // workerCannotRead makes this worker fail to read any File (as WebKit's worker does with a file

@@ -2,7 +2,9 @@
 // once: Firefox ESR over WebDriver BiDi (puppeteer-core), WebKitGTK's MiniBrowser over WebDriver
 // (selenium-webdriver against WebKitWebDriver, under Xvfb), and Chromium (playwright-core, for
 // the layout pictures beside the other two). One browser per engine per test file; every test
-// navigates the same tab anew.
+// navigates the same tab anew; a test that needs several pages at once opens more tabs
+// (`b.newTab()`: a tab in Firefox and Chromium, a window of its own in WebKit), each with the
+// same calls as `b` and its own close().
 //   const b = await launch('firefox'); await b.open('?nodemo'); await b.setFiles('#file-input', [path]);
 //   await b.waitFor(() => document.body.dataset.state === 'summary'); b.errors(); await b.close();
 import { spawn } from 'node:child_process';
@@ -33,14 +35,21 @@ const VIEWPORT = { width: 1440, height: 900 };
 const HOOK = '/__test/console-hook.js';
 
 // The page's static server (scripts/serve.mjs, with its isolation headers) behind a front that
-// adds the console hook to index.html before the page's script runs.
+// adds the console hook to index.html before the page's script runs. Requests for the scripts
+// named in `held` (hold()) are never answered, as by a browser that never starts those workers;
+// hold([]) lets them go (their requests fail).
 async function pageServer() {
+  /** @type {string[]} */
+  let held = [];
+  /** @type {import('node:http').ServerResponse[]} */
+  let holding = [];
   const inner = serveStatic({ root: join(root, 'web'), port: 0, log: false });
   await new Promise((ok) => (inner.listening ? ok() : inner.once('listening', ok)));
   const hook = readFileSync(new URL('./console-hook.js', import.meta.url));
   const { request: forward } = await import('node:http');
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
+    if (held.some((name) => path.endsWith(`/${name}`))) return void holding.push(res);
     if (path === HOOK) {
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cross-Origin-Resource-Policy': 'same-origin' });
       return res.end(hook);
@@ -63,7 +72,15 @@ async function pageServer() {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
+    /** @param {string[]} names */
+    hold(names) {
+      held = [...names];
+      if (names.length) return;
+      for (const res of holding) res.destroy();
+      holding = [];
+    },
     close: async () => {
+      for (const res of holding) res.destroy();
       server.closeAllConnections?.();
       inner.closeAllConnections?.();
       await new Promise((ok) => server.close(ok));
@@ -99,7 +116,8 @@ async function reachable(url, ms) {
   }
 }
 
-// --- Backends: each gives evaluate, goto, setFiles, click, png, readErrors, close ---
+// --- Backends: each gives version, a first tab, newTab() and close(); a tab gives evaluate, goto,
+// setFiles, click, png, readErrors and close ---
 
 async function firefoxBackend() {
   const { default: puppeteer } = await import('puppeteer-core');
@@ -109,21 +127,29 @@ async function firefoxBackend() {
     // No first-run pages, updates or telemetry in a test profile.
     extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.auto': false, 'datareporting.policy.dataSubmissionEnabled': false, 'toolkit.telemetry.enabled': false },
   });
-  const page = (await browser.pages())[0] ?? await browser.newPage();
-  await page.setViewport(VIEWPORT);
-  /** @type {string[]} */
-  let logged = [];
-  // WebDriver BiDi's log entries: the console's errors and the page's uncaught errors.
-  page.on('console', (message) => { if (message.type() === 'error') logged.push(`console: ${message.text()}`); });
-  page.on('pageerror', (error) => logged.push(`page error: ${error?.message ?? error}`));
+  async function tab(page) {
+    await page.setViewport(VIEWPORT);
+    page.setDefaultTimeout(120_000); // (30 s by default: a busy machine's page load took longer)
+    /** @type {string[]} */
+    let logged = [];
+    // WebDriver BiDi's log entries: the console's errors and the page's uncaught errors.
+    page.on('console', (message) => { if (message.type() === 'error') logged.push(`console: ${message.text()}`); });
+    page.on('pageerror', (error) => logged.push(`page error: ${error?.message ?? error}`));
+    return {
+      evaluate: (fn, ...args) => page.evaluate(fn, ...args),
+      async goto(url) { logged = []; await page.goto(url, { waitUntil: 'load' }); },
+      async setFiles(selector, paths) { const input = await page.$(selector); if (!input) throw new Error(`no ${selector}`); await input.uploadFile(...paths); },
+      async click(selector) { await page.click(selector); },
+      png: () => page.screenshot({ encoding: 'binary' }),
+      readErrors: () => logged,
+      close: () => page.close(),
+    };
+  }
   return {
     version: await browser.version(),
-    evaluate: (fn, ...args) => page.evaluate(fn, ...args),
-    async goto(url) { logged = []; await page.goto(url, { waitUntil: 'load' }); },
-    async setFiles(selector, paths) { const input = await page.$(selector); if (!input) throw new Error(`no ${selector}`); await input.uploadFile(...paths); },
-    async click(selector) { await page.click(selector); },
-    png: () => page.screenshot({ encoding: 'binary' }),
-    readErrors: () => logged,
+    first: await tab((await browser.pages())[0] ?? await browser.newPage()),
+    // A window: a background tab is hidden, and a hidden page's timers are slowed.
+    newTab: async () => tab(await browser.newPage({ type: 'window' })),
     async close() { await browser.close(); rmSync(profile, { recursive: true, force: true }); },
   };
 }
@@ -148,19 +174,44 @@ async function webkitBackend() {
     }).build();
     await driver.manage().window().setRect(VIEWPORT);
     const capabilities = await driver.getCapabilities();
-    const run = (fn, args) => driver.executeScript(`return (${fn}).apply(null, arguments)`, ...args);
+    // One session drives every window: a window's commands wait their turn, after switching to it.
+    let queue = Promise.resolve();
+    const first = await driver.getWindowHandle();
+    /** @type {string | null} the window the session's commands go to */
+    let current = first;
+    const inTurn = (fn) => { const run = queue.then(fn); queue = run.catch(() => {}); return run; };
+    const tab = (handle) => {
+      const within = (fn) => inTurn(async () => {
+        if (current !== handle) { await driver.switchTo().window(handle); current = handle; }
+        return fn();
+      });
+      return {
+        evaluate: (fn, ...args) => within(() => driver.executeScript(`return (${fn}).apply(null, arguments)`, ...args)),
+        goto: (url) => within(() => driver.get(url)),
+        setFiles: (selector, paths) => within(async () => driver.findElement(By.css(selector)).sendKeys(paths.join('\n'))),
+        click: (selector) => within(async () => {
+          const element = await driver.findElement(By.css(selector));
+          await driver.executeScript('arguments[0].scrollIntoView({block: "center"})', element);
+          await element.click();
+        }),
+        png: () => within(async () => Buffer.from(await driver.takeScreenshot(), 'base64')),
+        readErrors: () => [],
+        // (The session's last window is closed by quit.)
+        close: () => within(async () => { await driver.close(); current = null; }),
+      };
+    };
     return {
       version: `WebKitGTK ${capabilities.get('browserVersion')}`,
-      evaluate: (fn, ...args) => run(fn, args),
-      async goto(url) { await driver.get(url); },
-      async setFiles(selector, paths) { await driver.findElement(By.css(selector)).sendKeys(paths.join('\n')); },
-      async click(selector) {
-        const element = await driver.findElement(By.css(selector));
-        await driver.executeScript('arguments[0].scrollIntoView({block: "center"})', element);
-        await element.click();
-      },
-      png: async () => Buffer.from(await driver.takeScreenshot(), 'base64'),
-      readErrors: () => [],
+      first: tab(first),
+      // A window, not a tab: MiniBrowser's background tabs are hidden, and a hidden page's timers
+      // are slowed (a user's background tab, but not what the suite means to time).
+      newTab: () => inTurn(async () => {
+        // (WebDriver opens a window from a window that is open.)
+        if (current === null) await driver.switchTo().window(current = first);
+        await driver.switchTo().newWindow('window');
+        current = await driver.getWindowHandle();
+        return tab(current);
+      }),
       async close() { try { await driver.quit(); } finally { stop(); } },
     };
   } catch (error) {
@@ -173,43 +224,37 @@ async function chromiumBackend() {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  let logged = [];
-  page.on('pageerror', (error) => logged.push(`page error: ${error}`));
-  page.on('console', (message) => { if (message.type() === 'error') logged.push(`console: ${message.text()}`); });
+  const tab = (page) => {
+    let logged = [];
+    page.on('pageerror', (error) => logged.push(`page error: ${error}`));
+    page.on('console', (message) => { if (message.type() === 'error') logged.push(`console: ${message.text()}`); });
+    return {
+      evaluate: (fn, ...args) => page.evaluate(`(${String(fn)})(...${JSON.stringify(args)})`),
+      async goto(url) { logged = []; await page.goto(url); },
+      async setFiles(selector, paths) { await page.setInputFiles(selector, paths); },
+      async click(selector) { await page.click(selector); },
+      png: () => page.screenshot(),
+      readErrors: () => logged,
+      close: () => page.close(),
+    };
+  };
   return {
     version: `Chromium ${browser.version()}`,
-    evaluate: (fn, ...args) => page.evaluate(`(${String(fn)})(...${JSON.stringify(args)})`),
-    async goto(url) { logged = []; await page.goto(url); },
-    async setFiles(selector, paths) { await page.setInputFiles(selector, paths); },
-    async click(selector) { await page.click(selector); },
-    png: () => page.screenshot(),
-    readErrors: () => logged,
+    first: tab(await context.newPage()),
+    newTab: async () => tab(await context.newPage()),
     async close() { await browser.close(); },
   };
 }
 
 const backends = { firefox: firefoxBackend, webkit: webkitBackend, chromium: chromiumBackend };
 
-// A browser of `engine` with the page's server; the driver every test uses.
-export async function launch(engine) {
-  const server = await pageServer();
-  let backend;
-  try {
-    backend = await backends[engine]();
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  mkdirSync(shots, { recursive: true });
-  return {
-    engine,
-    version: backend.version,
-    url: server.url,
+// What a test does with one tab (backend: a backend's tab).
+function tabCalls(engine, server, backend) {
+  const calls = {
     // Loads the page (query: '?nodemo', '?url=…'; '' opens the demo) and waits for its script.
     async open(query = '?nodemo') {
       await backend.goto(server.url + query);
-      await this.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
+      await calls.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
     },
     // Loads a page by its full address (a file:// page such as the single-file build, which no
     // server of ours serves) and waits for its script.
@@ -251,6 +296,34 @@ export async function launch(engine) {
       writeFileSync(path, await backend.png());
       return path;
     },
+  };
+  return calls;
+}
+
+// A browser of `engine` with the page's server; the driver every test uses.
+export async function launch(engine) {
+  const server = await pageServer();
+  let backend;
+  try {
+    backend = await backends[engine]();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  mkdirSync(shots, { recursive: true });
+  return {
+    engine,
+    version: backend.version,
+    url: server.url,
+    ...tabCalls(engine, server, backend.first),
+    // Another tab beside this one (a window in WebKit), with the same calls and its own close().
+    async newTab() {
+      const tab = await backend.newTab();
+      return { ...tabCalls(engine, server, tab), close: () => tab.close() };
+    },
+    // The server holds requests for these scripts unanswered from now on (names: 'pump-worker.js'),
+    // as a browser that never starts those workers; hold([]) ends that.
+    hold: (names) => server.hold(names),
     async close() {
       try { await backend.close(); } finally { await server.close(); }
     },
