@@ -18,6 +18,8 @@ pkgs=(
   libsqlite3-dev tcl  # SQLite's version to build (scripts/fetch-sqlite.sh); tclsh makes its amalgamation
   clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
   libpng-dev       # camera images: compressedDepth's 16-bit PNG, frames written as PNG (codec/views/image_png.cpp)
+  libjpeg62-turbo-dev  # `logscope frames --png`: JPEG frames to PNG (cli/frames_jpeg.cpp), the CLI only
+  python3-pil      # the frames test reads the written PNGs with PIL (tests/reference/image_frames_reference.py)
   python3-numpy python3-opencv  # the image reference (tests/reference/image_reference.py): cv2.cvtColor as cv_bridge
 )
 

@@ -29,6 +29,21 @@ struct SourceMessage {
   uint64_t time_ns;        // the file's time of the message (a bag's record time, MCAP's log_time)
   const Json* message;     // the decoded message (its fields), or null with `error`
   const std::string& error;
+  // Where it is in the file: its record's byte offset, or its chunk's when the record lies in a
+  // chunk (`in_chunk` then its offset in the chunk's data); kNoOffset where the format has no
+  // byte offsets (a database row).
+  uint64_t offset = kNoOffset;
+  uint64_t in_chunk = 0;
+  static constexpr uint64_t kNoOffset = UINT64_MAX;
+};
+
+// What a walk reads (walk_with): a time range, which the formats' indexes use to read only the
+// chunks or pages that hold it, and whether byte arrays come whole.
+struct WalkOptions {
+  uint64_t t0_ns = 0, t1_ns = UINT64_MAX;  // inclusive
+  // uint8[] (and protobuf bytes) fields whole, as hex, not the first bytes a record view shows:
+  // for a view that reads them (camera images).
+  bool whole_bytes = false;
 };
 
 // What a view keeps between queries of one file (its cache), owned by the file's source.
@@ -46,6 +61,13 @@ class MessageSource {
   // where and why reading stopped early (damage), with what came before it handed on.
   virtual bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit,
                     const ProgressFn& progress, std::string* error) = 0;
+  // The same with options. A source that does not override it walks everything and drops what
+  // lies outside the range, and gives byte arrays as walk() does.
+  virtual bool walk_with(const std::set<std::string>& topics, const WalkOptions& options,
+                         const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress, std::string* error) {
+    return walk(topics, [&](const SourceMessage& m) { return m.time_ns < options.t0_ns || m.time_ns > options.t1_ns || visit(m); },
+                progress, error);
+  }
 
   // By view name; the views make and read them (codec/views).
   std::map<std::string, std::unique_ptr<ViewCache>> caches;
@@ -71,13 +93,17 @@ MessageSource* message_source_of(Inspector& inspector) {
 class FunctionSource : public MessageSource {
  public:
   using Topics = std::function<std::vector<SourceTopic>()>;
-  using Walk = std::function<bool(const std::set<std::string>&, const std::function<bool(const SourceMessage&)>&, const ProgressFn&,
-                                  std::string*)>;
+  using Walk = std::function<bool(const std::set<std::string>&, const WalkOptions&, const std::function<bool(const SourceMessage&)>&,
+                                  const ProgressFn&, std::string*)>;
   FunctionSource(Topics topics, Walk walk) : topics_(std::move(topics)), walk_(std::move(walk)) {}
   std::vector<SourceTopic> topics() override { return topics_(); }
   bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
             std::string* error) override {
-    return walk_(topics, visit, progress, error);
+    return walk_(topics, WalkOptions(), visit, progress, error);
+  }
+  bool walk_with(const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
+                 const ProgressFn& progress, std::string* error) override {
+    return walk_(topics, options, visit, progress, error);
   }
 
  private:

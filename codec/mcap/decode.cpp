@@ -232,7 +232,31 @@ const PayloadDecoder* McapInspector::payload_decoder(uint16_t channel_id, std::s
     *error = "the channel's schema " + std::to_string(channel->schema_id) + " is not in the file";
     return nullptr;
   }
+  // A ROS 2 schema stored without its text: the definition the user gave, or a note (an empty
+  // definition would read every message as an empty structure).
+  if (schema && schema->data.empty() && schema->encoding == "ros2msg" &&
+      schema->name.find("Empty") == std::string::npos) {
+    auto filled = filled_.find(schema->id);
+    if (filled == filled_.end()) {
+      std::string encoding, text, why;
+      if (!supplied_ || !supplied_->definition(schema->name, &encoding, &text, &why)) {
+        *error = "the file stores an empty definition for " + schema->name + "; give it with --msg-path or --definitions-from";
+        return nullptr;
+      }
+      Schema copy = *schema;
+      copy.encoding = encoding == "ros1msg" ? "ros2msg" : encoding;  // ROS 1's text is used only where it matches ROS 2's layout
+      copy.data = text;
+      filled = filled_.emplace(schema->id, std::move(copy)).first;
+    }
+    schema = &filled->second;
+  }
   return decoders_.get(*channel, schema, error);
+}
+
+void McapInspector::set_message_definitions(std::shared_ptr<const cdr::TypeLibrary> definitions) {
+  supplied_ = std::move(definitions);
+  filled_.clear();
+  decoders_ = PayloadDecoders();  // made again with them
 }
 
 // The payload by its channel's encodings; an encoding without a decoder leaves the hex alone.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cdr/type_library.h"
 #include "core/inspector.h"
 #include "core/message_source.h"
 #include "mcap/decompress.h"
@@ -53,6 +54,8 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   std::vector<QuerySpec> queries() override;
   // The messages for the views (message_source.cpp).
   MessageSource* message_source() override;
+  // Definitions for schemas the file stores empty (a ros2msg or ros1msg schema with no text).
+  void set_message_definitions(std::shared_ptr<const cdr::TypeLibrary> definitions) override;
   ExportResult export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
                            const ProgressFn& progress) override;
 
@@ -108,6 +111,8 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   std::unique_ptr<LoadedChunk> chunk_cache_;
   std::string chunk_read_;  // the compressed chunk last read, its capacity kept from chunk to chunk
   PayloadDecoders decoders_;
+  std::shared_ptr<const cdr::TypeLibrary> supplied_;
+  std::map<uint16_t, Schema> filled_;  // schemas stored empty, by id, with the supplied definition
   std::unique_ptr<MessageSource> message_source_;
 };
 

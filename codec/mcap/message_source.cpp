@@ -22,22 +22,22 @@ MessageSource* McapInspector::message_source() {
     }
     return list;
   };
-  auto walk = [this](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
-                     std::string* error) {
+  auto walk = [this](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
+                     const ProgressFn& progress, std::string* error) {
     std::set<uint16_t> ids;
     for (const auto& [id, info] : model_.channels)
       if (topics.count(info.channel.topic)) ids.insert(id);
     std::vector<Problem> problems;
     static const std::string no_type;
-    bool walked = ids.empty() || for_each_message(ids, 0, UINT64_MAX, progress, [&](const MessageHeader& m, std::string_view payload, uint64_t, uint64_t) {
+    bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
       const Channel* c = model_.channel(m.channel_id);
       if (!c) return true;
       const Schema* s = model_.schema(c->schema_id);
       std::string why;
       const PayloadDecoder* decoder = payload_decoder(m.channel_id, &why);
-      Json message = decoder ? decoder->to_json(payload, &why) : Json();
+      Json message = !decoder ? Json() : options.whole_bytes ? decoder->to_json_whole(payload, &why) : decoder->to_json(payload, &why);
       bool decoded = decoder && why.empty();
-      return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, decoded ? &message : nullptr, why});
+      return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, decoded ? &message : nullptr, why, offset, in_chunk});
     }, &problems);
     if (!problems.empty() && error) {
       *error = problems.front().message;

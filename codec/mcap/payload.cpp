@@ -22,6 +22,11 @@ class CdrDecoder : public PayloadDecoder {
   Json to_json(std::string_view payload, std::string* error) const override {
     return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), cdr::DecodeOptions(), error);
   }
+  Json to_json_whole(std::string_view payload, std::string* error) const override {
+    cdr::DecodeOptions options;
+    options.bytes_preview = SIZE_MAX;
+    return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), options, error);
+  }
   bool has_columns() const override { return true; }
   const std::vector<std::string>& columns() const override { return layout_.columns(); }
   const std::vector<TableWriter::Kind>& kinds() const override { return layout_.kinds(); }
@@ -45,6 +50,11 @@ class Ros1Decoder : public PayloadDecoder {
   }
   Json to_json(std::string_view payload, std::string* error) const override {
     return schema_->decode(bytes_of(payload), payload.size(), rosbag::DecodeOptions(), error);
+  }
+  Json to_json_whole(std::string_view payload, std::string* error) const override {
+    rosbag::DecodeOptions options;
+    options.bytes_preview = SIZE_MAX;
+    return schema_->decode(bytes_of(payload), payload.size(), options, error);
   }
   bool has_columns() const override { return true; }
   const std::vector<std::string>& columns() const override { return layout_.columns(); }

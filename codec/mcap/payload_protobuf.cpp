@@ -28,9 +28,12 @@ class ProtobufDecoder : public PayloadDecoder {
   ProtobufDecoder(std::shared_ptr<const protobuf::Schemas> schemas, std::string type)
       : schemas_(std::move(schemas)), type_(std::move(type)) {}
 
-  Json to_json(std::string_view payload, std::string* error) const override {
+  Json to_json(std::string_view payload, std::string* error) const override { return json(payload, false, error); }
+  Json to_json_whole(std::string_view payload, std::string* error) const override { return json(payload, true, error); }
+  Json json(std::string_view payload, bool whole_bytes, std::string* error) const {
     protobuf::JsonLimits limits;
     limits.max_values = kMaxJsonValues;
+    if (whole_bytes) limits.max_bytes_shown = SIZE_MAX;
     Json j = schemas_->message_json(type_, bytes(payload), payload.size(), limits);
     if (const Json* why = j.find("error")) {
       *error = why->as_string();

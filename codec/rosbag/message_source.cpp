@@ -18,19 +18,30 @@ std::vector<SourceTopic> BagMessageSource::topics() {
 
 bool BagMessageSource::walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit,
                             const ProgressFn& progress, std::string* error) {
+  return walk_with(topics, WalkOptions(), visit, progress, error);
+}
+
+bool BagMessageSource::walk_with(const std::set<std::string>& topics, const WalkOptions& walk_options,
+                                 const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress, std::string* error) {
   IterateOptions options;
+  options.start_ns = walk_options.t0_ns;
+  options.end_ns = walk_options.t1_ns;
   for (const Connection& c : bag_.connections)
     if (topics.count(c.topic)) options.connections.push_back(c.id);
   if (options.connections.empty()) return true;
+  MessageDecoder& decoder = walk_options.whole_bytes ? whole_decoder_ : decoder_;
   std::vector<Problem> problems;
   IterateResult result = for_each_message(
       source_, bag_, options,
       [&](const MessageView& view) {
         if (!view.connection) return true;
         std::string why;
-        Json message = decoder_.decode(view.connection, view.data, &why);
+        Json message = decoder.decode(view.connection, view.data, &why);
         bool decoded = why.empty() && !message.is_null();
-        return visit(SourceMessage{view.connection->topic, view.connection->type, view.time.ns(), decoded ? &message : nullptr, why});
+        // V2.0: the chunk's offset and the record's in its data; V1.x: the record's file offset.
+        bool chunked = view.chunk_pos != 0;
+        return visit(SourceMessage{view.connection->topic, view.connection->type, view.time.ns(), decoded ? &message : nullptr, why,
+                                   chunked ? view.chunk_pos : view.record_offset, chunked ? view.record_offset : 0});
       },
       &problems, progress);
   if (!problems.empty() && error) {

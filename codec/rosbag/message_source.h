@@ -14,11 +14,20 @@ class BagMessageSource : public MessageSource {
   std::vector<SourceTopic> topics() override;
   bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
             std::string* error) override;
+  bool walk_with(const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
+                 const ProgressFn& progress, std::string* error) override;
 
  private:
   ByteSource& source_;
   Bag& bag_;
   MessageDecoder decoder_;
+  MessageDecoder whole_decoder_{whole_bytes()};  // WalkOptions::whole_bytes
+
+  static DecodeOptions whole_bytes() {
+    DecodeOptions options;
+    options.bytes_preview = SIZE_MAX;
+    return options;
+  }
 };
 
 }  // namespace logscope::rosbag

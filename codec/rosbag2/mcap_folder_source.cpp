@@ -17,8 +17,8 @@ MessageSource* McapBagInspector::message_source() {
     }
     return list;
   };
-  auto walk = [this](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
-                     std::string* error) {
+  auto walk = [this](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
+                     const ProgressFn& progress, std::string* error) {
     uint64_t total = 0, before = 0;
     for (const Split& split : splits_) total += split.source ? split.source->size() : 0;
     bool go_on = true;
@@ -27,7 +27,7 @@ MessageSource* McapBagInspector::message_source() {
       uint64_t size = split.source ? split.source->size() : 0;
       if (source) {
         std::string stop;
-        bool walked = source->walk(topics, [&](const SourceMessage& m) { return go_on = visit(m); }, split_progress(progress, before, total), &stop);
+        bool walked = source->walk_with(topics, options, [&](const SourceMessage& m) { return go_on = visit(m); }, split_progress(progress, before, total), &stop);
         if (!stop.empty() && error) *error = split.name + ": " + stop;
         if (!walked) return false;
         if (!go_on) return true;

@@ -31,18 +31,22 @@ MessageSource* Rosbag2Inspector::message_source() {
       for (const YamlTopic& t : bag_->metadata->topics) add(t.name, t.type);
     return list;
   };
-  auto walk = [this](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
-                     std::string* error) {
+  auto walk = [this](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
+                     const ProgressFn& progress, std::string* error) {
+    cdr::DecodeOptions decode_options;
+    if (options.whole_bytes) decode_options.bytes_preview = SIZE_MAX;
+    // rosbag2 keeps signed times; a range past INT64_MAX holds nothing.
+    if (options.t0_ns > static_cast<uint64_t>(INT64_MAX)) return true;
     for (const std::string& name : topics) {
       bool go_on = true;
       std::string stop;
-      bool walked = for_each_selected(name, 0, UINT64_MAX, 0, progress, [&](const BagMessage& m) {
+      bool walked = for_each_selected(name, options.t0_ns, options.t1_ns, 0, progress, [&](const BagMessage& m) {
         if (!m.topic) return true;
         const TopicDecoder& decoder = decoders().get(*m.topic);
         std::string why = m.decode_error;
         Json message;
         if (why.empty() && decoder.schema) {
-          message = cdr::decode_json(*decoder.schema, m.data, m.size, cdr::DecodeOptions(), &why);
+          message = cdr::decode_json(*decoder.schema, m.data, m.size, decode_options, &why);
         } else if (why.empty()) {
           why = decoder.note;
         }

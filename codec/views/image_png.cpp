@@ -41,6 +41,20 @@ void on_error(png_structp png, png_const_charp message) {
 
 void on_warning(png_structp, png_const_charp) {}
 
+// The error text first (on_error writes there), then the first warning.
+struct Messages {
+  char error[200];
+  char warning[200];
+};
+
+void keep_warning(png_structp png, png_const_charp message) {
+  auto* m = static_cast<Messages*>(png_get_error_ptr(png));
+  if (!m->warning[0]) {
+    std::strncpy(m->warning, message ? message : "libpng warning", 199);
+    m->warning[199] = 0;
+  }
+}
+
 }  // namespace
 
 bool decode_png_grey16(std::string_view bytes, std::vector<uint16_t>& values, uint32_t& width, uint32_t& height,
@@ -104,6 +118,60 @@ bool decode_png_grey16(std::string_view bytes, std::vector<uint16_t>& values, ui
     v = uint16_t(b[0] << 8 | b[1]);
   }
   return true;
+}
+
+bool decode_png_rgba(std::string_view bytes, RgbaImage& image, std::string& code, std::string& error, std::string* warning) {
+  Messages messages{};
+  char* message = messages.error;
+  MemoryIn in{reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 0};
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &messages, on_error, keep_warning);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  if (!info) {
+    png_destroy_read_struct(&png, nullptr, nullptr);
+    code = "image.png.memory";
+    error = "libpng could not start";
+    return false;
+  }
+  // 0: read; 1: libpng failed (message); 3: too large.
+  volatile int outcome = 0;
+  volatile png_uint_32 w = 0, h = 0;
+  if (setjmp(png_jmpbuf(png)) == 0) {
+    png_set_read_fn(png, &in, read_from_memory);
+    png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+    png_read_info(png, info);
+    w = png_get_image_width(png, info);
+    h = png_get_image_height(png, info);
+    if (uint64_t(w) * h > kMaxImagePixels) {
+      outcome = 3;
+    } else {
+      png_set_expand(png);  // palette to RGB, grey below 8 bits to 8, tRNS to alpha
+      png_set_scale_16(png);
+      png_set_gray_to_rgb(png);
+      png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+      const int passes = png_set_interlace_handling(png);
+      png_read_update_info(png, info);
+      image.width = w;
+      image.height = h;
+      image.rgba.assign(uint64_t(w) * h * 4, 0);
+      for (int pass = 0; pass < passes; ++pass)
+        for (png_uint_32 y = 0; y < h; ++y) png_read_row(png, image.rgba.data() + uint64_t(y) * w * 4, nullptr);
+      png_read_end(png, nullptr);
+    }
+  } else {
+    outcome = 1;
+  }
+  png_destroy_read_struct(&png, &info, nullptr);
+  if (outcome == 1) {
+    code = "image.png.damaged";
+    error = std::string("the PNG cannot be read: ") + message;
+  } else if (outcome == 3) {
+    code = "image.size.too_large";
+    error = "the PNG is " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than the " +
+            std::to_string(kMaxImagePixels) + " logscope converts";
+  }
+  if (outcome) image = RgbaImage();
+  if (!outcome && warning && messages.warning[0]) *warning = std::string("the PNG is damaged but reads: ") + messages.warning;
+  return outcome == 0;
 }
 
 std::string encode_png_rgba(const uint8_t* rgba, uint32_t width, uint32_t height) {

@@ -2,14 +2,18 @@
 // Input layout: byte 0 picks the message. Below 0x80 it is a raw image: encoding index (byte 0
 // modulo the list), width and height (little-endian uint16 each), step (uint16), a flags byte
 // (bit 0: is_bigendian), then the data. From 0x80 it is a compressedDepth image: format index
-// (byte 0 & 3), then the message data (the 12-byte header, then PNG or RVL).
+// (byte 0 & 3), then the message data (the 12-byte header, then PNG or RVL). From 0xc0 it is a
+// compressed image message (views/image_frames.h) whose data is the rest: format "png" or
+// "jpeg" (bit 0), checked as `logscope frames` checks what it writes as stored (libpng).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "core/report.h"
 #include "views/image_convert.h"
+#include "views/image_frames.h"
 
 namespace {
 
@@ -35,7 +39,22 @@ void check(const logscope::views::ImageResult& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace logscope::views;
+  using logscope::Json;
   if (size < 1) return 0;
+  if (data[0] >= 0xc0) {
+    Json message = Json::object();
+    Json bytes = Json::object();
+    bytes["length"] = size - 1;
+    bytes["hex"] = logscope::hex_string(data + 1, size - 1);
+    message["format"] = data[0] & 1 ? "jpeg" : "png";
+    message["data"] = std::move(bytes);
+    Frame frame;
+    frame_from_message("sensor_msgs/CompressedImage", message, frame);
+    if (frame.ok && frame.container.empty()) __builtin_trap();  // compressed images are never pixels here
+    if (frame.ok && !check_stored(frame) && (frame.code.empty() || frame.message.empty())) __builtin_trap();
+    if (!frame.ok && (frame.code.empty() || frame.message.empty())) __builtin_trap();
+    return 0;
+  }
   if (data[0] >= 0x80) {
     static const char* const kFormats[] = {"16UC1; compressedDepth png", "16UC1; compressedDepth rvl",
                                            "32FC1; compressedDepth rvl", "32FC1; compressedDepth"};

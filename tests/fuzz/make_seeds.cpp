@@ -415,6 +415,8 @@ int main(int argc, char** argv) {
   write_text(out + "/image_convert/rvl", std::string("\x81") + std::string(12, '\0') + raw("\2\0\0\0\2\0\0\0\0\0\x63\x22"));
   const uint8_t pixel[4] = {1, 2, 3, 4};
   write_text(out + "/image_convert/png_rgba", std::string("\x80") + std::string(12, '\0') + logscope::views::encode_png_rgba(pixel, 1, 1));
+  // A compressed image message holding a PNG (fuzz_image_convert's 0xc0 inputs: image_frames.h).
+  write_text(out + "/image_convert/compressed_png", std::string("\xc0") + logscope::views::encode_png_rgba(pixel, 1, 1));
   write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
   // The robot log view (fuzz_robot_log): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/robot_log/ros1", "rosgraph_msgs/Log\n{\"level\": \"warn\", \"grep\": \"b+\"}\n"

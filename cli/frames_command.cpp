@@ -1,0 +1,205 @@
+// `logscope frames FILE --topic T -o DIR`: one file per camera frame, named by its time, from any
+// format that carries messages (the image view's frames, codec/views/image_frames.h), one frame
+// in memory at a time. Raw images and compressedDepth become PNGs (libpng); JPEG and PNG are
+// written as stored unless --png converts them (JPEG through libjpeg-turbo, frames_jpeg.h).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "command.h"
+#include "core/export.h"
+#include "core/message_source.h"
+#include "frames_jpeg.h"
+#include "schema_options.h"
+#include "views/image_frames.h"
+#include "views/image_png.h"
+
+namespace logscope::cli {
+namespace {
+
+std::string seconds_text(uint64_t ns) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
+                static_cast<unsigned long long>(ns % 1000000000u));
+  return buffer;
+}
+
+struct Skipped {
+  views::Frame frame;  // its time, place, code and message (no pixels kept)
+};
+
+Json frame_json(const views::Frame& f) {
+  Json j = Json::object();
+  j["index"] = f.index;
+  j["time_ns"] = std::to_string(f.time_ns);
+  j["offset"] = f.offset == SourceMessage::kNoOffset ? Json() : Json(f.offset);
+  j["in_chunk"] = f.in_chunk;
+  j["place"] = views::frame_place(f);
+  j["code"] = f.code;
+  j["message"] = f.message;
+  return j;
+}
+
+// The frame's file: its bytes and extension, or false with the frame's code and message set.
+bool frame_file(views::Frame& f, bool to_png, std::string* bytes, std::string* extension) {
+  if (f.container.empty()) {  // pixels
+    *bytes = views::encode_png_rgba(f.image.rgba.data(), f.image.width, f.image.height);
+    *extension = "png";
+    if (bytes->empty()) f.ok = false, f.code = "image.png.write", f.message = "libpng could not write the frame";
+    return f.ok;
+  }
+  if (!views::check_stored(f)) return false;
+  std::string code, message;
+  views::RgbaImage image;
+  bool whole = true;
+  if (f.container == "jpeg") whole = decode_jpeg_rgba(f.bytes, image, &code, &message);
+  else if (f.container == "png" && to_png) whole = views::decode_png_rgba(f.bytes, image, code, message);
+  if (!whole) {
+    f.ok = false, f.code = code, f.message = message;
+    return false;
+  }
+  if (!to_png || f.container == "png") {  // as stored (a PNG is one already)
+    *bytes = std::move(f.bytes);
+    *extension = f.container == "jpeg" ? "jpg" : f.container;
+    return true;
+  }
+  if (f.container == "webp") {
+    f.ok = false, f.code = "image.webp.no_decoder";
+    f.message = "--png cannot convert WebP (logscope has no WebP decoder); without --png it is written as stored";
+    return false;
+  }
+  *bytes = views::encode_png_rgba(image.rgba.data(), image.width, image.height);
+  *extension = "png";
+  if (bytes->empty()) f.ok = false, f.code = "image.png.write", f.message = "libpng could not write the frame";
+  return f.ok;
+}
+
+int run_frames_command(const std::vector<std::string>& raw) {
+  std::vector<std::string> valued{"--topic", "--from", "--to", "--every", "-o"};
+  for (const std::string& flag : schema_flags()) valued.push_back(flag);
+  Arguments args(raw, valued);
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("frames takes one FILE (see `logscope frames --help`)");
+  if (!args.has("--topic") || args.value("--topic").empty()) return fail("frames needs --topic T (an image topic; `logscope frames --help`)");
+  if (!args.has("-o") || args.value("-o").empty()) return fail("frames needs -o DIR, the folder the frames are written to");
+  uint64_t every = 1;
+  if (args.has("--every") && (!parse_u64(args.value("--every"), &every) || every == 0))
+    return fail("--every needs a whole number of at least 1, got \"" + args.value("--every") + "\"");
+  const std::string topic = args.value("--topic"), dir = args.value("-o");
+  const bool to_png = args.has("--png"), json = args.has("--json");
+
+  auto file = open_file(args.positional()[0]);
+  if (!file) return kExitUnreadable;
+  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
+  MessageSource* source = message_source_of(*file->inspector);
+  if (!source) return fail(file->path + ": " + file->detection.label + " carries no messages to read camera frames from");
+  std::string schema_error;
+  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+
+  std::string image_topics, type;
+  bool found = false;
+  for (const SourceTopic& t : source->topics()) {
+    bool image = views::image_type(t.type) != views::ImageType::None;
+    if (image) image_topics += (image_topics.empty() ? "" : ", ") + t.topic + " (" + t.type + ")";
+    if (t.topic != topic) continue;
+    found = true;
+    type = t.type;
+    if (!image) return fail(file->path + ": " + topic + " is " + t.type + ", not an image type (sensor_msgs/Image, sensor_msgs/CompressedImage, foxglove.RawImage, foxglove.CompressedImage)");
+    if (!t.note.empty()) return fail(file->path + ": " + topic + " (" + t.type + "): " + t.note);
+  }
+  if (!found) return fail(file->path + ": no topic " + topic + (image_topics.empty() ? "; the file has no image topics" : "; its image topics: " + image_topics));
+
+  WalkOptions range;
+  if (args.has("--from") || args.has("--to")) {
+    Report summary = file->inspector->summary();
+    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
+    for (const char* flag : {"--from", "--to"}) {
+      if (!args.has(flag)) continue;
+      uint64_t ns = 0;
+      if (!parse_export_time(args.value(flag), start_ns, &ns))
+        return fail(std::string(flag) + " needs seconds: +12.5 after the start, or absolute like 1700000000.25");
+      (std::string(flag) == "--from" ? range.t0_ns : range.t1_ns) = ns;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir, ec)) return fail(dir + ": cannot make the folder" + (ec ? " (" + ec.message() + ")" : ""));
+
+  uint64_t written = 0;
+  std::vector<views::Frame> skipped;  // without their pixels or bytes
+  std::vector<std::string> warnings;
+  std::set<std::string> names;
+  std::string write_error, stopped;
+  ProgressFn progress = terminal_progress("writing frames");
+  bool walked = views::walk_frames(*source, topic, range, every, [&](views::Frame& f) {
+    std::string bytes, extension;
+    if (f.ok && frame_file(f, to_png, &bytes, &extension)) {
+      std::string stem = seconds_text(f.time_ns), name = stem + "." + extension;
+      for (int k = 2; !names.insert(name).second; ++k) name = stem + "-" + std::to_string(k) + "." + extension;  // frames at one time
+      std::ofstream out(dir + "/" + name, std::ios::binary);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!out.good()) {
+        write_error = dir + "/" + name + ": cannot write";
+        return false;
+      }
+      ++written;
+      if (!f.warning.empty()) {
+        std::fprintf(stderr, "logscope: frame at %s s (%s): %s\n", seconds_text(f.time_ns).c_str(), views::frame_place(f).c_str(), f.warning.c_str());
+        warnings.push_back(name + ": " + f.warning);
+      }
+      return true;
+    }
+    std::fprintf(stderr, "logscope: frame at %s s (%s): %s: %s\n", seconds_text(f.time_ns).c_str(), views::frame_place(f).c_str(), f.code.c_str(),
+                 f.message.c_str());
+    f.bytes.clear();
+    f.image = views::RgbaImage();
+    skipped.push_back(std::move(f));
+    return true;
+  }, progress, &stopped);
+  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
+  if (!write_error.empty()) return fail(write_error);
+  if (!walked) return fail(file->path + ": cancelled");
+  if (!stopped.empty()) std::fprintf(stderr, "logscope: reading stopped: %s\n", stopped.c_str());
+  if (json) {
+    Json out = Json::object();
+    out["topic"] = topic;
+    out["type"] = type;
+    out["folder"] = dir;
+    out["written"] = written;
+    out["skipped"] = skipped.size();
+    Json list = Json::array();
+    for (const views::Frame& f : skipped) list.push_back(frame_json(f));
+    out["problems"] = std::move(list);
+    Json warned = Json::array();
+    for (const std::string& w : warnings) warned.push_back(w);
+    out["warnings"] = std::move(warned);
+    out["stopped"] = stopped.empty() ? Json() : Json(stopped);
+    std::printf("%s\n", out.dump().c_str());
+  } else {
+    std::fprintf(stderr, "%llu frames of %s written to %s%s\n", static_cast<unsigned long long>(written), topic.c_str(), dir.c_str(),
+                 skipped.empty() ? "" : (", " + std::to_string(skipped.size()) + " skipped (named above)").c_str());
+  }
+  return skipped.empty() && stopped.empty() ? kExitClean : kExitProblems;
+}
+
+const CommandRegistrar kFrames({"frames", "camera frames of an image topic, one file each, named by time",
+                                "usage: logscope frames FILE --topic T -o DIR [--from S --to S] [--every N] [--png] [--json]\n"
+                                "                       [--msg-path DIR | --definitions-from FILE] [--descriptors FILE | --proto-path DIR]\n\n"
+                                "Writes each frame of T (sensor_msgs/Image or CompressedImage, ROS 1 or ROS 2;\n"
+                                "foxglove.RawImage or CompressedImage) to DIR as <seconds>.<nanoseconds>.<ext>, the\n"
+                                "message's time in the file (frames at one time get -2, -3...). Raw images (every\n"
+                                "encoding of docs/views.md, depth through a colour map) and compressedDepth become PNG;\n"
+                                "JPEG and PNG are written as stored (.jpg, .png), WebP too (.webp).\n"
+                                "  --from/--to seconds: +12.5 after the start, or absolute like 1700000000.25\n"
+                                "  --every N   every Nth message of the range (the first, the N+1th...)\n"
+                                "  --png       JPEG and PNG frames converted to PNG too (WebP cannot be)\n"
+                                "  --json      a summary on stdout: frames written, frames skipped and why\n" +
+                                    definition_flags_help() + schema_flags_help() +
+                                    "A frame that cannot be written (unknown encoding, short data, a lying step, a cut\n"
+                                    "JPEG...) is named on stderr with its time and byte offset; the others are written.\n"
+                                    "Exit status: 0 every frame written, 1 some skipped, 2 unreadable file or bad arguments.",
+                                run_frames_command});
+
+}  // namespace
+}  // namespace logscope::cli
