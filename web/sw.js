@@ -51,6 +51,7 @@ function isolated(response) {
 }
 
 scope.addEventListener('fetch', (event) => {
+  if (VERSION === 'dev') return; // the development tree: no cache, the network as without a worker
   const request = event.request;
   if (request.method !== 'GET' || request.headers.has('range')) return; // remote logs: straight to the network
   const url = new URL(request.url);

@@ -89,7 +89,9 @@ async function reachable(url, ms) {
 
 // --- Backends: each gives evaluate, goto, setFiles, click, png, readErrors, close ---
 
-async function firefoxBackend() {
+// downloads: a folder the browser saves downloads in (Firefox: WebDriver BiDi's download
+// behavior, which is otherwise to cancel them; MiniBrowser saves under $HOME, given as it).
+async function firefoxBackend({ downloads } = {}) {
   const { default: puppeteer } = await import('puppeteer-core');
   const profile = mkdtempSync(join(tmpdir(), 'logscope-firefox-'));
   const browser = await puppeteer.launch({
@@ -97,7 +99,9 @@ async function firefoxBackend() {
     // No first-run pages, updates or telemetry in a test profile.
     extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.auto': false, 'datareporting.policy.dataSubmissionEnabled': false, 'toolkit.telemetry.enabled': false },
   });
-  const page = (await browser.pages())[0] ?? await browser.newPage();
+  const page = downloads
+    ? await (await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } })).newPage()
+    : (await browser.pages())[0] ?? await browser.newPage();
   await page.setViewport(VIEWPORT);
   /** @type {string[]} */
   let logged = [];
@@ -116,7 +120,7 @@ async function firefoxBackend() {
   };
 }
 
-async function webkitBackend() {
+async function webkitBackend({ downloads } = {}) {
   const { Builder, By } = await import('selenium-webdriver');
   // MiniBrowser needs a display: a private Xvfb for this file's browser, on a display number
   // no X server holds (its lock file), given time to listen.
@@ -126,7 +130,7 @@ async function webkitBackend() {
   const xvfb = spawn(XVFB, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${number}`); i++) await sleep(100);
   const port = await freePort();
-  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display, ...(downloads ? { HOME: downloads } : {}) } });
   const stop = () => { driverProcess.kill(); xvfb.kill(); };
   try {
     await reachable(`http://127.0.0.1:${port}/status`, 20_000);
@@ -179,12 +183,13 @@ async function chromiumBackend() {
 
 const backends = { firefox: firefoxBackend, webkit: webkitBackend, chromium: chromiumBackend };
 
-// A browser of `engine` with the page's server; the driver every test uses.
-export async function launch(engine) {
+// A browser of `engine` with the page's server; the driver every test uses. options.downloads:
+// where the browser saves downloads (Firefox and WebKit; tests/browsers/download.test.mjs).
+export async function launch(engine, options = {}) {
   const server = await pageServer();
   let backend;
   try {
-    backend = await backends[engine]();
+    backend = await backends[engine](options);
   } catch (error) {
     await server.close();
     throw error;

@@ -72,9 +72,13 @@ function ask(worker, message) {
 // Announces download `id` to the service worker with one end of a channel (the other, in
 // `offer.port`, goes to the job worker with the job), then waits for the job worker to open it
 // (its output outgrew what the tab may hold) and starts it: a hidden frame navigated to its URL,
-// which the service worker answers as a download. stop() ends the page's part when the job is
-// over (the frame stays until the next output: removing it could stop a download that has just
-// begun in some browsers).
+// which the service worker answers as an attachment, so the browser saves it. Where the browser
+// drops that near its start (Firefox reads the first bytes, then aborts), the service worker says
+// so and the page follows a link with `download` instead, handed the same bytes from the start
+// (Chromium and WebKit would fetch such a link past the service worker).
+// Not a navigation of the page itself: that stops the page's requests in flight, the job
+// worker's among them. stop() ends the page's part when the job is over (the frame stays until
+// the next output: removing it could stop a download that has just begun).
 /**
  * @param {string} base
  * @param {string} id
@@ -84,17 +88,28 @@ export function prepareDownload(base, id, name) {
   const sw = navigator.serviceWorker;
   const worker = /** @type {ServiceWorker} */ (sw.controller);
   for (const old of document.querySelectorAll('iframe.download-frame')) old.remove();
+  const url = `${base}${encodeURIComponent(id)}/${encodeURIComponent(name)}`;
   const channel = new MessageChannel();
   worker.postMessage({ type: 'logscope-download-announce', id, name }, [channel.port1]);
   /** @param {MessageEvent} event */
   const onMessage = (event) => {
-    if (event.data?.type !== 'logscope-download-open' || event.data.id !== id) return;
-    const frame = document.createElement('iframe');
-    frame.className = 'download-frame';
-    frame.hidden = true;
-    frame.title = `download of ${name}`;
-    frame.src = `${base}${encodeURIComponent(id)}/${encodeURIComponent(name)}`;
-    document.body.append(frame);
+    if (event.data?.id !== id) return;
+    if (event.data.type === 'logscope-download-open') {
+      const frame = document.createElement('iframe');
+      frame.className = 'download-frame';
+      frame.hidden = true;
+      frame.title = `download of ${name}`;
+      frame.src = url;
+      document.body.append(frame);
+    } else if (event.data.type === 'logscope-download-again') {
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+    }
   };
   sw.addEventListener('message', onMessage);
   // A service worker with no event for a while is stopped, and would lose the channel: while the

@@ -6,8 +6,9 @@
 // worker answers once what was sent but not yet taken by the download is within ROOM. That wait
 // is the backpressure that keeps memory bounded (the codec writes synchronously, and without
 // shared memory a blocking request is the only way a worker can wait; the bytes go by message,
-// as a synchronous request's body is slow). The page navigates a hidden frame to the
-// download's URL and gets a streamed response with `Content-Disposition: attachment`. One file
+// as a synchronous request's body is slow). The page navigates a hidden frame to the download's
+// URL (or follows a link, see REPLAY) and gets a streamed response with `Content-Disposition:
+// attachment`: the browser saves it as it comes. One file
 // with the offline worker because a service worker is one per scope, and the job worker's
 // requests reach only the one that controls it.
 (() => {
@@ -20,9 +21,21 @@
   const WAIT_MS = 1000;
   const POLL_MS = 20;
 
+  // The start of a download is handed over in small pieces and a copy kept: if the browser's
+  // side goes away within it, the page starts the download again another way and it is handed over
+  // again from byte 0. Firefox reads the first bytes of a frame's download streamed by a service
+  // worker, then aborts it, where a link with `download` works; Chromium and WebKit fetch such a
+  // link past the service worker, where a frame works.
+  const REPLAY = 256 * 1024;
+  const FIRST_PIECES = 64 * 1024;
+  // How long a download whose browser-side consumer went away within REPLAY waits for the next
+  // one before it is given up.
+  const AGAIN_MS = 15_000;
+
   /**
-   * @typedef {{stream: ReadableStream<Uint8Array>, controller: ReadableStreamDefaultController<Uint8Array>, port: MessagePort,
-   *   received: number, taken: number, peakQueued: number, opened: boolean, ended: boolean, failed: string, started: boolean, name: string}} Download
+   * @typedef {{port: MessagePort, name: string, queue: Uint8Array[], queued: number, received: number, taken: number,
+   *   peakQueued: number, opened: boolean, ended: boolean, closed: boolean, failed: string, consumer: ReadableStreamDefaultController<Uint8Array> | null,
+   *   replay: Uint8Array[] | null, again: ReturnType<typeof setTimeout> | null}} Download
    */
   /** @type {Map<string, Download>} */
   const downloads = new Map();
@@ -34,29 +47,18 @@
    * @param {MessagePort} port
    */
   function announce(id, name, port) {
-    /** @type {ReadableStreamDefaultController<Uint8Array>} */
-    let controller = /** @type {any} */ (null);
     /** @type {Download} */
-    const entry = /** @type {any} */ ({ port, received: 0, taken: 0, peakQueued: 0, opened: false, ended: false, failed: '', started: false, name });
-    entry.stream = new ReadableStream({
-      start(c) { controller = c; },
-      // The user cancelled the download in the browser: the next wait is told so.
-      cancel() { if (!entry.ended) entry.failed = 'the download was cancelled in the browser'; },
-    }, { highWaterMark: 0 });
-    entry.controller = controller;
+    const entry = { port, name, queue: [], queued: 0, received: 0, taken: 0, peakQueued: 0, opened: false, ended: false, closed: false, failed: '', consumer: null, replay: [], again: null };
     port.onmessage = (event) => {
       const piece = /** @type {{piece?: ArrayBuffer}} */ (event.data)?.piece;
       if (!piece || entry.failed || entry.ended) return;
-      entry.controller.enqueue(new Uint8Array(piece));
+      entry.queue.push(new Uint8Array(piece));
+      entry.queued += piece.byteLength;
       entry.received += piece.byteLength;
-      entry.peakQueued = Math.max(entry.peakQueued, queued(entry));
+      entry.peakQueued = Math.max(entry.peakQueued, entry.queued);
     };
     downloads.set(id, entry);
   }
-
-  // Bytes in the stream that the download has not read yet.
-  /** @param {Download} entry */
-  const queued = (entry) => Math.max(0, -(entry.controller.desiredSize ?? 0));
 
   // Resolves when `done()` holds (or the download failed), or false after `ms`.
   /**
@@ -85,10 +87,71 @@
    * @param {string} reason
    */
   function fail(entry, reason) {
-    if (entry.failed || entry.ended) return;
+    if (entry.failed || entry.closed) return;
     entry.failed = reason;
-    try { entry.controller.error(new Error(reason)); } catch { /* already closed */ }
+    entry.queue = [];
+    entry.queued = 0;
+    try { entry.consumer?.error(new Error(reason)); } catch { /* already gone */ }
     entry.port.close();
+  }
+
+  /** @param {{type: string, id: string}} message */
+  async function tellPages(message) {
+    const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const page of pages) page.postMessage(message);
+  }
+
+  // The browser's request for the download: a stream that hands over the queued pieces in order.
+  /**
+   * @param {string} id
+   * @param {Download} entry
+   */
+  function consume(id, entry) {
+    if (entry.again) clearTimeout(entry.again);
+    entry.again = null;
+    return new ReadableStream({
+      start(controller) { entry.consumer = controller; },
+      async pull(controller) {
+        const ready = () => entry.queue.length > 0 || entry.ended;
+        while (!(await until(entry, ready, 60_000))) { /* the job worker is slow: wait on */ }
+        if (entry.failed || entry.consumer !== controller) return;
+        let piece = entry.queue.shift();
+        if (piece && entry.replay) {
+          // (The start in small pieces, each kept until the download is past REPLAY.)
+          if (piece.byteLength > FIRST_PIECES) {
+            entry.queue.unshift(piece.subarray(FIRST_PIECES));
+            piece = piece.subarray(0, FIRST_PIECES);
+          }
+          entry.replay.push(piece);
+          if (entry.taken + piece.byteLength > REPLAY) entry.replay = null;
+        }
+        if (piece) {
+          entry.queued -= piece.byteLength;
+          entry.taken += piece.byteLength;
+          controller.enqueue(piece);
+        } else if (entry.ended) {
+          entry.closed = true;
+          controller.close();
+          entry.port.close();
+          // Kept a while for the page's test hook ('logscope-download-stats'), then forgotten.
+          setTimeout(() => downloads.delete(id), 60_000);
+        }
+      },
+      cancel() {
+        if (entry.consumer) entry.consumer = null;
+        if (entry.closed || entry.failed) return;
+        if (!entry.replay) return fail(entry, 'the download was cancelled in the browser');
+        // Gone near its start: what it took goes back, and the page starts it again with a link.
+        for (const piece of entry.replay.reverse()) {
+          entry.queue.unshift(piece);
+          entry.queued += piece.byteLength;
+          entry.taken -= piece.byteLength;
+        }
+        entry.replay = [];
+        tellPages({ type: 'logscope-download-again', id });
+        entry.again = setTimeout(() => fail(entry, 'the download was cancelled in the browser'), AGAIN_MS);
+      },
+    }, { highWaterMark: 0 });
   }
 
   // The job worker's requests: open, wait, end, abort (POST .../ID/ACTION?sent=N).
@@ -102,10 +165,9 @@
     if (!entry) return answer(410, 'the service worker lost this download (was it restarted?)');
     const sent = Number(new URL(request.url).searchParams.get('sent'));
     if (action === 'open') {
+      // The page starts the download (it navigates a frame to its URL): it is told by message.
+      if (!entry.opened) tellPages({ type: 'logscope-download-open', id });
       entry.opened = true;
-      // The page starts the download (a frame navigated to its URL): it is told by message.
-      const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      for (const page of pages) page.postMessage({ type: 'logscope-download-open', id });
       return answer(200, 'open');
     }
     if (action === 'abort') {
@@ -116,9 +178,9 @@
     if (entry.failed) return answer(410, entry.failed);
     if (action === 'wait') {
       // Sent but not taken: what is still in the port, and what the download has not read.
-      const room = await until(entry, () => sent - entry.received + queued(entry) <= ROOM, WAIT_MS);
+      const room = await until(entry, () => sent - entry.received + entry.queued <= ROOM, WAIT_MS);
       if (entry.failed) return answer(410, entry.failed);
-      return room ? answer(200, 'room') : answer(202, entry.started ? 'full' : 'not-started');
+      return room ? answer(200, 'room') : answer(202, entry.taken > 0 ? 'full' : 'not-started');
     }
     if (action === 'end') {
       await until(entry, () => entry.received >= sent, 10_000);
@@ -127,11 +189,7 @@
         fail(entry, `the download received ${entry.received} bytes of ${sent}`);
         return answer(410, entry.failed);
       }
-      entry.ended = true;
-      entry.controller.close();
-      entry.port.close();
-      // Kept a while for the page's test hook ('logscope-download-stats'), then forgotten.
-      setTimeout(() => downloads.delete(id), 60_000);
+      entry.ended = true; // the stream closes once the download has taken the rest
       return answer(200, JSON.stringify({ received: entry.received, peakQueued: entry.peakQueued }));
     }
     return answer(400, `unknown action ${action}`);
@@ -153,14 +211,14 @@
       event.respondWith(fromWorker(id, action, event.request));
       return;
     }
-    // GET .../ID/NAME: the download itself, from the page's frame.
+    // GET .../ID/NAME: the download itself, from the page's frame or link. One that is gone, or
+    // taken already, is answered 204 (No Content: nothing happens).
     const entry = downloads.get(id);
-    if (!entry || !entry.opened || entry.started || entry.failed) {
-      event.respondWith(answer(404, 'This download is no longer available: write the output again.'));
+    if (!entry || !entry.opened || entry.consumer || entry.taken > 0 || entry.failed || entry.closed) {
+      event.respondWith(new Response(null, { status: 204 }));
       return;
     }
-    entry.started = true;
-    event.respondWith(new Response(entry.stream, { headers: {
+    event.respondWith(new Response(consume(id, entry), { headers: {
       'Content-Type': 'application/octet-stream',
       'Content-Disposition': disposition(entry.name || decodeURIComponent(action) || 'output'),
       'X-Content-Type-Options': 'nosniff',
@@ -189,7 +247,7 @@
       port?.postMessage({ aborted: Boolean(entry) });
     } else if (data.type === 'logscope-download-stats') {
       const entry = downloads.get(String(data.id));
-      port?.postMessage(entry ? { received: entry.received, peakQueued: entry.peakQueued, ended: entry.ended, failed: entry.failed, started: entry.started } : null);
+      port?.postMessage(entry ? { received: entry.received, taken: entry.taken, peakQueued: entry.peakQueued, ended: entry.ended, failed: entry.failed } : null);
     }
   });
 })();
