@@ -38,6 +38,12 @@ class JsBytes {
     return ok.isTrue() || fail("patch failed");
   }
 
+  // A writer that will patch asks first (a bag's header is written last): the page then keeps the
+  // output where it can be patched, not in a download streamed in order (web/src/output-job.js).
+  void will_patch() {
+    if (sink_.hasOwnProperty("willPatch")) sink_.call<void>("willPatch");
+  }
+
   bool flush() {
     if (buffer_.empty()) return true;
     bool ok = hand_over(buffer_.data(), buffer_.size());
@@ -78,7 +84,10 @@ class JsOutputSink : public OutputSink {
   explicit JsOutputSink(JsBytes& bytes) : bytes_(bytes) {}
   bool write(const void* data, size_t size) override { return check(bytes_.append(data, size)); }
   uint64_t written() const override { return bytes_.written(); }
-  bool can_patch() const override { return true; }
+  bool can_patch() const override {
+    bytes_.will_patch();
+    return true;
+  }
   bool patch(uint64_t offset, const void* data, size_t size) override { return check(bytes_.patch(offset, data, size)); }
   bool close() { return check(bytes_.flush()); }
 

@@ -1,9 +1,15 @@
 // The offline service worker: caches the app shell and the wasm on the first visit, then serves
 // them from the cache, so the inspector opens local files with the network gone.
 // scripts/build-dist.mjs fills VERSION (a hash of the built files) and FILES; web/ itself (the
-// development tree) does not register it. Caches are named per scope and version; activating a
-// new version deletes the older caches of the same scope. A new version waits until the page
-// asks it to take over (the "new version available — reload" prompt).
+// development tree) registers it only to stream downloads (below), and caches nothing then.
+// Caches are named per scope and version; activating a new version deletes the older caches of
+// the same scope. A new version waits until the page asks it to take over (the "new version
+// available — reload" prompt).
+// Outputs streamed to the user's Downloads (web/src/download-sw.js): loaded first, so its fetch
+// handler sees its own URLs before the offline one below. The development tree (web/) registers
+// this worker only for that, on the first output it cannot keep (web/src/download-stream.js).
+importScripts('src/download-sw.js');
+
 const VERSION = 'dev';
 /** @type {string[]} */
 const FILES = [];
@@ -45,6 +51,7 @@ function isolated(response) {
 }
 
 scope.addEventListener('fetch', (event) => {
+  if (VERSION === 'dev') return; // the development tree: no cache, the network as without a worker
   const request = event.request;
   if (request.method !== 'GET' || request.headers.has('range')) return; // remote logs: straight to the network
   const url = new URL(request.url);

@@ -119,7 +119,9 @@ async function reachable(url, ms) {
 // --- Backends: each gives version, a first tab, newTab() and close(); a tab gives evaluate, goto,
 // setFiles, click, png, readErrors and close ---
 
-async function firefoxBackend() {
+// downloads: a folder the browser saves downloads in (Firefox: WebDriver BiDi's download
+// behavior, which is otherwise to cancel them; MiniBrowser saves under $HOME, given as it).
+async function firefoxBackend({ downloads } = {}) {
   const { default: puppeteer } = await import('puppeteer-core');
   const profile = mkdtempSync(join(tmpdir(), 'logscope-firefox-'));
   const browser = await puppeteer.launch({
@@ -147,14 +149,17 @@ async function firefoxBackend() {
   }
   return {
     version: await browser.version(),
-    first: await tab((await browser.pages())[0] ?? await browser.newPage()),
+    // With a downloads folder, the first tab is in a context that saves them there.
+    first: await tab(downloads
+      ? await (await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } })).newPage()
+      : (await browser.pages())[0] ?? await browser.newPage()),
     // A window: a background tab is hidden, and a hidden page's timers are slowed.
     newTab: async () => tab(await browser.newPage({ type: 'window' })),
     async close() { await browser.close(); rmSync(profile, { recursive: true, force: true }); },
   };
 }
 
-async function webkitBackend() {
+async function webkitBackend({ downloads } = {}) {
   const { Builder, By } = await import('selenium-webdriver');
   // MiniBrowser needs a display: a private Xvfb for this file's browser, on a display number
   // no X server holds (its lock file), given time to listen.
@@ -164,7 +169,7 @@ async function webkitBackend() {
   const xvfb = spawn(XVFB, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${number}`); i++) await sleep(100);
   const port = await freePort();
-  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display, ...(downloads ? { HOME: downloads } : {}) } });
   const stop = () => { driverProcess.kill(); xvfb.kill(); };
   try {
     await reachable(`http://127.0.0.1:${port}/status`, 20_000);
@@ -260,7 +265,7 @@ function tabCalls(engine, server, backend) {
     // server of ours serves) and waits for its script.
     async openAddress(address) {
       await backend.goto(address);
-      await this.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
+      await calls.waitFor(() => document.readyState === 'complete' && Boolean(window.logscope), undefined, { what: 'the page to start' });
     },
     // Runs `fn` in the page with JSON arguments; its (awaited) JSON result.
     evaluate: (fn, ...args) => backend.evaluate(fn, ...args),
@@ -300,12 +305,13 @@ function tabCalls(engine, server, backend) {
   return calls;
 }
 
-// A browser of `engine` with the page's server; the driver every test uses.
-export async function launch(engine) {
+// A browser of `engine` with the page's server; the driver every test uses. options.downloads:
+// where the browser saves downloads (Firefox and WebKit; tests/browsers/download.test.mjs).
+export async function launch(engine, options = {}) {
   const server = await pageServer();
   let backend;
   try {
-    backend = await backends[engine]();
+    backend = await backends[engine](options);
   } catch (error) {
     await server.close();
     throw error;

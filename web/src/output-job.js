@@ -2,9 +2,13 @@
 // sink (wasm/output_jobs.cpp hands over ~1 MB pieces) into the Origin Private File System with a
 // FileSystemSyncAccessHandle: the bytes go to disk, never piling up in memory, and the bag
 // header can be patched at its offset at the end. Where the browser gives this page no OPFS
-// (WebKit, file://, some private windows), the pieces are kept in memory up to MEMORY_CAP and
-// sealed into Blobs past it (MemoryOutput), so a bigger output is still written, as a download
-// made of Blobs. The page names the file and removes it (outputs.js).
+// (WebKit, file://, some private windows), the pieces are kept in memory up to MEMORY_CAP
+// (MemoryOutput); past it the output goes on as a download streamed to the user's Downloads
+// (download-stream.js), or, where no service worker can stream one (file://, the single-file
+// build) or the output will be patched at the end (a bag's header), the pieces held are sealed
+// into Blobs and the output goes on in them. The page names the file and removes it (outputs.js).
+import { DownloadPieces } from './download-stream.js';
+import { beat } from './helper-start.js';
 
 export const OUTPUT_DIR = 'logscope-outputs';
 export const MEMORY_CAP = 256 * 1024 * 1024;
@@ -98,32 +102,88 @@ class OpfsOutput {
   }
 }
 
-// The fallback: copies of the pieces in memory, up to `cap` bytes; past that the pieces held so
-// far are sealed into a Blob (which the browser may keep on disk: Chromium does past its memory
-// quota) and the output goes on, so no single ArrayBuffer caps it. The download is the chain of
-// Blobs. A patch or a read of a sealed part reads that Blob back (FileReaderSync: the job worker).
+// The fallback: copies of the pieces in memory, up to `cap` bytes. Past that, with `download`
+// (the page's service worker streams downloads), what is held goes to the download and every
+// later piece follows it, so the tab holds at most one piece (the service worker a few more);
+// without it, or once the codec said it will patch (willPatch), the pieces held so far are sealed
+// into a Blob (which the browser may keep on disk: Chromium does past its memory quota) and the
+// output goes on, so no single ArrayBuffer caps it. The download is then the chain of Blobs. A
+// patch or a read of a sealed part reads that Blob back (FileReaderSync: the job worker).
 /** @typedef {{at: number, size: number, bytes: Uint8Array<ArrayBuffer> | null, blob: Blob | null}} OutputPiece */
+/** @typedef {{base: string, id: string, name: string, port: MessagePort, refused?: undefined} | {refused: string}} DownloadOffer */
 export class MemoryOutput {
   /**
    * @param {string} name
-   * @param {number} [cap] bytes held as arrays before they are sealed into a Blob
+   * @param {number} [cap] bytes held as arrays before they are streamed or sealed into a Blob
+   * @param {DownloadOffer | null} [download] where to stream past the cap, or why there is nowhere
    */
-  constructor(name, cap = MEMORY_CAP) {
+  constructor(name, cap = MEMORY_CAP, download = null) {
     /** @type {string} */ this.name;
     /** @type {number} */ this.cap;
     /** @type {OutputPiece[]} */ this.pieces;
     /** @type {number} */ this.size;
     /** @type {number} */ this.held; // bytes in pieces not sealed yet
-    /** @type {'memory'} */ this.storage;
-    Object.assign(this, { name, cap, pieces: [], size: 0, held: 0, storage: 'memory' });
+    /** @type {number} */ this.peakHeld; // the most held at once (tests: memory stays bounded)
+    /** @type {'memory' | 'download'} */ this.storage;
+    /** @type {DownloadOffer | null} */ this.download;
+    /** @type {DownloadPieces | null} the stream, once the output went past the cap */ this.stream;
+    /** @type {string} why an output past the cap was not streamed ('' when it was, or was not past) */ this.kept;
+    /** @type {boolean} */ this.willBePatched;
+    Object.assign(this, { name, cap, pieces: [], size: 0, held: 0, peakHeld: 0, storage: 'memory', download, stream: null, kept: '', willBePatched: false });
   }
 
-  /** @param {Uint8Array} bytes */
+  // The codec will patch what it wrote (wasm/output_jobs.cpp asks before it writes): such an
+  // output cannot go out in order, so it stays where it can be patched.
+  willPatch() { this.willBePatched = true; }
+
+  /**
+   * @param {Uint8Array} bytes
+   * @returns {void}
+   */
   append(bytes) {
-    if (this.held + bytes.length > this.cap) this.seal();
-    this.pieces.push({ at: this.size, size: bytes.length, bytes: bytes.slice(), blob: null });
+    if (this.stream) {
+      this.stream.send(bytes);
+      this.size += bytes.length;
+      return;
+    }
+    if (this.held + bytes.length > this.cap) {
+      if (!this.kept) this.startStream();
+      if (this.stream) return this.append(bytes);
+      this.seal();
+    }
+    try {
+      this.pieces.push({ at: this.size, size: bytes.length, bytes: bytes.slice(), blob: null });
+    } catch (error) {
+      throw new Error(`the output reached ${mb(this.size)}, more than this tab can hold (${String(/** @type {Error} */ (error)?.message || error)}): ${this.kept || 'this browser gives the page no private file storage (OPFS)'}; that is the browser's limit, not the file's`);
+    }
     this.size += bytes.length;
     this.held += bytes.length;
+    this.peakHeld = Math.max(this.peakHeld, this.held);
+  }
+
+  // Past the cap: what is held goes to a streamed download, then every later piece. Where that
+  // cannot be, `kept` says why (the page shows it) and the pieces are sealed instead.
+  startStream() {
+    const offer = this.download;
+    if (this.willBePatched) this.kept = 'this kind of output gets its header written last (patched at the end), so it cannot go to your Downloads as it is written';
+    else if (!offer || offer.refused !== undefined) this.kept = offer?.refused || 'this page offers no streamed download';
+    if (this.kept || !offer || offer.refused !== undefined) return;
+    const stream = new DownloadPieces(offer, beat);
+    try {
+      stream.open();
+    } catch (error) {
+      this.kept = String(/** @type {Error} */ (error)?.message || error);
+      return;
+    }
+    this.stream = stream;
+    this.storage = 'download';
+    const held = this.pieces;
+    this.pieces = [];
+    this.held = 0;
+    for (const piece of held) {
+      stream.send(/** @type {Uint8Array<ArrayBuffer>} */ (piece.bytes));
+      piece.bytes = null; // (let go piece by piece: memory falls as the download takes them)
+    }
   }
 
   // The pieces held as arrays become one Blob piece.
@@ -150,12 +210,16 @@ export class MemoryOutput {
    * @param {number} offset
    * @param {Uint8Array} bytes
    */
-  patch(offset, bytes) { this.copy(offset, bytes.length, (piece, from, to, i) => piece.set(bytes.subarray(i, i + to - from), from)); }
+  patch(offset, bytes) {
+    if (this.stream) throw new Error(`bytes at ${offset} were patched after they went to the download; this output cannot be streamed`);
+    this.copy(offset, bytes.length, (piece, from, to, i) => piece.set(bytes.subarray(i, i + to - from), from));
+  }
   /**
    * @param {number} offset
    * @param {Uint8Array} target
    */
   readInto(offset, target) {
+    if (this.stream) throw new Error('the output went to the download and cannot be read back here');
     const length = Math.max(0, Math.min(target.length, this.size - offset));
     this.copy(offset, length, (piece, from, to, i) => target.set(piece.subarray(from, to), i));
     return length;
@@ -177,8 +241,18 @@ export class MemoryOutput {
     this.pieces = [];
     return blob;
   }
+  // A streamed output is complete: the download ends. What the service worker counted.
+  endStream() {
+    const counted = /** @type {DownloadPieces} */ (this.stream).end();
+    this.stream = null;
+    return counted;
+  }
   close() {}
-  async discard() { this.pieces = []; }
+  async discard() {
+    this.pieces = [];
+    this.stream?.abort('the output was not completed');
+    this.stream = null;
+  }
 }
 
 // The operations the job worker adds (worker.js): writer() gives the full module and its inspector
@@ -210,16 +284,18 @@ export function outputOps(writer) {
     const guard = (fn) => { try { fn(); return true; } catch (error) { sink.error = why(error); return false; } };
     sink.write = (pointer, length) => guard(() => target.append(heap().subarray(pointer, pointer + length)));
     sink.patch = (offset, pointer, length) => guard(() => target.patch(offset, heap().subarray(pointer, pointer + length)));
+    sink.willPatch = () => { if (target instanceof MemoryOutput) target.willPatch(); };
     return sink;
   }
 
   return {
-    // {job: 'extract' | 'export', options, name, memory}: the codec's result, the size and where it is.
-    async writeOutput({ job, options, name, memory }, progress) {
+    // {job: 'extract' | 'export', options, name, memory, cap, download}: the codec's result, the
+    // size and where it is ('download': streamed to the user's Downloads, nothing kept here).
+    async writeOutput({ job, options, name, memory, cap, download }, progress) {
       await output?.discard();
       output = null;
       const useOpfs = !memory && await opfsAvailable();
-      const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name);
+      const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name, cap || MEMORY_CAP, download || null);
       output = target;
       const { inspector, Module } = await writer();
       const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target, Module), progress)
@@ -227,11 +303,24 @@ export function outputOps(writer) {
       /** @type {import('./types.js').OutputAnswer} */
       const result = JSON.parse(text);
       if (result.error && result.ok === undefined) result.ok = false;
+      /** @type {{received: number, peakQueued: number} | null} */
+      let streamed = null;
+      if (result.ok && target instanceof MemoryOutput && target.stream) {
+        try {
+          streamed = target.endStream();
+        } catch (error) {
+          Object.assign(result, { ok: false, error: `the download could not be completed: ${why(error)}` });
+        }
+      }
       if (!result.ok) {
         await target.discard(); // as the CLI removes OUT: nothing half-written is offered
         output = null;
       }
-      return { result, size: target.size, storage: target.storage };
+      if (streamed) output = null; // nothing is kept here: it is in the user's Downloads
+      const memoryFacts = target instanceof MemoryOutput
+        ? { cap: target.cap, peakHeld: target.peakHeld, kept: target.kept, streamed, noStream: target.download?.refused ?? (target.download ? '' : 'this page offers no streamed download') }
+        : {};
+      return { result, size: target.size, storage: target.storage, ...memoryFacts };
     },
 
     // The codec's full check of the output, read back through the same handle (or memory).

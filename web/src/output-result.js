@@ -2,7 +2,10 @@
 // written and how big, what was kept and dropped, the codec's check of the written file, and a
 // link that downloads it (an object URL of the File in the browser's private storage).
 import { h, clear, formatBytes, formatCount, hexOffset } from './dom.js';
+import { MEMORY_CAP } from './output-job.js';
 
+// The memory cap without OPFS, as it is named (output-job.js MEMORY_CAP: "256 MB").
+const capText = (bytes = MEMORY_CAP) => `${Math.round(Number(bytes) / (1024 * 1024))} MB`;
 const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function verdict(check) {
@@ -71,19 +74,31 @@ export class OutputResult {
       return this.show(head, h('p.error-text#output-message', {}, result.error || outcome.error || 'Nothing could be written.'), h('p.muted.small', {}, 'Nothing was written.'));
     }
     const { written, check, file } = outcome;
-    this.url = URL.createObjectURL(file);
-    const download = h('a.button.primary#output-download', { href: this.url, download: downloadName }, `Download ${downloadName}`);
-    const discard = h('button.button#output-discard', { type: 'button', onclick: () => this.onDiscard() }, 'Remove');
-    const where = written.storage === 'opfs'
-      ? 'Kept in this browser\'s private storage for this site (not uploaded) until you remove it, write another, or leave the page.'
-      : 'Held by this tab: this browser gives the page no private file storage (OPFS), so the output is kept in memory, and past 256 MB in pieces the browser may keep on disk.';
     const rows = job === 'export'
       ? h('span', {}, ' · ', h('span#output-rows', { dataset: { rows: result.rows } }, plural(result.rows, 'row')))
       : counts(check);
     /** @type {import('./dom.js').Child[]} */
     const parts = [head,
-      h('p.output-line', {}, h('strong.mono', {}, downloadName), ' · ', h('span#output-size', { dataset: { size: written.size } }, formatBytes(written.size)), rows),
-      h('div.output-actions', {}, download, discard, h('span.muted.small#output-storage', { dataset: { storage: written.storage } }, where))];
+      h('p.output-line', {}, h('strong.mono', {}, downloadName), ' · ', h('span#output-size', { dataset: { size: written.size } }, formatBytes(written.size)), rows)];
+    const facts = { storage: written.storage, peakHeld: written.peakHeld ?? '', cap: written.cap ?? '', received: written.streamed?.received ?? '', peakQueued: written.streamed?.peakQueued ?? '' };
+    if (written.storage === 'download' || !file) {
+      // Streamed to the user's Downloads as it was written (output-job.js): nothing is kept here.
+      parts.push(h('p.small#output-storage', { dataset: facts },
+        h('strong', {}, `Saved to your Downloads as ${downloadName}`), ` as it was written: this browser gives the page no private file storage (OPFS), and the output is larger than the ${capText(written.cap)} this tab keeps in memory. `,
+        job === 'export' ? '' : 'It was not checked here, since no copy was kept to read back: open the downloaded file in logscope to check it.'));
+    } else {
+      this.url = URL.createObjectURL(file);
+      const download = h('a.button.primary#output-download', { href: this.url, download: downloadName }, `Download ${downloadName}`);
+      const discard = h('button.button#output-discard', { type: 'button', onclick: () => this.onDiscard() }, 'Remove');
+      const where = written.storage === 'opfs'
+        ? 'Kept in this browser\'s private storage for this site (not uploaded) until you remove it, write another, or leave the page.'
+        : written.kept
+          ? `Held by this tab: this browser gives the page no private file storage (OPFS), and the output could not go straight to your Downloads: ${written.kept}. Past ${capText(written.cap)} it is kept in pieces the browser holds in memory or on disk, so a much larger output may not fit: that is the browser's limit, not the file's.`
+          : `Held by this tab: this browser gives the page no private file storage (OPFS), so an output up to ${capText(written.cap)} is kept in memory; ${written.noStream
+            ? `a larger one cannot go straight to your Downloads here (${written.noStream}): past ${capText(written.cap)} it is held in pieces the browser keeps in memory or on disk, as far as the browser allows.`
+            : 'a larger one goes straight to your Downloads as it is written.'}`;
+      parts.push(h('div.output-actions', {}, download, discard, h('span.muted.small#output-storage', { dataset: { ...facts, kept: written.kept || '' } }, where)));
+    }
     if (job === 'export') {
       if (result.json_columns?.length) parts.push(h('p.small.muted', {}, `${plural(result.json_columns.length, 'column')} hold a whole array as one JSON cell: ${result.json_columns.slice(0, 8).join(', ')}${result.json_columns.length > 8 ? ', …' : ''}`));
       const problems = (result.problems || []).filter((p) => p.severity !== 'info');

@@ -1,18 +1,49 @@
 // Extract, repair and export of the open file, run in its job worker (output-job.js): the
 // writing with the progress bar and Cancel, then (for a new log) the codec's full check of what was
-// written, as `logscope extract` does, then the finished File for a download link.
+// written, as `logscope extract` does, then the finished File for a download link. Without OPFS an
+// output past the memory cap goes straight to the user's Downloads as it is written
+// (download-stream.js): nothing is kept to check then, and Cancel stops the download too.
 import { CancelledError } from './worker-client.js';
 import { isAbort } from './session.js';
+import { abortDownload, downloadWorker, prepareDownload } from './download-stream.js';
 import * as outputs from './outputs.js';
 import * as status from './status.js';
 
+const params = () => new URLSearchParams(globalThis.location?.search || '');
 // ?opfs=off keeps outputs in memory as a browser without OPFS does (to try, and for the tests).
-const memoryOnly = () => new URLSearchParams(globalThis.location?.search || '').get('opfs') === 'off';
+const memoryOnly = () => params().get('opfs') === 'off';
+// ?output-cap=MB (tests only): the memory cap without OPFS (output-job.js MEMORY_CAP), lowered so
+// that a small file's output goes past it.
+const memoryCap = () => {
+  const mb = Number(params().get('output-cap'));
+  return mb > 0 ? Math.round(mb * 1024 * 1024) : undefined;
+};
 
-// job: 'extract' (extract and repair: options.mode) or 'export'. Returns {state: 'done' | 'failed' |
-// 'cancelled', name, written: {result, size, storage}, check, file}; throws an AbortError once
-// another file was opened.
-export async function runOutput(session, progress, { job, options, label }) {
+// Does the page have OPFS (the job worker writes there)? Without it, downloads may be streamed.
+async function pageHasOpfs() {
+  try {
+    await navigator.storage.getDirectory();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Where an output past the cap may be streamed: the download offer for the job worker
+// (output-job.js DownloadOffer), and stop() for the page's part of it.
+/**
+ * @param {string} id
+ * @param {string} downloadName
+ * @returns {Promise<{offer: import('./output-job.js').DownloadOffer | null, stop: () => void}>}
+ */
+async function downloadOffer(id, downloadName) {
+  if (!memoryOnly() && await pageHasOpfs()) return { offer: null, stop: () => {} };
+  const worker = await downloadWorker();
+  if ('refused' in worker) return { offer: { refused: worker.refused }, stop: () => {} };
+  return prepareDownload(worker.base, id, downloadName);
+}
+
+export async function runOutput(session, progress, { job, options, label, downloadName = 'output' }) {
   await session.result(session.ensureJobs());
   await outputs.removeStale();
   const name = await outputs.nextName();
@@ -20,12 +51,20 @@ export async function runOutput(session, progress, { job, options, label }) {
   const onCancel = () => session.cancelJobs();
   let written = null;
   status.job(job);
+  const download = await downloadOffer(name, downloadName);
   try {
     let onProgress = progress.start(label, { total: session.file.size, onCancel });
-    written = await session.result(jobs.call('writeOutput', { job, options, name, memory: memoryOnly() }, { onProgress }));
+    const args = { job, options, name, memory: memoryOnly(), cap: memoryCap(), download: download.offer };
+    const offer = download.offer;
+    const transfer = offer && offer.refused === undefined ? [offer.port] : [];
+    written = await session.result(jobs.call('writeOutput', args, { onProgress, transfer }));
     if (!written.result.ok) {
       progress.finish();
       return { state: written.result.cancelled ? 'cancelled' : 'failed', name, written };
+    }
+    if (written.storage === 'download') {
+      progress.finish('Saved to your Downloads.');
+      return { state: 'done', name, written, check: null, file: null };
     }
     let check = null;
     if (job !== 'export') {
@@ -43,10 +82,13 @@ export async function runOutput(session, progress, { job, options, label }) {
     return { state: 'done', name, written, check, file };
   } catch (error) {
     outputs.remove(name);
+    // The job worker was stopped (Cancel, another file): a download it was streaming stops too.
+    if (download.offer?.refused === undefined && download.offer) await abortDownload(name);
     if (error instanceof CancelledError) return { state: 'cancelled', name, written };
     if (!isAbort(error)) progress.finish();
     throw error;
   } finally {
+    download.stop();
     if (!session.aborted) status.job(null);
   }
 }

@@ -24,6 +24,7 @@ export {};
  * @property {string} error why the last call failed
  * @property {(pointer: number, length: number) => boolean} write
  * @property {(offset: number, pointer: number, length: number) => boolean} patch
+ * @property {() => void} [willPatch] the codec will patch this output (asked before it writes)
  */
 
 /**
@@ -500,7 +501,14 @@ export {};
  * @property {{code: string, message: string, offset?: number}[]} [problems] export
  */
 
-/** `writeOutput`'s answer: the codec's, the size written and where. @typedef {{result: OutputAnswer, size: number, storage: 'opfs' | 'memory'}} WrittenOutput */
+/**
+ * `writeOutput`'s answer: the codec's, the size written and where ('download': streamed to the
+ * user's Downloads, web/src/download-stream.js). Without OPFS also: the memory cap, the most bytes
+ * held at once, why an output past the cap was not streamed (kept), why none could be (noStream)
+ * and what the service worker counted of a streamed one.
+ * @typedef {{result: OutputAnswer, size: number, storage: 'opfs' | 'memory' | 'download', cap?: number, peakHeld?: number, kept?: string,
+ *   noStream?: string, streamed?: {received: number, peakQueued: number} | null}} WrittenOutput
+ */
 
 /**
  * `checkOutput`'s answer: the written file's check, or why there is none.
@@ -534,7 +542,8 @@ export {};
  * @property {{args: QueryRequest, result: QueryAnswer}} fullQuery the same, by the full module (a view's query loaded on first use)
  * @property {{args: {hex: string, from: number, backward: boolean}, result: SearchAnswer}} search
  * @property {{args: {}, result: ReadStats}} readStats
- * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean}, result: WrittenOutput}} writeOutput
+ * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean, cap?: number,
+ *   download?: import('./output-job.js').DownloadOffer | null}, result: WrittenOutput}} writeOutput
  * @property {{args: {}, result: OutputCheck}} checkOutput
  * @property {{args: {}, result: File | Blob}} takeOutput
  * @property {{args: {}, result: void}} discardOutput

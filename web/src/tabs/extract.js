@@ -109,7 +109,7 @@ export function extractTab(app) {
     await discard();
     result.running(title, what);
     try {
-      const outcome = await runOutput(mine, app.progress, { job, options, label: what });
+      const outcome = await runOutput(mine, app.progress, { job, options, label: what, downloadName });
       if (outcome.state === 'done') current = outcome.name;
       result.render(outcome, { title, downloadName, job });
     } catch (error) {
