@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!args || !args->is_object()) args = Json::object();
   FunctionSource source(
       [&] { return std::vector<SourceTopic>{{topic, type, ""}, {"/other", "std_msgs/String", ""}}; },
-      [&](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
+      [&](const std::set<std::string>& topics, const WalkOptions&, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
         if (!topics.count(topic) || topics.count("/other")) __builtin_trap();  // only log topics are walked
         for (size_t i = 2; i < lines.size(); ++i) {
           std::optional<Json> message = Json::parse(lines[i]);

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!args || !args->is_object()) args = Json::object();
   FunctionSource source(
       [&] { return std::vector<SourceTopic>{{tf, type, ""}, {tf_static, type, ""}, {"/other", "std_msgs/String", ""}}; },
-      [&](const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
+      [&](const std::set<std::string>& topics, const WalkOptions&, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
         if (topics.count("/other")) __builtin_trap();  // only transform topics are walked
         for (size_t i = 2; i < lines.size(); ++i) {
           std::optional<Json> message = Json::parse(lines[i]);
