@@ -366,7 +366,7 @@ TEST_CASE("frames: every raw encoding, in a bag, an MCAP (CDR, protobuf) and a r
   }
 }
 
-TEST_CASE("frames: JPEG and PNG written as stored, or as PNG with --png; compressedDepth as PNG; damage named, the rest written") {
+TEST_CASE("frames: JPEG and PNG written as stored, or as PNG with --png, compressedDepth as PNG, damage named and the rest written") {
   if (!have_tools()) return;
   const std::string dir = test_support::scratch_dir("frames_compressed");
   python("image_frames_reference.py", "encode '" + dir + "'");
@@ -436,7 +436,7 @@ TEST_CASE("frames: JPEG and PNG written as stored, or as PNG with --png; compres
   }
 }
 
-TEST_CASE("frames: damaged raw frames (short data, a lying step, an unknown encoding) are named; the rest are written") {
+TEST_CASE("frames: damaged raw frames (short data, a lying step, an unknown encoding) are named and the rest written") {
   const std::string dir = test_support::scratch_dir("frames_damaged");
   Case good{"good", "rgb8", std::string(5 * 3 * 4, '\x40'), 5, 4, 15, false};
   Case short_data = good, lying_step = good, unknown = good, mono = good;
