@@ -48,22 +48,42 @@ async function probeFile(b) {
 }
 
 // Runs `worker code` (a module worker taking the File) twice; window.__bench gets the better time.
-// Waited on by polling, so no driver's script timeout applies.
+// Waited on by polling, so no driver's script timeout applies. A worker that says it is starting a
+// helper (helper-start.js `doing`) and is still inside `new Worker()` after HELPER_FROZEN_MS froze
+// there, as Firefox's workers do now and then under automation (the page's watchdog restarts its
+// worker for the same reason, worker-client.js): it is stopped and the probe run again, at most
+// twice, and the retry is reported.
+const HELPER_FROZEN_MS = 20_000;
 async function inWorker(b, name, code) {
-  await b.evaluate((name, code) => {
-    window.__bench = null;
-    const file = document.querySelector('#bench-probe-input').files[0];
-    const url = URL.createObjectURL(new Blob([code.replaceAll('@ORIGIN@', location.origin)], { type: 'text/javascript' }));
-    const worker = new Worker(url, { type: 'module' });
-    worker.onerror = (event) => { window.__bench = { error: `${name}: ${event.message}` }; };
-    // The feed's helpers also post their notices (helper-start.js): only a result ends the wait.
-    worker.onmessage = ({ data }) => { if (typeof data?.seconds !== 'number') return; worker.terminate(); window.__bench = data; };
-    worker.postMessage(file);
-    return true;
-  }, name, code);
-  const result = await b.waitFor(() => window.__bench, undefined, { timeout: TIMEOUT, what: name });
-  if (result.error) throw new Error(result.error);
-  return result;
+  for (let attempt = 0; ; attempt++) {
+    await b.evaluate((name, code, frozenMs) => {
+      window.__bench = null;
+      const file = document.querySelector('#bench-probe-input').files[0];
+      const url = URL.createObjectURL(new Blob([code.replaceAll('@ORIGIN@', location.origin)], { type: 'text/javascript' }));
+      const worker = new Worker(url, { type: 'module' });
+      let frozen;
+      worker.onerror = (event) => { clearTimeout(frozen); window.__bench = { error: `${name}: ${event.message}` }; };
+      worker.onmessage = ({ data }) => {
+        if ('doing' in (data || {})) {
+          clearTimeout(frozen);
+          if (data.doing) frozen = setTimeout(() => { worker.terminate(); window.__bench = { frozen: data.doing }; }, frozenMs);
+          return;
+        }
+        // The feed's helpers also post their notices (helper-start.js): only a result ends the wait.
+        if (typeof data?.seconds !== 'number') return;
+        clearTimeout(frozen);
+        worker.terminate();
+        window.__bench = data;
+      };
+      worker.postMessage(file);
+      return true;
+    }, name, code, HELPER_FROZEN_MS);
+    const result = await b.waitFor(() => window.__bench, undefined, { timeout: TIMEOUT, what: name });
+    if (result.error) throw new Error(result.error);
+    if (!result.frozen) return { ...result, retries: attempt };
+    console.log(`bench:engines: ${b.version}: ${name}: the worker froze while ${result.frozen}; run again`);
+    if (attempt === 2) throw new Error(`${name}: the worker froze three times while ${result.frozen}`);
+  }
 }
 
 // Three ways a worker reads a File; the read limit is the fastest (each the better of two runs).

@@ -2,6 +2,8 @@
 // the log topics, then filtered and paged from memory (a page never holds the whole log).
 #include "views/robot_log.h"
 
+#include "views/view_support.h"
+
 #include <regex.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@ namespace {
 
 constexpr uint64_t kMaxPage = 10000;
 constexpr uint64_t kCacheBudget = 192ull << 20;  // bytes of rows and text kept per file
-constexpr size_t kProblemsKept = 20;
 
 enum class Kind { Ros1, Ros2, Foxglove };
 
@@ -165,11 +166,6 @@ bool log_row(std::string_view type, const Json& message, uint64_t time_ns, LogRo
 
 namespace {
 
-struct LogTopic {
-  std::string topic, type, note;
-  uint64_t messages = 0;
-};
-
 // One row, its texts in the cache's arena.
 struct Kept {
   uint64_t time_ns, stamp_ns;
@@ -181,72 +177,32 @@ struct Kept {
   bool has_stamp;
 };
 
-struct LogProblem {
-  std::string topic, message;
-  uint64_t time_ns;
-};
-
-class LogCache : public ViewCache {
+class LogCache : public WalkedCache {
  public:
-  std::vector<SourceTopic> key;  // the source's topics when it was built: a new schema rebuilds it
-  std::vector<LogTopic> topics;
   std::vector<std::string> nodes;
   std::map<std::string, uint32_t> node_ids;
   std::string arena;
   std::vector<Kept> rows;  // in time order
-  std::vector<LogProblem> problems;
-  uint64_t undecoded = 0;
-  std::string stopped, truncated;
 
   std::string_view text(const Kept& k) const { return std::string_view(arena).substr(k.text, k.file - k.text); }
   std::string_view file(const Kept& k) const { return std::string_view(arena).substr(k.file, k.function - k.file); }
   std::string_view function(const Kept& k) const { return std::string_view(arena).substr(k.function, k.end - k.function); }
-};
 
-bool same_topics(const std::vector<SourceTopic>& a, const std::vector<SourceTopic>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].topic != b[i].topic || a[i].type != b[i].type || a[i].note != b[i].note) return false;
-  return true;
-}
-
-// The cache of `source`, built by one walk over its log topics; null when cancelled.
-LogCache* log_cache(MessageSource& source, const ProgressFn& progress) {
-  std::vector<SourceTopic> all = source.topics();
-  auto found = source.caches.find("robot_log");
-  if (found != source.caches.end()) {
-    auto* cache = static_cast<LogCache*>(found->second.get());
-    if (same_topics(cache->key, all)) return cache;
-  }
-  auto cache = std::make_unique<LogCache>();
-  std::set<std::string> wanted;
-  std::map<std::string, uint32_t> topic_ids;
-  for (const SourceTopic& t : all) {
-    if (!is_log_type(t.type)) continue;
-    topic_ids.emplace(t.topic, static_cast<uint32_t>(cache->topics.size()));
-    cache->topics.push_back({t.topic, t.type, t.note, 0});
-    if (t.note.empty()) wanted.insert(t.topic);
-  }
-  std::string stop;
-  bool walked = wanted.empty() || source.walk(wanted, [&](const SourceMessage& m) {
-    auto id = topic_ids.find(m.topic);
-    if (id == topic_ids.end()) return true;
-    ++cache->topics[id->second].messages;
+  bool take(const SourceMessage& m, size_t topic_index) override {
     LogRow row;
     std::string why = m.error;
     if (!m.message || !log_row(m.type, *m.message, m.time_ns, &row, &why)) {
-      ++cache->undecoded;
-      if (cache->problems.size() < kProblemsKept) cache->problems.push_back({m.topic, why.empty() ? "not decoded" : why, m.time_ns});
+      not_decoded(m, why);
       return true;
     }
     uint64_t size = row.text.size() + row.file.size() + row.function.size() + sizeof(Kept);
-    if (cache->arena.size() + cache->rows.size() * sizeof(Kept) + size > kCacheBudget) {
-      cache->truncated = "the log's rows passed " + std::to_string(kCacheBudget >> 20) + " MiB at " + std::to_string(m.time_ns) +
-                         " ns: the rows after it are left out";
+    if (arena.size() + rows.size() * sizeof(Kept) + size > kCacheBudget) {
+      truncated = "the log's rows passed " + std::to_string(kCacheBudget >> 20) + " MiB at " + std::to_string(m.time_ns) +
+                  " ns: the rows after it are left out";
       return false;
     }
-    auto node = cache->node_ids.emplace(row.node, static_cast<uint32_t>(cache->nodes.size()));
-    if (node.second) cache->nodes.push_back(row.node);
+    auto node = node_ids.emplace(row.node, static_cast<uint32_t>(nodes.size()));
+    if (node.second) nodes.push_back(row.node);
     Kept k{};
     k.time_ns = row.time_ns;
     k.has_stamp = row.stamp_ns.has_value();
@@ -254,27 +210,24 @@ LogCache* log_cache(MessageSource& source, const ProgressFn& progress) {
     k.raw_level = row.raw_level;
     k.level = row.level;
     k.line = static_cast<uint32_t>(std::min<uint64_t>(row.line, UINT32_MAX));
-    k.topic = id->second;
+    k.topic = static_cast<uint32_t>(topic_index);
     k.node = node.first->second;
-    k.text = cache->arena.size();
-    cache->arena += row.text;
-    k.file = cache->arena.size();
-    cache->arena += row.file;
-    k.function = cache->arena.size();
-    cache->arena += row.function;
-    k.end = cache->arena.size();
-    cache->rows.push_back(k);
+    k.text = arena.size();
+    arena += row.text;
+    k.file = arena.size();
+    arena += row.file;
+    k.function = arena.size();
+    arena += row.function;
+    k.end = arena.size();
+    rows.push_back(k);
     return true;
-  }, progress, &stop);
-  if (!walked && cache->truncated.empty()) return nullptr;
-  cache->stopped = stop;
+  }
+
   // Formats hand messages in their file's order; the view is in time order (ties keep it).
-  std::stable_sort(cache->rows.begin(), cache->rows.end(), [](const Kept& a, const Kept& b) { return a.time_ns < b.time_ns; });
-  cache->key = std::move(all);
-  LogCache* kept = cache.get();
-  source.caches["robot_log"] = std::move(cache);
-  return kept;
-}
+  void finish() override {
+    std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.time_ns < b.time_ns; });
+  }
+};
 
 // A POSIX extended regular expression (libc's regcomp: no exceptions, which the wasm build lacks).
 class Pattern {
@@ -347,21 +300,10 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
   std::string why;
   if (!grep.empty() && !pattern.compile(grep, ignore_case, &why))
     return QueryArgs::error_json("robot_log: argument \"grep\" is no regular expression (" + why + "): " + grep);
+  // What the file's index says, no message read (the Overview's first question).
+  if (args.flag("topics_only")) return topics_only_answer(source, is_log_type);
+  auto* cache = view_cache<LogCache>(source, "robot_log", is_log_type, progress);
   Json out = Json::object();
-  if (args.flag("topics_only")) {  // what the file's index says, no message read (the Overview's first question)
-    Json topics = Json::array();
-    for (const SourceTopic& t : source.topics()) {
-      if (!is_log_type(t.type)) continue;
-      Json j = Json::object();
-      j["topic"] = t.topic;
-      j["type"] = t.type;
-      j["note"] = t.note.empty() ? Json() : Json(t.note);
-      topics.push_back(std::move(j));
-    }
-    out["topics"] = std::move(topics);
-    return out;
-  }
-  LogCache* cache = log_cache(source, progress);
   if (!cache) {
     out["cancelled"] = true;
     return out;
@@ -390,15 +332,6 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
     if (selected >= first && rows.size() < count) rows.push_back(row_json(*cache, k, i));
     ++selected;
   }
-  Json topics = Json::array();
-  for (const LogTopic& t : cache->topics) {
-    Json j = Json::object();
-    j["topic"] = t.topic;
-    j["type"] = t.type;
-    j["messages"] = t.messages;
-    j["note"] = t.note.empty() ? Json() : Json(t.note);
-    topics.push_back(std::move(j));
-  }
   Json nodes = Json::array();
   for (const auto& [id, n] : per_node) {
     Json j = Json::object();
@@ -406,15 +339,7 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
     j["count"] = n;
     nodes.push_back(std::move(j));
   }
-  Json problems = Json::array();
-  for (const LogProblem& p : cache->problems) {
-    Json j = Json::object();
-    j["topic"] = p.topic;
-    j["time_ns"] = std::to_string(p.time_ns);
-    j["message"] = p.message;
-    problems.push_back(std::move(j));
-  }
-  out["topics"] = std::move(topics);
+  out["topics"] = topics_json(*cache);
   out["total"] = cache->rows.size();
   out["all_levels"] = levels_json(all);
   out["levels"] = levels_json(levels);
@@ -425,10 +350,7 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
   out["count"] = rows.size();
   out["more"] = selected > first + rows.size();
   out["rows"] = std::move(rows);
-  out["undecoded"] = cache->undecoded;
-  out["problems"] = std::move(problems);
-  out["stopped"] = cache->stopped.empty() ? Json() : Json(cache->stopped);
-  out["truncated"] = cache->truncated.empty() ? Json() : Json(cache->truncated);
+  add_walk_account(out, *cache);
   return out;
 }
 
@@ -448,15 +370,13 @@ QuerySpec robot_log_query(MessageSource& source) {
            {"first", ArgType::U64, "index of the first row (in the selection)"},
            {"count", ArgType::U64, "rows (at most 10000)"},
            {"topics_only", ArgType::Bool, "only the log topics, from the index (no message read)"}},
-          {{"cancelled", Unit::Flag}, {"topics.topic", Unit::Text}, {"topics.type", Unit::Text}, {"topics.messages", Unit::Count},
-           {"topics.note", Unit::Text}, {"total", Unit::Count}, {"all_levels.level", Unit::Text}, {"all_levels.count", Unit::Count},
+          with_walk_units({{"total", Unit::Count}, {"all_levels.level", Unit::Text}, {"all_levels.count", Unit::Count},
            {"levels.level", Unit::Text}, {"levels.count", Unit::Count}, {"nodes.node", Unit::Text}, {"nodes.count", Unit::Count},
            {"first_error.index", Unit::Id}, {"first_error.time_ns", Unit::TimeNs}, {"selected", Unit::Count}, {"first", Unit::Id},
            {"count", Unit::Count}, {"more", Unit::Flag}, {"rows.index", Unit::Id}, {"rows.time_ns", Unit::TimeNs},
            {"rows.stamp_ns", Unit::TimeNs}, {"rows.level", Unit::Text}, {"rows.raw_level", Unit::Number}, {"rows.node", Unit::Text},
            {"rows.text", Unit::Text}, {"rows.file", Unit::Text}, {"rows.function", Unit::Text}, {"rows.line", Unit::Number},
-           {"rows.topic", Unit::Text}, {"undecoded", Unit::Count}, {"problems.topic", Unit::Text}, {"problems.time_ns", Unit::TimeNs},
-           {"problems.message", Unit::Text}, {"stopped", Unit::Text}, {"truncated", Unit::Text}},
+           {"rows.topic", Unit::Text}}),
           [&source](QueryArgs& args, const ProgressFn& progress) { return robot_log_answer(source, args, progress); }};
 }
 

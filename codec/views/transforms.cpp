@@ -3,6 +3,8 @@
 // time is a binary search per edge and never reads the file again.
 #include "views/transforms.h"
 
+#include "views/view_support.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,7 +19,6 @@ namespace {
 
 constexpr uint64_t kCacheBudget = 192ull << 20;  // bytes of updates kept per file
 constexpr size_t kMaxEdges = 100000;              // distinct parent->child pairs
-constexpr size_t kProblemsKept = 20;
 constexpr uint64_t kMinStaleNs = 100000000;       // an edge is stale after 5 of its periods, and never sooner than 100 ms
 constexpr uint64_t kStalePeriods = 5;
 
@@ -168,34 +169,6 @@ struct Edge {
   uint64_t longest_gap_ns = 0, longest_gap_at_ns = 0;  // the longest interval and where it ended
 };
 
-struct TfTopic {
-  std::string topic, type, note;
-  uint64_t messages = 0;
-};
-
-struct TfProblem {
-  std::string topic, message;
-  uint64_t time_ns;
-};
-
-class TransformCache : public ViewCache {
- public:
-  std::vector<SourceTopic> key;  // the source's topics when it was built
-  std::vector<TfTopic> topics;
-  std::vector<Edge> edges;
-  std::map<std::pair<std::string, std::string>, size_t> edge_ids;
-  std::vector<TfProblem> problems;
-  uint64_t undecoded = 0, updates = 0, first_ns = UINT64_MAX, last_ns = 0;
-  std::string stopped, truncated;
-};
-
-bool same_topics(const std::vector<SourceTopic>& a, const std::vector<SourceTopic>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].topic != b[i].topic || a[i].type != b[i].type || a[i].note != b[i].note) return false;
-  return true;
-}
-
 bool is_static_topic(const std::string& topic) {
   return topic.size() >= 9 && topic.compare(topic.size() - 9, 9, "tf_static") == 0;
 }
@@ -224,77 +197,60 @@ uint64_t stale_after_ns(const Edge& e) {
   return std::max(periods, kMinStaleNs);
 }
 
-// The cache of `source`, built by one walk over its transform topics; null when cancelled.
-TransformCache* transform_cache(MessageSource& source, const ProgressFn& progress) {
-  std::vector<SourceTopic> all = source.topics();
-  auto found = source.caches.find("transforms");
-  if (found != source.caches.end()) {
-    auto* cache = static_cast<TransformCache*>(found->second.get());
-    if (same_topics(cache->key, all)) return cache;
-  }
-  auto cache = std::make_unique<TransformCache>();
-  std::set<std::string> wanted;
-  std::map<std::string, size_t> topic_ids;
-  for (const SourceTopic& t : all) {
-    if (!is_transform_type(t.type)) continue;
-    topic_ids.emplace(t.topic, cache->topics.size());
-    cache->topics.push_back({t.topic, t.type, t.note, 0});
-    if (t.note.empty()) wanted.insert(t.topic);
-  }
-  uint64_t kept_bytes = 0;
-  std::vector<TransformUpdate> updates;
-  std::string stop;
-  bool walked = wanted.empty() || source.walk(wanted, [&](const SourceMessage& m) {
-    auto id = topic_ids.find(m.topic);
-    if (id == topic_ids.end()) return true;
-    ++cache->topics[id->second].messages;
-    updates.clear();
+class TransformCache : public WalkedCache {
+ public:
+  std::vector<Edge> edges;
+  std::map<std::pair<std::string, std::string>, size_t> edge_ids;
+  uint64_t updates = 0, first_ns = UINT64_MAX, last_ns = 0;
+
+  bool take(const SourceMessage& m, size_t) override {
+    scratch_.clear();
     std::string why = m.error;
-    if (!m.message || !transform_updates(m.type, *m.message, &updates, &why)) {
-      ++cache->undecoded;
-      if (cache->problems.size() < kProblemsKept) cache->problems.push_back({m.topic, why.empty() ? "not decoded" : why, m.time_ns});
+    if (!m.message || !transform_updates(m.type, *m.message, &scratch_, &why)) {
+      not_decoded(m, why);
       return true;
     }
     bool on_static = is_static_topic(m.topic);
-    for (const TransformUpdate& u : updates) {
+    for (const TransformUpdate& u : scratch_) {
       auto key = std::make_pair(u.parent, u.child);
-      auto edge = cache->edge_ids.find(key);
-      if (edge == cache->edge_ids.end()) {
-        if (cache->edges.size() >= kMaxEdges) {
-          cache->truncated = "more than " + std::to_string(kMaxEdges) + " distinct parent->child pairs at " + std::to_string(m.time_ns) +
-                             " ns: the updates after it are left out";
+      auto edge = edge_ids.find(key);
+      if (edge == edge_ids.end()) {
+        if (edges.size() >= kMaxEdges) {
+          truncated = "more than " + std::to_string(kMaxEdges) + " distinct parent->child pairs at " + std::to_string(m.time_ns) +
+                      " ns: the updates after it are left out";
           return false;
         }
-        edge = cache->edge_ids.emplace(key, cache->edges.size()).first;
-        cache->edges.emplace_back();
-        cache->edges.back().parent = u.parent;
-        cache->edges.back().child = u.child;
-        kept_bytes += u.parent.size() + u.child.size() + sizeof(Edge);
+        edge = edge_ids.emplace(key, edges.size()).first;
+        edges.emplace_back();
+        edges.back().parent = u.parent;
+        edges.back().child = u.child;
+        kept_bytes_ += u.parent.size() + u.child.size() + sizeof(Edge);
       }
-      kept_bytes += sizeof(Sample);
-      if (kept_bytes > kCacheBudget) {
-        cache->truncated = "the transforms passed " + std::to_string(kCacheBudget >> 20) + " MiB at " + std::to_string(m.time_ns) +
-                           " ns: the updates after it are left out";
+      kept_bytes_ += sizeof(Sample);
+      if (kept_bytes_ > kCacheBudget) {
+        truncated = "the transforms passed " + std::to_string(kCacheBudget >> 20) + " MiB at " + std::to_string(m.time_ns) +
+                    " ns: the updates after it are left out";
         return false;
       }
-      Edge& e = cache->edges[edge->second];
+      Edge& e = edges[edge->second];
       e.is_static = e.is_static || on_static;
       Sample s{m.time_ns, {u.translation[0], u.translation[1], u.translation[2]}, {u.rotation[0], u.rotation[1], u.rotation[2], u.rotation[3]}};
       e.samples.push_back(s);
-      ++cache->updates;
-      cache->first_ns = std::min(cache->first_ns, m.time_ns);
-      cache->last_ns = std::max(cache->last_ns, m.time_ns);
+      ++updates;
+      first_ns = std::min(first_ns, m.time_ns);
+      last_ns = std::max(last_ns, m.time_ns);
     }
     return true;
-  }, progress, &stop);
-  if (!walked && cache->truncated.empty()) return nullptr;
-  cache->stopped = stop;
-  for (Edge& e : cache->edges) finish_edge(e);
-  cache->key = std::move(all);
-  TransformCache* kept = cache.get();
-  source.caches["transforms"] = std::move(cache);
-  return kept;
-}
+  }
+
+  void finish() override {
+    for (Edge& e : edges) finish_edge(e);
+  }
+
+ private:
+  uint64_t kept_bytes_ = 0;
+  std::vector<TransformUpdate> scratch_;
+};
 
 std::string seconds_text(uint64_t ns) {
   char buffer[48];
@@ -428,35 +384,14 @@ Json transforms_answer(MessageSource& source, QueryArgs& args, const ProgressFn&
   bool has_at = args.has("at_ns");
   uint64_t at_ns = args.u64("at_ns", 0);
   if (!args.ok()) return QueryArgs::error_json(args.error());
+  if (args.flag("topics_only")) return topics_only_answer(source, is_transform_type);  // from the index, no message read
+  auto* cache = view_cache<TransformCache>(source, "transforms", is_transform_type, progress);
   Json out = Json::object();
-  if (args.flag("topics_only")) {  // from the index, no message read
-    Json topics = Json::array();
-    for (const SourceTopic& t : source.topics()) {
-      if (!is_transform_type(t.type)) continue;
-      Json j = Json::object();
-      j["topic"] = t.topic;
-      j["type"] = t.type;
-      j["note"] = t.note.empty() ? Json() : Json(t.note);
-      topics.push_back(std::move(j));
-    }
-    out["topics"] = std::move(topics);
-    return out;
-  }
-  TransformCache* cache = transform_cache(source, progress);
   if (!cache) {
     out["cancelled"] = true;
     return out;
   }
   if (!has_at) at_ns = cache->last_ns;
-  Json topics = Json::array();
-  for (const TfTopic& t : cache->topics) {
-    Json j = Json::object();
-    j["topic"] = t.topic;
-    j["type"] = t.type;
-    j["messages"] = t.messages;
-    j["note"] = t.note.empty() ? Json() : Json(t.note);
-    topics.push_back(std::move(j));
-  }
   // Edges sorted parent first, then child, so a tree reads in order; roots are frames that are
   // nobody's child at the time asked.
   std::vector<const Edge*> sorted;
@@ -476,15 +411,7 @@ Json transforms_answer(MessageSource& source, QueryArgs& args, const ProgressFn&
   Json roots = Json::array();
   for (const std::string& f : frames)
     if (!children.count(f)) roots.push_back(f);
-  Json problems = Json::array();
-  for (const TfProblem& p : cache->problems) {
-    Json j = Json::object();
-    j["topic"] = p.topic;
-    j["time_ns"] = std::to_string(p.time_ns);
-    j["message"] = p.message;
-    problems.push_back(std::move(j));
-  }
-  out["topics"] = std::move(topics);
+  out["topics"] = topics_json(*cache);
   out["at_ns"] = std::to_string(at_ns);
   out["first_ns"] = cache->updates ? Json(std::to_string(cache->first_ns)) : Json();
   out["last_ns"] = cache->updates ? Json(std::to_string(cache->last_ns)) : Json();
@@ -493,10 +420,7 @@ Json transforms_answer(MessageSource& source, QueryArgs& args, const ProgressFn&
   out["roots"] = std::move(roots);
   out["edges"] = std::move(edges);
   out["findings"] = findings_json(*cache);
-  out["undecoded"] = cache->undecoded;
-  out["problems"] = std::move(problems);
-  out["stopped"] = cache->stopped.empty() ? Json() : Json(cache->stopped);
-  out["truncated"] = cache->truncated.empty() ? Json() : Json(cache->truncated);
+  add_walk_account(out, *cache);
   return out;
 }
 
@@ -508,8 +432,7 @@ QuerySpec transforms_query(MessageSource& source) {
           "translation, rotation, rate and the age of its last update, and the tree's findings (two parents, cycles, gaps)",
           {{"at_ns", ArgType::U64, "the time, ns since the epoch (default: the last update)"},
            {"topics_only", ArgType::Bool, "only the transform topics, from the index (no message read)"}},
-          {{"cancelled", Unit::Flag}, {"topics.topic", Unit::Text}, {"topics.type", Unit::Text}, {"topics.messages", Unit::Count},
-           {"topics.note", Unit::Text}, {"at_ns", Unit::TimeNs}, {"first_ns", Unit::TimeNs}, {"last_ns", Unit::TimeNs},
+          with_walk_units({{"at_ns", Unit::TimeNs}, {"first_ns", Unit::TimeNs}, {"last_ns", Unit::TimeNs},
            {"updates", Unit::Count}, {"frames", Unit::Count}, {"roots", Unit::Text}, {"edges.parent", Unit::Text},
            {"edges.child", Unit::Text}, {"edges.static", Unit::Flag}, {"edges.updates", Unit::Count}, {"edges.first_ns", Unit::TimeNs},
            {"edges.last_ns", Unit::TimeNs}, {"edges.rate_hz", Unit::Hz}, {"edges.at.time_ns", Unit::TimeNs},
@@ -517,8 +440,7 @@ QuerySpec transforms_query(MessageSource& source) {
            {"edges.at.qx", Unit::Number}, {"edges.at.qy", Unit::Number}, {"edges.at.qz", Unit::Number}, {"edges.at.qw", Unit::Number},
            {"edges.at.roll_deg", Unit::Number}, {"edges.at.pitch_deg", Unit::Number}, {"edges.at.yaw_deg", Unit::Number},
            {"edges.stale", Unit::Flag}, {"findings.code", Unit::Text}, {"findings.severity", Unit::Text}, {"findings.message", Unit::Text},
-           {"findings.time_ns", Unit::TimeNs}, {"findings.frames", Unit::Text}, {"undecoded", Unit::Count}, {"problems.topic", Unit::Text},
-           {"problems.time_ns", Unit::TimeNs}, {"problems.message", Unit::Text}, {"stopped", Unit::Text}, {"truncated", Unit::Text}},
+           {"findings.time_ns", Unit::TimeNs}, {"findings.frames", Unit::Text}}),
           [&source](QueryArgs& args, const ProgressFn& progress) { return transforms_answer(source, args, progress); }};
 }
 

@@ -6,20 +6,16 @@
 #include <cstring>
 #include <string>
 
+#include "harness_inputs.h"
 #include "rosbag/msgdef.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const char* text = reinterpret_cast<const char*>(data);
-  const char* end = text + size;
-  const char* newline = static_cast<const char*>(std::memchr(text, '\n', size));
-  if (!newline) return 0;
-  std::string root(text, newline);
-  const char* definition_begin = newline + 1;
-  const char* nul = static_cast<const char*>(std::memchr(definition_begin, '\0', static_cast<size_t>(end - definition_begin)));
-  const char* definition_end = nul ? nul : end;
-  std::string definition(definition_begin, definition_end);
-  const uint8_t* message = nul ? reinterpret_cast<const uint8_t*>(nul + 1) : nullptr;
-  size_t message_size = nul ? static_cast<size_t>(end - (nul + 1)) : 0;
+  std::optional<fuzz_input::Definition> in = fuzz_input::definition_input(data, size);
+  if (!in) return 0;
+  const std::string& root = in->root;
+  const std::string& definition = in->definition;
+  const uint8_t* message = in->has_message ? in->message : nullptr;
+  size_t message_size = in->message_size;
 
   std::string error;
   auto schema = logscope::rosbag::MessageSchema::parse(root, definition, &error);

@@ -10,29 +10,22 @@
 #include <vector>
 
 #include "core/message_source.h"
+#include "harness_inputs.h"
 #include "views/transforms.h"
 
 using namespace logscope;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string text(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string> lines;
-  for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  if (lines.size() < 2) return 0;
-  const std::string type = lines[0], tf = "/tf", tf_static = "/tf_static", no_error;
-  std::optional<Json> args = Json::parse(lines[1]);
-  if (!args || !args->is_object()) args = Json::object();
+  std::optional<fuzz_input::ViewMessages> in = fuzz_input::view_input(data, size);
+  if (!in) return 0;
+  const std::string& type = in->type;
+  const std::string tf = "/tf", tf_static = "/tf_static", no_error;
   FunctionSource source(
       [&] { return std::vector<SourceTopic>{{tf, type, ""}, {tf_static, type, ""}, {"/other", "std_msgs/String", ""}}; },
       [&](const std::set<std::string>& topics, const WalkOptions&, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
         if (topics.count("/other")) __builtin_trap();  // only transform topics are walked
-        for (size_t i = 2; i < lines.size(); ++i) {
-          std::optional<Json> message = Json::parse(lines[i]);
+        for (size_t i = 2; i < in->messages.size() + 2; ++i) {
+          std::optional<Json> message = Json::parse(in->messages[i - 2]);
           uint64_t time = (i * 7919) % 13;  // out of order on purpose: the view sorts each edge
           if (!visit(SourceMessage{i % 2 ? tf_static : tf, type, time, message ? &*message : nullptr, message ? no_error : std::string("not JSON")}))
             break;
@@ -40,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return true;
       });
   QuerySpec spec = views::transforms_query(source);
-  Json answer = run_query({spec}, spec.name, *args, nullptr);
+  Json answer = run_query({spec}, spec.name, in->args, nullptr);
   answer.dump();
   if (answer.find("error")) return 0;
   uint64_t at = std::stoull(answer.find("at_ns")->as_string()), updates = 0;

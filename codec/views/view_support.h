@@ -1,0 +1,75 @@
+// What every view's query shares (docs/views.md): one walk over the topics of the view's types,
+// kept per file in the source's caches until the topics change, and the parts of the answer that
+// say what was read (the topics, the messages not decoded, where reading stopped).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+#include "core/message_source.h"
+#include "core/query.h"
+
+namespace logscope::views {
+
+struct ViewTopic {
+  std::string topic, type, note;  // note: why its messages cannot be decoded (empty when they can)
+  uint64_t messages = 0;
+};
+
+struct ViewProblem {
+  std::string topic, message;
+  uint64_t time_ns = 0;
+};
+
+using IsViewType = bool (*)(std::string_view type);
+
+// A view's cache: the walk's account, and the view's own content in a subclass, which takes each
+// message (take) and finishes once after the walk (finish: sort, summarise).
+class WalkedCache : public ViewCache {
+ public:
+  std::vector<SourceTopic> key;  // the source's topics when it was built: a new schema rebuilds it
+  std::vector<ViewTopic> topics;
+  std::vector<ViewProblem> problems;  // the first kProblemsKept
+  uint64_t undecoded = 0;
+  std::string stopped;    // where and why the file's reading stopped early (damage)
+  std::string truncated;  // where the view stopped keeping (its memory budget), set by take()
+  static constexpr size_t kProblemsKept = 20;
+
+  // A message of one of the view's topics (topic_index into topics, its count already taken);
+  // false stops the walk, with `truncated` said.
+  virtual bool take(const SourceMessage& m, size_t topic_index) = 0;
+  virtual void finish() {}
+  // Counts a message that is not decoded, keeping the first problems.
+  void not_decoded(const SourceMessage& m, const std::string& why);
+};
+
+// The cache `name` of `source`, built for its current topics by one walk over those whose type
+// is_type accepts (with `options`); a new one from make() when there is none or the topics
+// changed. Null when cancelled.
+WalkedCache* walked_cache(MessageSource& source, const std::string& name, IsViewType is_type,
+                          const std::function<std::unique_ptr<WalkedCache>()>& make, const ProgressFn& progress,
+                          const WalkOptions& options = {});
+
+template <class Cache>
+Cache* view_cache(MessageSource& source, const std::string& name, IsViewType is_type, const ProgressFn& progress,
+                  const WalkOptions& options = {}) {
+  return static_cast<Cache*>(walked_cache(source, name, is_type, [] { return std::make_unique<Cache>(); }, progress, options));
+}
+
+// {"topics": [{topic, type, note}]}: the view's topics from the index, no message read.
+Json topics_only_answer(MessageSource& source, IsViewType is_type);
+// [{topic, type, messages, note}]
+Json topics_json(const WalkedCache& cache);
+// Adds undecoded, problems, stopped and truncated: the end of every view's answer.
+void add_walk_account(Json& out, const WalkedCache& cache);
+
+// The units of what topics_only_answer, topics_json and add_walk_account write, joined to the
+// view's own.
+ResultUnits with_walk_units(ResultUnits own);
+
+}  // namespace logscope::views
