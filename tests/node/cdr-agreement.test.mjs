@@ -5,7 +5,8 @@
 // `path[0].x`), and compared with the rows `logscope export --topic T --format jsonl` writes:
 // the same rows, the same set of paths and every value (numbers exactly: int64/uint64 as
 // BigInt, float32 through Math.fround; text and booleans too). Where the oracle cannot read a
-// definition or a message, logscope must leave it out with a problem naming the topic.
+// definition or a message, logscope must leave it out with a problem naming the topic; a
+// definition stored empty is refused by name, asking for --msg-path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -75,7 +76,7 @@ function oracleRows(file, topic) {
       failed++;
     }
   }
-  return { rows, failed };
+  return { rows, failed, emptyDefinition: schema.data.byteLength === 0 };
 }
 
 // Compares every CDR topic of `path`; returns what it compared for the diagnostics.
@@ -91,6 +92,17 @@ async function assertAgreement(path) {
       assert.notEqual(run.status, 0, `${where}: the oracle cannot read the definition (${expected.refused}); logscope exported it`);
       assert.ok(run.stderr.includes(topic), `${where}: the refusal names the topic: ${run.stderr}`);
       summary.push(`${topic}: refused by both`);
+      continue;
+    }
+    // A schema stored with no text (a recorder that lost the definition): the oracle reads it as
+    // a type without fields and fails every message; logscope names the empty definition and asks
+    // for it (--msg-path), exporting nothing rather than rows of nothing.
+    if (expected.emptyDefinition) {
+      assert.equal(expected.rows.length, 0, `${where}: the oracle decodes no message of an empty definition`);
+      assert.notEqual(run.status, 0, `${where}: an empty stored definition is refused`);
+      assert.ok(run.stderr.includes(topic) && /empty definition/.test(run.stderr) && run.stderr.includes('--msg-path'),
+        `${where}: the refusal names the topic, the empty definition and --msg-path: ${run.stderr}`);
+      summary.push(`${topic}: an empty stored definition, ${expected.failed} messages decoded by neither`);
       continue;
     }
     const ours = run.stdout.split('\n').filter(Boolean).map(parseExact);
