@@ -25,15 +25,22 @@ function fail(message) {
 
 // Loaded on first use (the job worker's first extract, repair or export), so not cached by the
 // service worker on the first visit: it caches them when they are first fetched (web/sw.js).
-const ON_FIRST_USE = ['gen/logscope-full.mjs', 'gen/logscope-full.wasm'];
+// So are the page's view modules that run on the full module (a tab imports them when first
+// shown): a module says so with FIRST_USE_MARK in its source. No module cached at install may
+// import one statically (tests/web/dist.test.mjs checks).
+const FULL_MODULE = ['gen/logscope-full.mjs', 'gen/logscope-full.wasm'];
+const FIRST_USE_MARK = '@logscope-first-use';
+const markedViews = () => readdirSync(join(web, 'src', 'views')).filter((f) => f.endsWith('.js')).sort()
+  .map((f) => `src/views/${f}`).filter((f) => readFileSync(join(web, f), 'utf8').includes(FIRST_USE_MARK));
+const ON_FIRST_USE = [...FULL_MODULE, ...markedViews()];
 
-for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...ON_FIRST_USE]) {
+for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...FULL_MODULE]) {
   if (!existsSync(join(web, f))) fail(`web/${f} is missing: build the codec first (bash scripts/build.sh)`);
 }
 
 // The app's files, relative to web/ (no demos, no tests: the user brings the logs).
 function appFiles() {
-  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm', ...ON_FIRST_USE];
+  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm', ...FULL_MODULE];
   // The page's modules, in src/ and its folders (tabs/, data-views/).
   for (const entry of readdirSync(join(web, 'src'), { recursive: true }).sort()) if (entry.endsWith('.js')) files.push(`src/${entry.split('\\').join('/')}`);
   return files;
@@ -42,10 +49,18 @@ function appFiles() {
 // The scripts as served: each module minified on its own (no bundling, so module and worker URLs
 // stay as they are), which halves what a first visit downloads (docs/benchmarks-browser.md).
 // Without esbuild (npm install not run) they are copied as written.
+// The stylesheet is minified too, and the service worker (a classic script whose names the
+// tests read: whitespace only).
 async function scriptMinifier() {
   try {
     const esbuild = await import('esbuild');
-    return async (text) => (await esbuild.transform(text, { minify: true, format: 'esm', charset: 'ascii', legalComments: 'none', logLevel: 'error' })).code;
+    const common = { charset: 'ascii', legalComments: 'none', logLevel: 'error' };
+    const minify = async (text, options) => (await esbuild.transform(text, { ...common, ...options })).code;
+    return {
+      module: (text) => minify(text, { minify: true, format: 'esm' }),
+      css: (text) => minify(text, { minify: true, loader: 'css' }),
+      classic: (text) => minify(text, { minifyWhitespace: true }),
+    };
   } catch {
     console.warn('build-dist: esbuild is not installed (npm install): scripts are copied unminified');
     return null;
@@ -62,7 +77,8 @@ async function buildDist() {
   for (const name of readdirSync(out)) if (name !== SINGLE_NAME) rmSync(join(out, name), { recursive: true, force: true });
   for (const f of files) {
     mkdirSync(dirname(join(out, f)), { recursive: true });
-    if (minify && /\.m?js$/.test(f)) writeFileSync(join(out, f), await minify(readFileSync(join(web, f), 'utf8')));
+    if (minify && /\.m?js$/.test(f)) writeFileSync(join(out, f), await minify.module(readFileSync(join(web, f), 'utf8')));
+    else if (minify && f.endsWith('.css')) writeFileSync(join(out, f), await minify.css(readFileSync(join(web, f), 'utf8')));
     else copyFileSync(join(web, f), join(out, f));
   }
   // index.html: the build version, which also turns on the service worker (web/src/offline.js).
@@ -75,7 +91,7 @@ async function buildDist() {
     .replace('const FILES = [];', `const FILES = ${JSON.stringify(['./', ...files.filter((f) => !ON_FIRST_USE.includes(f))])};`)
     .replace('const LATER = [];', `const LATER = ${JSON.stringify(ON_FIRST_USE)};`);
   if (filled === sw || !filled.includes(version) || filled.includes('const FILES = [];') || filled.includes('const LATER = [];')) fail('web/sw.js lost its VERSION/FILES/LATER placeholders');
-  writeFileSync(join(out, 'sw.js'), filled);
+  writeFileSync(join(out, 'sw.js'), minify ? await minify.classic(filled) : filled);
   // Apache reads this; other servers need application/wasm set by hand (see README).
   writeFileSync(join(out, '.htaccess'), 'AddType application/wasm .wasm\nAddType text/javascript .mjs\n');
   let bytes = 0;

@@ -3,7 +3,6 @@
 // answers from the codec's memory).
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
-import { renderTransforms } from '../views/transforms.js';
 
 /** @param {import('../main.js').App} app */
 export function transformsTab(app) {
@@ -15,11 +14,23 @@ export function transformsTab(app) {
   let shown = null;
   const panel = () => /** @type {HTMLElement} */ ($('#panel-tf'));
 
-  function build() {
-    if (!ready || shown || !visible || !session) return;
-    const root = clear(panel());
-    const view = new DataViewContext(root, session, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
-    shown = renderTransforms(root, { session, view });
+  // The view runs on the full module, so it is fetched with it, on first use (build-dist.mjs).
+  let building = false;
+  async function build() {
+    if (!ready || shown || building || !visible || !session) return;
+    const opened = session;
+    building = true;
+    try {
+      const { renderTransforms } = await import('../views/transforms.js');
+      if (opened !== session || shown) return;
+      const root = clear(panel());
+      const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
+      shown = renderTransforms(root, { session: opened, view });
+    } catch (error) {
+      clear(panel()).append(h('p.error', {}, `The Transforms view could not be loaded: ${/** @type {Error} */ (error)?.message || error}`));
+    } finally {
+      building = false;
+    }
   }
 
   return {

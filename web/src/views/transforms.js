@@ -3,6 +3,7 @@
 // job worker's full module (loaded on first use, so not part of the first visit), then answers the
 // frame tree at any time from memory. The time is a slider over the
 // transforms' span; it follows the timeline's cursor (a robot log row puts it there) and moves it.
+// @logscope-first-use: fetched with the full module when the tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
