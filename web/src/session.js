@@ -6,6 +6,9 @@
 import { WorkerClient, CancelledError } from './worker-client.js';
 import * as status from './status.js';
 
+// From this size a whole-file pass lasts long enough for the job worker's warm-up to pay (worker.js warmPasses).
+const WARM_PASSES_BYTES = 64 << 20;
+
 const MiB = 1024 * 1024;
 // Whole-file reads that start by themselves, up to these sizes; for remote files only when small.
 const AUTO_CHECKSUM_BYTES = 256 * MiB;
@@ -135,7 +138,11 @@ export class Session extends EventTarget {
   // order they were made (the first caller's open reply would otherwise let later callers post first).
   ensureJobs() {
     if (!this.jobsOpen) {
-      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source);
+      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source).then((opened) => {
+        // A large local file's checksum or full check will read for seconds: optimise its code first.
+        if (!this.file.remote && this.file.size >= WARM_PASSES_BYTES) this.jobs.warmPasses();
+        return opened;
+      });
       this.jobsOpen.catch(() => { this.jobsOpen = null; this.jobs.source = null; }); // a later call tries again
     }
     return this.jobsOpen;

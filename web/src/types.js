@@ -566,7 +566,7 @@ export {};
  */
 
 /**
- * What the page posts: a request, or one of the answerless ops (configure, warmUp, __crash__, __hang__).
+ * What the page posts: a request, or one of the answerless ops (configure, warmUp, warmPasses, __crash__, __hang__).
  * @typedef {{id: number, op: string, args?: unknown}} WorkerRequest
  */
 

@@ -206,6 +206,11 @@ export class WorkerClient {
     this.worker.postMessage({ id: 0, op: 'warmUp' });
   }
 
+  // The whole-file passes' code optimised before the first one (worker.js warmPasses).
+  warmPasses() {
+    this.worker.postMessage({ id: 0, op: 'warmPasses' });
+  }
+
   /**
    * A request to the worker: resolves to its answer (WorkerOps in types.js).
    * @template {WorkerOp} Op
