@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2, zstd and yaml-cpp for WebAssembly from Debian's
+# Builds protobuf (the lite runtime and the full library), Crypto++, lz4, bzip2, zstd, yaml-cpp, zlib
+# and libpng for WebAssembly from Debian's
 # source packages, at the same versions as the installed native -dev packages,
 # into a cache outside the repo. The last line of stdout is the install prefix:
 #   prefix=$(scripts/build-wasm-deps.sh | tail -1)
@@ -19,7 +20,7 @@ command -v protoc >/dev/null || die "protoc not found; run scripts/install-deps.
 
 # Source package and version of each native -dev package, so wasm and native match.
 names=() versions=()
-for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev libyaml-cpp-dev; do
+for dev in libprotobuf-dev libcrypto++-dev liblz4-dev libbz2-dev libzstd-dev libyaml-cpp-dev zlib1g-dev libpng-dev; do
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$dev" 2>/dev/null) == installed ]] ||
     die "$dev is not installed; run scripts/install-deps.sh"
   read -r name version < <(dpkg-query -W -f='${source:Package} ${source:Version}\n' "$dev")
@@ -107,8 +108,32 @@ build_yaml_cpp() {  # yaml-cpp ${versions[5]}: libyaml-cpp.a
   rm -rf "$src"
 }
 
-# library, its recipe and the index of its -dev package in names/versions
-libs=(protobuf:0 cryptopp:1 lz4:2 bzip2:3 zstd:4 yaml_cpp:5)
+build_zlib() {  # zlib ${versions[6]}: libz.a (libpng's inflate and deflate)
+  src=$(fetch "${names[6]}" "${versions[6]}")
+  # The library alone, built for size: camera images only (no gz* file functions: no file system).
+  (cd "$src" && run emcc -Os -DNDEBUG -c adler32.c crc32.c deflate.c inffast.c inflate.c inftrees.c trees.c zutil.c &&
+    run emar rcs "$prefix/lib/libz.a" adler32.o crc32.o deflate.o inffast.o inflate.o inftrees.o trees.o zutil.o)
+  cp "$src"/{zlib.h,zconf.h} "$prefix/include/"
+  rm -rf "$src"
+}
+
+build_libpng() {  # libpng ${versions[7]}: libpng16.a (compressedDepth's 16-bit PNG, frames as PNG)
+  src=$(fetch "${names[7]}" "${versions[7]}")
+  # libpng's default configuration (pnglibconf.h.prebuilt), plain C (no SIMD code for wasm32),
+  # built for size: one frame is decoded per request. zlib's headers come from its own entry.
+  local zlib_include="$cache/lib/$(key_of zlib 6)/include"
+  cp "$src/scripts/pnglibconf.h.prebuilt" "$src/pnglibconf.h"
+  (cd "$src" && run emcc -Os -DNDEBUG -DPNG_ARM_NEON_OPT=0 -DPNG_POWERPC_VSX_OPT=0 -DPNG_INTEL_SSE_OPT=0 -DPNG_MIPS_MSA_OPT=0 -I. -I"$zlib_include" \
+      -c png.c pngerror.c pngget.c pngmem.c pngpread.c pngread.c pngrio.c pngrtran.c pngrutil.c pngset.c pngtrans.c \
+      pngwio.c pngwrite.c pngwtran.c pngwutil.c &&
+    run emar rcs "$prefix/lib/libpng16.a" ./*.o)
+  cp "$src"/{png.h,pngconf.h,pnglibconf.h} "$prefix/include/"
+  rm -rf "$src"
+}
+
+# library, its recipe and the index of its -dev package in names/versions (zlib before libpng,
+# which compiles against zlib's headers)
+libs=(protobuf:0 cryptopp:1 lz4:2 bzip2:3 zstd:4 yaml_cpp:5 zlib:6 libpng:7)
 key_of() {  # library name, index -> its cache key
   local k="$1-${versions[$2]}-emsdk$emver-$(declare -f "build_$1" | sha256sum | cut -c1-8)"
   tr -c 'A-Za-z0-9.+_\n-' '_' <<<"$k"
@@ -127,10 +152,14 @@ flock 9
 
 command -v dpkg-source >/dev/null || die "dpkg-source not found (apt-get source needs dpkg-dev); run scripts/install-deps.sh"
 
+# A listed source of each library's upstream version: its own revision, or another that fetch()
+# falls back to (libpng-dev 1.6.39-2+deb12u4 was installed while the archive listed only +deb12u5
+# and +deb12u6 sources, on 2026-12-02).
 have_sources() {
   local i
   for i in "${!names[@]}"; do
-    apt-cache showsrc --only-source "${names[i]}" 2>/dev/null | grep -qxF "Version: ${versions[i]}" || return 1
+    apt-cache showsrc --only-source "${names[i]}" 2>/dev/null | sed -n 's/^Version: //p' | sed 's/-[^-]*$//' |
+      grep -qxF "${versions[i]%-*}" || return 1
   done
 }
 

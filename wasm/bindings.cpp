@@ -17,6 +17,7 @@
 #ifndef LOGSCOPE_VIEW_ONLY
 #include "message_schemas.h"
 #include "output_jobs.h"
+#include "views/image_query.h"
 #endif
 #include "warm_up.h"
 
@@ -277,6 +278,16 @@ class WasmInspector {
 // The format table (core/format_table.h): what the page knows of formats comes from here.
 std::string formats_text() { return formats_json().dump(); }
 
+#ifndef LOGSCOPE_VIEW_ONLY
+// The pixels or stored bytes of the frame the last images query answered (codec/views/image_query.h)
+// as a view of the heap, valid until the next call into the module: the worker copies them out at
+// once. Pixels never go through JSON.
+val last_frame_bytes() {
+  const std::string& bytes = views::last_frame_bytes();
+  return val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data())));
+}
+#endif
+
 void prepare_heap(double megabytes) {
   size_t bytes = static_cast<size_t>(std::clamp(megabytes, 0.0, 256.0) * (1 << 20));
   auto* block = static_cast<volatile uint8_t*>(std::malloc(bytes));
@@ -293,6 +304,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("warmUp", &logscope::warm_up_opening);
   emscripten::function("formats", &logscope::formats_text);
 #ifndef LOGSCOPE_VIEW_ONLY
+  emscripten::function("lastFrameBytes", &logscope::last_frame_bytes);
   emscripten::class_<logscope::JsFolderReadPlan>("FolderReadPlan")
       .constructor<std::string, std::string, val>()
       .function("next", &logscope::JsFolderReadPlan::next);

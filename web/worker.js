@@ -495,6 +495,13 @@ const ops = {
     const { inspector: full } = await fullInspector();
     return parse(full.query(name, JSON.stringify(args || {}), progress));
   },
+  // The images query (codec/views/image_query.h) with its frame's pixels or stored bytes, copied
+  // out of the full module's heap (they never go through JSON) and transferred to the page.
+  async imageFrame({ args }, progress) {
+    const { Module: Full, inspector: full } = await fullInspector();
+    const answer = parse(full.query('images', JSON.stringify(args || {}), progress));
+    return { answer, bytes: /** @type {NonNullable<LogscopeModule['lastFrameBytes']>} */ (Full.lastFrameBytes)().slice() };
+  },
   search: ({ hex, from, backward }, progress) => parse(current().inspector.search(hex, from, backward, progress)),
   readStats: async () => ({
     .../** @type {import('./src/types.js').CodecReadStats} */ (parse(current().inspector.readStats())),
@@ -626,7 +633,8 @@ async function handle({ id, op, args }) {
     if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead (bounded: helper-start.js)
     requestId = id;
     const result = await handler(args || {}, progress);
-    const transfer = result instanceof Uint8Array ? [result.buffer] : [];
+    const bytes = result instanceof Uint8Array ? result : /** @type {{bytes?: unknown} | null} */ (result)?.bytes;
+    const transfer = bytes instanceof Uint8Array ? [bytes.buffer] : [];
     self.postMessage({ id, ok: true, result }, transfer);
   } catch (thrown) {
     const error = /** @type {import('./src/types.js').ErrorLike | number | null | undefined} */ (thrown);

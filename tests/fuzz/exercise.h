@@ -126,6 +126,11 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
     return result;
   };
   query("no_such_query", Json::object());
+  // The images view (codec/views/image_query.h; an unknown query where the format carries no
+  // messages): the frame times from one walk, then one frame read alone, by time and by index.
+  query("images", Json::object());
+  query("images", object_of({{"at_ns", Json(UINT64_MAX)}}));
+  query("images", object_of({{"index", Json(1)}}));
   if (detection.family == "bddf") {
     query("blocks", Json::object());
     for (uint64_t series = 0; series < 3; ++series) {

@@ -6,13 +6,14 @@
 //   at    the hex cursor (hex offset)              sel   the hex selection, "<start>-<end>" (hex)
 //   t0, t1  the time range brushed on the timeline (ns since the epoch, as the file's stamps)
 //   plot  the plotted topic, series or actor       fields  its plotted fields, comma-separated
+//   image the Images tab's frame, "<topic>@<ns>" (its time, ns since the epoch)
 // Other parameters (nodemo...) are kept as they are.
-const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields'];
+const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields', 'image'];
 
 /**
  * The view a link carries.
  * @typedef {{tab?: string, node?: string, row?: {table: string, key: string}, at?: number, sel?: {start: number, end: number},
- *   range?: {t0: bigint, t1: bigint}, plot?: string, fields?: string[]}} LinkView
+ *   range?: {t0: bigint, t1: bigint}, plot?: string, fields?: string[], image?: {topic: string, t: bigint}}} LinkView
  */
 /** What changed in the view (null or undefined: gone). @typedef {{[K in keyof LinkView]?: LinkView[K] | null}} ViewUpdate */
 
@@ -55,6 +56,8 @@ export function parseView(search, tabs) {
     view.plot = /** @type {string} */ (params.get('plot'));
     view.fields = (params.get('fields') || '').split(',').filter(Boolean);
   }
+  const image = /^(.+)@(\d{1,20})$/s.exec(params.get('image') || '');
+  if (image) view.image = { topic: image[1], t: BigInt(image[2]) };
   return view;
 }
 
@@ -105,6 +108,7 @@ export class LinkState {
       else if (key === 'fields') this.params.set('fields', /** @type {string[]} */ (value).join(','));
       else if (key === 'at') this.params.set('at', hex(/** @type {number} */ (value)));
       else if (key === 'sel') this.params.set('sel', `${hex(/** @type {{start: number, end: number}} */ (value).start)}-${hex(/** @type {{start: number, end: number}} */ (value).end)}`);
+      else if (key === 'image') this.params.set('image', `${/** @type {{topic: string, t: bigint}} */ (value).topic}@${/** @type {{topic: string, t: bigint}} */ (value).t}`);
       else if (key === 'row') this.params.set('row', `${/** @type {{table: string, key: string}} */ (value).table}:${/** @type {{table: string, key: string}} */ (value).key}`);
       else this.params.set(key, String(value));
     }

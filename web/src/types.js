@@ -120,6 +120,8 @@ export {};
  * @property {() => string} sha1Finish the hex digest; starts the next hash
  * @property {() => string} formats the format table as JSON text: {@link FormatEntry}[]
  * @property {new () => WasmMessageSchemas} [MessageSchemas] the full module's only (wasm/message_schemas.h)
+ * @property {() => Uint8Array} [lastFrameBytes] the full module's only: a view of the heap holding the pixels or stored bytes of
+ *   the frame the last images query answered (codec/views/image_query.h), valid until the next call
  * @property {new (name: string, filesJson: string, read: (index: number, offset: number, length: number, pointer: number) => number) => {next: () => string, delete: () => void}} FolderReadPlan
  *   a folder's first reads in waves, `[[file index, offset, length], ...]` (wasm/js_folder.h)
  */
@@ -540,6 +542,8 @@ export {};
  * @property {{args: {id: string}, result: NodeDecode | CodecError}} decode
  * @property {{args: QueryRequest, result: QueryAnswer}} query the parsed answer (the caller names its result type)
  * @property {{args: QueryRequest, result: QueryAnswer}} fullQuery the same, by the full module (a view's query loaded on first use)
+ * @property {{args: {args: {[key: string]: JsonValue}}, result: {answer: QueryAnswer, bytes: Uint8Array<ArrayBuffer>}}} imageFrame the images query by the full
+ *   module, with the frame's pixels (RGBA, then depth values as float32) or stored bytes
  * @property {{args: {hex: string, from: number, backward: boolean}, result: SearchAnswer}} search
  * @property {{args: {}, result: ReadStats}} readStats
  * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean, cap?: number,

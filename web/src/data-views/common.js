@@ -57,13 +57,26 @@ export class DataViewContext {
    * @returns {Promise<import('../types.js').QueryAnswer>}
    */
   async run(label, name, args, { full = false } = {}) {
+    return /** @type {import('../types.js').QueryAnswer} */ (await this.call(label, full ? 'fullQuery' : 'query', { name, args }, name));
+  }
+
+  // Any job worker operation with the progress bar and Cancel, as run() asks a query (the images
+  // view's imageFrame: an answer and the frame's bytes).
+  /**
+   * @template {keyof import('../types.js').WorkerOps} Op
+   * @param {string} label
+   * @param {Op} op
+   * @param {import('../types.js').WorkerOps[Op]['args']} request
+   * @param {string} name the query's name, for the page's status
+   * @returns {Promise<import('../types.js').WorkerOps[Op]['result']>}
+   */
+  async call(label, op, request, name) {
     const session = this.session;
     await session.result(session.ensureJobs());
     const onProgress = this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
     status.dataQuery(name);
     try {
-      const op = full ? 'fullQuery' : 'query';
-      const result = await session.result(session.jobs.call(op, { name, args }, { onProgress }));
+      const result = await session.result(session.jobs.call(op, request, { onProgress }));
       this.progress.finish();
       return result;
     } catch (error) {

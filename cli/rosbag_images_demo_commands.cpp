@@ -1,0 +1,137 @@
+// `make-demo-images`: a small ROS 1 bag of camera frames, for the Images tab's browser test
+// (tests/web/images.test.mjs and its committed fixture) and as a demo: raw rgb8 with padded rows
+// at an odd width, 16UC1 depth with holes, Bayer, JPEG as stored (from --jpeg), and damaged
+// frames (an unknown encoding, a cut JPEG) that the page names.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "command.h"
+#include "rosbag/writer.h"
+
+namespace logscope::cli {
+namespace {
+
+constexpr uint64_t kStart = 1767225600000000000ull;  // 2026-01-01
+constexpr uint64_t kPeriod = 100000000ull;           // 10 Hz
+
+const char* kHeader = "================================================================================\n"
+                      "MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n";
+
+void put_u32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+void put_string(std::string* out, const std::string& s) {
+  put_u32(out, static_cast<uint32_t>(s.size()));
+  *out += s;
+}
+std::string header(uint32_t seq, uint64_t ns, const std::string& frame) {
+  std::string out;
+  put_u32(&out, seq);
+  put_u32(&out, static_cast<uint32_t>(ns / 1000000000u));
+  put_u32(&out, static_cast<uint32_t>(ns % 1000000000u));
+  put_string(&out, frame);
+  return out;
+}
+std::string raw(uint32_t seq, uint64_t ns, uint32_t width, uint32_t height, const std::string& encoding, uint32_t step, const std::string& data) {
+  std::string out = header(seq, ns, "camera");
+  put_u32(&out, height);
+  put_u32(&out, width);
+  put_string(&out, encoding);
+  out.push_back(0);  // little-endian
+  put_u32(&out, step);
+  put_string(&out, data);
+  return out;
+}
+std::string compressed(uint32_t seq, uint64_t ns, const std::string& format, const std::string& data) {
+  std::string out = header(seq, ns, "camera");
+  put_string(&out, format);
+  put_string(&out, data);
+  return out;
+}
+
+int run_make_demo_images(const std::vector<std::string>& raw_args) {
+  Arguments args(raw_args, {"--jpeg"});
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("make-demo-images takes one OUT path");
+  std::string jpeg;
+  if (args.has("--jpeg")) {
+    std::ifstream in(args.value("--jpeg"), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    jpeg = text.str();
+    if (!in || jpeg.size() < 4) return fail(args.value("--jpeg") + ": cannot read the JPEG");
+  }
+  rosbag::MemorySink sink;
+  rosbag::WriterOptions options;
+  options.compression = "lz4";
+  options.chunk_threshold = 16 * 1024;
+  rosbag::BagWriter writer(sink, options);
+  const std::string image_def = std::string("std_msgs/Header header\nuint32 height\nuint32 width\nstring encoding\nuint8 is_bigendian\nuint32 step\nuint8[] data\n") + kHeader;
+  const std::string compressed_def = std::string("std_msgs/Header header\nstring format\nuint8[] data\n") + kHeader;
+  uint32_t rgb = writer.add_connection("/camera/rgb", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
+  uint32_t depth = writer.add_connection("/camera/depth", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
+  uint32_t bayer = writer.add_connection("/camera/bayer", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
+  uint32_t jpg = jpeg.empty() ? 0 : writer.add_connection("/camera/compressed", "sensor_msgs/CompressedImage", "8f7a12909da2c9d3332d540a0977563f", compressed_def);
+  bool ok = true;
+  for (uint32_t i = 0; i < 6; ++i) {
+    const uint64_t t = kStart + i * kPeriod;
+    // rgb8, 37 x 23, rows padded to 116 bytes: a gradient that moves with the frame, a white square.
+    const uint32_t w = 37, h = 23, step = w * 3 + 5;
+    std::string pixels(uint64_t(step) * h, '\0');
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x) {
+        char* p = &pixels[uint64_t(y) * step + x * 3];
+        bool square = x >= 4 + 4 * i && x < 10 + 4 * i && y >= 8 && y < 14;
+        p[0] = static_cast<char>(square ? 255 : x * 7);
+        p[1] = static_cast<char>(square ? 255 : y * 11);
+        p[2] = static_cast<char>(square ? 255 : 40 * i);
+      }
+    // The last rgb message names an encoding no one knows: the page names it.
+    ok = ok && writer.write(rgb, rosbag::Time::from_ns(t), raw(i, t, w, h, i == 5 ? "rgb9" : "rgb8", step, pixels));
+    // 16UC1 depth, 32 x 24 in mm: a slope from 500 to 4000 mm, a hole (0) in the middle.
+    if (i < 3) {
+      const uint32_t dw = 32, dh = 24;
+      std::string d;
+      for (uint32_t y = 0; y < dh; ++y)
+        for (uint32_t x = 0; x < dw; ++x) {
+          uint16_t mm = (x >= 12 && x < 20 && y >= 9 && y < 15) ? 0 : static_cast<uint16_t>(500 + (x * 3500) / (dw - 1) + i * 10);
+          d.push_back(static_cast<char>(mm & 0xff));
+          d.push_back(static_cast<char>(mm >> 8));
+        }
+      ok = ok && writer.write(depth, rosbag::Time::from_ns(t + 1000), raw(i, t + 1000, dw, dh, "16UC1", dw * 2, d));
+    }
+    // bayer_rggb8, 16 x 12.
+    if (i < 2) {
+      std::string mosaic(16 * 12, '\0');
+      for (uint32_t k = 0; k < mosaic.size(); ++k) mosaic[k] = static_cast<char>((k * 13 + i * 50) & 0xff);
+      ok = ok && writer.write(bayer, rosbag::Time::from_ns(t + 2000), raw(i, t + 2000, 16, 12, "bayer_rggb8", 16, mosaic));
+    }
+    // JPEG as stored; the fourth is cut in half.
+    if (jpg && i < 4)
+      ok = ok && writer.write(jpg, rosbag::Time::from_ns(t + 3000), compressed(i, t + 3000, "jpeg", i == 3 ? jpeg.substr(0, jpeg.size() / 2) : jpeg));
+  }
+  ok = ok && writer.close();
+  if (!ok) return fail("the bag could not be written: " + writer.error());
+  const std::string& path = args.positional()[0];
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (!out) return fail(path + ": cannot write: " + std::strerror(errno));
+  ok = std::fwrite(sink.bytes.data(), 1, sink.bytes.size(), out) == sink.bytes.size();
+  ok = std::fclose(out) == 0 && ok;
+  if (!ok) return fail(path + ": the file could not be written");
+  std::printf("wrote %s\n", path.c_str());
+  return kExitClean;
+}
+
+const CommandRegistrar kMakeDemoImages({"make-demo-images", "write a ROS 1 bag of camera frames (raw, depth, Bayer, JPEG, damaged ones)",
+                                        "usage: logscope make-demo-images OUT [--jpeg FILE]\n\n"
+                                        "Topics (10 Hz from 2026-01-01): /camera/rgb (rgb8 37 x 23, rows padded; its last\n"
+                                        "frame names the unknown encoding rgb9), /camera/depth (16UC1 32 x 24 in mm with a\n"
+                                        "hole), /camera/bayer (bayer_rggb8 16 x 12) and, with --jpeg, /camera/compressed (the\n"
+                                        "JPEG as stored, its fourth frame cut in half).",
+                                        run_make_demo_images});
+
+}  // namespace
+}  // namespace logscope::cli

@@ -1,0 +1,223 @@
+// The images query: one light walk per file keeps each image topic's frame times (sorted, with
+// the rank of a frame among those at the same time); a frame is then read alone, by a walk over
+// its own time with whole bytes, which the formats' indexes turn into a read of its chunk.
+#include "views/image_query.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "views/image_frames.h"
+#include "views/view_support.h"
+
+namespace logscope::views {
+namespace {
+
+constexpr uint64_t kMaxFrames = 12ull << 20;  // frame times kept per file (16 bytes each: 192 MiB)
+
+std::string& frame_bytes() {
+  static std::string bytes;
+  return bytes;
+}
+
+bool is_image_type(std::string_view type) { return image_type(type) != ImageType::None; }
+
+struct FrameTime {
+  uint64_t time_ns;
+  uint32_t rank;  // among the topic's frames at the same time, in the file's order
+};
+
+class ImageCache : public WalkedCache {
+ public:
+  std::vector<std::vector<FrameTime>> frames;  // per topic (topics' order), sorted by time then rank
+  uint64_t kept = 0;
+
+  bool take(const SourceMessage& m, size_t topic_index) override {
+    if (frames.size() < topics.size()) frames.resize(topics.size());
+    if (kept >= kMaxFrames) {
+      truncated = "the images view keeps the times of " + std::to_string(kMaxFrames) + " frames per file; the frames after " +
+                  std::to_string(m.time_ns) + " ns are not listed";
+      return false;
+    }
+    // A frame that does not decode stays a frame: reading it names why (image.message.undecoded).
+    if (!m.message) not_decoded(m, m.error);
+    frames[topic_index].push_back({m.time_ns, 0});
+    ++kept;
+    return true;
+  }
+
+  void finish() override {
+    frames.resize(topics.size());
+    for (auto& list : frames) {
+      // The walk's order among equal times is the order a walk over that time gives them again.
+      std::stable_sort(list.begin(), list.end(), [](const FrameTime& a, const FrameTime& b) { return a.time_ns < b.time_ns; });
+      for (size_t i = 1; i < list.size(); ++i)
+        if (list[i].time_ns == list[i - 1].time_ns) list[i].rank = list[i - 1].rank + 1;
+    }
+  }
+};
+
+// Reads the frame at `at` alone. False when cancelled.
+bool read_frame(MessageSource& source, const std::string& topic, const FrameTime& at, Frame& frame, const ProgressFn& progress,
+                std::string* stopped) {
+  WalkOptions options;
+  options.t0_ns = options.t1_ns = at.time_ns;
+  bool found = false;
+  bool walked = walk_frames(source, topic, options, 1, [&](Frame& f) {
+    if (f.time_ns != at.time_ns || f.index < at.rank) return true;
+    frame = std::move(f);
+    found = true;
+    return false;
+  }, progress, stopped);
+  if (found) return true;
+  if (!walked && stopped->empty()) return false;
+  frame.time_ns = at.time_ns;
+  frame.ok = false;
+  frame.code = "image.frame.missing";
+  frame.message = "the frame listed at this time was not found when read again" + (stopped->empty() ? std::string() : ": " + *stopped);
+  return true;
+}
+
+Json frame_json(const Frame& f, uint64_t index) {
+  Json j = Json::object();
+  j["index"] = index;
+  j["time_ns"] = std::to_string(f.time_ns);
+  j["type"] = f.type;
+  j["ok"] = f.ok;
+  j["code"] = f.code.empty() ? Json() : Json(f.code);
+  j["message"] = f.message.empty() ? Json() : Json(f.message);
+  j["warning"] = f.warning.empty() ? Json() : Json(f.warning);
+  j["encoding"] = f.encoding;
+  // What last_frame_bytes() holds: "rgba" pixels, a stored "jpeg", "png" or "webp", or nothing.
+  const bool pixels = f.ok && f.container.empty();
+  j["kind"] = !f.ok ? Json() : pixels ? Json("rgba") : Json(f.container);
+  j["width"] = pixels ? Json(static_cast<uint64_t>(f.image.width)) : Json();
+  j["height"] = pixels ? Json(static_cast<uint64_t>(f.image.height)) : Json();
+  j["place"] = frame_place(f);
+  j["offset"] = f.offset == SourceMessage::kNoOffset ? Json() : Json(f.offset);
+  j["in_chunk"] = f.in_chunk;
+  if (pixels && f.image.depth) {
+    Json depth = Json::object();
+    depth["unit"] = f.image.depth->unit;
+    depth["low"] = f.image.depth->low;
+    depth["high"] = f.image.depth->high;
+    j["depth"] = std::move(depth);
+  } else {
+    j["depth"] = Json();
+  }
+  j["bytes"] = static_cast<uint64_t>(frame_bytes().size());
+  return j;
+}
+
+// The frame's bytes for last_frame_bytes(): RGBA then depth values, or the stored bytes.
+void keep_bytes(Frame& f) {
+  std::string& out = frame_bytes();
+  out.clear();
+  if (!f.ok) return;
+  if (!f.container.empty()) {
+    out = std::move(f.bytes);
+    return;
+  }
+  const std::vector<uint8_t>& rgba = f.image.rgba;
+  const size_t depth = f.image.depth ? f.image.depth->values.size() * sizeof(float) : 0;
+  out.resize(rgba.size() + depth);
+  if (!rgba.empty()) std::memcpy(&out[0], rgba.data(), rgba.size());
+  if (depth) std::memcpy(&out[rgba.size()], f.image.depth->values.data(), depth);  // wasm32 and x86 are little-endian
+}
+
+Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progress) {
+  std::string topic = args.str("topic");
+  const bool has_at = args.has("at_ns"), has_index = args.has("index");
+  const uint64_t at_ns = args.u64("at_ns", 0), index_asked = args.u64("index", 0);
+  if (!args.ok()) return QueryArgs::error_json(args.error());
+  frame_bytes().clear();
+  if (args.flag("topics_only")) return topics_only_answer(source, is_image_type);  // from the index, no message read
+  auto* cache = view_cache<ImageCache>(source, "images", is_image_type, progress);
+  Json out = Json::object();
+  if (!cache) {
+    out["cancelled"] = true;
+    return out;
+  }
+  out["topics"] = topics_json(*cache);
+  // No topic asked: the first that has frames.
+  size_t t = cache->topics.size();
+  for (size_t i = 0; i < cache->topics.size(); ++i)
+    if (topic.empty() ? !cache->frames[i].empty() : cache->topics[i].topic == topic) {
+      t = i;
+      break;
+    }
+  if (t == cache->topics.size()) {
+    if (!topic.empty()) {
+      std::string names;
+      for (const ViewTopic& v : cache->topics) names += (names.empty() ? "" : ", ") + v.topic;
+      return QueryArgs::error_json("no image topic \"" + topic + "\"" + (names.empty() ? "; the file has none" : "; the image topics: " + names));
+    }
+    out["topic"] = Json();
+    out["type"] = Json();
+    out["count"] = 0;
+    out["frame"] = Json();
+    add_walk_account(out, *cache);
+    return out;
+  }
+  const ViewTopic& vt = cache->topics[t];
+  const std::vector<FrameTime>& list = cache->frames[t];
+  out["topic"] = vt.topic;
+  out["type"] = vt.type;
+  out["count"] = static_cast<uint64_t>(list.size());
+  out["first_ns"] = list.empty() ? Json() : Json(std::to_string(list.front().time_ns));
+  out["last_ns"] = list.empty() ? Json() : Json(std::to_string(list.back().time_ns));
+  out["before_first"] = false;
+  if (list.empty()) {
+    out["frame"] = Json();
+    add_walk_account(out, *cache);
+    return out;
+  }
+  size_t position = 0;
+  if (has_index) {
+    if (index_asked >= list.size())
+      return QueryArgs::error_json("index " + std::to_string(index_asked) + " is past the " + std::to_string(list.size()) + " frames of " + vt.topic);
+    position = static_cast<size_t>(index_asked);
+  } else if (has_at) {
+    // The last frame at or before at_ns (the first, said, when at_ns is before every frame).
+    auto after = std::upper_bound(list.begin(), list.end(), at_ns, [](uint64_t v, const FrameTime& f) { return v < f.time_ns; });
+    if (after == list.begin()) out["before_first"] = true;
+    else position = static_cast<size_t>(after - list.begin()) - 1;
+  }
+  Frame frame;
+  std::string stopped;
+  if (!read_frame(source, vt.topic, list[position], frame, progress, &stopped)) {
+    Json cancelled = Json::object();
+    cancelled["cancelled"] = true;
+    return cancelled;
+  }
+  if (frame.ok && !frame.container.empty()) check_stored(frame);  // a cut JPEG or a damaged PNG is named
+  keep_bytes(frame);
+  out["frame"] = frame_json(frame, position);
+  add_walk_account(out, *cache);
+  return out;
+}
+
+}  // namespace
+
+const std::string& last_frame_bytes() { return frame_bytes(); }
+
+QuerySpec images_query(MessageSource& source) {
+  return {"images",
+          "camera frames (sensor_msgs/Image and CompressedImage, foxglove.RawImage and CompressedImage): the image topics, the count "
+          "and span of a topic's frames, and one frame at a time or by index with its encoding, size, place in the file and depth "
+          "range, or why it cannot be shown; its pixels (RGBA, then depth values) or stored bytes follow the answer apart",
+          {{"topic", ArgType::String, "the image topic (default: the first with frames)"},
+           {"at_ns", ArgType::U64, "the frame at or before this time, ns since the epoch (default: the first frame)"},
+           {"index", ArgType::U64, "the frame by its index in the topic's time order (instead of at_ns)"},
+           {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"}},
+          with_walk_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
+                           {"last_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"frame.index", Unit::Id},
+                           {"frame.time_ns", Unit::TimeNs}, {"frame.type", Unit::Text}, {"frame.ok", Unit::Flag},
+                           {"frame.code", Unit::Text}, {"frame.message", Unit::Text}, {"frame.warning", Unit::Text},
+                           {"frame.encoding", Unit::Text}, {"frame.kind", Unit::Text}, {"frame.width", Unit::Count},
+                           {"frame.height", Unit::Count}, {"frame.place", Unit::Text}, {"frame.offset", Unit::Offset},
+                           {"frame.in_chunk", Unit::Offset}, {"frame.depth.unit", Unit::Text}, {"frame.depth.low", Unit::Number},
+                           {"frame.depth.high", Unit::Number}, {"frame.bytes", Unit::Bytes}}),
+          [&source](QueryArgs& args, const ProgressFn& progress) { return images_answer(source, args, progress); }};
+}
+
+}  // namespace logscope::views
