@@ -1,6 +1,7 @@
 #include "views/views.h"
 
 #include "views/robot_log.h"
+#include "views/scans.h"
 #include "views/transforms.h"
 
 namespace logscope::views {
@@ -12,6 +13,7 @@ void add_view_queries(std::vector<QuerySpec>& list, MessageSource* source) {
   // Not in the page's view module (the first visit's download): the Transforms tab asks the full
   // module, loaded on first use (web/worker.js fullQuery).
   list.push_back(transforms_query(*source));
+  list.push_back(scan_query(*source));  // the Scans tab, likewise
 #endif
 }
 
