@@ -9,5 +9,6 @@ import { extractTab } from './extract.js';
 import { plotsTab } from './plots.js';
 import { robotLogTab } from './robot-log.js';
 import { transformsTab } from './transforms.js';
+import { scansTab } from './scans.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, plotsTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, scansTab, plotsTab, exploreTab, extractTab];
