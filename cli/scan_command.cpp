@@ -98,7 +98,7 @@ int run_scan_command(const std::vector<std::string>& raw) {
     std::printf("%s\n", answer.dump(2).c_str());
   } else if (answer.find("topic")->is_null()) {
     // Said on stderr below.
-  } else if (answer.find("scan")->is_null()) {
+  } else if (!answer.find("scan")) {
     std::printf("%s (%s): no message at or before %s (the first is at %s)\n", answer.find("topic")->as_string().c_str(),
                 answer.find("type")->as_string().c_str(), seconds_text(answer.find("at_ns")).c_str(), seconds_text(answer.find("first_ns")).c_str());
   } else {

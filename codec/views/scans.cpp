@@ -87,9 +87,7 @@ Json scan_json(const SourceMessage& m, uint64_t limit) {
       bounds[std::string("max_") + names[i]] = i < 3 || with_value ? number_or_null(hi[i]) : Json();
     }
     s["bounds"] = std::move(bounds);
-  } else {
-    s["bounds"] = Json();
-  }
+  }  // no "bounds" without a point
   // Second pass: keep valid point j when floor((j + 1) * limit / valid) passes floor(j * limit / valid),
   // `limit` points spread evenly over the scan (all of them when there are no more).
   bool decimated = valid > limit;
@@ -152,8 +150,7 @@ Json scan_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progr
   out["topics"] = topics_json(*cache);
   out["max_points"] = limit;
   if (chosen == cache->topics.size()) {
-    out["topic"] = Json();
-    out["scan"] = Json();
+    out["topic"] = Json();  // and no "scan"
     add_walk_account(out, *cache);
     return out;
   }
@@ -171,8 +168,7 @@ Json scan_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progr
   if (after == times.begin()) {
     out["index"] = Json();
     out["previous_ns"] = Json();
-    out["next_ns"] = times.empty() ? Json() : Json(std::to_string(times.front()));
-    out["scan"] = Json();
+    out["next_ns"] = times.empty() ? Json() : Json(std::to_string(times.front()));  // and no "scan"
     add_walk_account(out, *cache);
     return out;
   }

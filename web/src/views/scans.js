@@ -13,11 +13,11 @@ import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } 
  * @typedef {{min_x: number, max_x: number, min_y: number, max_y: number, min_z: number, max_z: number,
  *   min_value: number | null, max_value: number | null}} Bounds
  * @typedef {{time_ns: string, error?: string, kind?: string, frame_id?: string, stamp_ns?: string | null, value?: string | null,
- *   fields?: string[], declared?: number, count?: number, invalid?: number, bounds?: Bounds | null, shown?: number, decimated?: boolean,
+ *   fields?: string[], declared?: number, count?: number, invalid?: number, bounds?: Bounds, shown?: number, decimated?: boolean,
  *   points?: [number, number, number, number | null][], problems?: {code: string, message: string}[]}} Scan
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   topic: string | null, type?: string, messages?: number, first_ns?: string | null, last_ns?: string | null, at_ns?: string,
- *   index?: number | null, previous_ns?: string | null, next_ns?: string | null, max_points: number, scan: Scan | null,
+ *   index?: number | null, previous_ns?: string | null, next_ns?: string | null, max_points: number, scan?: Scan,
  *   undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} ScanResult
  */
 
@@ -162,7 +162,7 @@ export function renderScans(root, { session, view }) {
     draw();
   }
 
-  /** @param {Scan | null} scan */
+  /** @param {Scan | undefined} scan */
   function listPoints(scan) {
     const points = scan?.points || [];
     if (!points.length) { clear(list); return; }
