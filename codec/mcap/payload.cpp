@@ -24,7 +24,7 @@ class CdrDecoder : public PayloadDecoder {
   }
   Json to_json_whole(std::string_view payload, std::string* error) const override {
     cdr::DecodeOptions options;
-    options.bytes_preview = SIZE_MAX;
+    options.bytes_preview = options.array_preview = SIZE_MAX;
     return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), options, error);
   }
   bool has_columns() const override { return true; }
@@ -53,7 +53,7 @@ class Ros1Decoder : public PayloadDecoder {
   }
   Json to_json_whole(std::string_view payload, std::string* error) const override {
     rosbag::DecodeOptions options;
-    options.bytes_preview = SIZE_MAX;
+    options.bytes_preview = options.array_preview = SIZE_MAX;
     return schema_->decode(bytes_of(payload), payload.size(), options, error);
   }
   bool has_columns() const override { return true; }

@@ -33,7 +33,7 @@ class ProtobufDecoder : public PayloadDecoder {
   Json json(std::string_view payload, bool whole_bytes, std::string* error) const {
     protobuf::JsonLimits limits;
     limits.max_values = kMaxJsonValues;
-    if (whole_bytes) limits.max_bytes_shown = SIZE_MAX;
+    if (whole_bytes) limits.max_bytes_shown = limits.max_values = SIZE_MAX;  // every value takes a byte of the payload at least
     Json j = schemas_->message_json(type_, bytes(payload), payload.size(), limits);
     if (const Json* why = j.find("error")) {
       *error = why->as_string();

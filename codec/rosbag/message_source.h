@@ -26,6 +26,7 @@ class BagMessageSource : public MessageSource {
   static DecodeOptions whole_bytes() {
     DecodeOptions options;
     options.bytes_preview = SIZE_MAX;
+    options.array_preview = SIZE_MAX;
     return options;
   }
 };

@@ -340,7 +340,8 @@ struct Decoder {
     Json elements = Json::array();
     size_t fixed = field.primitive == Primitive::Message || field.primitive == Primitive::String ? 0 : primitive_size(field.primitive);
     for (uint64_t i = 0; i < count && !failed; ++i) {
-      bool keep = build && i < options.array_preview;
+      // Elements of a type that holds no bytes are kept to 16 whatever the preview: nothing bounds their count.
+      bool keep = build && i < options.array_preview && (element_min > 0 || i < 16);
       if (!keep && fixed) {  // skip the rest of a fixed-size array at once
         cursor.skip(static_cast<size_t>((count - i) * fixed));
         break;
@@ -357,7 +358,7 @@ struct Decoder {
       if (keep) elements.push_back(std::move(element));
     }
     if (!build) return Json();
-    if (count <= options.array_preview) return elements;
+    if (count <= options.array_preview && elements.size() == count) return elements;
     Json j = Json::object();
     j["length"] = count;
     j["first"] = std::move(elements);

@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert", "/transforms"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert", "/transforms", "/scans"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -435,6 +435,25 @@ int main(int argc, char** argv) {
   write_text(out + "/transforms/foxglove", "foxglove.FrameTransforms\n{}\n"
              "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\", \"rotation\": {\"w\": 1}}]}\n"
              "{\"transforms\": [{\"parent_frame_id\": \"c\", \"child_frame_id\": \"b\", \"translation\": {\"x\": 1e308}}]}");
+  // The scans view (fuzz_scans): a type, the query's arguments, decoded messages as JSON (whole).
+  write_text(out + "/scans/laser_scan", "sensor_msgs/LaserScan\n{\"at_ns\": 3, \"max_points\": 2}\n"
+             "{\"header\": {\"stamp\": {\"secs\": 1, \"nsecs\": 2}, \"frame_id\": \"l\"}, \"angle_min\": -1, \"angle_increment\": 0.5, "
+             "\"range_min\": 0.1, \"range_max\": 5, \"ranges\": [1, 2, 9, 0, 3], \"intensities\": [5, 6, 7, 8, 9]}\n"
+             "{\"header\": {\"frame_id\": \"l\"}, \"angle_min\": 0, \"angle_increment\": 1e308, \"range_min\": 0, \"range_max\": 1e308, "
+             "\"ranges\": [1e308, 2], \"intensities\": [1]}");
+  write_text(out + "/scans/point_cloud2", "sensor_msgs/PointCloud2\n{}\n"
+             "{\"header\": {\"frame_id\": \"c\"}, \"height\": 2, \"width\": 2, \"fields\": [{\"name\": \"x\", \"offset\": 0, \"datatype\": 7, \"count\": 1}, "
+             "{\"name\": \"y\", \"offset\": 4, \"datatype\": 3, \"count\": 1}, {\"name\": \"intensity\", \"offset\": 6, \"datatype\": 8, \"count\": 1}], "
+             "\"is_bigendian\": true, \"point_step\": 14, \"row_step\": 30, \"data\": {\"length\": 44, \"hex\": "
+             "\"3f80000000017ff0000000000000000000000000000000000000000000000000000000000000000000000000\"}}\n"
+             "{\"header\": {\"frame_id\": \"c\"}, \"height\": 4294967295, \"width\": 3, \"fields\": [{\"name\": \"x\", \"offset\": 0, \"datatype\": 7}, "
+             "{\"name\": \"y\", \"offset\": 2, \"datatype\": 7}], \"is_bigendian\": false, \"point_step\": 4, \"row_step\": 1, \"data\": \"00000000\"}");
+  write_text(out + "/scans/foxglove", "foxglove.PointCloud\n{\"max_points\": 1}\n"
+             "{\"frame_id\": \"f\", \"pose\": {\"orientation\": {\"z\": 1}}, \"point_stride\": 8, \"fields\": [{\"name\": \"x\", \"type\": \"FLOAT32\"}, "
+             "{\"name\": \"y\", \"offset\": 4, \"type\": 7}], \"data\": \"0000803f000000400000\"}\n"
+             "{\"point_stride\": 0, \"data\": \"00\"}");
+  write_text(out + "/scans/point_cloud", "sensor_msgs/PointCloud\n{\"at_ns\": 4}\n"
+             "{\"header\": {\"frame_id\": \"p\"}, \"points\": [{\"x\": 1, \"y\": 2, \"z\": 3}, {\"x\": 1}], \"channels\": [{\"name\": \"intensity\", \"values\": [1, 2]}]}");
   // CDR (fuzz_cdr): XCDR1 little-endian and XCDR2 big-endian messages of a nested type.
   std::string cdr_definition = "t/msg/Scan\nstd_msgs/Header header\nfloat32[] ranges\nuint8[2] flags\nstring<=8 name\nint64 big\n"
                                "================================================================================\n"

@@ -10,5 +10,6 @@ import { plotsTab } from './plots.js';
 import { robotLogTab } from './robot-log.js';
 import { transformsTab } from './transforms.js';
 import { imagesTab } from './images.js';
+import { scansTab } from './scans.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, imagesTab, plotsTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, imagesTab, scansTab, plotsTab, exploreTab, extractTab];
