@@ -3,7 +3,9 @@
 // one frame at a time). The frame shown is kept in the link (image=<topic>@<ns>, links.js).
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
-import { renderImages } from '../views/images.js';
+import { firstUseView } from './first-use.js';
+
+const loadView = firstUseView(() => import('../views/images.js'), 'Images');
 
 /** @param {import('../main.js').App} app */
 export function imagesTab(app) {
@@ -11,7 +13,7 @@ export function imagesTab(app) {
   let session = null;
   let ready = false;
   let visible = false;
-  /** @type {ReturnType<typeof renderImages> | null} */
+  /** @type {ReturnType<import('../views/images.js').renderImages> | null} */
   let shown = null;
   /** @type {{topic: string, t: bigint} | null} */
   let wanted = null; // a link's frame, until the view is built
@@ -19,12 +21,15 @@ export function imagesTab(app) {
   let current = null;
   const panel = () => /** @type {HTMLElement} */ ($('#panel-images'));
 
-  function build() {
+  async function build() {
     if (!ready || shown || !visible || !session) return;
+    const opened = session;
+    const module = await loadView(panel());
+    if (!module || opened !== session || shown) return;
     const root = clear(panel());
-    const view = new DataViewContext(root, session, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
-    shown = renderImages(root, {
-      session, view, wanted,
+    const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
+    shown = module.renderImages(root, {
+      session: opened, view, wanted,
       onShown: (topic, t) => { current = { topic, t }; app.links.update({ image: current }); },
     });
     wanted = null;

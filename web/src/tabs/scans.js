@@ -3,7 +3,9 @@
 // each scan is read alone).
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
-import { renderScans } from '../views/scans.js';
+import { firstUseView } from './first-use.js';
+
+const loadView = firstUseView(() => import('../views/scans.js'), 'Scans');
 
 /** @param {import('../main.js').App} app */
 export function scansTab(app) {
@@ -15,11 +17,14 @@ export function scansTab(app) {
   let shown = null;
   const panel = () => /** @type {HTMLElement} */ ($('#panel-scans'));
 
-  function build() {
+  async function build() {
     if (!ready || shown || !visible || !session) return;
+    const opened = session;
+    const module = await loadView(panel());
+    if (!module || opened !== session || shown) return;
     const root = clear(panel());
-    const view = new DataViewContext(root, session, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
-    shown = renderScans(root, { session, view });
+    const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
+    shown = module.renderScans(root, { session: opened, view });
   }
 
   return {

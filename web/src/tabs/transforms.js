@@ -3,6 +3,9 @@
 // answers from the codec's memory).
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
+import { firstUseView } from './first-use.js';
+
+const loadView = firstUseView(() => import('../views/transforms.js'), 'Transforms');
 
 /** @param {import('../main.js').App} app */
 export function transformsTab(app) {
@@ -14,23 +17,14 @@ export function transformsTab(app) {
   let shown = null;
   const panel = () => /** @type {HTMLElement} */ ($('#panel-tf'));
 
-  // The view runs on the full module, so it is fetched with it, on first use (build-dist.mjs).
-  let building = false;
   async function build() {
-    if (!ready || shown || building || !visible || !session) return;
+    if (!ready || shown || !visible || !session) return;
     const opened = session;
-    building = true;
-    try {
-      const { renderTransforms } = await import('../views/transforms.js');
-      if (opened !== session || shown) return;
-      const root = clear(panel());
-      const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
-      shown = renderTransforms(root, { session: opened, view });
-    } catch (error) {
-      clear(panel()).append(h('p.error', {}, `The Transforms view could not be loaded: ${/** @type {Error} */ (error)?.message || error}`));
-    } finally {
-      building = false;
-    }
+    const module = await loadView(panel());
+    if (!module || opened !== session || shown) return;
+    const root = clear(panel());
+    const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
+    shown = module.renderTransforms(root, { session: opened, view });
   }
 
   return {

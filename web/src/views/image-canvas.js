@@ -3,6 +3,7 @@
 // shown canvas with zoom (wheel, about the pointer) and pan (drag); a double click fits it again.
 // Under the pointer: the pixel's RGB, or a depth image's value in its unit. Depth gets a legend of
 // its colour map (Turbo, as the codec draws it) over the measured range.
+// @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear } from '../dom.js';
 
 // Turbo (A. Mikhailov, Google, 2019) by its published polynomial fit: for the legend only; the

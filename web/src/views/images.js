@@ -5,6 +5,7 @@
 // its stored bytes over apart from the JSON. JPEG, PNG and WebP are decoded by the browser
 // (createImageBitmap), raw frames drawn as they come (views/image-canvas.js). The frame shown is
 // the one at the timeline's cursor; the arrow keys step frames and the cursor follows.
+// @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';

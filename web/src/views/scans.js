@@ -4,6 +4,7 @@
 // first visit) and gives a topic's message at or before a time as points in the sensor's frame,
 // decimated. Drawn top-down on a canvas, metres on both axes (x right, y up), coloured by
 // intensity or height. The time follows the timeline's cursor and moves it.
+// @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
