@@ -100,9 +100,7 @@ Json frame_json(const Frame& f, uint64_t index) {
     depth["unit"] = f.image.depth->unit;
     depth["low"] = f.image.depth->low;
     depth["high"] = f.image.depth->high;
-    j["depth"] = std::move(depth);
-  } else {
-    j["depth"] = Json();
+    j["depth"] = std::move(depth);  // absent for other frames (every value present has a unit)
   }
   j["bytes"] = static_cast<uint64_t>(frame_bytes().size());
   return j;
@@ -154,7 +152,6 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     out["topic"] = Json();
     out["type"] = Json();
     out["count"] = 0;
-    out["frame"] = Json();
     add_walk_account(out, *cache);
     return out;
   }
@@ -167,7 +164,6 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
   out["last_ns"] = list.empty() ? Json() : Json(std::to_string(list.back().time_ns));
   out["before_first"] = false;
   if (list.empty()) {
-    out["frame"] = Json();
     add_walk_account(out, *cache);
     return out;
   }

@@ -112,7 +112,7 @@ void check_raw(FormatInspector& inspector, const std::vector<Case>& cases) {
       CHECK(f.find("depth")->find("low")->as_double() == 1000);
       CHECK(f.find("depth")->find("high")->as_double() == 4000);
     } else {
-      CHECK(f.find("depth")->is_null());
+      CHECK(f.find("depth") == nullptr);
     }
     CHECK(f.find("bytes")->as_uint() == want.size());
     CHECK(views::last_frame_bytes() == want);

@@ -14,10 +14,10 @@ import { imageCanvas } from './image-canvas.js';
 /**
  * @typedef {{index: number, time_ns: string, type: string, ok: boolean, code: string | null, message: string | null, warning: string | null,
  *   encoding: string, kind: 'rgba' | 'jpeg' | 'png' | 'webp' | null, width: number | null, height: number | null, place: string,
- *   offset: number | null, in_chunk: number, depth: {unit: string, low: number, high: number} | null, bytes: number}} FrameInfo
+ *   offset: number | null, in_chunk: number, depth?: {unit: string, low: number, high: number}, bytes: number}} FrameInfo
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   topic: string | null, type: string | null, count: number, first_ns?: string | null, last_ns?: string | null, before_first?: boolean,
- *   frame: FrameInfo | null, undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
+ *   frame?: FrameInfo, undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
  *   truncated: string | null}} ImagesResult
  */
 
