@@ -21,6 +21,7 @@ import { imageCanvas } from './image-canvas.js';
  *   truncated: string | null}} ImagesResult
  */
 
+/** @type {Record<string, string>} */
 const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 /**
