@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "command.h"
+#include "view_account.h"
 #include "core/export.h"
 #include "core/message_source.h"
 #include "schema_options.h"
@@ -73,16 +74,7 @@ int run_log_command(const std::vector<std::string>& raw) {
     last = std::move(answer);
     if (!last.find("more")->as_bool()) break;
   }
-  // What the rows cannot say: topics without a schema, messages that did not decode, damage.
-  for (const Json& t : last.find("topics")->elements())
-    if (const Json* note = t.find("note"); note && note->is_string())
-      std::fprintf(stderr, "logscope: %s (%s): %s\n", t.find("topic")->as_string().c_str(), t.find("type")->as_string().c_str(),
-                   note->as_string().c_str());
-  if (uint64_t undecoded = last.find("undecoded")->as_uint())
-    std::fprintf(stderr, "logscope: %llu log messages did not decode; the first: %s\n", static_cast<unsigned long long>(undecoded),
-                 last.find("problems")->elements().empty() ? "" : last.find("problems")->elements()[0].find("message")->as_string().c_str());
-  for (const char* key : {"stopped", "truncated"})
-    if (const Json* why = last.find(key); why && why->is_string()) std::fprintf(stderr, "logscope: reading stopped: %s\n", why->as_string().c_str());
+  print_walk_account(last, "log");  // topics without a schema, messages that did not decode, damage
   if (!json) {
     std::string totals;
     for (const Json& l : last.find("levels")->elements())

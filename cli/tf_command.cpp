@@ -6,6 +6,7 @@
 #include <set>
 
 #include "command.h"
+#include "view_account.h"
 #include "core/export.h"
 #include "core/message_source.h"
 #include "schema_options.h"
@@ -106,16 +107,7 @@ int run_tf_command(const std::vector<std::string>& raw) {
                   f.find("message")->as_string().c_str(), f.find("time_ns")->is_null() ? "" : " at ",
                   f.find("time_ns")->is_null() ? "" : seconds_text(f.find("time_ns")).c_str());
   }
-  // What the tree cannot say: topics without a schema, messages that did not decode, damage.
-  for (const Json& t : answer.find("topics")->elements())
-    if (const Json* note = t.find("note"); note && note->is_string())
-      std::fprintf(stderr, "logscope: %s (%s): %s\n", t.find("topic")->as_string().c_str(), t.find("type")->as_string().c_str(),
-                   note->as_string().c_str());
-  if (uint64_t undecoded = answer.find("undecoded")->as_uint())
-    std::fprintf(stderr, "logscope: %llu transform messages did not decode; the first: %s\n", static_cast<unsigned long long>(undecoded),
-                 answer.find("problems")->elements().empty() ? "" : answer.find("problems")->elements()[0].find("message")->as_string().c_str());
-  for (const char* key : {"stopped", "truncated"})
-    if (const Json* why = answer.find(key); why && why->is_string()) std::fprintf(stderr, "logscope: reading stopped: %s\n", why->as_string().c_str());
+  print_walk_account(answer, "transform");  // topics without a schema, messages that did not decode, damage
   if (answer.find("topics")->size() == 0) std::fprintf(stderr, "logscope: %s holds no transform topics\n", file->path.c_str());
   return kExitClean;
 }
