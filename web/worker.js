@@ -10,7 +10,7 @@ import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 import { folderReader } from './src/folder-reader.js';
 import { loadSchemaSets } from './src/schema-loading.js';
-import { beat, configureHelpers, startHelper } from './src/helper-start.js';
+import { beat, configureHelpers, instantiateCodec, shareCodec, startHelper } from './src/helper-start.js';
 
 /** @typedef {import('./src/types.js').LogscopeModule} LogscopeModule */
 /** @typedef {import('./src/types.js').WasmInspector} WasmInspector */
@@ -42,9 +42,21 @@ function current() {
   return { inspector, reader };
 }
 
+// The page's `configure` (always its first message), and the view module the page compiled for
+// every worker (worker-client.js codecModule), when it says it sends one: null if it could not.
+/** @type {(config: import('./src/types.js').WorkerConfig) => void} */
+let gotConfig = () => {};
+const configured = new Promise((resolve) => { gotConfig = resolve; });
+/** @type {(module: WebAssembly.Module | null) => void} */
+let gotCodec = () => {};
+/** @type {Promise<WebAssembly.Module | null>} */
+const codecFromPage = new Promise((resolve) => { gotCodec = resolve; });
+// A page that never sends it only costs this wait: the worker then compiles its own.
+const CODEC_WAIT_MS = 30_000;
+
 // The single-file build (scripts/build-dist.mjs --single) runs this worker from a Blob URL with the
 // wasm inlined as base64 in LOGSCOPE_WASM_BASE64: it is handed to the module instead of fetched.
-function moduleOptions() {
+function inlinedOptions() {
   const inlined = /** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64;
   if (!inlined) return {};
   const text = atob(inlined);
@@ -65,8 +77,16 @@ function loadModule() {
     beat();
     // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
     // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
-    modulePromise = (singleFile() ? import('./gen/logscope-full.mjs') : import('./gen/logscope.mjs'))
-      .then((/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m) => m.default(moduleOptions()))
+    modulePromise = Promise.all([singleFile() ? import('./gen/logscope-full.mjs') : import('./gen/logscope.mjs'), configured])
+      .then(async ([/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m, config]) => {
+        const compiled = !singleFile() && config.codecFromPage
+          ? await Promise.race([codecFromPage, new Promise((resolve) => setTimeout(() => resolve(null), CODEC_WAIT_MS))])
+          : null;
+        if (!compiled) return m.default(inlinedOptions());
+        const codec = await instantiateCodec(m.default, /** @type {WebAssembly.Module} */ (compiled));
+        shareCodec(/** @type {WebAssembly.Module} */ (compiled));
+        return codec;
+      })
       .then((/** @type {LogscopeModule} */ mod) => {
         Module = mod;
         beat();
@@ -564,6 +584,9 @@ let requestId = 0; // the request being handled
 self.onmessage = (event) => {
   // The page's copy of a file, for an open waiting on it (not queued: that open holds the queue).
   if (event.data.op === 'fileCopy') return copiesAsked.get(event.data.id)?.(event.data.args);
+  // The page's compiled module, for a load waiting on it (not queued, for the same reason).
+  if (event.data.op === 'codec') return gotCodec(event.data.args);
+  if (event.data.op === 'configure') gotConfig(event.data.args);
   queue = queue.then(() => handle(event.data));
 };
 

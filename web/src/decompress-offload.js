@@ -5,7 +5,7 @@
 // through a shared mailbox per helper: a ring of slots, each with a state word, the chunk's
 // compressed bytes and room for its result. The codec waits for a result only when it gets to
 // that chunk. Needs cross-origin isolation; without it the codec decompresses by itself.
-import { helperStartMs, newHelperWorker, withDeadline } from './helper-start.js';
+import { helperStartMs, newHelperWorker, sharedCodec, withDeadline } from './helper-start.js';
 
 export const MAILBOX = {
   slots: 2, // per helper: one being decoded, one waiting
@@ -57,7 +57,7 @@ export class DecompressOffload {
       const buffer = new SharedArrayBuffer(MAILBOX.slots * slotBytes);
       worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve({ worker, buffer, slots: Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k)), next: 0, tickets: [] }) : reject(new Error(String(data))));
       worker.onerror = (event) => reject(new Error(`a decompression worker failed to start: ${event.message || 'unknown error'}`));
-      worker.postMessage({ buffer });
+      worker.postMessage({ buffer, codec: sharedCodec() });
     }))));
     try {
       return new DecompressOffload(await withDeadline(starting, ms, 'the decompression workers', stopAll));

@@ -6,8 +6,8 @@ import { CODE_NAMES, MAILBOX, STATE, slotView } from './decompress-offload.js';
 
 const encoder = new TextEncoder();
 
-self.onmessage = async ({ data: { buffer } }) => {
-  const Module = await loadHelperModule('decompression');
+self.onmessage = async ({ data: { buffer, codec } }) => {
+  const Module = await loadHelperModule('decompression', codec);
   if (!Module) return;
   const slots = Array.from({ length: MAILBOX.slots }, (_, k) => slotView(buffer, k));
   self.postMessage('listening');

@@ -3,7 +3,7 @@
 // (core/sha1.h Sha1Offload, wasm/hash_offload.cpp). A blocked worker cannot post messages to its
 // own workers, so the bytes go through a shared ring of slots, in order; the digest comes back in
 // the ring too. Needs cross-origin isolation; without it the codec hashes by itself.
-import { helperStartMs, newHelperWorker, withDeadline } from './helper-start.js';
+import { helperStartMs, newHelperWorker, sharedCodec, withDeadline } from './helper-start.js';
 
 export const RING = { slots: 4, slotBytes: 4 << 20, dataAt: 512 };
 export const STATE = { free: 0, submitted: 1, done: 2 };
@@ -38,7 +38,7 @@ export class HashOffload {
       const buffer = new SharedArrayBuffer(RING.dataAt + RING.slots * RING.slotBytes);
       worker.onmessage = ({ data }) => (data === 'booted' ? null : data === 'listening' ? resolve(new HashOffload(worker, buffer)) : reject(new Error(String(data))));
       worker.onerror = (event) => reject(new Error(`the hashing worker failed to start: ${event.message || 'unknown error'}`));
-      worker.postMessage({ buffer });
+      worker.postMessage({ buffer, codec: sharedCodec() });
     }));
     return withDeadline(starting, ms, 'the hashing worker', () => worker.terminate()).catch((error) => {
       worker.terminate();

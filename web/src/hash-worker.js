@@ -6,8 +6,8 @@ import { KIND, RING, STATE, ringView } from './hash-offload.js';
 
 const encoder = new TextEncoder();
 
-self.onmessage = async ({ data: { buffer } }) => {
-  const Module = await loadHelperModule('hashing');
+self.onmessage = async ({ data: { buffer, codec } }) => {
+  const Module = await loadHelperModule('hashing', codec);
   if (!Module) return;
   const { words, result, slot } = ringView(buffer);
   self.postMessage('listening');

@@ -2,15 +2,21 @@
 // The generated glue is not type-checked (web/tsconfig.json): its type is LogscopeFactory.
 // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
 import createLogscope from '../gen/logscope.mjs';
+import { instantiateCodec } from './helper-start.js';
 
 // The helper's own instance of the codec module, or null once it has told its creator why not.
+// `codec`: the module its creator compiled (helper-start.js sharedCodec), instantiated rather than
+// compiled again; without it the helper fetches and compiles its own.
 /**
  * @param {string} what
+ * @param {WebAssembly.Module | null} [codec]
  * @returns {Promise<import('./types.js').LogscopeModule | null>}
  */
-export async function loadHelperModule(what) {
+export async function loadHelperModule(what, codec = null) {
   try {
-    return await /** @type {import('./types.js').LogscopeFactory} */ (createLogscope)();
+    const create = /** @type {import('./types.js').LogscopeFactory} */ (createLogscope);
+    if (codec) return await instantiateCodec(create, codec);
+    return await create();
   } catch (error) {
     self.postMessage(`the ${what} worker could not load the codec: ${/** @type {Error} */ (error).message || error}`);
     return null;

@@ -50,6 +50,32 @@ export function configureHelpers({ helperStartMs, helpers, test }) {
 }
 
 export const helpersAllowed = () => allowed;
+
+/**
+ * The codec from a compiled module: the generated glue instantiates through `instantiateWasm`, and
+ * a failure rejects (the glue would otherwise wait for ever).
+ * @param {import('./types.js').LogscopeFactory} create
+ * @param {WebAssembly.Module} compiled
+ * @returns {Promise<import('./types.js').LogscopeModule>}
+ */
+export function instantiateCodec(create, compiled) {
+  return new Promise((resolve, reject) => {
+    create({
+      instantiateWasm: (imports, receive) => {
+        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+// The codec module this worker instantiated from the page's compile (worker.js), handed on to its
+// helpers so that none compiles the wasm again; null: each helper compiles its own.
+/** @type {WebAssembly.Module | null} */
+let compiledCodec = null;
+/** @param {WebAssembly.Module | null} module */
+export function shareCodec(module) { compiledCodec = module; }
+export const sharedCodec = () => compiledCodec;
 export const helperStartMs = () => startMs;
 
 export class HelperTimeout extends Error {

@@ -159,7 +159,8 @@ export {};
 
 /**
  * The default export of gen/logscope.mjs (MODULARIZE, EXPORT_NAME=createLogscope).
- * @typedef {(options?: {wasmBinary?: Uint8Array, locateFile?: (path: string) => string}) => Promise<LogscopeModule>} LogscopeFactory
+ * @typedef {(options?: {wasmBinary?: Uint8Array, locateFile?: (path: string) => string,
+ *   instantiateWasm?: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object}) => Promise<LogscopeModule>} LogscopeFactory
  */
 
 // ---- Detection (core/detect.h) ----------------------------------------------------------------
@@ -566,7 +567,7 @@ export {};
  * The `configure` request (worker-client.js spawn): the cores a pass may use, whether helper
  * workers may be started and how long each has to start, and the tests' hooks.
  * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number,
- *   test?: {freezeOnHelperStart?: boolean, workerCannotRead?: boolean}}} WorkerConfig
+ *   test?: {freezeOnHelperStart?: boolean, workerCannotRead?: boolean}, codecFromPage?: boolean}} WorkerConfig
  */
 
 /**

@@ -52,6 +52,21 @@ const FROZEN_HELPER_START_MS = Math.min(SILENT_MS, HELPER_START_MS ?? 8000);
 const FREEZE_HELPER_STARTS = Number(param('test-freeze-helpers')) || 0;
 const WORKER_CANNOT_READ = param('test-worker-cannot-read') !== null;
 
+// The view module compiled once for every worker of the page, which each instantiate it: engines
+// without a shared compile cache (JavaScriptCore, SpiderMonkey) otherwise compile it once per
+// worker, and start each on cold code (bench/engines.mjs). null: each worker compiles its own.
+/** @type {Promise<WebAssembly.Module | null> | null} */
+let compiledCodec = null;
+function codecModule() {
+  if (!compiledCodec) {
+    const url = new URL('../gen/logscope.wasm', import.meta.url);
+    compiledCodec = WebAssembly.compileStreaming(fetch(url))
+      .catch(() => fetch(url).then((response) => response.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes)))
+      .catch(() => null);
+  }
+  return compiledCodec;
+}
+
 /** @type {{[op: string]: string}} what a request is doing, for the message of a silent worker */
 const DOING = {
   open: 'opening the file', summary: 'reading the summary', checksum: 'verifying the checksum', check: 'checking every record',
@@ -150,7 +165,8 @@ export class WorkerClient {
     // The single-file build sets LOGSCOPE_WORKER_URL to a Blob URL of the bundled (classic) worker.
     const single = /** @type {{LOGSCOPE_WORKER_URL?: string, LOGSCOPE_WORKER_TYPE?: WorkerType}} */ (globalThis);
     const url = single.LOGSCOPE_WORKER_URL || new URL('../worker.js', import.meta.url);
-    this.worker = new Worker(url, { type: single.LOGSCOPE_WORKER_TYPE || 'module' });
+    const worker = new Worker(url, { type: single.LOGSCOPE_WORKER_TYPE || 'module' });
+    this.worker = worker;
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault?.();
@@ -162,8 +178,15 @@ export class WorkerClient {
     const config = {
       cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined,
       test: { freezeOnHelperStart: this.spawns <= FREEZE_HELPER_STARTS, workerCannotRead: WORKER_CANNOT_READ },
+      // The single-file build's worker holds its module inlined.
+      codecFromPage: !single.LOGSCOPE_WORKER_URL,
     };
-    this.worker.postMessage({ id: 0, op: 'configure', args: config });
+    worker.postMessage({ id: 0, op: 'configure', args: config });
+    if (config.codecFromPage) {
+      codecModule().then((module) => {
+        try { worker.postMessage({ id: 0, op: 'codec', args: module }); } catch { worker.postMessage({ id: 0, op: 'codec', args: null }); }
+      });
+    }
     this.doing = null;
     this.lastHeard = performance.now();
   }
