@@ -13,6 +13,7 @@ import { cpus, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
@@ -116,8 +117,8 @@ const mb = (bytes) => `${(bytes / (1 << 20)).toFixed(0)} MB`;
 
 async function main() {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--enable-precise-memory-info', MARKER],
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', MARKER],
   });
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));

@@ -17,6 +17,7 @@ import { homedir, cpus } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
@@ -455,8 +456,8 @@ async function main() {
   const load = firstLoad();
   const peer = plan.some((p) => p.file.endsWith('.bag')) ? bundlePeer() : null;
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
   const modes = [{ name: 'cross-origin isolated (read-ahead worker)', isolate: true }];
   if (withFallback) modes.push({ name: 'not isolated (fallback: the codec worker reads for itself)', isolate: false });

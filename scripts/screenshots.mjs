@@ -18,6 +18,7 @@ import { mkdirSync, writeFileSync, existsSync, readFileSync, statSync } from 'no
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveStatic } from './serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const TABS = ['overview', 'problems', 'data', 'explore', 'plots', 'extract'];
 
@@ -42,8 +43,8 @@ const { values: opts, positionals: files } = parseArgs({
   },
 });
 const launch = () => chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  executablePath: CHROMIUM,
+  args: CHROMIUM_ARGS,
 });
 if (opts.sheet) {
   await contactSheet();

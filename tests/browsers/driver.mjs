@@ -16,12 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, shots } from '../web/helpers.mjs';
 import { serveStatic } from '../../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/x86_64-linux-gnu/webkitgtk-6.0/MiniBrowser'].find((p) => existsSync(p));
 export const XVFB = '/usr/bin/Xvfb';
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 
 // The engines this machine has, with what is missing for the others (scripts/install-deps.sh).
 export const engines = {
@@ -227,7 +228,7 @@ async function webkitBackend({ downloads } = {}) {
 
 async function chromiumBackend() {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const tab = (page) => {
     let logged = [];

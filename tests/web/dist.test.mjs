@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { root, cli, cliJson, openFile, waitOpened, screenshot, demo, haveWasm, haveDemos, skipUnless } from './helpers.mjs';
 import { subPathServer } from './servers.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 const PREFIX = '/tools/logscope/';
 const BAG = demo('husky_outdoor.bag');  // made by our writer: no real file needed
@@ -27,8 +28,8 @@ before(async () => {
   } catch { haveEsbuild = false; }
   console.log(`# built dist and the single file in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
 });
 after(async () => {

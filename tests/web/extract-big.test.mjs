@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { root, cli, cliJson, haveWasm, haveCli, screenshot } from './helpers.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 const BIG = process.env.LOGSCOPE_BIG === '1';
 const SIZE_MB = Number(process.env.LOGSCOPE_BIG_MB || 1024);
@@ -35,8 +36,8 @@ before(async () => {
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
   url = `http://127.0.0.1:${server.address().port}/?nodemo`;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium', acceptDownloads: true, viewport: { width: 1440, height: 900 },
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM, acceptDownloads: true, viewport: { width: 1440, height: 900 },
+    args: CHROMIUM_ARGS,
   });
 });
 after(async () => {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // LOGSCOPE_SAMPLES: the samples elsewhere than beside the checkout (a worktree of it).
@@ -32,8 +33,8 @@ export async function start() {
   await new Promise((ok) => server.listening ? ok() : server.once('listening', ok));
   const url = `http://127.0.0.1:${server.address().port}/`;
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
   const pages = [];
   return {

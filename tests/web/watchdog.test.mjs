@@ -17,6 +17,7 @@ import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { root, cli, cliJson, haveCli, skipUnless, openFile, waitOpened, waitIdle } from './helpers.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 let dir, browser;
 const servers = {};
@@ -29,8 +30,8 @@ before(async () => {
     servers[isolate] = server;
   }
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
   if (!haveCli) return;
   dir = mkdtempSync(join(tmpdir(), 'logscope-watchdog-'));
