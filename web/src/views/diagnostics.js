@@ -95,7 +95,7 @@ export function renderDiagnostics(root, { session, view }) {
     root.dataset.components = String(result.components.length);
     const lines = [];
     for (const t of result.topics) if (t.note) lines.push(`${t.topic} (${t.type}): ${t.note}`);
-    if (result.undecoded) lines.push(`${formatCount(result.undecoded)} diagnostics messages were not read${result.problems[0] ? `; the first: ${result.problems[0].message}` : ''}`);
+    if (result.undecoded) lines.push(`${formatCount(result.undecoded)} diagnostics message${result.undecoded === 1 ? ' was' : 's were'} not read${result.problems[0] ? `; the first: ${result.problems[0].message}` : ''}`);
     if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
     if (result.truncated) lines.push(result.truncated);
     clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)));
@@ -162,9 +162,9 @@ export function renderDiagnostics(root, { session, view }) {
   function drawFindings(list) {
     if (!list.length) { clear(findings).append(h('p.small.muted', {}, 'No findings: no component was ERROR or STALE, every level was known, every message read.')); return; }
     clear(findings).append(h('h4', {}, 'Findings'), h('ul.tf-finding-list', {}, list.map((f) => h(`li.tf-finding.severity-${f.severity}`, { dataset: { code: f.code } },
-      h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message,
+      h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message, f.time_ns ? ' ' : null,
       f.time_ns ? h('button.link.small', { type: 'button', onclick: () => moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
-        ` at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
+        `at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
   }
 
   /** @param {bigint} t @param {boolean} cursor */
