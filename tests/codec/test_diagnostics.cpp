@@ -154,6 +154,8 @@ void check_scene(FormatInspector& inspector) {
   CHECK(end.find("statuses")->as_uint() == 11 * 20);
   CHECK(end.find("component_count")->as_uint() == 20);
   CHECK(end.find("undecoded")->as_uint() == 1);
+  CHECK(end.find("units"));
+  CHECK(untyped_paths(end) == std::vector<std::string>());  // every value of a full answer has its unit
   REQUIRE(end.find("problems")->size() == 1);
   const std::string why = (*end.find("problems"))[0].find("message")->as_string();
   CHECK(why.find("diagnostics.message.damaged at ") == 0);
