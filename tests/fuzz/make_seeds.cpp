@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string out = argv[1];
-  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert", "/transforms", "/scans"}) ::mkdir((out + sub).c_str(), 0755);
+  for (const char* sub : {"", "/detect", "/msgdef", "/protobuf", "/cdr", "/robot_log", "/image_convert", "/transforms", "/scans", "/diagnostics"}) ::mkdir((out + sub).c_str(), 0755);
   // Every format of the table: its own small demo, in its corpus and detection's.
   for (const logscope::FormatEntry& entry : logscope::formats()) {
     ::mkdir((out + "/" + entry.name).c_str(), 0755);
@@ -426,6 +426,12 @@ int main(int argc, char** argv) {
                                       "{\"stamp\": {\"sec\": 1, \"nanosec\": 2}, \"level\": 40, \"name\": \"/n\", \"msg\": \"e\"}\n"
                                       "{\"stamp\": {\"sec\": -1}, \"level\": 20, \"name\": \"/n\", \"msg\": \"i\"}");
   write_text(out + "/robot_log/foxglove", "foxglove.Log\n{}\n{\"timestamp\": {\"seconds\": 5, \"nanos\": 6}, \"level\": \"FATAL\", \"name\": \"a\", \"message\": \"z\", \"line\": 9}");
+  // The diagnostics view (fuzz_diagnostics): a type, the query's arguments, decoded messages as JSON.
+  write_text(out + "/diagnostics/ros", "diagnostic_msgs/DiagnosticArray\n{\"at_ns\": 5}\n"
+             "{\"status\": [{\"level\": 0, \"name\": \"motor\", \"message\": \"ok\", \"hardware_id\": \"can0\", "
+             "\"values\": [{\"key\": \"t\", \"value\": \"40\"}]}]}\n"
+             "{\"status\": [{\"level\": 2, \"name\": \"motor\", \"message\": \"hot\", \"hardware_id\": \"can0\"}, "
+             "{\"level\": -7, \"name\": \"gps\"}]}\n{\"status\": []}\n{\"status\": [{\"name\": \"x\"}]}");
   // The transforms view (fuzz_transforms): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/transforms/ros", "tf2_msgs/TFMessage\n{\"at_ns\": 5}\n"
              "{\"transforms\": [{\"header\": {\"frame_id\": \"/odom\"}, \"child_frame_id\": \"base\", \"transform\": "

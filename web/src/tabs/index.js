@@ -9,7 +9,8 @@ import { extractTab } from './extract.js';
 import { plotsTab } from './plots.js';
 import { robotLogTab } from './robot-log.js';
 import { transformsTab } from './transforms.js';
+import { diagnosticsTab } from './diagnostics.js';
 import { imagesTab } from './images.js';
 import { scansTab } from './scans.js';
 
-export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, imagesTab, scansTab, plotsTab, exploreTab, extractTab];
+export const TABS = [overviewTab, problemsTab, dataTab, robotLogTab, transformsTab, diagnosticsTab, imagesTab, scansTab, plotsTab, exploreTab, extractTab];
