@@ -100,6 +100,7 @@ Json frame_json(const Frame& f, uint64_t index) {
     depth["unit"] = f.image.depth->unit;
     depth["low"] = f.image.depth->low;
     depth["high"] = f.image.depth->high;
+    depth["map"] = f.image.depth->map;
     j["depth"] = std::move(depth);  // absent for other frames (every value present has a unit)
   }
   j["bytes"] = static_cast<uint64_t>(frame_bytes().size());
@@ -212,7 +213,8 @@ QuerySpec images_query(MessageSource& source) {
                            {"frame.encoding", Unit::Text}, {"frame.kind", Unit::Text}, {"frame.width", Unit::Count},
                            {"frame.height", Unit::Count}, {"frame.place", Unit::Text}, {"frame.offset", Unit::Offset},
                            {"frame.in_chunk", Unit::Offset}, {"frame.depth.unit", Unit::Text}, {"frame.depth.low", Unit::Number},
-                           {"frame.depth.high", Unit::Number}, {"frame.bytes", Unit::Bytes}}),
+                           {"frame.depth.high", Unit::Number},
+                           {"frame.depth.map", Unit::Text}, {"frame.bytes", Unit::Bytes}}),
           [&source](QueryArgs& args, const ProgressFn& progress) { return images_answer(source, args, progress); }};
 }
 
