@@ -259,7 +259,7 @@ test('images: an H.264 CompressedVideo plays: the frame at a time decodes from i
       const other = pil(join(dir, `frame_${String((index + 3) % reference.frames).padStart(3, '0')}.png`));
       let far = 0;
       for (let i = 0; i < a.length; i++) far += Math.abs(a[i] - other.rgba[i]);
-      assert.ok(far / a.length > mean * 2, `frame ${index} differs from frame ${(index + 3) % reference.frames}`);
+      assert.ok(far / a.length > mean, `frame ${index} is nearer its own ffmpeg decode (${mean.toFixed(2)}) than frame ${(index + 3) % reference.frames}'s (${(far / a.length).toFixed(2)})`);
     };
     compare(first, 0);
     assert.match(first.info, /a keyframe/);
