@@ -75,6 +75,51 @@ bool frame_file(views::Frame& f, bool to_png, std::string* bytes, std::string* e
   return f.ok;
 }
 
+// A CompressedVideo topic's frames written as its elementary stream, one file (--raw): H.264 and
+// H.265 as Annex B (.h264, .h265), AV1 as its OBUs (.obu), VP9 in an IVF file (.ivf), each
+// playable by ffmpeg. Frames before the first keyframe are left out (a decoder cannot start there).
+struct VideoStream {
+  std::ofstream out;
+  std::string name;
+  bool started = false;
+  uint64_t frames = 0, first_ns = 0;
+  std::string codec;
+  void put_le(uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.put(static_cast<char>(v >> (8 * i) & 0xff));
+  }
+  // False with the frame's code set when it is not written; `error` when the file cannot be.
+  bool add(const std::string& dir, views::Frame& f, std::string& error) {
+    if (!started && !f.key) {
+      f.ok = false, f.code = "image.video.before_keyframe";
+      f.message = "before the topic's first keyframe: a decoder cannot start here, so --raw leaves it out";
+      return false;
+    }
+    if (!started) {
+      started = true;
+      codec = f.encoding;
+      first_ns = f.time_ns;
+      name = seconds_text(f.time_ns) + "." + (codec == "vp9" ? "ivf" : codec == "av1" ? "obu" : codec);
+      out.open(dir + "/" + name, std::ios::binary);
+      if (codec == "vp9") {  // IVF: a 32-byte header (the size and frame count are not known here: 0)
+        out.write("DKIF", 4);
+        put_le(0, 2), put_le(32, 2);
+        out.write("VP90", 4);
+        put_le(0, 2), put_le(0, 2), put_le(1000000000, 4), put_le(1, 4), put_le(0, 4), put_le(0, 4);
+      }
+    }
+    if (f.encoding != codec) {
+      f.ok = false, f.code = "image.video.codec_changed";
+      f.message = "the frame is " + f.encoding + " but the stream began as " + codec + ": left out";
+      return false;
+    }
+    if (codec == "vp9") put_le(f.bytes.size(), 4), put_le(f.time_ns - first_ns, 8);
+    out.write(f.bytes.data(), static_cast<std::streamsize>(f.bytes.size()));
+    if (!out.good()) error = dir + "/" + name + ": cannot write";
+    ++frames;
+    return true;
+  }
+};
+
 int run_frames_command(const std::vector<std::string>& raw) {
   std::vector<std::string> valued{"--topic", "--from", "--to", "--every", "-o"};
   for (const std::string& flag : schema_flags()) valued.push_back(flag);
@@ -87,7 +132,7 @@ int run_frames_command(const std::vector<std::string>& raw) {
   if (args.has("--every") && (!parse_u64(args.value("--every"), &every) || every == 0))
     return fail("--every needs a whole number of at least 1, got \"" + args.value("--every") + "\"");
   const std::string topic = args.value("--topic"), dir = args.value("-o");
-  const bool to_png = args.has("--png"), json = args.has("--json");
+  const bool to_png = args.has("--png"), json = args.has("--json"), raw_video = args.has("--raw");
 
   auto file = open_file(args.positional()[0]);
   if (!file) return kExitUnreadable;
@@ -105,7 +150,7 @@ int run_frames_command(const std::vector<std::string>& raw) {
     if (t.topic != topic) continue;
     found = true;
     type = t.type;
-    if (!image) return fail(file->path + ": " + topic + " is " + t.type + ", not an image type (sensor_msgs/Image, sensor_msgs/CompressedImage, foxglove.RawImage, foxglove.CompressedImage)");
+    if (!image) return fail(file->path + ": " + topic + " is " + t.type + ", not an image type (sensor_msgs/Image, sensor_msgs/CompressedImage, foxglove.RawImage, foxglove.CompressedImage, foxglove.CompressedVideo)");
     if (!t.note.empty()) return fail(file->path + ": " + topic + " (" + t.type + "): " + t.note);
   }
   if (!found) return fail(file->path + ": no topic " + topic + (image_topics.empty() ? "; the file has no image topics" : "; its image topics: " + image_topics));
@@ -132,9 +177,17 @@ int run_frames_command(const std::vector<std::string>& raw) {
   std::set<std::string> names;
   std::string write_error, stopped;
   ProgressFn progress = terminal_progress("writing frames");
+  VideoStream stream;
+  if (views::image_type(type) == views::ImageType::Video && every > 1) return fail("--every cannot thin a video topic: its frames depend on the ones before");
   bool walked = views::walk_frames(*source, topic, range, every, [&](views::Frame& f) {
     std::string bytes, extension;
-    if (f.ok && frame_file(f, to_png, &bytes, &extension)) {
+    if (f.ok && f.container == "video") {
+      if (raw_video && stream.add(dir, f, write_error)) return write_error.empty();
+      if (!raw_video) {
+        f.ok = false, f.code = "image.video.no_decoder";
+        f.message = "a " + f.encoding + " video frame: logscope has no video decoder, so it writes no PNG of it; --raw writes the topic's stream as stored";
+      }
+    } else if (f.ok && frame_file(f, to_png, &bytes, &extension)) {
       std::string stem = seconds_text(f.time_ns), name = stem + "." + extension;
       for (int k = 2; !names.insert(name).second; ++k) name = stem + "-" + std::to_string(k) + "." + extension;  // frames at one time
       std::ofstream out(dir + "/" + name, std::ios::binary);
@@ -167,6 +220,10 @@ int run_frames_command(const std::vector<std::string>& raw) {
     out["type"] = type;
     out["folder"] = dir;
     out["written"] = written;
+    if (stream.started) {
+      out["stream"] = stream.name;
+      out["stream_frames"] = stream.frames;
+    }
     out["skipped"] = skipped.size();
     Json list = Json::array();
     for (const views::Frame& f : skipped) list.push_back(frame_json(f));
@@ -177,14 +234,17 @@ int run_frames_command(const std::vector<std::string>& raw) {
     out["stopped"] = stopped.empty() ? Json() : Json(stopped);
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::fprintf(stderr, "%llu frames of %s written to %s%s\n", static_cast<unsigned long long>(written), topic.c_str(), dir.c_str(),
+    if (stream.started)
+      std::fprintf(stderr, "%llu video frames of %s written as one %s stream, %s/%s\n", static_cast<unsigned long long>(stream.frames), topic.c_str(),
+                   stream.codec.c_str(), dir.c_str(), stream.name.c_str());
+    else std::fprintf(stderr, "%llu frames of %s written to %s%s\n", static_cast<unsigned long long>(written), topic.c_str(), dir.c_str(),
                  skipped.empty() ? "" : (", " + std::to_string(skipped.size()) + " skipped (named above)").c_str());
   }
   return skipped.empty() && stopped.empty() ? kExitClean : kExitProblems;
 }
 
 const CommandRegistrar kFrames({"frames", "camera frames of an image topic, one file each, named by time",
-                                "usage: logscope frames FILE --topic T -o DIR [--from S --to S] [--every N] [--png] [--json]\n"
+                                "usage: logscope frames FILE --topic T -o DIR [--from S --to S] [--every N] [--png] [--raw] [--json]\n"
                                 "                       [--msg-path DIR | --definitions-from FILE] [--descriptors FILE | --proto-path DIR]\n\n"
                                 "Writes each frame of T (sensor_msgs/Image or CompressedImage, ROS 1 or ROS 2;\n"
                                 "foxglove.RawImage or CompressedImage) to DIR as <seconds>.<nanoseconds>.<ext>, the\n"
@@ -194,6 +254,10 @@ const CommandRegistrar kFrames({"frames", "camera frames of an image topic, one 
                                 "  --from/--to seconds: +12.5 after the start, or absolute like 1700000000.25\n"
                                 "  --every N   every Nth message of the range (the first, the N+1th...)\n"
                                 "  --png       JPEG and PNG frames converted to PNG too (WebP cannot be)\n"
+                                "  --raw       a foxglove.CompressedVideo topic: its frames from the first keyframe as one\n"
+                                "              stream file, as stored (.h264 and .h265 Annex B, .obu for AV1, .ivf for VP9),\n"
+                                "              for ffmpeg to play or convert. Without it, video frames are named as not\n"
+                                "              written: logscope has no video decoder, so it writes no PNG of them.\n"
                                 "  --json      a summary on stdout: frames written, frames skipped and why\n" +
                                     definition_flags_help() + schema_flags_help() +
                                     "A frame that cannot be written (unknown encoding, short data, a lying step, a cut\n"

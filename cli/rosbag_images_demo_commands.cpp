@@ -35,12 +35,13 @@ std::string header(uint32_t seq, uint64_t ns, const std::string& frame) {
   put_string(&out, frame);
   return out;
 }
-std::string raw(uint32_t seq, uint64_t ns, uint32_t width, uint32_t height, const std::string& encoding, uint32_t step, const std::string& data) {
+std::string raw(uint32_t seq, uint64_t ns, uint32_t width, uint32_t height, const std::string& encoding, uint32_t step, const std::string& data,
+                bool big = false) {
   std::string out = header(seq, ns, "camera");
   put_u32(&out, height);
   put_u32(&out, width);
   put_string(&out, encoding);
-  out.push_back(0);  // little-endian
+  out.push_back(big ? 1 : 0);  // is_bigendian
   put_u32(&out, step);
   put_string(&out, data);
   return out;
@@ -74,6 +75,7 @@ int run_make_demo_images(const std::vector<std::string>& raw_args) {
   uint32_t rgb = writer.add_connection("/camera/rgb", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
   uint32_t depth = writer.add_connection("/camera/depth", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
   uint32_t bayer = writer.add_connection("/camera/bayer", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
+  uint32_t mono16 = writer.add_connection("/camera/mono16", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
   uint32_t jpg = jpeg.empty() ? 0 : writer.add_connection("/camera/compressed", "sensor_msgs/CompressedImage", "8f7a12909da2c9d3332d540a0977563f", compressed_def);
   bool ok = true;
   for (uint32_t i = 0; i < 6; ++i) {
@@ -109,6 +111,19 @@ int run_make_demo_images(const std::vector<std::string>& raw_args) {
       for (uint32_t k = 0; k < mosaic.size(); ++k) mosaic[k] = static_cast<char>((k * 13 + i * 50) & 0xff);
       ok = ok && writer.write(bayer, rosbag::Time::from_ns(t + 2000), raw(i, t + 2000, 16, 12, "bayer_rggb8", 16, mosaic));
     }
+    // mono16, 21 x 10, big-endian with rows padded to 45 bytes: a 12-bit sensor's values (400 to
+    // ~3600), which cv_bridge's 1/256 shows near-black; the page stretches them.
+    if (i < 2) {
+      const uint32_t mw = 21, mh = 10, mstep = mw * 2 + 3;
+      std::string m(uint64_t(mstep) * mh, '\0');
+      for (uint32_t y = 0; y < mh; ++y)
+        for (uint32_t x = 0; x < mw; ++x) {
+          const uint16_t v = static_cast<uint16_t>(400 + x * 150 + y * 17 + i * 40);
+          m[uint64_t(y) * mstep + x * 2] = static_cast<char>(v >> 8);
+          m[uint64_t(y) * mstep + x * 2 + 1] = static_cast<char>(v & 0xff);
+        }
+      ok = ok && writer.write(mono16, rosbag::Time::from_ns(t + 2500), raw(i, t + 2500, mw, mh, "mono16", mstep, m, true));
+    }
     // JPEG as stored; the fourth is cut in half.
     if (jpg && i < 4)
       ok = ok && writer.write(jpg, rosbag::Time::from_ns(t + 3000), compressed(i, t + 3000, "jpeg", i == 3 ? jpeg.substr(0, jpeg.size() / 2) : jpeg));
@@ -129,7 +144,8 @@ const CommandRegistrar kMakeDemoImages({"make-demo-images", "write a ROS 1 bag o
                                         "usage: logscope make-demo-images OUT [--jpeg FILE]\n\n"
                                         "Topics (10 Hz from 2026-01-01): /camera/rgb (rgb8 37 x 23, rows padded; its last\n"
                                         "frame names the unknown encoding rgb9), /camera/depth (16UC1 32 x 24 in mm with a\n"
-                                        "hole), /camera/bayer (bayer_rggb8 16 x 12) and, with --jpeg, /camera/compressed (the\n"
+                                        "hole), /camera/bayer (bayer_rggb8 16 x 12), /camera/mono16 (21 x 10, big-endian, 12-bit\n"
+                                        "values) and, with --jpeg, /camera/compressed (the\n"
                                         "JPEG as stored, its fourth frame cut in half).",
                                         run_make_demo_images});
 

@@ -21,6 +21,7 @@ pkgs=(
   libjpeg62-turbo-dev  # `logscope frames --png`: JPEG frames to PNG (cli/frames_jpeg.cpp), the CLI only
   python3-pil      # the frames test reads the written PNGs with PIL (tests/reference/image_frames_reference.py)
   python3-numpy python3-opencv  # the image reference (tests/reference/image_reference.py): cv2.cvtColor as cv_bridge
+  ffmpeg           # the CompressedVideo test makes an H.264 stream and decodes it to PNG (tests/reference/video_reference.py)
 )
 
 # dpkg -s also succeeds for removed packages that left config files; ask for the real state.

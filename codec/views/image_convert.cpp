@@ -94,16 +94,21 @@ void convert_packed(const Encoding& e, const Rows& rows, RgbaImage& out) {
   }
 }
 
+// mono16: a contrast stretch in grey over the image's own range (every value is one, 0 too), the
+// raw values kept for the value under the pointer. cv_bridge's 1/256 shows a 10- or 12-bit sensor
+// near-black.
 void convert_grey16(const Rows& rows, bool big, RgbaImage& out) {
-  uint8_t* dst = out.rgba.data();
+  DepthValues raw;
+  raw.unit = "raw";
+  raw.map = "grey";
+  raw.values.resize(uint64_t(out.width) * out.height);
+  float* v = raw.values.data();
   for (uint32_t y = 0; y < out.height; ++y) {
     const uint8_t* src = rows.row(y);
-    for (uint32_t x = 0; x < out.width; ++x, src += 2, dst += 4) {
-      uint8_t v = scale_16_to_8(read16(src, big));
-      dst[0] = dst[1] = dst[2] = v;
-      dst[3] = 255;
-    }
+    for (uint32_t x = 0; x < out.width; ++x, src += 2) *v++ = float(read16(src, big));
   }
+  out.depth = std::move(raw);
+  colour_depth(out);
 }
 
 void convert_depth(const Encoding& e, const Rows& rows, bool big, RgbaImage& out) {

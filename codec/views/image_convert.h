@@ -6,8 +6,10 @@
 // image_reference.py computes them independently with python3-opencv, pixel-exact): Bayer
 // patterns demosaiced as cv2.cvtColor(COLOR_Bayer*2RGB) does, borders included; yuv422 (UYVY)
 // and yuv422_yuy2 as COLOR_YUV2RGB_UYVY / _YUY2; 16-bit grey and Bayer scaled to 8 bits as
-// cv::Mat::convertTo(1/256) rounds. Depth (16UC1 in mm, 32FC1 in m) is drawn through the Turbo
-// colour map over the range of its measured values (docs/views.md, "Images").
+// cv::Mat::convertTo(1/256) rounds (Bayer 16). Depth (16UC1 in mm, 32FC1 in m) is drawn through the
+// Turbo colour map over the range of its measured values; mono16 (which cv_bridge's 1/256 leaves
+// near-black for a 10- or 12-bit sensor) is stretched in grey over its own range, its raw values
+// kept for the value under the pointer (docs/views.md, "Images").
 #pragma once
 
 #include <cstdint>
@@ -28,9 +30,10 @@ struct ImageFields {
   std::string_view data;
 };
 
-// A depth image's own values, for a legend and the value under the pointer.
+// A depth image's own values (or mono16's raw ones), for a legend and the value under the pointer.
 struct DepthValues {
-  std::string unit;              // "mm" (16UC1) or "m" (32FC1)
+  std::string unit;              // "mm" (16UC1), "m" (32FC1) or "raw" (mono16: its 16-bit values)
+  std::string map = "turbo";     // the colours: "turbo" (depth) or "grey" (mono16's contrast stretch)
   double low = 0, high = 0;      // the measured range the colour map spans (0, 0 if none)
   std::vector<float> values;     // one per pixel, row by row; NaN where nothing was measured
 };
@@ -39,7 +42,7 @@ struct RgbaImage {
   uint32_t width = 0;
   uint32_t height = 0;
   std::vector<uint8_t> rgba;           // width * height * 4 bytes, row by row, no padding
-  std::optional<DepthValues> depth;    // depth encodings only
+  std::optional<DepthValues> depth;    // depth encodings and mono16 only
 };
 
 struct ImageResult {

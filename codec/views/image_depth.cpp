@@ -59,6 +59,7 @@ void colour_depth(RgbaImage& image) {
   depth.low = low;
   depth.high = high;
   const double span = high - low;
+  const bool grey = depth.map == "grey";
   uint8_t* dst = image.rgba.data();
   for (float v : depth.values) {
     if (std::isnan(v)) {
@@ -66,7 +67,8 @@ void colour_depth(RgbaImage& image) {
     } else {
       int index = span > 0 ? int(std::floor((double(v) - low) * 255.0 / span + 0.5)) : 0;
       index = std::clamp(index, 0, 255);
-      std::memcpy(dst, kTurbo + index * 3, 3);
+      if (grey) dst[0] = dst[1] = dst[2] = uint8_t(index);
+      else std::memcpy(dst, kTurbo + index * 3, 3);
     }
     dst[3] = 255;
     dst += 4;

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "views/image_png.h"
+#include "views/video_bitstream.h"
 
 namespace logscope::views {
 namespace {
@@ -170,6 +171,26 @@ void compressed_frame(std::string_view type, const Json& message, Frame& frame) 
   frame.container = by_bytes;
 }
 
+// foxglove.CompressedVideo: `format` names the codec, `data` is one frame's bitstream.
+void video_frame(const Json& message, Frame& frame) {
+  if (!text_field(message, "format", true, &frame.encoding, frame) || !data_field(message, true, &frame.bytes, frame)) return;
+  const VideoCodec codec = video_codec(frame.encoding);
+  if (codec == VideoCodec::Unknown) {
+    frame.bytes.clear();
+    return fail(frame, "image.video.codec", "the video format \"" + frame.encoding + "\" is not one logscope reads (h264, h265, vp9, av1)");
+  }
+  const VideoFrameInfo info = inspect_video_frame(codec, frame.bytes);
+  if (!info.ok) {
+    frame.bytes.clear();
+    return fail(frame, info.code, info.message);
+  }
+  frame.encoding = video_codec_name(codec);
+  frame.ok = true;
+  frame.container = "video";
+  frame.key = info.key;
+  frame.codec_string = info.codec_string;
+}
+
 }  // namespace
 
 ImageType image_type(std::string_view type) {
@@ -179,6 +200,8 @@ ImageType image_type(std::string_view type) {
   if (type == "sensor_msgs/CompressedImage" || type == "sensor_msgs/msg/CompressedImage" || type == "foxglove.CompressedImage" ||
       type == "foxglove_msgs/msg/CompressedImage" || type == "foxglove_msgs/CompressedImage")
     return ImageType::Compressed;
+  if (type == "foxglove.CompressedVideo" || type == "foxglove_msgs/msg/CompressedVideo" || type == "foxglove_msgs/CompressedVideo")
+    return ImageType::Video;
   return ImageType::None;
 }
 
@@ -192,11 +215,14 @@ void frame_from_message(std::string_view type, const Json& message, Frame& frame
   frame.ok = false;
   frame.container.clear();
   frame.bytes.clear();
+  frame.key = false;
+  frame.codec_string.clear();
   frame.image = RgbaImage();
   if (!message.is_object()) return fail(frame, "image.message.field", "the message is not a structure");
   switch (image_type(type)) {
     case ImageType::Raw: return raw_frame(type, message, frame);
     case ImageType::Compressed: return compressed_frame(type, message, frame);
+    case ImageType::Video: return video_frame(message, frame);
     case ImageType::None: return fail(frame, "image.type.unknown", "\"" + std::string(type) + "\" is not an image type");
   }
 }

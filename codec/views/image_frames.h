@@ -2,7 +2,8 @@
 // MessageSource hands it, to a frame: RGBA pixels (raw encodings and compressedDepth, through
 // image_convert.h) or the compressed bytes as stored (JPEG, PNG, WebP), or a named error. The
 // types are ROS 1 and ROS 2's sensor_msgs/Image and CompressedImage and Foxglove's RawImage and
-// CompressedImage; no format is named here.
+// CompressedImage, and CompressedVideo (one encoded frame a message: video_bitstream.h); no format
+// is named here.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 
 namespace logscope::views {
 
-enum class ImageType { None, Raw, Compressed };
+enum class ImageType { None, Raw, Compressed, Video };
 ImageType image_type(std::string_view type);
 
 struct Frame {
@@ -29,10 +30,13 @@ struct Frame {
   std::string code, message;  // !ok: a stable "image.area.what" code and a sentence
   std::string warning;        // ok, but the message's metadata disagrees with its data (the data won)
   std::string encoding;       // raw: the encoding; compressed: the format as the message states it
-  // Compressed and kept as stored: "jpeg", "png" or "webp", its bytes in `bytes`. Empty: `image`
-  // holds the pixels (raw encodings, compressedDepth).
+  // Compressed and kept as stored: "jpeg", "png" or "webp", its bytes in `bytes`; "video": one
+  // encoded video frame in `bytes` (its codec in `encoding`). Empty: `image` holds the pixels (raw
+  // encodings, compressedDepth).
   std::string container;
   std::string bytes;
+  bool key = false;          // video: a decoder can start at this frame (from its bitstream)
+  std::string codec_string;  // video: WebCodecs' codec string, when the frame carries it (SPS, ...)
   RgbaImage image;
 };
 

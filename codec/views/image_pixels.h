@@ -32,8 +32,9 @@ inline void yuv_to_rgba(uint8_t y, uint8_t u, uint8_t v, uint8_t* rgba) {
   rgba[3] = 255;
 }
 
-// Fills image.rgba from image.depth->values (NaN: black) through the Turbo map over the measured
-// range, and sets the range: index = floor((v - low) * 255 / (high - low) + 0.5).
+// Fills image.rgba from image.depth->values (NaN: black) through the Turbo map (or grey, for
+// map "grey") over the measured range, and sets the range:
+// index = floor((v - low) * 255 / (high - low) + 0.5).
 void colour_depth(RgbaImage& image);
 
 }  // namespace logscope::views

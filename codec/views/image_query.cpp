@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "views/image_frames.h"
+#include "views/video_query.h"
 #include "views/view_support.h"
 
 namespace logscope::views {
@@ -100,6 +101,7 @@ Json frame_json(const Frame& f, uint64_t index) {
     depth["unit"] = f.image.depth->unit;
     depth["low"] = f.image.depth->low;
     depth["high"] = f.image.depth->high;
+    depth["map"] = f.image.depth->map;
     j["depth"] = std::move(depth);  // absent for other frames (every value present has a unit)
   }
   j["bytes"] = static_cast<uint64_t>(frame_bytes().size());
@@ -126,6 +128,7 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
   std::string topic = args.str("topic");
   const bool has_at = args.has("at_ns"), has_index = args.has("index");
   const uint64_t at_ns = args.u64("at_ns", 0), index_asked = args.u64("index", 0);
+  const bool list_video = args.flag("video_frames");
   if (!args.ok()) return QueryArgs::error_json(args.error());
   frame_bytes().clear();
   if (args.flag("topics_only")) return topics_only_answer(source, is_image_type);  // from the index, no message read
@@ -163,7 +166,13 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
   out["first_ns"] = list.empty() ? Json() : Json(std::to_string(list.front().time_ns));
   out["last_ns"] = list.empty() ? Json() : Json(std::to_string(list.back().time_ns));
   out["before_first"] = false;
+  const bool video = is_video_type(vt.type);
   if (list.empty()) {
+    if (video && !video_answer(source, vt.topic, false, 0, list_video, out, frame_bytes(), progress)) {
+      Json cancelled = Json::object();
+      cancelled["cancelled"] = true;
+      return cancelled;
+    }
     add_walk_account(out, *cache);
     return out;
   }
@@ -177,6 +186,15 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     auto after = std::upper_bound(list.begin(), list.end(), at_ns, [](uint64_t v, const FrameTime& f) { return v < f.time_ns; });
     if (after == list.begin()) out["before_first"] = true;
     else position = static_cast<size_t>(after - list.begin()) - 1;
+  }
+  if (video) {  // the encoded frames from the keyframe before it (video_query.h)
+    if (!video_answer(source, vt.topic, true, position, list_video, out, frame_bytes(), progress)) {
+      Json cancelled = Json::object();
+      cancelled["cancelled"] = true;
+      return cancelled;
+    }
+    add_walk_account(out, *cache);
+    return out;
   }
   Frame frame;
   std::string stopped;
@@ -198,21 +216,24 @@ const std::string& last_frame_bytes() { return frame_bytes(); }
 
 QuerySpec images_query(MessageSource& source) {
   return {"images",
-          "camera frames (sensor_msgs/Image and CompressedImage, foxglove.RawImage and CompressedImage): the image topics, the count "
-          "and span of a topic's frames, and one frame at a time or by index with its encoding, size, place in the file and depth "
-          "range, or why it cannot be shown; its pixels (RGBA, then depth values) or stored bytes follow the answer apart",
+          "camera frames (sensor_msgs/Image and CompressedImage, foxglove.RawImage, CompressedImage and CompressedVideo): the image "
+          "topics, the count and span of a topic's frames, and one frame at a time or by index with its encoding, size, place in the "
+          "file and depth range, or why it cannot be shown; its pixels (RGBA, then depth values) or stored bytes follow the answer "
+          "apart (video: the encoded frames from the keyframe before it, in order)",
           {{"topic", ArgType::String, "the image topic (default: the first with frames)"},
            {"at_ns", ArgType::U64, "the frame at or before this time, ns since the epoch (default: the first frame)"},
            {"index", ArgType::U64, "the frame by its index in the topic's time order (instead of at_ns)"},
-           {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"}},
-          with_walk_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
+           {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"},
+           {"video_frames", ArgType::Bool, "a video topic: list each frame's time and whether it is a keyframe"}},
+          with_walk_units(join_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
                            {"last_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"frame.index", Unit::Id},
                            {"frame.time_ns", Unit::TimeNs}, {"frame.type", Unit::Text}, {"frame.ok", Unit::Flag},
                            {"frame.code", Unit::Text}, {"frame.message", Unit::Text}, {"frame.warning", Unit::Text},
                            {"frame.encoding", Unit::Text}, {"frame.kind", Unit::Text}, {"frame.width", Unit::Count},
                            {"frame.height", Unit::Count}, {"frame.place", Unit::Text}, {"frame.offset", Unit::Offset},
                            {"frame.in_chunk", Unit::Offset}, {"frame.depth.unit", Unit::Text}, {"frame.depth.low", Unit::Number},
-                           {"frame.depth.high", Unit::Number}, {"frame.bytes", Unit::Bytes}}),
+                           {"frame.depth.high", Unit::Number},
+                           {"frame.depth.map", Unit::Text}, {"frame.bytes", Unit::Bytes}}, video_units())),
           [&source](QueryArgs& args, const ProgressFn& progress) { return images_answer(source, args, progress); }};
 }
 

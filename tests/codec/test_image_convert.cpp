@@ -91,6 +91,13 @@ std::vector<uint8_t> message_bytes(const std::string& encoding, uint32_t step, u
         for (int k = 0; k < 4; ++k) p[big ? 3 - k : k] = uint8_t(bits >> (8 * k));
       }
   }
+  if (encoding == "mono16")  // a 12-bit sensor's range, away from 0: the stretch is not the identity
+    for (uint32_t y = 0; y < height; ++y)
+      for (uint32_t x = 0; x * 2 < row_bytes; ++x) {
+        const uint16_t v = uint16_t(300 + rng() % 3000);
+        data[uint64_t(y) * step + x * 2 + (big ? 1 : 0)] = uint8_t(v);
+        data[uint64_t(y) * step + x * 2 + (big ? 0 : 1)] = uint8_t(v >> 8);
+      }
   if (encoding == "16UC1")
     for (uint32_t y = 0; y < height; ++y)
       for (uint32_t x = 0; x * 2 < row_bytes; x += 3) data[uint64_t(y) * step + x * 2] = data[uint64_t(y) * step + x * 2 + 1] = 0;
@@ -158,7 +165,9 @@ TEST_CASE("image: every raw encoding equals OpenCV's conversion, pixel for pixel
       REQUIRE(result.image.depth);
       CHECK(result.image.depth->low == legend->find("low")->as_double());
       CHECK(result.image.depth->high == legend->find("high")->as_double());
-      CHECK(result.image.depth->unit == (fields[i].encoding == "16UC1" ? "mm" : "m"));
+      const std::string& enc = fields[i].encoding;
+      CHECK(result.image.depth->unit == (enc == "16UC1" ? "mm" : enc == "mono16" ? "raw" : "m"));
+      CHECK(result.image.depth->map == (enc == "mono16" ? "grey" : "turbo"));
       check_values(result.image.depth->values, test_support::read_file(dir + "/" + names[i] + ".values"));
     } else {
       CHECK(!result.image.depth);
@@ -247,18 +256,26 @@ TEST_CASE("image: values worked by hand") {
   CHECK(r.image.rgba[0] == 3);
   CHECK(r.image.rgba[2] == 1);
 
-  // mono16 to 8 bits: v / 256 rounded half to even (0x0180 is 1.5 -> 2; 0x0280 is 2.5 -> 2)
-  const std::string be("\x01\x80\x02\x80\x00\x80\xff\xff", 8);
-  r = convert_image({4, 1, "mono16", true, 8, be});
+  // mono16: a grey stretch over its own range, the raw values kept (0 is a value, not a hole)
+  const std::string be("\x00\x00\x01\x00\x02\x00\x04\x00\x00\x64", 10);  // 0, 256, 512, 1024, 100
+  r = convert_image({5, 1, "mono16", true, 10, be});
   REQUIRE(r.ok);
-  CHECK(r.image.rgba[0] == 2);
-  CHECK(r.image.rgba[4] == 2);
-  CHECK(r.image.rgba[8] == 0);
+  REQUIRE(r.image.depth);
+  CHECK(r.image.depth->unit == "raw");
+  CHECK(r.image.depth->map == "grey");
+  CHECK(r.image.depth->low == 0);
+  CHECK(r.image.depth->high == 1024);
+  CHECK(r.image.depth->values == std::vector<float>{0, 256, 512, 1024, 100});
+  CHECK(r.image.rgba[0] == 0);
+  CHECK(r.image.rgba[4] == 64);    // 256 * 255 / 1024 = 63.75
+  CHECK(r.image.rgba[8] == 128);   // 127.5, half up
   CHECK(r.image.rgba[12] == 255);
-  r = convert_image({4, 1, "mono16", false, 8, be});  // little-endian: 0x8001 0x8002 0x8000 0xffff
+  CHECK(r.image.rgba[16] == 25);   // 24.9
+  CHECK(r.image.rgba[17] == 25);
+  r = convert_image({5, 1, "mono16", false, 10, be});  // little-endian: 0 1 2 4 0x6400
   REQUIRE(r.ok);
-  CHECK(r.image.rgba[0] == 128);
-  CHECK(r.image.rgba[8] == 128);
+  CHECK(r.image.depth->high == 0x6400);
+  CHECK(r.image.rgba[12] == 0);  // 4 of 25600
 
   // UYVY: black and white at video range
   r = convert_image({2, 1, "yuv422", false, 4, std::string("\x80\x10\x80\xeb", 4)});

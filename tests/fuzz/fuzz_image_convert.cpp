@@ -4,7 +4,9 @@
 // (bit 0: is_bigendian), then the data. From 0x80 it is a compressedDepth image: format index
 // (byte 0 & 3), then the message data (the 12-byte header, then PNG or RVL). From 0xc0 it is a
 // compressed image message (views/image_frames.h) whose data is the rest: format "png" or
-// "jpeg" (bit 0), checked as `logscope frames` checks what it writes as stored (libpng).
+// "jpeg" (bit 0), checked as `logscope frames` checks what it writes as stored (libpng). From
+// 0xe0 it is a CompressedVideo frame (views/video_bitstream.h) of codec h264, h265, vp9 or av1
+// (byte 0 & 3): the NAL (or OBU, or VP9 header) scanning, keyframe and codec string.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include "core/report.h"
 #include "views/image_convert.h"
 #include "views/image_frames.h"
+#include "views/video_bitstream.h"
 
 namespace {
 
@@ -41,6 +44,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace logscope::views;
   using logscope::Json;
   if (size < 1) return 0;
+  if (data[0] >= 0xe0) {
+    static const char* const kCodecs[] = {"h264", "h265", "vp9", "av1"};
+    const std::string_view stream(reinterpret_cast<const char*>(data + 1), size - 1);
+    Json message = Json::object();
+    Json bytes = Json::object();
+    bytes["length"] = size - 1;
+    bytes["hex"] = logscope::hex_string(data + 1, size - 1);
+    message["format"] = kCodecs[data[0] & 3];
+    message["data"] = std::move(bytes);
+    Frame frame;
+    frame_from_message("foxglove.CompressedVideo", message, frame);
+    if (frame.ok && (frame.container != "video" || frame.bytes != stream)) __builtin_trap();
+    if (!frame.ok && (frame.code.empty() || frame.message.empty() || frame.key)) __builtin_trap();
+    std::vector<NalUnit> units;
+    std::string error;
+    if (annexb_units(stream, units, error)) {
+      uint64_t end = 0;
+      for (const NalUnit& u : units)
+        if (!u.size || u.offset < end + 3 || u.offset + u.size > stream.size()) __builtin_trap();
+        else end = u.offset + u.size;
+    } else if (error.empty()) {
+      __builtin_trap();
+    }
+    return 0;
+  }
   if (data[0] >= 0xc0) {
     Json message = Json::object();
     Json bytes = Json::object();

@@ -417,6 +417,12 @@ int main(int argc, char** argv) {
   write_text(out + "/image_convert/png_rgba", std::string("\x80") + std::string(12, '\0') + logscope::views::encode_png_rgba(pixel, 1, 1));
   // A compressed image message holding a PNG (fuzz_image_convert's 0xc0 inputs: image_frames.h).
   write_text(out + "/image_convert/compressed_png", std::string("\xc0") + logscope::views::encode_png_rgba(pixel, 1, 1));
+  // CompressedVideo frames (0xe0 + codec): an H.264 SPS, PPS and IDR slice; an H.265 IDR; a VP9
+  // keyframe header; AV1 temporal delimiter, sequence header and key frame OBUs.
+  write_text(out + "/image_convert/video_h264", raw("\xe0\0\0\0\1\x67\x64\0\x1f\xac\xd9\x40\0\0\0\1\x68\xeb\xe3\xcb\0\0\1\x65\x88\x84\0\x33"));
+  write_text(out + "/image_convert/video_h265", raw("\xe1\0\0\1\x42\x01\x01\x01\x60\0\0\x03\0\x90\0\0\x03\0\0\0\x5d\0\0\1\x26\x01\xaf"));
+  write_text(out + "/image_convert/video_vp9", raw("\xe2\x82\x49\x83\x42\0"));
+  write_text(out + "/image_convert/video_av1", raw("\xe3\x12\0\x0a\x04\0\0\0\x40\x32\x01\x10"));
   write_text(out + "/protobuf/proto_text", "Psyntax = \"proto3\";\nmessage M { repeated double x = 1; map<string, M> m = 2; }\n");
   // The robot log view (fuzz_robot_log): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/robot_log/ros1", "rosgraph_msgs/Log\n{\"level\": \"warn\", \"grep\": \"b+\"}\n"

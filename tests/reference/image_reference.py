@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The image reference for tests/codec/test_image_convert.cpp: what numpy and OpenCV (Debian's
 python3-numpy, python3-opencv) make of the same image message bytes, computed as cv_bridge does
-(cv2.cvtColor for Bayer and YUV, cv::Mat::convertTo(1/256) from 16 bits to 8).
+(cv2.cvtColor for Bayer and YUV, cv::Mat::convertTo(1/256) from 16-bit Bayer to 8); mono16 is
+stretched in grey over its own range (round((v - low) * 255 / (high - low)), half up), its raw
+values written like depth's.
 
 usage:
   image_reference.py convert DIR
@@ -40,8 +42,8 @@ def turbo_rgb(index):
     return bgr[:, ::-1]
 
 
-def colour_depth(values):
-    """values: float64, NaN where nothing was measured. -> (rgba, low, high)."""
+def colour_depth(values, grey=False):
+    """values: float64, NaN where nothing was measured. -> (rgba, low, high); grey: a grey stretch."""
     flat = values.reshape(-1)
     valid = ~np.isnan(flat)
     low = float(flat[valid].min()) if valid.any() else 0.0
@@ -53,7 +55,8 @@ def colour_depth(values):
             index = np.floor((flat[valid] - low) * 255.0 / (high - low) + 0.5)
         else:
             index = np.zeros(int(valid.sum()))
-        rgba[valid, :3] = turbo_rgb(np.clip(index, 0, 255))
+        index = np.clip(index, 0, 255)
+        rgba[valid, :3] = np.repeat(index.astype(np.uint8)[:, None], 3, axis=1) if grey else turbo_rgb(index)
     return rgba, low, high
 
 
@@ -87,8 +90,6 @@ def convert(case, data):
         return cv2.cvtColor(rows_of(case, data, 4).reshape(h, w, 4), cv2.COLOR_BGRA2RGBA), None
     if enc in ("mono8", "8UC1"):
         return cv2.cvtColor(rows_of(case, data, 1).copy(), cv2.COLOR_GRAY2RGBA), None
-    if enc == "mono16":
-        return cv2.cvtColor(to_8bit(samples(rows_of(case, data, 2), np.uint16, big)), cv2.COLOR_GRAY2RGBA), None
     if enc.startswith("bayer_"):
         pattern, bits = enc[6:10], int(enc[10:])
         mosaic = rows_of(case, data, 1).copy() if bits == 8 else samples(rows_of(case, data, 2), np.uint16, big)
@@ -98,7 +99,10 @@ def convert(case, data):
         return cv2.cvtColor(rows_of(case, data, 2).reshape(h, w, 2).copy(), cv2.COLOR_YUV2RGBA_UYVY), None
     if enc in ("yuv422_yuy2", "yuyv"):
         return cv2.cvtColor(rows_of(case, data, 2).reshape(h, w, 2).copy(), cv2.COLOR_YUV2RGBA_YUY2), None
-    if enc == "16UC1":
+    grey = enc == "mono16"
+    if grey:
+        values = samples(rows_of(case, data, 2), np.uint16, big).astype(np.float64)
+    elif enc == "16UC1":
         values = samples(rows_of(case, data, 2), np.uint16, big).astype(np.float64)
         values[values == 0] = np.nan
     elif enc == "32FC1":
@@ -106,7 +110,7 @@ def convert(case, data):
         values[~(np.isfinite(values) & (values > 0))] = np.nan
     else:
         raise SystemExit("image_reference.py: no reference for encoding " + enc)
-    rgba, low, high = colour_depth(values)
+    rgba, low, high = colour_depth(values, grey)
     return rgba.reshape(h, w, 4), (values.astype(np.float32), low, high)
 
 

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { start, openFile, waitOpened, screenshot, sample, root, cli, haveWasm, skipUnless } from './helpers.mjs';
@@ -124,6 +124,20 @@ test('images: the fixture\'s raw, depth and JPEG frames equal what logscope fram
   assert.match(await page.textContent('#image-readout'), /nothing measured/);
   await screenshot(page, 'images-fixture-depth');
 
+  // mono16 (a 12-bit sensor's values, big-endian): a grey stretch over its own range as the CLI's
+  // PNG, a legend in raw units, the raw 16-bit value under the pointer (the fixture's formula).
+  const mono = await selectTopic(page, '/camera/mono16');
+  sameAsCli(mono, cliFrames(fixture, '/camera/mono16').files);
+  assert.match(await page.textContent('#image-legend'), /mono16, raw units/);
+  const grey = Buffer.from(mono.pixels, 'base64');
+  assert.equal(Math.min(...grey.filter((_, i) => i % 4 === 0)), 0, 'the darkest pixel is black');
+  assert.equal(Math.max(...grey.filter((_, i) => i % 4 === 0)), 255, 'the brightest is white');
+  await page.mouse.move(box.x + box.width / 2 + 37, box.y + box.height / 2 + 11);
+  const under = /x (\d+), y (\d+): (\d+)$/.exec(await page.textContent('#image-readout'));
+  assert.ok(under, 'a raw value under the pointer');
+  assert.equal(Number(under[3]), 400 + Number(under[1]) * 150 + Number(under[2]) * 17 + Number(mono.index) * 40);
+  await screenshot(page, 'images-fixture-mono16');
+
   // JPEG: the cursor (at the last rgb frame) is past the cut one, which is named; the one before
   // is decoded by the browser at the stored image's size, within JPEG's tolerance of PIL.
   const jpegFiles = cliFrames(fixture, '/camera/compressed').files;
@@ -202,4 +216,66 @@ test('images: the real ROS 2 MCAP whose CompressedImage schema is empty says so'
   await page.waitForFunction(() => /empty definition/.test(document.querySelector('#image-note')?.textContent || '') && !document.body.dataset.job, null, { timeout: 30_000 });
   await screenshot(page, 'images-Kawwshall-no-schema');
   await page.context().close();
+});
+
+// CompressedVideo: an H.264 stream that Debian's ffmpeg makes (tests/reference/video_reference.py:
+// testsrc, a keyframe every 5 frames, no B frames), written by `logscope make-demo-video` as
+// foxglove_msgs/msg/CompressedVideo. Chromium's WebCodecs decodes the frames from the keyframe
+// before the one at the cursor; the canvas matches ffmpeg's own decode (PNG, read by PIL) within a
+// lossy tolerance (the two convert YUV to RGB their own ways).
+test('images: an H.264 CompressedVideo plays: the frame at a time decodes from its keyframe and matches ffmpeg', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  if (!havePil) return t.skip('python3-pil is missing');
+  const dir = mkdtempSync(join(tmpdir(), 'logscope-video-'));
+  try {
+    try {
+      execFileSync('/usr/bin/python3', [join(root, 'tests', 'reference', 'video_reference.py'), 'make', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (error) {
+      if (error.status === 77) return t.skip(`SKIPPED: ${String(error.stderr).trim()}`);
+      throw error;
+    }
+    const reference = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8'));
+    const file = join(dir, 'video.mcap');
+    execFileSync(cli, ['make-demo-video', file, '--stream', join(dir, 'stream.h264')], { stdio: 'ignore' });
+    const page = await env.newPage();
+    await openFile(page, file);
+    assert.equal(await waitOpened(page, 'video.mcap'), 'summary');
+    await page.click('#tab-images');
+    const first = await shownFrame(page, { topic: '/camera/video' });
+    if (first.code === 'image.video.no_codec' || first.code === 'image.video.no_webcodecs') return t.skip(`SKIPPED: ${first.error}`);
+    assert.equal(first.frames, String(reference.frames));
+    const compare = (shown, index) => {
+      assert.equal(shown.code, '', shown.error);
+      assert.equal(shown.kind, 'video');
+      const ref = pil(join(dir, `frame_${String(index).padStart(3, '0')}.png`));
+      assert.equal(shown.canvasWidth, ref.width);
+      assert.equal(shown.canvasHeight, ref.height);
+      const a = Buffer.from(shown.pixels, 'base64');
+      let sum = 0;
+      for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - ref.rgba[i]);
+      const mean = sum / a.length;
+      assert.ok(mean <= 6, `frame ${index}: the canvas is within a lossy tolerance of ffmpeg's decode (mean difference ${mean.toFixed(2)})`);
+      // Another frame of the same stream is further away: the comparison can fail.
+      const other = pil(join(dir, `frame_${String((index + 3) % reference.frames).padStart(3, '0')}.png`));
+      let far = 0;
+      for (let i = 0; i < a.length; i++) far += Math.abs(a[i] - other.rgba[i]);
+      assert.ok(far / a.length > mean, `frame ${index} is nearer its own ffmpeg decode (${mean.toFixed(2)}) than frame ${(index + 3) % reference.frames}'s (${(far / a.length).toFixed(2)})`);
+    };
+    compare(first, 0);
+    assert.match(first.info, /a keyframe/);
+    // Frame 7: decoded from the keyframe 5 (ffprobe's), 3 frames.
+    await page.focus('#images-card');
+    for (let i = 1; i <= 7; i++) {
+      await page.keyboard.press('ArrowRight');
+      await shownFrame(page, { index: String(i) });
+    }
+    const seventh = await shownFrame(page, { index: '7' });
+    const key = Math.max(...reference.keyframes.filter((k) => k <= 7));
+    assert.match(seventh.info, new RegExp(`decoded from the keyframe ${7 - key} frames before \\(${7 - key + 1} frames`));
+    compare(seventh, 7);
+    await screenshot(page, 'images-video-h264');
+    await page.context().close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,8 +1,9 @@
 // The images view's canvas (views/images.js): the frame at its own size in a hidden canvas
 // (#image-frame: the pixels as decoded, which Save PNG writes and the tests read), drawn onto the
 // shown canvas with zoom (wheel, about the pointer) and pan (drag); a double click fits it again.
-// Under the pointer: the pixel's RGB, or a depth image's value in its unit. Depth gets a legend of
-// its colour map (Turbo, as the codec draws it) over the measured range.
+// Under the pointer: the pixel's RGB, or a depth image's value in its unit (mono16: its raw 16-bit
+// value). Depth gets a legend of its colour map (Turbo, as the codec draws it) over the measured
+// range; mono16 a grey bar over its own range, "mono16, raw units".
 // @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear } from '../dom.js';
 
@@ -19,9 +20,9 @@ export function turbo(x) {
 }
 
 /**
- * What the canvas shows: RGBA pixels (raw encodings, depth) or a bitmap the browser decoded.
- * @typedef {{width: number, height: number, rgba?: Uint8ClampedArray<ArrayBuffer>, bitmap?: ImageBitmap,
- *   depth?: {values: Float32Array, unit: string, low: number, high: number} | null}} CanvasFrame
+ * What the canvas shows: RGBA pixels (raw encodings, depth) or a bitmap (or video frame) the browser decoded.
+ * @typedef {{width: number, height: number, rgba?: Uint8ClampedArray<ArrayBuffer>, bitmap?: ImageBitmap | VideoFrame,
+ *   depth?: {values: Float32Array, unit: string, low: number, high: number, map?: string} | null}} CanvasFrame
  */
 
 const HEIGHT = 480; // the shown canvas's height in CSS pixels
@@ -91,16 +92,23 @@ export function imageCanvas() {
     readout.textContent = ' ';
   }
 
-  const valueText = (/** @type {number} */ v, /** @type {string} */ unit) => (unit === 'mm' ? `${Math.round(v)} mm` : `${v.toFixed(3)} m`);
+  const valueText = (/** @type {number} */ v, /** @type {string} */ unit) =>
+    (unit === 'mm' ? `${Math.round(v)} mm` : unit === 'raw' ? `${Math.round(v)}` : `${v.toFixed(3)} m`);
   function drawLegend() {
     clear(legend);
     if (!depth) return;
     const bar = /** @type {HTMLCanvasElement} */ (h('canvas.image-legend-bar', { width: 256, height: 1 }));
     const ctx = /** @type {CanvasRenderingContext2D} */ (bar.getContext('2d'));
     const row = ctx.createImageData(256, 1);
-    for (let i = 0; i < 256; i++) row.data.set([...turbo(i / 255), 255], i * 4);
+    const grey = depth.map === 'grey';
+    for (let i = 0; i < 256; i++) row.data.set([...(grey ? [i, i, i] : turbo(i / 255)), 255], i * 4);
     ctx.putImageData(row, 0, 0);
     const { low, high, unit } = depth;
+    if (unit === 'raw') {
+      legend.append(h('span.small.mono', {}, valueText(low, unit)), bar, h('span.small.mono', {}, valueText(high, unit)),
+        h('span.small.muted', {}, ' mono16, raw units: grey stretched over the frame\'s own range'));
+      return;
+    }
     legend.append(h('span.small.mono', {}, low === high && low === 0 ? 'nothing measured' : valueText(low, unit)), bar,
       h('span.small.mono', {}, valueText(high, unit)), h('span.small.muted', {}, ` depth in ${unit === 'mm' ? 'millimetres' : 'metres'}; black: nothing measured`));
   }

@@ -1,20 +1,24 @@
-// Images (sensor_msgs/Image and CompressedImage, foxglove.RawImage and CompressedImage), one view
+// Images (sensor_msgs/Image and CompressedImage, foxglove.RawImage, CompressedImage and
+// CompressedVideo), one view
 // for every format: the codec's images query (codec/views/image_query.h, docs/views.md) runs in
 // the job worker's full module, loaded on first use. It lists a topic's frame times once, then reads
 // one frame at a time from its own chunk; the worker hands its pixels (RGBA, then depth values) or
 // its stored bytes over apart from the JSON. JPEG, PNG and WebP are decoded by the browser
-// (createImageBitmap), raw frames drawn as they come (views/image-canvas.js). The frame shown is
+// (createImageBitmap), video by WebCodecs from the keyframe before the frame (views/video-decode.js),
+// raw frames drawn as they come (views/image-canvas.js). The frame shown is
 // the one at the timeline's cursor; the arrow keys step frames and the cursor follows.
 // @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { imageCanvas } from './image-canvas.js';
+import { decodeVideoRun, codecName } from './video-decode.js';
 
 /**
  * @typedef {{index: number, time_ns: string, type: string, ok: boolean, code: string | null, message: string | null, warning: string | null,
- *   encoding: string, kind: 'rgba' | 'jpeg' | 'png' | 'webp' | null, width: number | null, height: number | null, place: string,
- *   offset: number | null, in_chunk: number, depth?: {unit: string, low: number, high: number}, bytes: number}} FrameInfo
+ *   encoding: string, kind: 'rgba' | 'jpeg' | 'png' | 'webp' | 'video' | null, width: number | null, height: number | null, place: string,
+ *   offset: number | null, in_chunk: number, depth?: {unit: string, low: number, high: number, map: string}, bytes: number,
+ *   video?: import('./video-decode.js').VideoRun}} FrameInfo
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   topic: string | null, type: string | null, count: number, first_ns?: string | null, last_ns?: string | null, before_first?: boolean,
  *   frame?: FrameInfo, undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
@@ -85,7 +89,7 @@ export function renderImages(root, { session, view, wanted = null, onShown = () 
     if (result.truncated) lines.push(result.truncated);
     const notes = lines.map((text) => h('p.small.warn-text', {}, text));
     if (!result.topics.length || !result.frame) {
-      clear(note).append(...notes, h('p.muted', {}, result.topics.length ? 'This topic has no frames.' : 'This file has no image topic (sensor_msgs/Image or CompressedImage, foxglove.RawImage or CompressedImage).'));
+      clear(note).append(...notes, h('p.muted', {}, result.topics.length ? 'This topic has no frames.' : 'This file has no image topic (sensor_msgs/Image or CompressedImage, foxglove.RawImage, CompressedImage or CompressedVideo).'));
       canvas.hide();
       Object.assign(root.dataset, { frames: String(result.count || 0), code: '' });
       for (const b of [prev, next, save]) b.disabled = true;
@@ -106,6 +110,15 @@ export function renderImages(root, { session, view, wanted = null, onShown = () 
       const values = f.depth ? new Float32Array(bytes.buffer.slice(bytes.byteOffset + pixels, bytes.byteOffset + bytes.length)) : null;
       canvas.show({ width: /** @type {number} */ (width), height: /** @type {number} */ (height), rgba: new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, pixels),
         depth: f.depth && values ? { values, ...f.depth } : null });
+    } else if (!problem && f.kind === 'video' && f.video) {
+      const decoded = await decodeVideoRun(f.encoding, f.video, bytes);
+      if ('problem' in decoded) problem = decoded.problem;
+      else {
+        width = decoded.frame.displayWidth;
+        height = decoded.frame.displayHeight;
+        canvas.show({ width, height, bitmap: decoded.frame });
+        decoded.frame.close();
+      }
     } else if (!problem && f.kind) {
       try {
         const bitmap = await createImageBitmap(new Blob([bytes], { type: MIME[f.kind] }));
@@ -123,7 +136,7 @@ export function renderImages(root, { session, view, wanted = null, onShown = () 
     }
     clear(note).append(...notes);
     save.disabled = Boolean(problem);
-    clear(info).append(`${f.type} · ${f.encoding || '(no encoding)'}${width && height ? ` · ${width} × ${height}` : ''}${f.kind && f.kind !== 'rgba' ? ` · ${f.kind.toUpperCase()} as stored, ${formatCount(f.bytes)} bytes` : ''} · ${f.place}`);
+    clear(info).append(`${f.type} · ${f.encoding || '(no encoding)'}${width && height ? ` · ${width} × ${height}` : ''}${f.kind === 'video' && f.video ? ` · ${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${formatCount(f.index - f.video.first_index)} frames before`} (${formatCount(f.video.run.length)} frames, ${formatCount(f.bytes)} bytes)` : f.kind && f.kind !== 'rgba' ? ` · ${f.kind.toUpperCase()} as stored, ${formatCount(f.bytes)} bytes` : ''} · ${f.place}`);
     Object.assign(root.dataset, { topic: result.topic || '', index: String(f.index), timeNs: f.time_ns, frames: String(result.count), kind: problem ? '' : f.kind || '',
       width: String(width || ''), height: String(height || ''), code: problem?.code || '' });
     onShown(/** @type {string} */ (result.topic), BigInt(f.time_ns));
