@@ -160,7 +160,10 @@ async function firefoxBackend({ downloads } = {}) {
   };
 }
 
-async function webkitBackend({ downloads } = {}) {
+// compositing: WebKit's GL compositor on (off by default). This machine has no GPU: the compositor
+// then runs on Mesa's llvmpipe, which took both cores for about 6 s after a 300 MB file opened
+// (bench/engines.mjs), where Chromium runs with --disable-gpu and Firefox rasterises in software.
+async function webkitBackend({ downloads, compositing = false } = {}) {
   const { Builder, By } = await import('selenium-webdriver');
   // MiniBrowser needs a display: a private Xvfb for this file's browser, on a display number
   // no X server holds (its lock file), given time to listen.
@@ -170,7 +173,7 @@ async function webkitBackend({ downloads } = {}) {
   const xvfb = spawn(XVFB, [display, '-screen', '0', '1600x1000x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
   for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${number}`); i++) await sleep(100);
   const port = await freePort();
-  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display, ...(downloads ? { HOME: downloads } : {}) } });
+  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display, ...(downloads ? { HOME: downloads } : {}), ...(compositing ? {} : { WEBKIT_DISABLE_COMPOSITING_MODE: '1' }) } });
   const stop = () => { driverProcess.kill(); xvfb.kill(); };
   try {
     await reachable(`http://127.0.0.1:${port}/status`, 20_000);
