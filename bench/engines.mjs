@@ -26,7 +26,10 @@ const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 // webkit-gl: WebKit with its GL compositor on, which on this GPU-less machine runs on Mesa's
 // llvmpipe (tests/browsers/driver.mjs): measured too, so the table shows what that costs.
 const order = ['chromium', 'firefox', 'webkit', 'webkit-gl'].filter((e) => !wanted.length || wanted.includes(e));
-const variants = { 'webkit-gl': { engine: 'webkit', options: { compositing: true }, label: ' with its GL compositor on llvmpipe' } };
+const variants = {
+  webkit: { engine: 'webkit', options: { compositing: false } },
+  'webkit-gl': { engine: 'webkit', options: { compositing: true }, label: ' with its GL compositor on llvmpipe' },
+};
 
 if (!existsSync(path)) {
   if (fileArg) throw new Error(`bench:engines: ${path} does not exist`);

@@ -160,10 +160,11 @@ async function firefoxBackend({ downloads } = {}) {
   };
 }
 
-// compositing: WebKit's GL compositor on (off by default). This machine has no GPU: the compositor
+// compositing: false turns WebKit's GL compositor off. This machine has no GPU: the compositor
 // then runs on Mesa's llvmpipe, which took both cores for about 6 s after a 300 MB file opened
-// (bench/engines.mjs), where Chromium runs with --disable-gpu and Firefox rasterises in software.
-async function webkitBackend({ downloads, compositing = false } = {}) {
+// (bench/engines.mjs), where Chromium runs with --disable-gpu. bench:engines turns it off; the
+// suite keeps it on, as WebDriver's screenshots in WebKitGTK hung without it.
+async function webkitBackend({ downloads, compositing = true } = {}) {
   const { Builder, By } = await import('selenium-webdriver');
   // MiniBrowser needs a display: a private Xvfb for this file's browser, on a display number
   // no X server holds (its lock file), given time to listen.
