@@ -69,3 +69,24 @@ test('diagnostics: the fixture\'s components, levels, strips and key/values as l
   await screenshot(page, 'diagnostics-fixture');
   await page.context().close();
 });
+
+test('diagnostics: the Overview counts the components by worst level and links to the first ERROR', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const page = await env.newPage();
+  await openFile(page, fixture);
+  assert.equal(await waitOpened(page, 'diagnostics.bag'), 'summary');
+  await page.waitForFunction(() => document.querySelector('#diag-line')?.dataset.components, null, { timeout: 60_000 });
+  const answer = cliJson('diag', fixture, '--json');
+  assert.equal(await page.getAttribute('#diag-line', 'data-components'), String(answer.component_count));
+  assert.equal(await page.getAttribute('#diag-line', 'data-messages'), String(answer.messages));
+  const worst = (level) => answer.components.filter((c) => c.worst === level).length;
+  const text = await page.textContent('#diag-line');
+  assert.match(text, new RegExp(`${worst('ERROR')} of ${answer.component_count} components reached ERROR, ${worst('STALE')} STALE, ${worst('WARN')} WARN`));
+  assert.match(text, /1 gave a level no name fits/); // gps's UNKNOWN byte
+  // The link moves the cursor to the earliest ERROR and shows the tab there.
+  const firstError = answer.findings.filter((f) => f.code === 'diagnostics.component.error').map((f) => BigInt(f.time_ns)).reduce((a, b) => (b < a ? b : a));
+  await page.click('#diag-first-error');
+  const atError = await shownTable(page, String(firstError));
+  assert.equal(atError.rows.find((r) => r.name === 'motor_left').at, 'ERROR');
+  await page.context().close();
+});

@@ -8,6 +8,9 @@ import { LaterFacts } from '../later-facts.js';
 import { isAbort } from '../session.js';
 import { renderFileMap, withProblems } from '../file-map.js';
 import { renderLogLine } from '../views/robot-log-overview.js';
+import { renderDiagnosticsLine } from '../views/diagnostics-overview.js';
+import { viewTopics } from '../views/overview-line.js';
+import { timeRange } from '../plots/range.js';
 
 // Up to this size a full check is followed by fileMap(true), a second check in the view worker
 // (the check ran in the jobs worker, whose results this one does not hold): a fraction of a second
@@ -31,8 +34,10 @@ function selectTableRow(table, key) {
 export function overviewTab(app) {
   let session = null;
   let later = null;
-  const logSlot = h('div#robot-log-slot'); // the robot's own log, counted by level (views/robot-log-overview.js)
-  $('#overview-grid').before(logSlot);
+  // Lines about what the robot said: its own log counted by level, its diagnostics' worst levels
+  // (views/robot-log-overview.js, views/diagnostics-overview.js).
+  const linesSlot = h('div#view-lines-slot');
+  $('#overview-grid').before(linesSlot);
 
   $('#tables-slot').addEventListener('click', (event) => {
     const target = /** @type {Element} */ (event.target);
@@ -106,6 +111,22 @@ export function overviewTab(app) {
     slot.append(h('details.card.info-card', {}, h('summary', {}, head(copy)), pre));
   }
 
+  async function viewLines(mine) {
+    const topics = await viewTopics(mine);
+    if (mine !== session) return;
+    if (topics.robot_log) {
+      renderLogLine(linesSlot, mine, topics.robot_log, { onShow: (index) => (index === null ? app.tabs.select('log') : app.tabs.get('log').showIndex(index)) });
+    }
+    if (topics.diagnostics) {
+      renderDiagnosticsLine(linesSlot, mine, topics.diagnostics, {
+        onShow: (time) => {
+          if (time !== null) timeRange(mine).setCursor(time);
+          app.tabs.select('diag');
+        },
+      });
+    }
+  }
+
   return {
     name: 'overview',
     label: 'Overview',
@@ -114,7 +135,7 @@ export function overviewTab(app) {
       session = opened;
       later = null;
       indexMap = null;
-      for (const slot of ['#robot-log-slot', '#map-slot', '#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
+      for (const slot of ['#view-lines-slot', '#map-slot', '#unknown-slot', '#recovery-slot', '#info-slot', '#facts-slot', '#tables-slot', '#checksum-card']) clear($(slot));
       $('#checksum-card').hidden = false;
       $('#overview-grid').hidden = true;
       session.on('unknown', () => renderUnknown($('#unknown-slot'), session.detection, { onOpenOther: () => $('#file-input').click() }));
@@ -135,7 +156,7 @@ export function overviewTab(app) {
         later.start();
         infoText();
         fileMap(false);
-        renderLogLine(logSlot, session, { onShow: (index) => (index === null ? app.tabs.select('log') : app.tabs.get('log').showIndex(index)) });
+        viewLines(session);
       });
       session.on('checksum', checksumCard);
       session.on('checking', recovery);
