@@ -98,6 +98,25 @@ int run_check(const std::vector<std::string>& raw) {
   return errors + warnings ? kExitProblems : kExitClean;
 }
 
+// The format table, for scripts: the build writes the page's folder rules from its JSON
+// (scripts/write-folder-rules.mjs), so the page groups a folder's files as the codec does.
+int run_formats(const std::vector<std::string>& raw) {
+  Arguments args(raw, {});
+  if (!args.ok()) return fail(args.error());
+  if (!args.positional().empty()) return fail("formats takes no FILE (see `logscope formats --help`)");
+  if (args.has("--json")) {
+    std::printf("%s\n", formats_json().dump(2).c_str());
+    return kExitClean;
+  }
+  for (const FormatEntry& entry : formats()) {
+    std::string endings;
+    for (const std::string& ending : entry.file_endings) endings += (endings.empty() ? "" : " ") + ending;
+    std::printf("%-8s  %-20s  %s%s\n", entry.name.c_str(), entry.label.c_str(), entry.shape == LogShape::Folder ? "folder; " : "",
+                endings.c_str());
+  }
+  return kExitClean;
+}
+
 // Annotated hex dump: a line per structure span that starts in the range, then the rows.
 void print_span_starts(const std::vector<Span>& spans, uint64_t from, uint64_t to, int depth) {
   for (const Span& span : spans) {
@@ -173,6 +192,13 @@ const CommandRegistrar kHex({"hex", "annotated hex dump of a byte range",
                              "Dumps M bytes (default 256) from offset N (default 0; decimal or 0x hex),\n"
                              "with a '#' line wherever a structure (block, record, field) starts.",
                              run_hex});
+
+const CommandRegistrar kFormats({"formats", "the formats logscope reads, with their file endings and folder rules",
+                                 "usage: logscope formats [--json]\n\n"
+                                 "One line per format: its name, label, whether a log is a folder, its file endings.\n"
+                                 "  --json  the format table as the page reads it (names, labels, endings, operations, and\n"
+                                 "          for a folder format its folder_rule: the file names that make a folder a log).",
+                                 run_formats});
 
 void print_usage() {
   std::printf("logscope: inspect robot logs\n\nformats (recognised by content):\n");

@@ -5,7 +5,7 @@
 //   node scripts/build-dist.mjs --single   (npm run build:single) -> dist/logscope-single.html:
 //       one HTML file with the CSS, the script, the worker and the wasm inlined, that works from
 //       file:// (the worker runs from a Blob URL, the wasm is handed to it as base64).
-// Needs web/gen/logscope{,-outputs}.{mjs,wasm} (bash scripts/build.sh); --single needs esbuild (npm install).
+// Needs web/gen/logscope{,-full}.{mjs,wasm} and web/gen/folder-rules.js (bash scripts/build.sh); --single needs esbuild (npm install).
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -34,13 +34,15 @@ const markedViews = () => readdirSync(join(web, 'src', 'views')).filter((f) => f
   .map((f) => `src/views/${f}`).filter((f) => readFileSync(join(web, f), 'utf8').includes(FIRST_USE_MARK));
 const ON_FIRST_USE = [...FULL_MODULE, ...markedViews()];
 
-for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...FULL_MODULE]) {
+// The page's folder code imports the format table's folder rules (scripts/write-folder-rules.mjs).
+const FOLDER_RULES = 'gen/folder-rules.js';
+for (const f of ['gen/logscope.mjs', 'gen/logscope.wasm', ...FULL_MODULE, FOLDER_RULES]) {
   if (!existsSync(join(web, f))) fail(`web/${f} is missing: build the codec first (bash scripts/build.sh)`);
 }
 
 // The app's files, relative to web/ (no demos, no tests: the user brings the logs).
 function appFiles() {
-  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm', ...FULL_MODULE];
+  const files = ['index.html', 'app.css', 'manifest.webmanifest', 'icon.svg', 'icon-maskable.svg', 'worker.js', 'gen/logscope.mjs', 'gen/logscope.wasm', FOLDER_RULES, ...FULL_MODULE];
   // The page's modules, in src/ and its folders (tabs/, data-views/).
   for (const entry of readdirSync(join(web, 'src'), { recursive: true }).sort()) if (entry.endsWith('.js')) files.push(`src/${entry.split('\\').join('/')}`);
   return files;

@@ -50,7 +50,65 @@ size_t builtin_count() {
   return count;
 }
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// A folder's own name from its name or path ("logs/run/" -> "run").
+std::string folder_base_name(std::string folder) {
+  while (!folder.empty() && folder.back() == '/') folder.pop_back();
+  size_t slash = folder.find_last_of('/');
+  return slash == std::string::npos ? folder : folder.substr(slash + 1);
+}
+
 }  // namespace
+
+bool FolderRule::is_split(const std::string& folder, const std::string& file) const {
+  std::string stem = folder_base_name(folder);
+  if (stem.empty()) return false;
+  std::string prefix = stem + "_";
+  if (file.compare(0, prefix.size(), prefix) != 0) return false;
+  for (const std::string& ending : split_endings) {
+    if (file.size() <= prefix.size() + ending.size() || !ends_with(file, ending)) continue;
+    std::string digits = file.substr(prefix.size(), file.size() - prefix.size() - ending.size());
+    if (digits.size() > split_digits || (digits.size() > 1 && digits[0] == '0')) continue;
+    if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return true;
+  }
+  return false;
+}
+
+std::optional<FolderRule::Clause> FolderRule::match(const std::string& folder, const std::vector<std::string>& files) const {
+  for (const std::string& name : names)
+    if (contains(files, name)) return Clause::Name;
+  for (const std::string& file : files)
+    for (const std::string& ending : endings)
+      if (ends_with(file, ending)) return Clause::Ending;
+  for (const std::string& file : files) {
+    bool is_companion = std::any_of(companions.begin(), companions.end(), [&](const std::string& c) { return ends_with(file, c); });
+    if (is_companion) continue;
+    for (const std::string& companion : companions)
+      if (contains(files, file + companion)) return Clause::Companion;
+  }
+  for (const std::string& file : files)
+    if (is_split(folder, file)) return Clause::Split;
+  return std::nullopt;
+}
+
+bool FolderRule::empty() const { return names.empty() && endings.empty() && companions.empty() && split_endings.empty(); }
+
+Json FolderRule::to_json() const {
+  Json j = Json::object();
+  j["names"] = string_array(names);
+  j["endings"] = string_array(endings);
+  j["companions"] = string_array(companions);
+  j["split_endings"] = string_array(split_endings);
+  j["split_digits"] = static_cast<uint64_t>(split_digits);
+  return j;
+}
 
 Json FormatEntry::to_json() const {
   Json j = Json::object();
@@ -80,6 +138,7 @@ Json FormatEntry::to_json() const {
   for (Helper helper : helpers) helper_names.push_back(helper_name(helper));
   j["helpers"] = helper_names;
   j["shape"] = shape == LogShape::Folder ? "folder" : "file";
+  if (shape == LogShape::Folder) j["folder_rule"] = folder_rule.to_json();
   j["module"] = read_in_full_module ? "full" : "view";
   return j;
 }

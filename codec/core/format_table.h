@@ -50,6 +50,29 @@ struct ExtractOption {
   std::vector<std::string> choices;  // the first is the default
 };
 
+// LogShape::Folder: the file names that make a folder one log of the format, as plain data, so
+// that the codec (the format's match_folder) and the page (which cannot run the codec before it
+// groups a folder's files: web/gen/folder-rules.js, written from formats_json by the build) apply
+// one rule. A folder matches when one of its files meets a clause.
+struct FolderRule {
+  std::vector<std::string> names;          // a file of exactly this name ("metadata.yaml")
+  std::vector<std::string> endings;        // a file whose name ends so (".db3")
+  std::vector<std::string> companions;     // a file beside one named as it plus this ("-wal"),
+                                           // itself not so named
+  std::vector<std::string> split_endings;  // `<folder>_<N><ending>`: N decimal, no leading zero,
+  size_t split_digits = 9;                 // at most this many digits
+
+  // The clauses in the order above; match() names the first one a folder meets.
+  enum class Clause { Name, Ending, Companion, Split };
+  // `folder`: the folder's name or path (the part after its last '/' counts); `files`: the names
+  // of the files directly in it.
+  std::optional<Clause> match(const std::string& folder, const std::vector<std::string>& files) const;
+  // Is `file` a split of `folder` (its base name), by split_endings.
+  bool is_split(const std::string& folder, const std::string& file) const;
+  bool empty() const;
+  Json to_json() const;
+};
+
 // Helpers the page may start beside the codec for whole-file passes.
 enum class Helper {
   Decompress,  // chunk decompression on other cores
@@ -82,6 +105,8 @@ struct FormatEntry {
   // Problem codes that mean data was lost or found only by scanning (category "recovery").
   std::vector<std::string> recovery_codes;
   LogShape shape = LogShape::SingleFile;
+  // LogShape::Folder: which folders hold a log of the format, by their file names alone.
+  FolderRule folder_rule;
   // Its reading links a big library (SQLite): the page's view module lists the entry without
   // `open` and `open_folder` (set by the format's add_reading): it detects and names the format,
   // and the page reads the file in the full module, loaded on first use (docs/architecture.md,
@@ -152,7 +177,8 @@ void add_format(FormatEntry entry);
 void remove_format(std::string_view name);
 
 // The table as JSON for the page and scripts: [{name, label, summary, endings, operations,
-// source: {one, many}, extract_options, repair_summary, helpers, shape, module}].
+// source: {one, many}, extract_options, repair_summary, helpers, shape, module, and for a folder
+// format folder_rule: {names, endings, companions, split_endings, split_digits}}].
 Json formats_json();
 // "BDDF, ROS bag, CARLA recorder log": the labels, for messages that list what logscope reads.
 std::string format_labels();

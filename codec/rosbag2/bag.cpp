@@ -4,6 +4,8 @@
 #include <cstring>
 #include <map>
 
+#include "rosbag2/entry.h"
+
 namespace logscope::rosbag2 {
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -114,18 +116,6 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// A database of any name with its WAL companions (the 2018 `test.bag` with -wal and -shm).
-bool has_wal_database(Folder& folder, const std::vector<std::string>& names) {
-  for (const std::string& name : names) {
-    if (!contains(names, name + "-wal") && !contains(names, name + "-shm")) continue;
-    std::string error;
-    auto source = folder.open(name, &error);
-    char head[16] = {};
-    if (source && source->read(0, head, sizeof head) == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0) return true;
-  }
-  return false;
-}
-
 std::string line_prefix(uint64_t line) { return line ? "metadata.yaml line " + std::to_string(line) + ": " : "metadata.yaml: "; }
 
 }  // namespace
@@ -156,9 +146,12 @@ FolderYaml read_folder_yaml(Folder& folder) {
 
 std::optional<std::string> bag_storage(Folder& folder, const FolderYaml* known) {
   std::vector<std::string> names = folder.files();
-  bool db = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "sqlite3"); });
-  bool mcap = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "mcap"); });
-  if (contains(names, "metadata.yaml")) {
+  // The table's rule (entry.cpp), which the page applies too: by file names alone.
+  std::optional<FolderRule::Clause> clause = bag_folder_rule().match(folder.name(), names);
+  if (!clause) return std::nullopt;
+  if (*clause == FolderRule::Clause::Name) {
+    bool db = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "sqlite3"); });
+    bool mcap = std::any_of(names.begin(), names.end(), [](const std::string& n) { return is_storage_file(n, "mcap"); });
     FolderYaml read;
     const FolderYaml& yaml = known ? *known : (read = read_folder_yaml(folder));
     std::string said = yaml.metadata ? yaml.metadata->storage_identifier : "";
@@ -166,17 +159,8 @@ std::optional<std::string> bag_storage(Folder& folder, const FolderYaml* known) 
     if (said == "sqlite3" && (db || !mcap)) return std::string("sqlite3");
     return std::string(mcap && !db ? "mcap" : "sqlite3");
   }
-  if (db || has_wal_database(folder, names)) return std::string("sqlite3");
-  // Without a yaml, .mcap files are a bag's splits only when named as rosbag2 names them: a folder
-  // of unrelated MCAP files is not one log.
-  std::string stem = folder.name();
-  while (!stem.empty() && stem.back() == '/') stem.pop_back();
-  stem = base_name(stem);
-  for (const std::string& n : names) {
-    std::optional<uint64_t> k = split_index(n);
-    if (!stem.empty() && k && n == stem + "_" + std::to_string(*k) + ".mcap") return std::string("mcap");
-  }
-  return std::nullopt;
+  // Without a yaml, databases (by ending or beside their -wal) come before MCAP splits.
+  return std::string(*clause == FolderRule::Clause::Split ? "mcap" : "sqlite3");
 }
 
 void check_storage(const FolderYaml& yaml, const std::string& storage, std::vector<Problem>* problems) {

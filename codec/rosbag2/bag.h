@@ -54,11 +54,12 @@ struct FolderYaml {
 };
 FolderYaml read_folder_yaml(Folder& folder);
 
-// The storage of the bag a folder holds, "sqlite3" or "mcap"; none when it is no bag. A folder
+// The storage of the bag a folder holds, "sqlite3" or "mcap"; none when it is no bag. Whether it
+// is one is the entry's folder rule (bag_folder_rule, entry.cpp), by file names alone: a folder
 // that holds a metadata.yaml (whatever is in it) or .db3/.db3.zstd files is a bag, and so is one
-// with .mcap files named as rosbag2 names its splits (`<folder>_<N>.mcap`) or an SQLite database
-// beside its -wal/-shm (the 2018 `test.bag`). Where the yaml's storage_identifier and the files
-// disagree, the files decide. `yaml`: the folder's, when already read.
+// with .mcap files named as rosbag2 names its splits (`<folder>_<N>.mcap`) or a file beside its
+// -wal/-shm (the 2018 `test.bag`). Where the yaml's storage_identifier and the files disagree,
+// the files decide. `yaml`: the folder's, when already read.
 std::optional<std::string> bag_storage(Folder& folder, const FolderYaml* yaml = nullptr);
 // A warning when the yaml names another storage than the one read.
 void check_storage(const FolderYaml& yaml, const std::string& storage, std::vector<Problem>* problems);

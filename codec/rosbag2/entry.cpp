@@ -4,6 +4,22 @@
 
 namespace logscope::rosbag2 {
 
+const FolderRule& bag_folder_rule() {
+  static const FolderRule rule = [] {
+    FolderRule r;
+    r.names = {"metadata.yaml"};        // whatever it holds: the bag is then read from its files
+    r.endings = {".db3", ".db3.zstd"};  // databases, and whole-file zstd ones (compression_mode FILE)
+    // A database of any name beside its WAL files (the 2018 bag named test.bag).
+    r.companions = {"-wal", "-shm"};
+    // Without a yaml, .mcap files are a bag only as rosbag2 names its splits: a folder of
+    // unrelated MCAP files is not one log.
+    r.split_endings = {".mcap"};
+    r.split_digits = 9;  // as split_index (bag.h) reads them
+    return r;
+  }();
+  return rule;
+}
+
 FormatEntry format_entry() {
   FormatEntry e;
   e.name = "rosbag2";
@@ -24,6 +40,7 @@ FormatEntry format_entry() {
   e.file_endings = {".db3"};
   e.recovery_codes = {"rosbag2.db.integrity", "rosbag2.messages.unreadable", "rosbag2.file.missing"};
   e.shape = LogShape::Folder;
+  e.folder_rule = bag_folder_rule();
   e.read_in_full_module = true;
   e.source = {"topic", "topics"};
   e.operations = {Operation::Export, Operation::Plot};  // CDR by the bag's or a supplied definition (decode.h)

@@ -93,6 +93,31 @@ TEST_CASE("errors name the file and the cause, usage errors exit 2") {
   CHECK(out.find("--offset") != std::string::npos);
 }
 
+TEST_CASE("formats --json prints the format table, a folder format with its folder rule (the page's, scripts/write-folder-rules.mjs)") {
+  int status = -1;
+  std::string out = run_cli("formats --json", &status);
+  CHECK(status == 0);
+  std::string error;
+  std::optional<logscope::Json> table = logscope::Json::parse(out, &error);
+  REQUIRE_MESSAGE(table, error);
+  bool bag_rule = false;
+  for (const logscope::Json& entry : table->elements()) {
+    const logscope::Json* shape = entry.find("shape");
+    const logscope::Json* rule = entry.find("folder_rule");
+    REQUIRE(shape);
+    CHECK((rule != nullptr) == (shape->as_string() == "folder"));
+    if (rule && rule->find("names") && rule->find("names")->dump() == R"(["metadata.yaml"])" &&
+        rule->find("split_endings")->dump() == R"([".mcap"])")
+      bag_rule = true;
+  }
+  CHECK(bag_rule);
+  out = run_cli("formats", &status);
+  CHECK(status == 0);
+  CHECK(out.find("folder; .db3") != std::string::npos);
+  out = run_cli("formats extra", &status);
+  CHECK(status == 2);
+}
+
 TEST_CASE("hex dumps a range with offsets, bytes and text") {
   std::string dir = scratch_dir("cli-hex");
   std::string path = dir + "/text.txt";

@@ -162,6 +162,36 @@ TEST_CASE("a toy format registered from a test is detected, opened and listed") 
   CHECK(detect_text(std::string(kToyMagic) + "ab").family == "unknown");
 }
 
+TEST_CASE("a folder rule matches by file names: exact names, endings, a file beside its companion, splits named after the folder") {
+  FolderRule rule;
+  rule.names = {"index.yaml"};
+  rule.endings = {".tdb"};
+  rule.companions = {"-log"};
+  rule.split_endings = {".part"};
+  rule.split_digits = 3;
+  using Clause = FolderRule::Clause;
+  CHECK(rule.match("run", {"index.yaml", "a.tdb"}) == Clause::Name);
+  CHECK(rule.match("run", {"a.tdb", "run_0.part"}) == Clause::Ending);
+  CHECK(rule.match("run", {"store", "store-log"}) == Clause::Companion);
+  CHECK_FALSE(rule.match("run", {"store-log"}));               // a companion alone
+  CHECK_FALSE(rule.match("run", {"store-log", "store-log-log"}));  // nor beside its own
+  CHECK(rule.match("run", {"run_0.part"}) == Clause::Split);
+  CHECK(rule.match("logs/run/", {"run_12.part"}) == Clause::Split);  // a path: its last part names it
+  CHECK(rule.match("my_run", {"my_run_999.part"}) == Clause::Split);
+  for (const char* not_split : {"run_01.part", "run_1000.part", "run_.part", "run_x.part", "other_0.part", "run_0.part.bak", "run0.part"})
+    CHECK_MESSAGE(!rule.match("run", {not_split}), not_split);
+  CHECK_FALSE(rule.match("", {"_0.part"}));
+  CHECK_FALSE(rule.match("run", {}));
+  CHECK(FolderRule().empty());
+  CHECK(rule.to_json().dump() ==
+        R"({"names":["index.yaml"],"endings":[".tdb"],"companions":["-log"],"split_endings":[".part"],"split_digits":3})");
+  // The table lists a folder format's rule, for the page (scripts/write-folder-rules.mjs).
+  for (const FormatEntry& entry : formats()) {
+    CHECK_MESSAGE((entry.to_json().find("folder_rule") != nullptr) == (entry.shape == LogShape::Folder), entry.name);
+    if (entry.shape == LogShape::Folder) CHECK_MESSAGE(!entry.folder_rule.empty(), entry.name);
+  }
+}
+
 TEST_CASE("the built-in formats each detect their own demo and open it clean") {
   for (const FormatEntry& entry : formats()) {
     CAPTURE(entry.name);

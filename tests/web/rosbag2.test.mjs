@@ -98,6 +98,33 @@ test('a writer-made bag folder chosen with the folder chooser opens as one bag: 
   await page.context().close();
 });
 
+test('a yaml-less folder of MCAP splits named after it (run/run_0.mcap, run_1.mcap) chosen with the folder chooser opens as one bag of both files', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const run = join(dir, 'splits', 'run');
+  mkdirSync(run, { recursive: true });
+  execFileSync(cli, ['make-demo-cdr', join(run, 'run_0.mcap'), '--messages', '20'], { stdio: 'ignore' });
+  execFileSync(cli, ['make-demo-cdr', join(run, 'run_1.mcap'), '--messages', '30'], { stdio: 'ignore' });
+  const inFile = (name) => Number(cliJson('info', join(run, name), '--json').summary.file.counts.messages);
+  const both = inFile('run_0.mcap') + inFile('run_1.mcap');
+  const want = cliBag(run);
+  assert.ok(inFile('run_0.mcap') > 0 && inFile('run_1.mcap') > inFile('run_0.mcap'));
+  assert.equal(want.messages, both, 'the CLI reads the folder as one bag of both files');
+  const page = await env.newPage();
+  await page.setInputFiles('#folder-input', run);
+  assert.equal(await waitOpened(page, 'run'), 'summary');
+  assert.equal(await page.evaluate(() => document.body.dataset.batch ?? null), null, 'one log, not a batch of two files');
+  assert.match(await page.textContent('.format-pill'), /rosbag2/);
+  assert.match(await page.textContent('#file-sub'), /in a folder of 2 files/);
+  await waitIdle(page);
+  const summary = await page.evaluate(() => window.logscope.state.summary);
+  assert.equal(Number(summary.file.counts.messages), both, 'the page counts the messages of both files');
+  const overview = await page.textContent('#panel-overview');
+  assert.ok(overview.replace(/[,\u202f ]/g, '').includes(String(both)), `the page shows ${both} messages`);
+  await screenshot(page, 'rosbag2-mcap-splits-overview');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a bag folder dropped on the page opens as one bag (its entries walked, never read whole)', async (t) => {
   if (skipUnless(t, { cli: true })) return;
   const page = await env.newPage();

@@ -4,6 +4,8 @@
 // file then read by Range, relative to the yaml's URL). The worker reads the files through one
 // Folder (wasm/js_folder.h, web/src/folder-reader.js), each in pieces, never whole.
 import { probeRemote, nameOfUrl } from './remote.js';
+// @ts-ignore -- gen/ is written by the build (scripts/write-folder-rules.mjs) and not typechecked
+import folderRules from '../gen/folder-rules.js';
 
 /** @typedef {import('./types.js').BagFolderFile} BagFolderFile */
 /** @typedef {import('./types.js').BagFolder} BagFolder */
@@ -13,12 +15,43 @@ import { probeRemote, nameOfUrl } from './remote.js';
 const YAML = 'metadata.yaml';
 const MAX_YAML_BYTES = 16 * 1024 * 1024; // the codec's cap too (codec/rosbag2/bag.cpp)
 
-// Does a folder with these file names hold a bag: a metadata.yaml, a database (.db3, a whole-file
-// zstd .db3.zstd), or a database of any name beside its -wal (the 2018 bag named test.bag).
-/** @param {string[]} names */
-export function isBagFolder(names) {
+/** @typedef {import('./types.js').FolderRule} FolderRule */
+
+/** The codec's folder rules, one per format whose log is a folder (FolderRule in codec/core/format_table.h). */
+const FOLDER_RULES = /** @type {FolderRule[]} */ (folderRules);
+
+// Is `name` a split of the folder `folder`: `<folder>_<N><ending>`, N without a leading zero.
+/** @type {(rule: FolderRule, folder: string, name: string) => boolean} */
+function isSplit(rule, folder, name) {
+  const prefix = `${folder}_`;
+  if (!folder || !name.startsWith(prefix)) return false;
+  return rule.split_endings.some((ending) => {
+    if (name.length <= prefix.length + ending.length || !name.endsWith(ending)) return false;
+    const digits = name.slice(prefix.length, name.length - ending.length);
+    return digits.length <= rule.split_digits && /^(0|[1-9][0-9]*)$/.test(digits);
+  });
+}
+
+// Does the folder meet the rule: one of its files is named as the rule says (the codec's
+// FolderRule::match, by names alone, so the page groups a folder's files as the CLI opens it).
+/** @type {(rule: FolderRule, folder: string, names: string[]) => boolean} */
+function meetsFolderRule(rule, folder, names) {
   const set = new Set(names);
-  return set.has(YAML) || names.some((n) => /\.db3(\.zstd)?$/.test(n) || (set.has(`${n}-wal`) && !n.endsWith('-wal')));
+  const isCompanion = (/** @type {string} */ n) => rule.companions.some((c) => n.endsWith(c));
+  return rule.names.some((n) => set.has(n))
+    || names.some((n) => rule.endings.some((e) => n.endsWith(e)))
+    || names.some((n) => !isCompanion(n) && rule.companions.some((c) => set.has(n + c)))
+    || names.some((n) => isSplit(rule, folder, n));
+}
+
+// Does the folder named `folderName` (its own name, not a path) with these files hold one log
+// that is a folder (a rosbag2 bag: a metadata.yaml, databases, splits named after the folder).
+/**
+ * @param {string} folderName
+ * @param {string[]} names
+ */
+export function isBagFolder(folderName, names) {
+  return FOLDER_RULES.some((rule) => meetsFolderRule(rule, folderName, names));
 }
 
 /**
@@ -60,7 +93,7 @@ export function groupBagFolders(items) {
   const bags = new Map();
   for (const [dir, list] of byDir) {
     if (list.some((item) => !item.file)) continue; // a file that could not be read stays its own row
-    if (isBagFolder(list.map((item) => splitPath(item.path)[1]))) {
+    if (isBagFolder(splitPath(dir)[1], list.map((item) => splitPath(item.path)[1]))) {
       bags.set(dir, localBag(splitPath(dir)[1], list.map((item) => ({ name: splitPath(item.path)[1], file: /** @type {File} */ (item.file) }))));
     }
   }
@@ -91,7 +124,7 @@ export function bagOfChosenFolder(files) {
   const parts = files.map((f) => (f.webkitRelativePath || '').split('/'));
   if (parts.some((p) => p.length !== 2) || new Set(parts.map((p) => p[0])).size !== 1) return null;
   const names = parts.map((p) => p[1]);
-  if (!isBagFolder(names)) return null;
+  if (!isBagFolder(parts[0][0], names)) return null;
   return localBag(parts[0][0], files.map((file, i) => ({ name: names[i], file })));
 }
 
@@ -115,7 +148,7 @@ export async function bagOfDrop(dropped) {
     if (!some.length) break;
     entries.push(...some);
   }
-  if (!entries.length || entries.some((e) => !e.isFile) || !isBagFolder(entries.map((e) => e.name))) return null;
+  if (!entries.length || entries.some((e) => !e.isFile) || !isBagFolder(directory.name, entries.map((e) => e.name))) return null;
   const files = await Promise.all(entries.map(async (e) => ({ name: e.name, file: await entryFile(/** @type {FileSystemFileEntry} */ (e)) })));
   return localBag(directory.name, files);
 }

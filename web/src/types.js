@@ -194,6 +194,20 @@ export {};
  * @property {('decompress' | 'hash')[]} helpers the helper workers its whole-file passes may use
  * @property {'file' | 'folder'} shape what one log is made of
  * @property {'view' | 'full'} module which wasm module reads it: the view module (first visit) or the full module, loaded on first use (worker.js)
+ * @property {FolderRule} [folder_rule] shape 'folder': the file names that make a folder one log
+ */
+
+/**
+ * The file names that make a folder one log of a format (FolderRule in codec/core/format_table.h):
+ * the page reads every folder format's from gen/folder-rules.js, written by the build from the
+ * CLI's table (scripts/write-folder-rules.mjs), and applies it as the codec does (folder-open.js).
+ * @typedef {object} FolderRule
+ * @property {string} [format] the format's name (in gen/folder-rules.js)
+ * @property {string[]} names a file of exactly this name ("metadata.yaml")
+ * @property {string[]} endings a file whose name ends so (".db3")
+ * @property {string[]} companions a file beside one named as it plus this ("-wal"), itself not so named
+ * @property {string[]} split_endings splits named `<folder>_<N><ending>`, N decimal without a leading zero
+ * @property {number} split_digits at most this many digits in N
  */
 
 /**
