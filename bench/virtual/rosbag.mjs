@@ -104,6 +104,7 @@ export function parseTemplate(bytes) {
       infos.push({
         ...piece(bytes, at, record.end, [fieldOffset(record, 'start_time', 8, what), fieldOffset(record, 'end_time', 8, what)]),
         chunkPos: fieldOffset(record, 'chunk_pos', 8, what) - at,
+        messages: infoMessages(bytes, record, what),
       });
     } else throw new TemplateError(`record at byte ${at} in the index section has op ${record.op}`);
     at = record.end;
@@ -124,6 +125,15 @@ export function parseTemplate(bytes) {
     periodSeconds: last - first + 1,
     firstSeconds: first,
   };
+}
+
+// The messages a chunk info declares: its (conn u32, msg_count u32) pairs.
+function infoMessages(bytes, record, what) {
+  const count = bytes.readUInt32LE(fieldOffset(record, 'count', 4, what));
+  if (record.dataLength !== count * 8) throw new TemplateError(`${what} declares ${count} connections in ${record.dataLength} bytes`);
+  let n = 0;
+  for (let e = record.dataOffset; e < record.end; e += 8) n += bytes.readUInt32LE(e + 4);
+  return n;
 }
 
 function countRecords(bytes, start, end) {
@@ -217,6 +227,8 @@ export class VirtualBag {
     this.indexPos = t.header.bytes.length + this.#cycled(this.chunkStarts, chunkCycle, k);
     this.infoPos = this.indexPos + t.connections.length;
     this.size = bytesFor(k);
+    const messagesBefore = (i) => t.infos.slice(0, i).reduce((n, info) => n + info.messages, 0);
+    this.messageCount = Math.floor(k / T) * messagesBefore(T) + messagesBefore(k % T);
   }
 
   // Bytes before piece k of a cycle of T pieces.
