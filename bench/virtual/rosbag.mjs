@@ -12,8 +12,10 @@
 // so offsets would no longer follow from the template's. Compressed chunks are therefore kept
 // verbatim (the message records keep the template's times), while their index data and chunk infos
 // are shifted, so that the index a reader opens with increases over the file as a real recording's
-// would. A full check of such a bag reports the copies' chunk info times against their message
-// times (rosbag.chunk_info.time_mismatch); uncompressed templates give a fully consistent bag.
+// would. A full check of such a bag therefore reports every copied chunk (after the first copy):
+// rosbag.chunk_info.time_mismatch and rosbag.index_data.bad_entry, the index's times against the
+// message records'. Uncompressed templates give a fully consistent bag; tests and bench use those.
+// Message payloads (e.g. a std_msgs/Header stamp) are never rewritten: only record and index times.
 import { readFileSync } from 'node:fs';
 
 const VERSION_LINE = '#ROSBAG V2.0\n';
