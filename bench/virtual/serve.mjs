@@ -1,0 +1,93 @@
+// Serves virtual logs over HTTP with Range: GET /<name>.<ext>?size=100G (206 for a range, 200 for
+// the whole file, 416 past the end), HEAD, an optional delay before every answer (a remote
+// server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them).
+//   node bench/virtual/serve.mjs --template bag=demo.bag [--port 8090] [--delay-ms 50]
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { parseSize, templateOptions, virtualLogs } from './formats.mjs';
+
+const PIECE = 4 << 20;  // bytes built per write, so a whole-file answer streams in bounded memory
+
+// Parses a single "bytes=" range against `size`: [start, end) or null when unsatisfiable.
+function parseRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') return [Math.max(0, size - Number(m[2])), size];  // the last n bytes
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size : Math.min(size, Number(m[2]) + 1);
+  return start < size && start < end ? [start, end] : null;
+}
+
+async function send(res, log, start, end) {
+  for (let at = start; at < end; at += PIECE) {
+    const bytes = log.read(at, Math.min(PIECE, end - at));
+    if (!res.write(bytes)) await new Promise((resolve) => res.once('drain', resolve));
+    if (res.destroyed) return;
+  }
+  res.end();
+}
+
+export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.1' }) {
+  const open = virtualLogs(templates);
+  const stats = { requests: 0, bytes: 0, ranges: [] };
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (url.pathname === '/stats') {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(stats));
+      if (url.searchParams.has('reset')) Object.assign(stats, { requests: 0, bytes: 0, ranges: [] });
+      return;
+    }
+    stats.requests++;
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const fail = (status, message) => { res.writeHead(status, { 'Content-Type': 'text/plain' }); res.end(message + '\n'); };
+    const m = /^\/[\w.-]+\.(\w+)$/.exec(url.pathname);
+    if (!m) return fail(404, 'ask for /<name>.<ext>?size=100G');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, 'GET or HEAD');
+    let log;
+    try {
+      log = open(m[1], parseSize(url.searchParams.get('size') ?? '1G'));
+    } catch (e) {
+      return fail(400, e.message);
+    }
+    if (!log) return fail(404, `no template for .${m[1]} (start the server with --template ${m[1]}=FILE)`);
+    const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': 'application/octet-stream', ETag: `"${m[1]}-${log.size}"` };
+    let [start, end] = [0, log.size], status = 200;
+    if (req.headers.range) {
+      const range = parseRange(req.headers.range, log.size);
+      if (!range) {
+        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${log.size}` });
+        return res.end();
+      }
+      [start, end] = range;
+      status = 206;
+      headers['Content-Range'] = `bytes ${start}-${end - 1}/${log.size}`;
+    }
+    res.writeHead(status, { ...headers, 'Content-Length': end - start });
+    if (req.method === 'HEAD') return res.end();
+    stats.bytes += end - start;
+    stats.ranges.push([start, end - start]);
+    try {
+      await send(res, log, start, end);
+    } catch (e) {
+      res.destroy(e);
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(port, host, () => {
+      const base = `http://${host}:${server.address().port}`;
+      resolve({ base, stats, close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }) });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: { template: { type: 'string', multiple: true, default: [] }, port: { type: 'string', default: '8090' }, 'delay-ms': { type: 'string', default: '0' } },
+  });
+  const templates = templateOptions(values.template);
+  if (!Object.keys(templates).length) throw new Error('give at least one --template EXT=FILE (e.g. bag=demo.bag)');
+  const { base } = await startServer({ templates, port: Number(values.port), delayMs: Number(values['delay-ms']) });
+  console.log(`serving virtual logs at ${base}/<name>.<ext>?size=100G (stats at ${base}/stats)`);
+}
