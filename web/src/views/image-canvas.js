@@ -25,7 +25,7 @@ export function turbo(x) {
  *   depth?: {values: Float32Array, unit: string, low: number, high: number, map?: string} | null}} CanvasFrame
  */
 
-const HEIGHT = 480; // the shown canvas's height in CSS pixels
+const HEIGHT = 480; // the shown canvas's height in CSS pixels, at most: a narrow stage (cameras side by side) is 4:3
 
 // suffix: added to the ids of a second (third...) camera's canvas (views/image-panel.js).
 export function imageCanvas(suffix = '') {
@@ -45,11 +45,12 @@ export function imageCanvas(suffix = '') {
   const size = () => {
     const ratio = window.devicePixelRatio || 1;
     const width = Math.max(200, Math.floor(stage.clientWidth || 800));
-    if (screen.width !== Math.round(width * ratio) || screen.height !== Math.round(HEIGHT * ratio)) {
+    const height = Math.min(HEIGHT, Math.round(width * 0.75));
+    if (screen.width !== Math.round(width * ratio) || screen.height !== Math.round(height * ratio)) {
       screen.width = Math.round(width * ratio);
-      screen.height = Math.round(HEIGHT * ratio);
+      screen.height = Math.round(height * ratio);
       screen.style.width = `${width}px`;
-      screen.style.height = `${HEIGHT}px`;
+      screen.style.height = `${height}px`;
     }
   };
   const fit = () => {
@@ -90,7 +91,7 @@ export function imageCanvas(suffix = '') {
     if (element.hidden || !frame.width) return;
     const before = screen.width;
     size();
-    if (screen.width === before) return;
+    if (screen.width === before) return; // (the height follows the width)
     if (fitted) fit();
     draw();
   }
