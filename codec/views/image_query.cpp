@@ -187,6 +187,8 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     if (after == list.begin()) out["before_first"] = true;
     else position = static_cast<size_t>(after - list.begin()) - 1;
   }
+  // When the next frame is due: a player waits for it instead of asking again for this one.
+  out["next_ns"] = position + 1 < list.size() ? Json(std::to_string(list[position + 1].time_ns)) : Json();
   if (video) {  // the encoded frames from the keyframe before it (video_query.h)
     if (!video_answer(source, vt.topic, true, position, list_video, out, frame_bytes(), progress)) {
       Json cancelled = Json::object();
@@ -226,7 +228,7 @@ QuerySpec images_query(MessageSource& source) {
            {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"},
            {"video_frames", ArgType::Bool, "a video topic: list each frame's time and whether it is a keyframe"}},
           with_walk_units(join_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
-                           {"last_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"frame.index", Unit::Id},
+                           {"last_ns", Unit::TimeNs}, {"next_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"frame.index", Unit::Id},
                            {"frame.time_ns", Unit::TimeNs}, {"frame.type", Unit::Text}, {"frame.ok", Unit::Flag},
                            {"frame.code", Unit::Text}, {"frame.message", Unit::Text}, {"frame.warning", Unit::Text},
                            {"frame.encoding", Unit::Text}, {"frame.kind", Unit::Text}, {"frame.width", Unit::Count},

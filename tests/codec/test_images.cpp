@@ -125,6 +125,9 @@ void check_raw(FormatInspector& inspector, const std::vector<Case>& cases) {
   Json before = ask(inspector, args_of("/camera", "at_ns", time_of(0) - 1));
   CHECK(before.find("before_first")->as_bool());
   CHECK(before.find("frame")->find("index")->as_uint() == 0);
+  // The next frame's time, for a player; none after the last.
+  CHECK(ask(inspector, args_of("/camera", "at_ns", time_of(3))).find("next_ns")->as_string() == std::to_string(time_of(4)));
+  CHECK(ask(inspector, args_of("/camera", "index", cases.size() - 1)).find("next_ns")->is_null());
   // Frames at one time stay apart.
   ask(inspector, args_of("/camera", "index", 6));
   const std::string six = views::last_frame_bytes();

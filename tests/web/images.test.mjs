@@ -279,3 +279,172 @@ test('images: an H.264 CompressedVideo plays: the frame at a time decodes from i
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The player (issue 35): the fixture's /camera/rgb has 6 frames 100 ms apart (the last one
+// damaged, which is shown as its error). Bounds, not speeds: a busy machine may drop frames, but
+// the log time shown can never run ahead of the wall clock, each frame is either shown or counted
+// as dropped, and the player stops at the last frame and on Pause.
+test('images: Play at 1x follows the wall clock, counts what it drops and stops at the last frame; Pause and the space bar stop it', async (t) => {
+  if (skipUnless(t)) return;
+  const page = await env.newPage();
+  await openFile(page, fixture);
+  assert.equal(await waitOpened(page, 'images.bag'), 'summary');
+  await page.click('#tab-images');
+  const first = await shownFrame(page, { topic: '/camera/rgb', index: '0' });
+  await page.selectOption('#image-speed', '1');
+  // Every frame the first camera shows from the click on, with the page's wall clock.
+  const run = await page.evaluate(() => new Promise((resolve, reject) => {
+    const panel = document.querySelector('#panel-images');
+    const seen = [];
+    let started = false;
+    const t0 = performance.now();
+    const observer = new MutationObserver(() => {
+      if (seen.at(-1)?.timeNs !== panel.dataset.timeNs) seen.push({ timeNs: panel.dataset.timeNs, index: Number(panel.dataset.index), ms: performance.now() - t0 });
+      started ||= panel.dataset.playing === 'true';
+      if (started && panel.dataset.playing !== 'true') {
+        observer.disconnect();
+        const status = document.querySelector('#image-playing');
+        resolve({ seen, status: status.textContent, shown: Number(status.dataset.shown), dropped: Number(status.dataset.dropped) });
+      }
+    });
+    observer.observe(panel, { attributes: true });
+    setTimeout(() => { observer.disconnect(); reject(new Error(`still playing after 60 s: ${JSON.stringify(seen)}`)); }, 60_000);
+    document.querySelector('#image-play').click();
+  }));
+  const start = BigInt(first.timeNs);
+  let before = start;
+  for (const { timeNs, ms } of run.seen) {
+    const at = BigInt(timeNs);
+    assert.ok(at >= before, `the frames go forward in time: ${JSON.stringify(run.seen)}`);
+    assert.ok(Number(at - start) / 1e6 <= ms + 2, `the frame at +${Number(at - start) / 1e6} ms was shown ${ms.toFixed(1)} ms after Play: never ahead of the wall clock`);
+    before = at;
+  }
+  assert.equal(run.seen.at(-1).index, 5, 'it played to the last frame');
+  assert.match(run.status, /^stopped at the last frame: 1x, [\d.]+ frames\/s shown, \d+ dropped$/);
+  assert.equal(run.shown + run.dropped, 5, `frames 1 to 5 each shown or dropped (${run.status})`);
+  assert.equal(await page.textContent('#image-play'), 'Play');
+  // The timeline's cursor (and so the link) followed it.
+  await page.waitForFunction((ns) => new URL(location.href).searchParams.get('image') === `/camera/rgb@${ns}`, run.seen.at(-1).timeNs, { timeout: 5000 });
+
+  // From the last frame Play starts again at the first; Pause, clicked as the first frame after it
+  // is shown, stops it there (0.5x: the next frame is 200 ms of wall clock away).
+  await page.selectOption('#image-speed', '0.5');
+  const paused = await page.evaluate(() => new Promise((resolve, reject) => {
+    const panel = document.querySelector('#panel-images');
+    const observer = new MutationObserver(() => {
+      if (panel.dataset.playing !== 'true' || !(Number(panel.dataset.index) >= 1)) return;
+      observer.disconnect();
+      document.querySelector('#image-play').click();
+      resolve({ index: panel.dataset.index, playing: panel.dataset.playing || '', status: document.querySelector('#image-playing').textContent });
+    });
+    observer.observe(panel, { attributes: true });
+    setTimeout(() => { observer.disconnect(); reject(new Error('no frame after the first')); }, 60_000);
+    document.querySelector('#image-play').click();
+  }));
+  assert.equal(paused.playing, '');
+  assert.match(paused.status, /^paused \(Pause\): 0\.5x, /);
+  assert.ok(Number(paused.index) < 5, `paused before the last frame (at ${paused.index})`);
+  await page.waitForTimeout(1500);
+  const still = await shownFrame(page);
+  assert.equal(still.index, paused.index, 'nothing moves once paused');
+  assert.equal(still.playing, undefined);
+
+  // The space bar on the card plays and pauses.
+  const keys = await page.evaluate(() => {
+    const card = document.querySelector('#images-card');
+    const panel = document.querySelector('#panel-images');
+    const space = () => card.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true, cancelable: true }));
+    space();
+    const playing = panel.dataset.playing;
+    space();
+    return { playing, after: panel.dataset.playing || '', status: document.querySelector('#image-playing').textContent };
+  });
+  assert.equal(keys.playing, 'true');
+  assert.equal(keys.after, '');
+  assert.match(keys.status, /^paused \(Pause\)/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Two cameras: the second shows its last frame at or before the time of the frame the first was
+// stepped to, with its offset; stepping the second drives the first; playing the second moves
+// both; each panel can be removed.
+test('images: two cameras side by side show their frames at one time, each at or before it', async (t) => {
+  if (skipUnless(t)) return;
+  const page = await env.newPage();
+  await openFile(page, fixture);
+  assert.equal(await waitOpened(page, 'images.bag'), 'summary');
+  await page.click('#tab-images');
+  await shownFrame(page, { topic: '/camera/rgb', index: '0' });
+  await page.focus('#images-card');
+  await page.keyboard.press('ArrowRight');
+  const rgb1 = await shownFrame(page, { index: '1' });
+  const camera = (n) => page.evaluate((number) => {
+    const panel = document.querySelector(`.image-panel[data-camera="${number}"]`);
+    return panel && { ...panel.dataset, offset: panel.querySelector('.image-offset').textContent, active: panel.classList.contains('image-panel-active') };
+  }, n);
+  const settled = (n, want) => page.waitForFunction(([number, w]) => {
+    const panel = document.querySelector(`.image-panel[data-camera="${number}"]`);
+    return panel?.dataset.timeNs && !document.body.dataset.job && Object.entries(w).every(([key, value]) => panel.dataset[key] === value);
+  }, [n, want], { timeout: 60_000 });
+
+  // Added: the next image topic, at the shared time (rgb frame 1): depth frame 0, 1 µs after rgb
+  // frame 0 and so 99.999 ms before it (depth frame 1 is 1 µs after rgb frame 1).
+  await page.click('#image-add');
+  await settled(2, { topic: '/camera/depth', index: '0' });
+  await page.waitForFunction(() => document.querySelector('.image-panel[data-camera="2"] .image-offset').textContent !== '');
+  let second = await camera(2);
+  assert.ok(BigInt(second.timeNs) <= BigInt(rgb1.timeNs));
+  assert.equal(BigInt(rgb1.timeNs) - BigInt(second.timeNs), 99_999_000n);
+  assert.equal(second.offset, '−100 ms');
+  assert.equal((await camera(1)).offset, '0 ms');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('cameras') === '/camera/depth', null, { timeout: 5000 });
+  const boxes = await page.$$eval('.image-panel', (list) => list.map((p) => p.getBoundingClientRect().toJSON()));
+  assert.ok(boxes[0].top === boxes[1].top && boxes[1].left >= boxes[0].right, `side by side: ${JSON.stringify(boxes)}`);
+
+  // Stepping the second camera drives the first: rgb's last frame at or before depth frame 1.
+  await page.click('#image-next-2');
+  await settled(2, { index: '1' });
+  await settled(1, { index: '1' });
+  second = await camera(2);
+  const firstCamera = await camera(1);
+  assert.ok(second.active && !firstCamera.active, 'the stepped camera is the active one');
+  assert.equal(BigInt(second.timeNs) - BigInt(firstCamera.timeNs), 1000n);
+  assert.equal(firstCamera.offset, '−0.001 ms');
+  await screenshot(page, 'images-two-cameras');
+
+  // Playing the active (depth) camera to its last frame; rgb follows, at or before each time.
+  await page.evaluate(() => {
+    const panel = document.querySelector('.image-panel[data-camera="1"]');
+    window.pairs = [];
+    new MutationObserver(() => {
+      const depth = document.querySelector('.image-panel[data-camera="2"]')?.dataset.timeNs;
+      window.pairs.push([panel.dataset.timeNs, depth]);
+    }).observe(panel, { attributes: true });
+  });
+  await page.click('#image-play');
+  await page.waitForFunction(() => /^stopped at the last frame/.test(document.querySelector('#image-playing').textContent), null, { timeout: 60_000 });
+  await settled(2, { index: '2' });
+  await settled(1, { index: '2' });
+  const pairs = await page.evaluate(() => window.pairs);
+  assert.ok(pairs.length > 0);
+  for (const [rgb, depth] of pairs) assert.ok(BigInt(rgb) <= BigInt(depth), `rgb ${rgb} at or before depth ${depth}`);
+
+  // Removed: one camera again, and the link says so.
+  await page.click('.image-panel[data-camera="2"] .image-remove');
+  assert.equal(await page.$$eval('.image-panel', (list) => list.length), 1);
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('cameras'), null, { timeout: 5000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('images: a link with cameras opens them beside the first, at its frame\'s time', async (t) => {
+  if (skipUnless(t)) return;
+  const at = '1767225600100000000'; // the second rgb frame
+  const page = await env.newPage({ query: `?nodemo&tab=images&image=${encodeURIComponent(`/camera/rgb@${at}`)}&cameras=${encodeURIComponent('/camera/depth,/camera/mono16')}` });
+  await openFile(page, fixture);
+  assert.equal(await waitOpened(page, 'images.bag'), 'summary');
+  await shownFrame(page, { topic: '/camera/rgb', timeNs: at });
+  await page.waitForFunction(() => [...document.querySelectorAll('.image-panel')].map((p) => `${p.dataset.topic}:${p.dataset.index}`).join(' ') === '/camera/rgb:1 /camera/depth:0 /camera/mono16:0', null, { timeout: 60_000 });
+  await page.context().close();
+});

@@ -7,13 +7,15 @@
 //   t0, t1  the time range brushed on the timeline (ns since the epoch, as the file's stamps)
 //   plot  the plotted topic, series or actor       fields  its plotted fields, comma-separated
 //   image the Images tab's frame, "<topic>@<ns>" (its time, ns since the epoch)
+//   cameras the topics of the Images tab's other cameras, beside the first, comma-separated
 // Other parameters (nodemo...) are kept as they are.
-const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields', 'image'];
+const VIEW_KEYS = ['tab', 'node', 'row', 'at', 'sel', 't0', 't1', 'plot', 'fields', 'image', 'cameras'];
 
 /**
  * The view a link carries.
  * @typedef {{tab?: string, node?: string, row?: {table: string, key: string}, at?: number, sel?: {start: number, end: number},
- *   range?: {t0: bigint, t1: bigint}, plot?: string, fields?: string[], image?: {topic: string, t: bigint}}} LinkView
+ *   range?: {t0: bigint, t1: bigint}, plot?: string, fields?: string[], image?: {topic: string, t: bigint},
+ *   cameras?: string[]}} LinkView
  */
 /** What changed in the view (null or undefined: gone). @typedef {{[K in keyof LinkView]?: LinkView[K] | null}} ViewUpdate */
 
@@ -58,6 +60,8 @@ export function parseView(search, tabs) {
   }
   const image = /^(.+)@(\d{1,20})$/s.exec(params.get('image') || '');
   if (image) view.image = { topic: image[1], t: BigInt(image[2]) };
+  const cameras = (params.get('cameras') || '').split(',').filter(Boolean);
+  if (cameras.length) view.cameras = cameras;
   return view;
 }
 
@@ -104,8 +108,8 @@ export class LinkState {
       // (Each key's value is the type LinkView gives it.)
       if (key === 'range') {
         for (const end of /** @type {const} */ (['t0', 't1'])) if (value) this.params.set(end, /** @type {{t0: bigint, t1: bigint}} */ (value)[end].toString()); else this.params.delete(end);
-      } else if (value === null || value === undefined || value === '') this.params.delete(key);
-      else if (key === 'fields') this.params.set('fields', /** @type {string[]} */ (value).join(','));
+      } else if (value === null || value === undefined || value === '' || (Array.isArray(value) && key === 'cameras' && !value.length)) this.params.delete(key);
+      else if (key === 'fields' || key === 'cameras') this.params.set(key, /** @type {string[]} */ (value).join(','));
       else if (key === 'at') this.params.set('at', hex(/** @type {number} */ (value)));
       else if (key === 'sel') this.params.set('sel', `${hex(/** @type {{start: number, end: number}} */ (value).start)}-${hex(/** @type {{start: number, end: number}} */ (value).end)}`);
       else if (key === 'image') this.params.set('image', `${/** @type {{topic: string, t: bigint}} */ (value).topic}@${/** @type {{topic: string, t: bigint}} */ (value).t}`);

@@ -68,19 +68,21 @@ export class DataViewContext {
    * @param {Op} op
    * @param {import('../types.js').WorkerOps[Op]['args']} request
    * @param {string} name the query's name, for the page's status
+   * @param {{quiet?: boolean}} [options] quiet: no progress bar (the images view's player asks many
+   *   short reads a second; a bar shown and hidden for each would flicker)
    * @returns {Promise<import('../types.js').WorkerOps[Op]['result']>}
    */
-  async call(label, op, request, name) {
+  async call(label, op, request, name, { quiet = false } = {}) {
     const session = this.session;
     await session.result(session.ensureJobs());
-    const onProgress = this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
+    const onProgress = quiet ? () => {} : this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
     status.dataQuery(name);
     try {
       const result = await session.result(session.jobs.call(op, request, { onProgress }));
-      this.progress.finish();
+      if (!quiet) this.progress.finish();
       return result;
     } catch (error) {
-      if (!(error instanceof CancelledError) && !isAbort(error)) this.progress.finish();
+      if (!quiet && !(error instanceof CancelledError) && !isAbort(error)) this.progress.finish();
       throw error;
     } finally {
       if (!session.aborted) status.dataQuery(null);

@@ -25,15 +25,17 @@ export function turbo(x) {
  *   depth?: {values: Float32Array, unit: string, low: number, high: number, map?: string} | null}} CanvasFrame
  */
 
-const HEIGHT = 480; // the shown canvas's height in CSS pixels
+const HEIGHT = 480; // the shown canvas's height in CSS pixels, at most: a narrow stage (cameras side by side) is 4:3
 
-export function imageCanvas() {
-  const frame = /** @type {HTMLCanvasElement} */ (h('canvas#image-frame', { hidden: true }));
-  const screen = /** @type {HTMLCanvasElement} */ (h('canvas.image-screen#image-screen', { 'aria-label': 'The frame: wheel zooms, drag pans, double click fits' }));
-  const readout = h('span.small.mono.image-readout#image-readout', {}, ' ');
-  const legend = h('div.image-legend#image-legend');
+// suffix: added to the ids of a second (third...) camera's canvas (views/image-panel.js).
+export function imageCanvas(suffix = '') {
+  const frame = /** @type {HTMLCanvasElement} */ (h(`canvas.image-frame#image-frame${suffix}`, { hidden: true }));
+  const screen = /** @type {HTMLCanvasElement} */ (h(`canvas.image-screen#image-screen${suffix}`, { 'aria-label': 'The frame: wheel zooms, drag pans, double click fits' }));
+  const readout = h(`span.small.mono.image-readout#image-readout${suffix}`, {}, ' ');
+  const legend = h(`div.image-legend#image-legend${suffix}`);
   // Hidden while there is no frame to show: an empty stage would read as a black picture.
-  const element = h('div.image-canvas', { hidden: true }, h('div.image-stage', {}, screen), h('div.image-under', {}, readout, legend), frame);
+  const stage = h('div.image-stage', {}, screen);
+  const element = h('div.image-canvas', { hidden: true }, stage, h('div.image-under', {}, readout, legend), frame);
   /** @type {ImageData | null} */
   let pixels = null;
   /** @type {CanvasFrame['depth']} */
@@ -42,12 +44,13 @@ export function imageCanvas() {
 
   const size = () => {
     const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(200, Math.floor(screen.parentElement?.clientWidth || 800));
-    if (screen.width !== Math.round(width * ratio) || screen.height !== Math.round(HEIGHT * ratio)) {
+    const width = Math.max(200, Math.floor(stage.clientWidth || 800));
+    const height = Math.min(HEIGHT, Math.round(width * 0.75));
+    if (screen.width !== Math.round(width * ratio) || screen.height !== Math.round(height * ratio)) {
       screen.width = Math.round(width * ratio);
-      screen.height = Math.round(HEIGHT * ratio);
+      screen.height = Math.round(height * ratio);
       screen.style.width = `${width}px`;
-      screen.style.height = `${HEIGHT}px`;
+      screen.style.height = `${height}px`;
     }
   };
   const fit = () => {
@@ -82,6 +85,17 @@ export function imageCanvas() {
     drawLegend();
     readout.textContent = ' ';
   }
+
+  // The stage's width changed (a camera added or removed beside it, the window): fit again.
+  function resize() {
+    if (element.hidden || !frame.width) return;
+    const before = screen.width;
+    size();
+    if (screen.width === before) return; // (the height follows the width)
+    if (fitted) fit();
+    draw();
+  }
+  new ResizeObserver(() => resize()).observe(stage);
 
   function hide() {
     frame.width = frame.height = 0;
@@ -177,5 +191,5 @@ export function imageCanvas() {
     }, 'image/png');
   }
 
-  return { element, show, hide, save, get zoom() { return zoom; } };
+  return { element, show, hide, save, resize, get zoom() { return zoom; } };
 }

@@ -1,192 +1,269 @@
 // Images (sensor_msgs/Image and CompressedImage, foxglove.RawImage, CompressedImage and
-// CompressedVideo), one view
-// for every format: the codec's images query (codec/views/image_query.h, docs/views.md) runs in
-// the job worker's full module, loaded on first use. It lists a topic's frame times once, then reads
-// one frame at a time from its own chunk; the worker hands its pixels (RGBA, then depth values) or
-// its stored bytes over apart from the JSON. JPEG, PNG and WebP are decoded by the browser
-// (createImageBitmap), video by WebCodecs from the keyframe before the frame (views/video-decode.js),
-// raw frames drawn as they come (views/image-canvas.js). The frame shown is
-// the one at the timeline's cursor; the arrow keys step frames and the cursor follows.
+// CompressedVideo), one view for every format: the codec's images query (codec/views/image_query.h,
+// docs/views.md) runs in the job worker's full module, loaded on first use. It lists a topic's frame
+// times once, then reads one frame at a time; each camera panel (views/image-panel.js) shows one.
+// This view holds the panels side by side, the time they share and the player. The shared time is
+// that of the frame the user stepped to or the player reached in the active panel; the timeline's
+// cursor follows it, and every other panel shows its last frame at or before it (its offset said).
+// The player advances the log time with the wall clock (at 0.5x to 4x) and asks for the frame at that
+// time, so frames that cannot be read in time are dropped and the log time keeps pace; it waits
+// for the next frame's time (the answer's next_ns) rather than asking for the same frame again.
+// Frame requests go one at a time, in order (the worker answers one at a time anyway).
 // @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
-import { nsTextToUtc } from '../format.js';
-import { timeRange, secondsAfter } from '../plots/range.js';
-import { imageCanvas } from './image-canvas.js';
-import { decodeVideoRun, codecName } from './video-decode.js';
+import { timeRange } from '../plots/range.js';
+import { imagePanel } from './image-panel.js';
 
-/**
- * @typedef {{index: number, time_ns: string, type: string, ok: boolean, code: string | null, message: string | null, warning: string | null,
- *   encoding: string, kind: 'rgba' | 'jpeg' | 'png' | 'webp' | 'video' | null, width: number | null, height: number | null, place: string,
- *   offset: number | null, in_chunk: number, depth?: {unit: string, low: number, high: number, map: string}, bytes: number,
- *   video?: import('./video-decode.js').VideoRun}} FrameInfo
- * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
- *   topic: string | null, type: string | null, count: number, first_ns?: string | null, last_ns?: string | null, before_first?: boolean,
- *   frame?: FrameInfo, undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
- *   truncated: string | null}} ImagesResult
- */
-
-/** @type {Record<string, string>} */
-const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const SPEEDS = ['0.5', '1', '2', '4'];
 
 /**
  * @param {HTMLElement} root
  * @param {{session: import('../session.js').Session, view: import('../data-views/common.js').DataViewContext,
- *   wanted?: {topic: string, t: bigint} | null, onShown?: (topic: string, t: bigint) => void}} options
+ *   wanted?: {topic: string, t: bigint} | null, cameras?: string[], onShown?: (topic: string, t: bigint) => void,
+ *   onCameras?: (topics: string[]) => void}} options
+ *   wanted: a link's frame for the first camera; cameras: a link's topics for the others;
+ *   onShown: the first camera's frame; onCameras: the other cameras' topics (for the link)
  */
-export function renderImages(root, { session, view, wanted = null, onShown = () => {} }) {
+export function renderImages(root, { session, view, wanted = null, cameras = [], onShown = () => {}, onCameras = () => {} }) {
   const range = timeRange(session);
-  const select = /** @type {HTMLSelectElement} */ (h('select#image-topic', { 'aria-label': 'Image topic', disabled: true }));
-  const prev = h('button#image-prev', { type: 'button', title: 'The frame before (←)', disabled: true }, '◀');
-  const next = h('button#image-next', { type: 'button', title: 'The frame after (→)', disabled: true }, '▶');
-  const save = h('button#image-save', { type: 'button', title: 'Save the frame as a PNG file', disabled: true }, 'Save PNG');
-  const where = h('span.small.mono#image-where');
-  const info = h('div.small.mono.muted#image-info');
-  const note = h('div#image-note');
-  const canvas = imageCanvas();
+  const play = h('button#image-play', { type: 'button', title: 'Play from the frame shown at the chosen speed (space)', disabled: true }, 'Play');
+  const speed = /** @type {HTMLSelectElement} */ (h('select#image-speed', { 'aria-label': 'Playing speed' },
+    ...SPEEDS.map((s) => h('option', { value: s, selected: s === '1' }, `${s}x`))));
+  const playing = h('span.small.mono#image-playing', { 'aria-live': 'polite' });
+  const add = h('button#image-add', { type: 'button', title: 'Show another camera beside these, at the same time', disabled: true }, 'Add camera');
+  const grid = h('div.image-panels#image-panels');
   const card = h('section.card.data-card.image-card#images-card', { tabindex: 0 },
-    h('div.card-head', {}, h('h3', {}, 'Images'), h('span.muted.small', {}, ' — camera frames at the timeline\'s cursor (←, → step frames; wheel zooms, drag pans)')),
-    h('div.image-controls', {}, h('label.small', { for: 'image-topic' }, 'Topic '), select, ' ', prev, next, ' ', where, ' ', save),
-    info, note, canvas.element);
+    h('div.card-head', {}, h('h3', {}, 'Images'), h('span.muted.small', {}, ' — camera frames at the timeline\'s cursor (←, → step frames; space plays; wheel zooms, drag pans)')),
+    h('div.image-controls.image-player', {}, play, ' ', h('label.small', { for: 'image-speed' }, 'Speed '), speed, ' ', playing, h('span.image-spacer'), add),
+    grid);
   clear(root).append(card);
 
-  /** @type {ImagesResult | null} */
-  let shown = null;
-  let asked = 0; // the latest request: an older answer is dropped
+  /** @typedef {ReturnType<typeof imagePanel>} Panel */
+  /** @type {Panel[]} */
+  const panels = [];
+  let active = /** @type {Panel | null} */ (null); // the panel the user steps and the player drives
+  /** @type {bigint | null} */
+  let time = null; // the shared time: the active panel's frame
+  let made = 0;
 
-  /** @param {{[key: string]: string}} args */
-  async function load(args) {
-    const mine = ++asked;
-    try {
-      const { answer, bytes } = await view.call('Reading the frame', 'imageFrame', { args }, 'images');
-      if (mine !== asked) return;
-      const result = /** @type {ImagesResult} */ (answer);
-      if (result.error && /^unknown query: images/.test(result.error)) {
-        clear(note).append(h('p.muted', {}, 'This format carries no messages, so it has no image topic.'));
-        root.dataset.frames = '0';
-        view.loaded();
-        return;
-      }
-      if (result.error) throw new Error(result.error);
-      if (result.cancelled) throw new Error('Cancelled.');
-      await show(result, bytes);
-      if (mine === asked) view.loaded();
-    } catch (error) {
-      if (mine === asked) view.status(note, error, () => load(args));
+  // Frame requests, one at a time in the order asked (a panel drops answers it no longer wants).
+  let queue = Promise.resolve();
+  /** @type {import('./image-panel.js').AskFrame} */
+  const ask = (label, args) => {
+    const answer = queue.then(() => view.call(label, 'imageFrame', { args }, 'images', { quiet: player !== null }));
+    queue = answer.then(() => {}, () => {});
+    return answer;
+  };
+
+  /** @param {Panel} panel */
+  const activate = (panel) => {
+    active = panel;
+    for (const p of panels) p.element.classList.toggle('image-panel-active', p === active && panels.length > 1);
+  };
+  const offsets = () => { for (const p of panels) p.setOffset(panels.length > 1 ? time : null); };
+  let told = '';
+  const tellCameras = () => {
+    const topics = panels.slice(1).map((p) => p.topic || '').filter(Boolean);
+    if (topics.join(',') !== told) onCameras(topics);
+    told = topics.join(',');
+  };
+
+  // The other panels show their frame at or before the shared time.
+  /** @param {Panel | null} except */
+  const others = (except) => Promise.all(panels.filter((p) => p !== except).map((p) => p.showAt(null, time)));
+
+  // The active panel shows a new frame (a step, the player): the shared time and the
+  // timeline's cursor move to it, and the others follow.
+  /** @param {Panel} panel */
+  async function drive(panel) {
+    const f = panel.shown?.frame;
+    if (!f) return;
+    time = BigInt(f.time_ns);
+    range.setCursor(time);
+    offsets();
+    await others(panel);
+    offsets();
+  }
+
+  function addPanel() {
+    const number = ++made;
+    /** @type {Panel} */
+    const panel = imagePanel({
+      number, origin: range.origin, ask, view, mirror: number === 1 ? root : null,
+      onTopic: (topic) => { pause('the topic changed'); activate(panel); panel.showAt(topic, time ?? range.cursor).then(offsets); },
+      onStep: (delta) => step(panel, delta),
+      onRemove: number === 1 ? null : () => removePanel(panel),
+      onShown: (result) => {
+        play.disabled = add.disabled = false;
+        if (time === null && result.frame) time = BigInt(result.frame.time_ns); // no cursor yet: the first frame shown
+        if (panel === panels[0] && result.topic && result.frame) onShown(result.topic, BigInt(result.frame.time_ns));
+        offsets();
+        tellCameras();
+      },
+    });
+    panels.push(panel);
+    grid.append(panel.element);
+    grid.dataset.cameras = String(panels.length);
+    activate(active ?? panel);
+    return panel;
+  }
+
+  /** @param {Panel} panel */
+  function removePanel(panel) {
+    panels.splice(panels.indexOf(panel), 1);
+    panel.element.remove();
+    grid.dataset.cameras = String(panels.length);
+    if (active === panel) { pause('its camera was removed'); activate(panels[0]); }
+    else activate(/** @type {Panel} */ (active));
+    offsets();
+    tellCameras();
+  }
+
+  // A step of the arrow keys or buttons in a panel: it becomes the active one.
+  /** @param {Panel} panel @param {number} delta */
+  async function step(panel, delta) {
+    pause('a frame was stepped to');
+    activate(panel);
+    if (await panel.step(delta)) await drive(panel);
+  }
+
+  // The player: the log time runs from the frame shown with the wall clock times the speed.
+  /** @type {{panel: Panel, startNs: bigint, startMs: number, rate: number, shown: number, dropped: number, index: number, token: number} | null} */
+  let player = null;
+  let tokens = 0;
+  const report = (/** @type {string} */ state) => {
+    if (!player) return;
+    const seconds = (performance.now() - player.startMs) / 1000;
+    const fps = seconds > 0 ? player.shown / seconds : 0;
+    playing.textContent = `${state} ${player.rate}x, ${fps.toFixed(fps >= 10 ? 0 : 1)} frames/s shown, ${formatCount(player.dropped)} dropped`;
+    Object.assign(playing.dataset, { shown: String(player.shown), dropped: String(player.dropped) });
+  };
+
+  async function start() {
+    const panel = /** @type {Panel} */ (active);
+    const f = panel?.shown?.frame;
+    if (!f || !panel.shown) return;
+    // At the last frame: start again from the first.
+    if (f.index + 1 >= panel.shown.count && !(await panel.step(-f.index))) return;
+    const from = /** @type {import('./image-panel.js').FrameInfo} */ (panel.shown?.frame);
+    const token = ++tokens;
+    player = { panel, startNs: BigInt(from.time_ns), startMs: performance.now(), rate: Number(speed.value), shown: 0, dropped: 0, index: from.index, token };
+    play.textContent = 'Pause';
+    root.dataset.playing = 'true';
+    report('playing');
+    await drive(panel);
+    // The log time now.
+    const now = () => (player ? player.startNs + BigInt(Math.round((performance.now() - player.startMs) * player.rate * 1e6)) : 0n);
+    while (player?.token === token) {
+      const next = panel.shown?.next_ns;
+      if (!next) { stopPlayer('stopped at the last frame:'); return; }
+      // Wait until the next frame is due, then ask for the frame at the log time then.
+      const due = BigInt(next) - now();
+      const wait = Number(due) / 1e6 / player.rate;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (player?.token !== token) return;
+      // (A timer may fire a fraction of a millisecond early: never before the next frame's time.)
+      const at = now() > BigInt(next) ? now() : BigInt(next);
+      if (!(await panel.showAt(null, at)) || player?.token !== token) { if (player?.token === token) stopPlayer('stopped:'); return; }
+      const index = /** @type {import('./image-panel.js').FrameInfo} */ (panel.shown?.frame).index;
+      player.dropped += Math.max(0, index - player.index - 1);
+      player.index = index;
+      player.shown += 1;
+      await drive(panel);
+      report('playing');
     }
   }
 
-  /** @param {ImagesResult} result @param {Uint8Array<ArrayBuffer>} bytes */
-  async function show(result, bytes) {
-    shown = result;
-    if (select.options.length !== result.topics.length) {
-      clear(select).append(...result.topics.map((t) => h('option', { value: t.topic }, `${t.topic} (${t.type}${t.messages !== undefined && !t.note ? `, ${formatCount(t.messages)} frames` : ''})`)));
-      select.disabled = result.topics.length < 2;
-    }
-    if (result.topic) select.value = result.topic;
-    const lines = [];
-    for (const t of result.topics) if (t.note) lines.push(`${t.topic} (${t.type}): ${t.note}`);
-    if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
-    if (result.truncated) lines.push(result.truncated);
-    const notes = lines.map((text) => h('p.small.warn-text', {}, text));
-    if (!result.topics.length || !result.frame) {
-      clear(note).append(...notes, h('p.muted', {}, result.topics.length ? 'This topic has no frames.' : 'This file has no image topic (sensor_msgs/Image or CompressedImage, foxglove.RawImage, CompressedImage or CompressedVideo).'));
-      canvas.hide();
-      Object.assign(root.dataset, { frames: String(result.count || 0), code: '' });
-      for (const b of [prev, next, save]) b.disabled = true;
-      clear(where);
-      clear(info);
+  /** @param {string} state */
+  function stopPlayer(state) {
+    if (!player) return;
+    report(state);
+    player = null;
+    play.textContent = 'Play';
+    delete root.dataset.playing;
+  }
+  // Pause (why: said after the rate reached); nothing when not playing.
+  /** @param {string} why */
+  function pause(why) {
+    if (player) stopPlayer(`paused (${why}):`);
+  }
+  play.addEventListener('click', () => { if (player) pause('Pause'); else start(); });
+  speed.addEventListener('change', () => {
+    if (!player?.panel.shown?.frame) return;
+    // The new speed from the frame shown now.
+    Object.assign(player, { startNs: BigInt(player.panel.shown.frame.time_ns), startMs: performance.now(), rate: Number(speed.value), shown: 0, dropped: 0 });
+  });
+  const hidden = () => { if (document.hidden) pause('the page was hidden'); };
+  document.addEventListener('visibilitychange', hidden);
+
+  card.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement || (e.target instanceof HTMLButtonElement && e.key === ' ')) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      play.click();
       return;
     }
-    const f = result.frame;
-    prev.disabled = f.index <= 0;
-    next.disabled = f.index + 1 >= result.count;
-    where.textContent = `frame ${formatCount(f.index + 1)} of ${formatCount(result.count)} · ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s (${nsTextToUtc(f.time_ns) || f.time_ns})`;
-    if (result.before_first) notes.push(h('p.small.muted', {}, 'The cursor is before this topic\'s first frame: the first is shown.'));
-    if (f.warning) notes.push(h('p.small.warn-text', {}, f.warning));
-    let problem = f.ok ? null : { code: /** @type {string} */ (f.code), message: /** @type {string} */ (f.message) };
-    let width = f.width, height = f.height;
-    if (!problem && f.kind === 'rgba') {
-      const pixels = width && height ? width * height * 4 : 0;
-      const values = f.depth ? new Float32Array(bytes.buffer.slice(bytes.byteOffset + pixels, bytes.byteOffset + bytes.length)) : null;
-      canvas.show({ width: /** @type {number} */ (width), height: /** @type {number} */ (height), rgba: new Uint8ClampedArray(bytes.buffer, bytes.byteOffset, pixels),
-        depth: f.depth && values ? { values, ...f.depth } : null });
-    } else if (!problem && f.kind === 'video' && f.video) {
-      const decoded = await decodeVideoRun(f.encoding, f.video, bytes);
-      if ('problem' in decoded) problem = decoded.problem;
-      else {
-        width = decoded.frame.displayWidth;
-        height = decoded.frame.displayHeight;
-        canvas.show({ width, height, bitmap: decoded.frame });
-        decoded.frame.close();
-      }
-    } else if (!problem && f.kind) {
-      try {
-        const bitmap = await createImageBitmap(new Blob([bytes], { type: MIME[f.kind] }));
-        width = bitmap.width;
-        height = bitmap.height;
-        canvas.show({ width, height, bitmap });
-        bitmap.close();
-      } catch (error) {
-        problem = { code: 'image.decode.failed', message: `this browser could not decode the ${f.kind.toUpperCase()} (${String(/** @type {Error} */ (error)?.message || error)})` };
-      }
-    }
-    if (problem) {
-      canvas.hide();
-      notes.unshift(h('p.error-text.image-error#image-error', {}, h('span.mono', {}, problem.code), ': ', problem.message));
-    }
-    clear(note).append(...notes);
-    save.disabled = Boolean(problem);
-    clear(info).append(`${f.type} · ${f.encoding || '(no encoding)'}${width && height ? ` · ${width} × ${height}` : ''}${f.kind === 'video' && f.video ? ` · ${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${formatCount(f.index - f.video.first_index)} frames before`} (${formatCount(f.video.run.length)} frames, ${formatCount(f.bytes)} bytes)` : f.kind && f.kind !== 'rgba' ? ` · ${f.kind.toUpperCase()} as stored, ${formatCount(f.bytes)} bytes` : ''} · ${f.place}`);
-    Object.assign(root.dataset, { topic: result.topic || '', index: String(f.index), timeNs: f.time_ns, frames: String(result.count), kind: problem ? '' : f.kind || '',
-      width: String(width || ''), height: String(height || ''), code: problem?.code || '' });
-    onShown(/** @type {string} */ (result.topic), BigInt(f.time_ns));
-  }
-
-  // A step of the arrow keys or buttons: the frame `delta` away; the timeline's cursor goes to its time.
-  /** @param {number} delta */
-  async function step(delta) {
-    if (!shown?.frame || !shown.topic) return;
-    const index = shown.frame.index + delta;
-    if (index < 0 || index >= shown.count) return;
-    await load({ topic: shown.topic, index: String(index) });
-    if (shown?.frame) range.setCursor(BigInt(shown.frame.time_ns));
-  }
-  prev.addEventListener('click', () => step(-1));
-  next.addEventListener('click', () => step(1));
-  card.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLSelectElement || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
     e.preventDefault();
-    step(e.key === 'ArrowLeft' ? -1 : 1);
+    // The panel the focus is in, else the active one.
+    const panel = panels.find((p) => p.element.contains(/** @type {Node} */ (e.target))) ?? active;
+    if (panel) step(panel, e.key === 'ArrowLeft' ? -1 : 1);
   });
-  select.addEventListener('change', () => load(at(select.value, range.cursor)));
-  save.addEventListener('click', () => {
-    const f = shown?.frame;
-    if (!f || !shown?.topic) return;
-    const seconds = `${f.time_ns.slice(0, -9) || '0'}.${f.time_ns.slice(-9).padStart(9, '0')}`;
-    canvas.save(`${shown.topic.replace(/^\/+/, '').replace(/[^A-Za-z0-9_.-]+/g, '_') || 'frame'}_${seconds}.png`);
+  card.addEventListener('pointerdown', (e) => {
+    const panel = panels.find((p) => p.element.contains(/** @type {Node} */ (e.target)));
+    if (panel && panel !== active && !player) activate(panel);
   });
+  add.addEventListener('click', () => {
+    const panel = addPanel();
+    // Another topic than the ones shown, when there is one.
+    const topics = [...(/** @type {Panel} */ (panels[0]).shown?.topics || [])].map((t) => t.topic);
+    const used = new Set(panels.map((p) => p.topic));
+    panel.showAt(topics.find((t) => !used.has(t)) ?? topics[0] ?? null, time ?? range.cursor).then(offsets);
+  });
+  // A link's cameras beside the first: as many panels, these topics, at the shared time.
+  /** @param {string[]} topics */
+  const setCameras = (topics) => {
+    for (const panel of panels.slice(1)) removePanel(panel);
+    for (const topic of topics) addPanel().showAt(topic, time ?? range.cursor).then(offsets);
+  };
 
-  /** @param {string | null} topic @param {bigint | null} t */
-  const at = (topic, t) => {
-    /** @type {{[key: string]: string}} */
-    const args = {};
-    if (topic) args.topic = topic;
-    if (t !== null) args.at_ns = String(t < 0n ? 0n : t);
-    return args;
-  };
-  // The timeline's cursor moved elsewhere (a robot log row, a step here): the frame follows.
+  // The timeline's cursor moved elsewhere (a robot log row): every panel follows it.
   const follow = () => {
-    if (range.cursor === null || (shown?.frame && BigInt(shown.frame.time_ns) === range.cursor)) return;
-    load(at(shown?.topic ?? null, range.cursor));
+    if (range.cursor === null || range.cursor === time) return;
+    pause('the cursor moved');
+    time = range.cursor;
+    Promise.all(panels.map((p) => p.showAt(null, time))).then(offsets);
   };
+
+  const first = addPanel();
   if (wanted) {
+    time = wanted.t;
     range.setCursor(wanted.t);
-    load(at(wanted.topic, wanted.t));
-  } else load(at(null, range.cursor));
+    first.showAt(wanted.topic, wanted.t);
+  } else {
+    time = range.cursor;
+    first.showAt(null, range.cursor);
+  }
+  setCameras(cameras);
   range.addEventListener('cursor', follow);
   return {
-    stop: () => range.removeEventListener('cursor', follow),
-    /** @param {{topic: string, t: bigint}} link */
-    go: (link) => { range.setCursor(link.t); load(at(link.topic, link.t)); },
+    stop: () => {
+      pause('closed');
+      range.removeEventListener('cursor', follow);
+      document.removeEventListener('visibilitychange', hidden);
+    },
+    /** The tab was hidden. */
+    pause: () => pause('the tab was hidden'),
+    // A link's frame (for the first camera) and the other cameras' topics (null: as they are).
+    /** @param {{topic: string, t: bigint} | null} link @param {string[] | null} topics */
+    go: (link, topics) => {
+      pause('a link was opened');
+      if (topics) setCameras(topics);
+      if (!link) return;
+      time = link.t;
+      range.setCursor(link.t);
+      activate(first);
+      first.showAt(link.topic, link.t).then(() => others(first)).then(offsets);
+    },
   };
 }
