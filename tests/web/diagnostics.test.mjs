@@ -83,6 +83,7 @@ test('diagnostics: the Overview counts the components by worst level and links t
   const text = await page.textContent('#diag-line');
   assert.match(text, new RegExp(`${worst('ERROR')} of ${answer.component_count} components reached ERROR, ${worst('STALE')} STALE, ${worst('WARN')} WARN`));
   assert.match(text, /1 gave a level no name fits/); // gps's UNKNOWN byte
+  await screenshot(page, 'diagnostics-overview-line');
   // The link moves the cursor to the earliest ERROR and shows the tab there.
   const firstError = answer.findings.filter((f) => f.code === 'diagnostics.component.error').map((f) => BigInt(f.time_ns)).reduce((a, b) => (b < a ? b : a));
   await page.click('#diag-first-error');

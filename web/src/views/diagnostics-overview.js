@@ -32,7 +32,7 @@ export function renderDiagnosticsLine(slot, session, topics, { onShow }) {
     ask: { id: 'diag-count', label: 'Read the diagnostics', note: `${names} (reads every diagnostics message of this big or remote file)` },
     count: async () => {
       await session.result(session.ensureJobs());
-      const result = /** @type {import('./diagnostics.js').DiagnosticsResult} */ (await session.result(session.jobs.call('query', { name: 'diagnostics', args: { max_runs: 0, no_values: true } })));
+      const result = /** @type {import('./diagnostics.js').DiagnosticsResult} */ (await session.result(session.jobs.call('fullQuery', { name: 'diagnostics', args: { max_runs: 0, no_values: true } })));
       if (result.error) throw new Error(result.error);
       if (result.cancelled) throw new Error('cancelled');
       const summary = worstSummary(result.components);
@@ -42,7 +42,7 @@ export function renderDiagnosticsLine(slot, session, topics, { onShow }) {
       return {
         data: { components: String(all), messages: String(result.messages) },
         nodes: [h('span', {}, summary ?? (all ? `all ${formatCount(all)} ${all === 1 ? 'component' : 'components'} stayed OK` : 'no component statuses')),
-          h('span.muted', {}, ` in ${formatCount(result.messages)} ${result.messages === 1 ? 'message' : 'messages'} (${names}). `),
+          h('span.muted', {}, ` in ${formatCount(result.messages)} ${result.messages === 1 ? 'message' : 'messages'} (${names})${result.undecoded ? `; ${formatCount(result.undecoded)} not read (damaged)` : ''}. `),
           first !== null ? h('button.link#diag-first-error', { type: 'button', onclick: () => onShow(first) }, 'First ERROR ›')
             : h('button.link#diag-open', { type: 'button', onclick: () => onShow(null) }, 'Show the diagnostics ›')],
       };
