@@ -253,8 +253,12 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // line-ending restoration) made it 750, and the fourth's streamed downloads, the page's file copy
 // for WebKit's single file and the workers' heartbeats 765. Minifying the stylesheet and the
 // service worker and fetching the Transforms view with the full module won 4 KB back (761). The
-// budget holds it from growing while the rest is won back (the view module is 612 KB of it).
-const FIRST_VISIT_KB = 765;
+// fifth wave's view_topics query in the view module (+1.7 KB: the Overview knows at open which
+// views have content), the format table's folder rules for the page (+0.3 KB) and the Overview's
+// shared line (+0.4 KB) made it 767 (the diagnostics line itself is fetched with the full
+// module): 768. The budget holds it from growing while the rest is won back (the view module is
+// 614 KB of it).
+const FIRST_VISIT_KB = 768;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');

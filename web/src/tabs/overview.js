@@ -8,7 +8,6 @@ import { LaterFacts } from '../later-facts.js';
 import { isAbort } from '../session.js';
 import { renderFileMap, withProblems } from '../file-map.js';
 import { renderLogLine } from '../views/robot-log-overview.js';
-import { renderDiagnosticsLine } from '../views/diagnostics-overview.js';
 import { viewTopics } from '../views/overview-line.js';
 import { timeRange } from '../plots/range.js';
 
@@ -118,7 +117,11 @@ export function overviewTab(app) {
       renderLogLine(linesSlot, mine, topics.robot_log, { onShow: (index) => (index === null ? app.tabs.select('log') : app.tabs.get('log').showIndex(index)) });
     }
     if (topics.diagnostics) {
-      renderDiagnosticsLine(linesSlot, mine, topics.diagnostics, {
+      // Fetched with the full module, which counts them (views/diagnostics-overview.js).
+      let line;
+      try { line = await import('../views/diagnostics-overview.js'); } catch { return; } // offline, before its first use
+      if (mine !== session) return;
+      line.renderDiagnosticsLine(linesSlot, mine, topics.diagnostics, {
         onShow: (time) => {
           if (time !== null) timeRange(mine).setCursor(time);
           app.tabs.select('diag');

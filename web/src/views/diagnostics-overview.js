@@ -2,6 +2,8 @@
 // components reached ERROR, 1 WARN") with a link to the first ERROR, which moves the timeline's
 // cursor there and shows the Diagnostics tab. The count asks the diagnostics query for each
 // component's worst level only (no runs, no key/values); views/overview-line.js says when.
+// @logscope-first-use: its count runs on the full module, so it is fetched when a file has
+// diagnostics, as that module is (build-dist.mjs).
 import { h, formatCount } from '../dom.js';
 import { renderOverviewLine } from './overview-line.js';
 
