@@ -196,7 +196,7 @@ TEST_CASE("ROS bags V2.0 and V1.2: every value of every query answer and node de
     Opened o = open_path(path);
     Report summary = o.inspector->summary();
     Asked asked = {{"messages", args({{"count", 300}})}, {"connections", args({})}, {"definitions", args({})}, {"timeline", args({})}, {"iterate_all", args({})}, {"robot_log", args({})},
-                   {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"scan", args({{"topic", "/scan"}, {"max_points", 7}})}, {"diagnostics", args({})},
+                   {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"scan", args({{"topic", "/scan"}, {"max_points", 7}})}, {"diagnostics", args({})}, {"view_topics", args({})},
                    {"robot_log", args({{"level", "warn"}, {"grep", "a"}, {"count", 5}})},
                    {"messages", args({{"first", 3}, {"count", 5}, {"t0_ns", std::to_string(*summary.file.start_ns)}, {"preview", 2}})}};
     std::set<std::string> topics;
@@ -232,7 +232,7 @@ TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node deco
   Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"definitions", args({})}, {"attachments", args({})}, {"metadata", args({})},
                  {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})},
                  {"iterate_all", args({})}, {"iterate_all", args({{"touch", true}})}, {"robot_log", args({})}, {"transforms", args({})}, {"images", args({})},
-                 {"scan", args({})}, {"scan", args({{"topic", "/scan"}, {"max_points", 3}})}, {"diagnostics", args({})}};
+                 {"scan", args({})}, {"scan", args({{"topic", "/scan"}, {"max_points", 3}})}, {"diagnostics", args({})}, {"view_topics", args({})}};
   for (const char* topic : {"/imu", "/scan", "/all_kinds", "/legacy"}) {
     asked.push_back({"columns", args({{"topic", topic}})});
     std::string field = number_column(*o.inspector, args({{"topic", topic}}));
@@ -257,7 +257,7 @@ TEST_CASE("rosbag2 (the small demo database): every value of every query answer 
   Opened o = open_path(path);
   Asked asked = {{"messages", args({{"limit", 20}})}, {"definitions", args({})}, {"timeline", args({})},
                  {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 1}, {"first", 2}, {"count", 5}})}, {"robot_log", args({})},
-                 {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"diagnostics", args({})}};
+                 {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"diagnostics", args({})}, {"view_topics", args({})}};
   for (const char* topic : {"/imu", "/chatter"}) {
     asked.push_back({"decoded", args({{"topic", topic}, {"count", 3}})});
     asked.push_back({"columns", args({{"topic", topic}})});
