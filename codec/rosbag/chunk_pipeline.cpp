@@ -23,6 +23,8 @@ namespace {
 // Chunks are read in groups of consecutive chunks of at least this many bytes: few large reads
 // (FileReaderSync costs ~1 ms per call) that also bypass the CLI's and the browser's block cache.
 constexpr uint64_t kGroupBytes = 8u << 20;
+// Below this file size, decompression threads are not started unless asked for.
+constexpr uint64_t kThreadedBytes = 1u << 20;
 
 std::string at_byte(uint64_t offset) { return "chunk at byte " + std::to_string(offset); }
 
@@ -176,7 +178,8 @@ struct ChunkPipeline::Impl {
     positions_.reserve(bag.chunks.size());
     for (const Chunk& c : bag.chunks) positions_.push_back(c.pos);
     std::sort(positions_.begin(), positions_.end());
-    unsigned n = threads ? threads : worker_count();
+    // Unasked, a small file gets no threads: starting them costs more than its chunks do.
+    unsigned n = threads ? threads : source.size() < kThreadedBytes ? 1 : worker_count();
 #if LOGSCOPE_ROSBAG_THREADS
     if (n > 1 && order_.size() > 1 && !decompress_offload())  // an offload's helpers stand in for threads
       for (unsigned i = 0; i + 1 < n; ++i) workers_.emplace_back([this] { work(); });  // the caller is the n-th

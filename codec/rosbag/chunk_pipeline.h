@@ -99,7 +99,8 @@ struct ChunkLoad {
 // plus the chunks the caller still holds.
 class ChunkPipeline {
  public:
-  // `threads` 0: all cores. With an offload installed, its helpers stand in for threads.
+  // `threads` 0: all cores (one for a file under 1 MiB). With an offload installed, its helpers
+  // stand in for threads.
   ChunkPipeline(ByteSource& source, const Bag& bag, std::vector<size_t> order, const ChunkLoad& load, unsigned threads);
   ~ChunkPipeline();
   ChunkPipeline(const ChunkPipeline&) = delete;
