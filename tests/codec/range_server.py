@@ -5,25 +5,54 @@ Serves the files of one directory under three prefixes:
   /range/NAME     Range requests answered with 206 and Content-Range, a fixed ETag
   /norange/NAME   Range ignored: always 200 with the whole file
   /changing/NAME  like /range, but the ETag changes after the first request (a file replaced mid-read)
+  /slow/NAME      like /range, each answer 50 ms late (a distant server)
+  /stats          {"requests": N, "max_in_flight": N}: how many requests were answered at once
 Prints the port on the first line of stdout, then serves until killed.
 """
 import http.server
+import json
 import os
 import re
 import sys
+import threading
+import time
 
 ROOT = sys.argv[1]
 requests_seen = {}
+lock = threading.Lock()
+stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: the CLI reuses its connection
+    # Headers and body are two writes: with Nagle's algorithm the body waits for the client's
+    # delayed ACK, 40 ms per request on Linux, which no real server makes a client wait.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
 
     def do_GET(self):
-        match = re.match(r"^/(range|norange|changing)/([^/]+)$", self.path)
+        if self.path == "/stats":
+            with lock:
+                body = json.dumps({"requests": stats["requests"], "max_in_flight": stats["max_in_flight"]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        with lock:
+            stats["requests"] += 1
+            stats["in_flight"] += 1
+            stats["max_in_flight"] = max(stats["max_in_flight"], stats["in_flight"])
+        try:
+            self.answer()
+        finally:
+            with lock:
+                stats["in_flight"] -= 1
+
+    def answer(self):
+        match = re.match(r"^/(range|norange|changing|slow)/([^/]+)$", self.path)
         path = os.path.join(ROOT, match.group(2)) if match else None
         if not path or not os.path.isfile(path):
             self.send_response(404)
@@ -31,6 +60,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         mode = match.group(1)
+        if mode == "slow":
+            time.sleep(0.05)
         size = os.path.getsize(path)
         seen = requests_seen.get(self.path, 0)
         requests_seen[self.path] = seen + 1
