@@ -65,6 +65,9 @@ struct OpenFile {
   uint64_t size() const { return folder ? folder_bytes : cached->size(); }
   // Why reading stopped when the source can fail mid-way (a remote file that changed); "" else.
   std::function<std::string()> read_failure;
+  // Reads scattered ranges ahead, many at a time, into `cached` where each read is a round trip
+  // (a remote file); null where reading them one by one costs little.
+  std::function<void(const std::vector<ByteRange>&)> prefetch;
 };
 
 // "" when every read succeeded; otherwise the reason, and the command exits 2.

@@ -85,17 +85,12 @@ HttpByteSource::~HttpByteSource() {
   if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
 }
 
-bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, size_t capacity, Response* response,
-                           std::string* error) {
-  CURL* curl = static_cast<CURL*>(curl_);
-  if (!curl) return *error = "libcurl could not start", false;
-  *response = Response{};
-  response->destination = static_cast<uint8_t*>(destination);
-  response->capacity = capacity;
+// Sets up one GET of [first, last] on `curl`, its answer going to `response`.
+static void configure(CURL* curl, const std::string& url, uint64_t first, uint64_t last, HttpByteSource::Response* response) {
   response->curl = curl;
   char range[64];
   std::snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
-  curl_easy_setopt(curl, CURLOPT_URL, url_.c_str());
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_RANGE, range);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -106,26 +101,42 @@ bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, siz
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled server: give up after 60 s
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
   ++g_requests;
-  CURLcode code = curl_easy_perform(curl);
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
-  if (response->status == 200) {
+}
+
+// Whether a finished GET of [first, last] was answered with those bytes; `error` says why not.
+bool HttpByteSource::answered(int curl_code, uint64_t first, const Response& response, std::string* error) const {
+  auto code = static_cast<CURLcode>(curl_code);
+  if (response.status == 200) {
     *error = url_ + ": the server does not support Range requests (it answered 200 with the whole file); "
                     "run again with --download to read the whole file into a temporary file";
     return false;
   }
-  if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && response->overflow)) {
+  if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && response.overflow)) {
     *error = url_ + ": " + curl_easy_strerror(code);
     return false;
   }
-  if (response->status != 206 && !(response->status == 416 && first == 0)) {
-    *error = url_ + ": the server answered HTTP " + std::to_string(response->status);
+  if (response.status != 206 && !(response.status == 416 && first == 0)) {
+    *error = url_ + ": the server answered HTTP " + std::to_string(response.status);
     return false;
   }
-  if (response->overflow) {
+  if (response.overflow) {
     *error = url_ + ": the server sent more bytes than the range asked for";
     return false;
   }
   return true;
+}
+
+bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, size_t capacity, Response* response,
+                           std::string* error) {
+  CURL* curl = static_cast<CURL*>(curl_);
+  if (!curl) return *error = "libcurl could not start", false;
+  *response = Response{};
+  response->destination = static_cast<uint8_t*>(destination);
+  response->capacity = capacity;
+  configure(curl, url_, first, last, response);
+  CURLcode code = curl_easy_perform(curl);
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
+  return answered(code, first, *response, error);
 }
 
 // "bytes 0-0/1234" or "bytes */1234": the start and the total (UINT64_MAX when unknown).
@@ -163,6 +174,24 @@ std::unique_ptr<HttpByteSource> HttpByteSource::open(const std::string& url, std
   return source;
 }
 
+// "" when a 206 answer to a request at `offset` is those bytes of the file first opened;
+// otherwise why not.
+std::string HttpByteSource::same_file(const Response& response, uint64_t offset, size_t length) const {
+  uint64_t start = 0, total = 0;
+  if (!parse_content_range(response.content_range, &start, &total) || start != offset)
+    return url_ + ": the server answered bytes \"" + response.content_range + "\" to a request for " + std::to_string(offset) +
+           "-" + std::to_string(offset + length - 1);
+  if (total != size_)
+    return url_ + ": the file changed while it was read (its size was " + std::to_string(size_) + " bytes, now " +
+           std::to_string(total) + ")";
+  if (response.etag != etag_ || response.last_modified != last_modified_)
+    return url_ + ": the file changed while it was read (" +
+           (response.etag != etag_ ? "ETag " + etag_ + " became " + response.etag
+                                   : "Last-Modified " + last_modified_ + " became " + response.last_modified) +
+           ")";
+  return "";
+}
+
 size_t HttpByteSource::read(uint64_t offset, void* destination, size_t length) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!failure_.empty() || offset >= size_ || length == 0) return 0;
@@ -173,22 +202,78 @@ size_t HttpByteSource::read(uint64_t offset, void* destination, size_t length) {
     failure_ = error;
     return 0;
   }
-  uint64_t start = 0, total = 0;
-  bool parsed = parse_content_range(response.content_range, &start, &total);
-  if (!parsed || start != offset) {
-    failure_ = url_ + ": the server answered bytes \"" + response.content_range + "\" to a request for " +
-               std::to_string(offset) + "-" + std::to_string(offset + length - 1);
-  } else if (total != size_) {
-    failure_ = url_ + ": the file changed while it was read (its size was " + std::to_string(size_) + " bytes, now " +
-               std::to_string(total) + ")";
-  } else if (response.etag != etag_ || response.last_modified != last_modified_) {
-    failure_ = url_ + ": the file changed while it was read (" +
-               (response.etag != etag_ ? "ETag " + etag_ + " became " + response.etag
-                                       : "Last-Modified " + last_modified_ + " became " + response.last_modified) +
-               ")";
-  }
+  failure_ = same_file(response, offset, length);
   if (!failure_.empty()) return 0;
   return response.received;
+}
+
+size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!failure_.empty() || ranges.empty()) return 0;
+  CURLM* multi = curl_multi_init();
+  if (!multi) return 0;
+  struct Lane {
+    CURL* curl = nullptr;
+    Response response;
+    std::vector<uint8_t> bytes;
+    uint64_t offset = 0;
+  };
+  std::vector<Lane> lanes(std::min(kScatteredInFlight, ranges.size()));
+  size_t next = 0, handed = 0, running = 0;
+  bool stopped = false;
+  // Starts the next range that lies in the file on `lane`; false when none is left.
+  auto start = [&](Lane& lane) {
+    while (next < ranges.size()) {
+      const ByteRange& range = ranges[next++];
+      if (range.offset >= size_ || range.length == 0) continue;
+      size_t length = static_cast<size_t>(std::min<uint64_t>({range.length, size_ - range.offset, kMaxScatteredRange}));
+      if (!lane.curl) lane.curl = curl_easy_init();
+      if (!lane.curl) return false;
+      lane.bytes.resize(length);
+      lane.offset = range.offset;
+      lane.response = Response{};
+      lane.response.destination = lane.bytes.data();
+      lane.response.capacity = length;
+      configure(lane.curl, url_, range.offset, range.offset + length - 1, &lane.response);
+      curl_easy_setopt(lane.curl, CURLOPT_PRIVATE, &lane);
+      curl_multi_add_handle(multi, lane.curl);
+      ++running;
+      return true;
+    }
+    return false;
+  };
+  for (Lane& lane : lanes)
+    if (!start(lane)) break;
+  while (running > 0) {
+    int active = 0;
+    if (curl_multi_perform(multi, &active) != CURLM_OK) break;
+    int queued = 0;
+    while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+      if (message->msg != CURLMSG_DONE) continue;
+      Lane* lane = nullptr;
+      curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&lane));
+      CURLcode code = message->data.result;
+      curl_multi_remove_handle(multi, lane->curl);
+      --running;
+      curl_easy_getinfo(lane->curl, CURLINFO_RESPONSE_CODE, &lane->response.status);
+      std::string why;
+      // A failed range is not handed over: the codec reads it again and meets the failure itself.
+      if (!stopped && answered(code, lane->offset, lane->response, &why) && same_file(lane->response, lane->offset, lane->bytes.size()).empty() &&
+          lane->response.received == lane->bytes.size() && take(lane->offset, lane->bytes.data(), lane->bytes.size()))
+        ++handed;
+      else
+        stopped = true;
+      if (!stopped) start(*lane);
+    }
+    if (running > 0 && curl_multi_poll(multi, nullptr, 0, 1000, nullptr) != CURLM_OK) break;
+  }
+  for (Lane& lane : lanes) {
+    if (!lane.curl) continue;
+    curl_multi_remove_handle(multi, lane.curl);
+    curl_easy_cleanup(lane.curl);
+  }
+  curl_multi_cleanup(multi);
+  return handed;
 }
 
 std::string HttpByteSource::failure() const {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/byte_source.h"
 #include "core/report.h"
@@ -33,6 +35,15 @@ class HttpByteSource : public ByteSource {
   // and every later read returns 0.
   size_t read(uint64_t offset, void* destination, size_t length) override;
   std::string failure() const;
+  // Reads many small ranges (a bag's chunk headers, FormatInspector::info_report_reads) with
+  // several requests in flight, as the page does, so that their round trips overlap instead of
+  // adding up. Hands each range's bytes to `take` as it arrives; stops at the first failure or
+  // when `take` returns false (what was not handed over, the codec reads again). Returns how many
+  // were handed over.
+  using ScatteredTake = std::function<bool(uint64_t offset, const uint8_t* data, size_t size)>;
+  size_t read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take);
+  static constexpr size_t kScatteredInFlight = 32;
+  static constexpr uint64_t kMaxScatteredRange = 1 << 20;
 
   struct Response;  // one request's status, headers and body (http_source.cpp)
 
@@ -40,6 +51,8 @@ class HttpByteSource : public ByteSource {
   explicit HttpByteSource(std::string url);
   // One GET of [first, last]; the body goes to `destination` (up to `capacity` bytes).
   bool fetch(uint64_t first, uint64_t last, void* destination, size_t capacity, Response* response, std::string* error);
+  bool answered(int curl_code, uint64_t first, const Response& response, std::string* error) const;
+  std::string same_file(const Response& response, uint64_t offset, size_t length) const;
 
   std::string url_;
   void* curl_ = nullptr;  // CURL*, reused so the connection is kept alive

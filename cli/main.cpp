@@ -40,6 +40,7 @@ int run_info(const std::vector<std::string>& raw) {
   if (!file) return kExitUnreadable;
   bool json = args.has("--json");
   if (!file->inspector) return report_unknown(*file, json);
+  if (file->prefetch) file->prefetch(file->inspector->info_report_reads());
   Report report = file->inspector->info_report(terminal_progress("reading"));
   if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
   if (json) {

@@ -109,7 +109,8 @@ const CachedByteSource::Block* CachedByteSource::find_preloaded(uint64_t offset)
 bool CachedByteSource::preload(uint64_t offset, const uint8_t* data, size_t size) {
   uint64_t total = inner_.size();
   if (size == 0 || offset >= total || size > total - offset) return false;
-  if (preloaded_bytes_ + size > options_.capacity / 4) return false;
+  size_t cap = options_.preload_capacity ? options_.preload_capacity : options_.capacity / 4;
+  if (preloaded_bytes_ + size > cap) return false;
   auto after = preloaded_.lower_bound(offset);
   if (after != preloaded_.end() && after->first < offset + size) return false;
   if (after != preloaded_.begin()) {

@@ -114,6 +114,7 @@ class CachedByteSource : public ByteSource {
     size_t block_size = 64 * 1024;
     size_t max_fetch = 8 * 1024 * 1024;
     size_t capacity = 32 * 1024 * 1024;  // total cached bytes
+    size_t preload_capacity = 0;  // preloaded bytes kept at most; 0: a quarter of `capacity`
   };
   // A local file's, in the CLI and the benchmarks that read as it does: 16 KiB blocks, as the
   // page's, so opening an indexed log reads little more than its index (with 64 KiB blocks the
@@ -134,7 +135,7 @@ class CachedByteSource : public ByteSource {
   // fetches a bag's scattered chunk headers all at once (FormatInspector::info_report_reads)
   // instead of one ~1 ms call each. They are served before the cache, never evicted, and kept
   // until release_preloaded(). False (nothing kept) when they overlap ranges already preloaded
-  // or would exceed a quarter of the cache's capacity.
+  // or would exceed the preload capacity.
   bool preload(uint64_t offset, const uint8_t* data, size_t size);
   void release_preloaded();
   size_t preloaded_bytes() const { return preloaded_bytes_; }
