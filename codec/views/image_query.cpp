@@ -124,14 +124,74 @@ void keep_bytes(Frame& f) {
   if (depth) std::memcpy(&out[rgba.size()], f.image.depth->values.data(), depth);  // wasm32 and x86 are little-endian
 }
 
+Json cancelled_json() {
+  Json cancelled = Json::object();
+  cancelled["cancelled"] = true;
+  return cancelled;
+}
+
+// A thumbnail: the first frame of `topic` the file holds in [from_ns, to_ns], read without
+// listing the topic's frames, so that the formats' indexes read only the chunks (or pages) there,
+// up to the first frame found. `frame` is null when the span holds none.
+Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t from_ns, uint64_t to_ns, const ProgressFn& progress) {
+  const std::vector<SourceTopic> topics = source.topics();  // (a copy, in some formats)
+  const SourceTopic* found = nullptr;
+  std::string names;
+  for (const SourceTopic& t : topics) {
+    if (!is_image_type(t.type)) continue;
+    names += (names.empty() ? "" : ", ") + t.topic;
+    if (t.topic == topic && !found) found = &t;
+  }
+  if (!found)
+    return QueryArgs::error_json("no image topic \"" + topic + "\"" + (names.empty() ? "; the file has none" : "; the image topics: " + names));
+  if (from_ns > to_ns) return QueryArgs::error_json("from_ns is after to_ns");
+  Json out = Json::object();
+  out["topic"] = found->topic;
+  out["type"] = found->type;
+  if (is_video_type(found->type)) {  // a video frame needs the frames from its keyframe: the Images tab plays them
+    out["frame"] = Json();
+    out["unsupported"] = "a video topic has no thumbnails; the Images tab plays it";
+    return out;
+  }
+  WalkOptions options;
+  options.t0_ns = from_ns;
+  options.t1_ns = to_ns;
+  Frame frame;
+  bool have = false;
+  std::string stopped;
+  bool walked = walk_frames(source, found->topic, options, 1, [&](Frame& f) {
+    frame = std::move(f);
+    have = true;
+    return false;
+  }, progress, &stopped);
+  if (!walked && stopped.empty() && !have) return cancelled_json();
+  out["stopped"] = stopped.empty() ? Json() : Json(stopped);
+  if (!have) {
+    out["frame"] = Json();
+    return out;
+  }
+  if (frame.ok && !frame.container.empty()) check_stored(frame);
+  keep_bytes(frame);
+  Json j = frame_json(frame, 0);
+  j["index"] = Json();  // its rank among the topic's frames is not known without listing them
+  out["frame"] = std::move(j);
+  return out;
+}
+
 Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progress) {
   std::string topic = args.str("topic");
   const bool has_at = args.has("at_ns"), has_index = args.has("index");
   const uint64_t at_ns = args.u64("at_ns", 0), index_asked = args.u64("index", 0);
+  const bool has_span = args.has("from_ns") || args.has("to_ns");
+  const uint64_t from_ns = args.u64("from_ns", 0), to_ns = args.u64("to_ns", UINT64_MAX);
   const bool list_video = args.flag("video_frames");
   if (!args.ok()) return QueryArgs::error_json(args.error());
   frame_bytes().clear();
   if (args.flag("topics_only")) return topics_only_answer(source, is_image_type);  // from the index, no message read
+  if (has_span) {
+    if (topic.empty()) return QueryArgs::error_json("from_ns and to_ns ask for a thumbnail of one topic: give topic");
+    return thumbnail_answer(source, topic, from_ns, to_ns, progress);
+  }
   auto* cache = view_cache<ImageCache>(source, "images", is_image_type, progress);
   Json out = Json::object();
   if (!cache) {
@@ -226,9 +286,11 @@ QuerySpec images_query(MessageSource& source) {
            {"at_ns", ArgType::U64, "the frame at or before this time, ns since the epoch (default: the first frame)"},
            {"index", ArgType::U64, "the frame by its index in the topic's time order (instead of at_ns)"},
            {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"},
+           {"from_ns", ArgType::U64, "a thumbnail: the first frame of topic in [from_ns, to_ns], read alone (the topic's frames are not listed)"},
+           {"to_ns", ArgType::U64, "a thumbnail's span ends here, ns since the epoch (default: the end)"},
            {"video_frames", ArgType::Bool, "a video topic: list each frame's time and whether it is a keyframe"}},
           with_walk_units(join_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
-                           {"last_ns", Unit::TimeNs}, {"next_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"frame.index", Unit::Id},
+                           {"last_ns", Unit::TimeNs}, {"next_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"unsupported", Unit::Text}, {"frame.index", Unit::Id},
                            {"frame.time_ns", Unit::TimeNs}, {"frame.type", Unit::Text}, {"frame.ok", Unit::Flag},
                            {"frame.code", Unit::Text}, {"frame.message", Unit::Text}, {"frame.warning", Unit::Text},
                            {"frame.encoding", Unit::Text}, {"frame.kind", Unit::Text}, {"frame.width", Unit::Count},

@@ -206,3 +206,59 @@ TEST_CASE("images: an MCAP's CDR raw frames and protobuf compressed frames") {
   CHECK(answer.find("frame")->find("code")->as_string() == "image.format.unknown");
   CHECK(answer.find("frame")->find("message")->as_string().find("\"h264\"") != std::string::npos);
 }
+
+TEST_CASE("images: a thumbnail is the first frame in a span, read from the chunks there without listing the topic") {
+  const std::vector<Case> cases = raw_frames();
+  std::string bytes = raw_bag(cases, {fake_jpeg('a'), fake_jpeg('b'), fake_jpeg('c')});
+  MemoryByteSource memory(bytes_of(bytes));
+  CountingByteSource source(memory);
+  auto inspector = rosbag::open_inspector(source, rosbag::Format::RosbagV20);
+  REQUIRE(inspector);
+  auto span = [](const std::string& topic, uint64_t from, uint64_t to) {
+    Json j = args_of(topic);
+    j["from_ns"] = std::to_string(from);
+    j["to_ns"] = std::to_string(to);
+    return j;
+  };
+  uint64_t total = 0;
+  for (size_t i = 0; i + 1 < cases.size(); ++i) {
+    if (i == 7) continue;  // (frame 7 shares frame 6's time)
+    source.reset();
+    Json answer = ask(*inspector, span("/camera", time_of(i), time_of(i + 1) - 1));
+    total += source.bytes_read();
+    CAPTURE(i);
+    const Json* f = answer.find("frame");
+    REQUIRE(f->is_object());
+    CHECK(f->find("time_ns")->as_string() == std::to_string(raw_time(i)));
+    CHECK(f->find("index")->is_null());
+    CHECK(source.bytes_read() * 4 < bytes.size());  // its own chunks, not the file
+    if (i == 12) {
+      CHECK(f->find("depth")->is_object());
+      continue;
+    }
+    REQUIRE(f->find("kind")->as_string() == "rgba");
+    CHECK(f->find("width")->as_uint() == 5);
+    views::ImageFields fields{cases[i].width, cases[i].height, cases[i].encoding, cases[i].big, cases[i].step, cases[i].data};
+    views::ImageResult expected = views::convert_image(fields);
+    REQUIRE(expected.ok);
+    CHECK(views::last_frame_bytes() == std::string(expected.image.rgba.begin(), expected.image.rgba.end()));
+  }
+  CHECK(total < bytes.size());  // eleven thumbnails read less than the file once
+
+  // The unknown encoding is named, a span without frames has none, a JPEG is as stored.
+  Json unknown = ask(*inspector, span("/camera", raw_time(13), raw_time(13)));
+  CHECK(unknown.find("frame")->find("code")->as_string().find("image.") == 0);
+  Json empty = ask(*inspector, span("/camera", time_of(0) - 1000, time_of(0) - 1));
+  CHECK(empty.find("frame")->is_null());
+  CHECK(views::last_frame_bytes().empty());
+  Json jpeg = ask(*inspector, span("/camera/compressed", time_of(2), time_of(3)));
+  CHECK(jpeg.find("frame")->find("kind")->as_string() == "jpeg");
+  CHECK(views::last_frame_bytes() == fake_jpeg('c'));
+
+  // Asked wrongly: the topic must be an image topic, the span in order.
+  CHECK(inspector->query("images", span("/nothing", 0, 1), nullptr).find("error")->as_string().find("the image topics: /camera") != std::string::npos);
+  CHECK(inspector->query("images", span("/camera", 2, 1), nullptr).find("error"));
+  Json no_topic = Json::object();
+  no_topic["from_ns"] = "0";
+  CHECK(inspector->query("images", no_topic, nullptr).find("error"));
+}

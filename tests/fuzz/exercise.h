@@ -131,6 +131,14 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
   query("images", Json::object());
   query("images", object_of({{"at_ns", Json(UINT64_MAX)}}));
   query("images", object_of({{"index", Json(1)}}));
+  // A thumbnail of each image topic: its first frame in a span, read without the list.
+  Json image_topics = query("images", object_of({{"topics_only", Json(true)}}));
+  if (const Json* list = image_topics.find("topics"); list && list->is_array())
+    for (size_t i = 0; i < list->size() && i < 4; ++i)
+      if (const Json* topic = (*list)[i].find("topic"); topic && topic->is_string()) {
+        query("images", object_of({{"topic", *topic}, {"from_ns", Json(uint64_t{0})}, {"to_ns", Json(UINT64_MAX)}}));
+        query("images", object_of({{"topic", *topic}, {"from_ns", Json(uint64_t{1} << 62)}, {"to_ns", Json(uint64_t{1} << 61)}}));
+      }
   if (detection.family == "bddf") {
     query("blocks", Json::object());
     for (uint64_t series = 0; series < 3; ++series) {

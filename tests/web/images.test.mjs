@@ -448,3 +448,54 @@ test('images: a link with cameras opens them beside the first, at its frame\'s t
   await page.waitForFunction(() => [...document.querySelectorAll('.image-panel')].map((p) => `${p.dataset.topic}:${p.dataset.index}`).join(' ') === '/camera/rgb:1 /camera/depth:0 /camera/mono16:0', null, { timeout: 60_000 });
   await page.context().close();
 });
+
+test('images: timeline thumbnails are the first frame of each slice, as logscope frames lists them; a click moves the cursor there', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  const page = await env.newPage();
+  await openFile(page, fixture);
+  assert.equal(await waitOpened(page, 'images.bag'), 'summary');
+  await page.click('#tab-plots');
+  await page.waitForSelector('#timeline-thumbs-button:not([hidden])', { timeout: 30_000 });
+  await page.click('#timeline-thumbs-button');
+  await page.waitForFunction(() => document.querySelector('#timeline-thumbs')?.dataset.loaded === 'true', null, { timeout: 60_000 });
+  const strips = await page.$$eval('.timeline-thumbs-canvas', (list) => list.map((c) => ({ ...c.dataset })));
+  const bounds = (await page.$eval('#timeline-thumbs', (e) => e.dataset.bounds)).split(',').map(BigInt);
+  assert.ok(bounds.length >= 2);
+  assert.ok(strips.some((s) => s.topic === '/camera/rgb'), strips.map((s) => s.topic).join(', '));
+  for (const strip of strips) {
+    const { dir, files } = cliFrames(fixture, strip.topic);
+    // Each slice's first frame that the CLI could write (the frames that cannot be drawn it skips,
+    // and the page marks them instead).
+    const times = [...files.keys()].map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const want = [];
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const last = i + 2 < bounds.length ? bounds[i + 1] - 1n : bounds[i + 1];
+      const first = times.find((ns) => ns >= bounds[i] && ns <= last);
+      if (first !== undefined) want.push(String(first));
+    }
+    const drawn = strip.times ? strip.times.split(',') : [];
+    if (Number(strip.problems) === 0) assert.deepEqual(drawn, want, strip.topic);
+    else for (const ns of drawn) assert.ok(want.includes(ns), `${strip.topic}: ${ns} is not a slice's first frame`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Drawn: the rgb strip is not blank.
+  const lit = await page.$eval('.timeline-thumbs-canvas[data-topic="/camera/rgb"]', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+    return colours.size;
+  });
+  assert.ok(lit > 8, `${lit} colours on the rgb strip`);
+  await screenshot(page, 'timeline-thumbnails');
+  // A click on the first rgb thumbnail puts the cursor at its frame, and the Images tab shows it.
+  const rgb = strips.find((s) => s.topic === '/camera/rgb');
+  const firstNs = rgb.times.split(',')[0];
+  const slot = bounds.findIndex((b, i) => i + 1 < bounds.length && BigInt(firstNs) >= b && (i + 2 === bounds.length || BigInt(firstNs) < bounds[i + 1]));
+  const box = await page.$eval('.timeline-thumbs-canvas[data-topic="/camera/rgb"]', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; });
+  await page.mouse.click(box.x + ((slot + 0.5) * box.width) / (bounds.length - 1), box.y + box.height / 2);
+  await page.waitForFunction((ns) => document.querySelector('#timeline-card')?.dataset.cursorNs === ns, firstNs, { timeout: 5000 });
+  await page.click('#tab-images');
+  const shown = await shownFrame(page, { topic: '/camera/rgb' });
+  assert.equal(shown.timeNs, firstNs);
+  await page.context().close();
+});

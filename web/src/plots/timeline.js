@@ -3,8 +3,10 @@
 // memory (no message is read). Each row's bars are scaled to its own busiest slice. Dragging over
 // the bars (or the axis) selects a time range, a click selects a tenth of the file around that
 // point, Escape or Clear forgets it; the range goes to the shared TimeRange (range.js), which the
-// plot and the Data tab's messages follow. Clicking a row's name asks to plot it (onPick).
+// plot and the Data tab's messages follow. Clicking a row's name asks to plot it (onPick). Image
+// topics get thumbnails under the rows when asked (views/timeline-thumbnails.js, loaded then).
 import { h, clear, formatCount } from '../dom.js';
+import { viewTopics } from '../views/overview-line.js';
 import { nsTextToUtc, formatAt } from '../format.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, timeTicks, timeTickText, secondsText } from './kit.js';
 import { secondsAfter, nsAt, nsOf } from './range.js';
@@ -14,6 +16,7 @@ import { secondsAfter, nsAt, nsOf } from './range.js';
 const sliceText = (ns) => (ns >= 1e9 ? `${(ns / 1e9).toFixed(3)} s` : ns >= 1e6 ? `${+(ns / 1e6).toPrecision(3)} ms` : ns >= 1e3 ? `${+(ns / 1e3).toPrecision(3)} µs` : `${Math.round(ns)} ns`);
 
 const ROW = 22;        // px per row, labels and bars alike
+const MAX_THUMB_TOPICS = 6; // strips of thumbnails: each reads a chunk or so per slice
 const RESOLUTION = {
   chunk: 'from the chunk index: each chunk\'s messages spread over its time span',
   message: 'from the message index',
@@ -23,9 +26,10 @@ const RESOLUTION = {
 
 /**
  * @param {HTMLElement} card
- * @param {{session: import('../session.js').Session, range: import('./range.js').TimeRange, signal: AbortSignal, onPick?: ((name: string) => void) | null}} options
+ * @param {{session: import('../session.js').Session, range: import('./range.js').TimeRange, signal: AbortSignal, onPick?: ((name: string) => void) | null,
+ *   view?: import('../data-views/common.js').DataViewContext | null}} options view: asks the thumbnails (none without it)
  */
-export function renderTimeline(card, { session, range, signal, onPick = null }) {
+export function renderTimeline(card, { session, range, signal, onPick = null, view = null }) {
   const origin = range.origin;
   const labels = h('ul.timeline-labels#timeline-labels');
   const bars = h('canvas.timeline-canvas#timeline-canvas', { tabindex: 0, role: 'img', 'aria-label': 'Messages over time per row; drag to select a time range, Escape to clear it' });
@@ -34,9 +38,13 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
   const selection = h('span.small.timeline-selection#timeline-selection');
   const clearButton = h('button.button.small#timeline-clear', { type: 'button', hidden: true, onclick: () => range.clear() }, 'Clear selection');
   const note = h('span.muted.small#timeline-note', {}, 'Reading the index…');
+  const thumbsButton = h('button.button.small#timeline-thumbs-button', { type: 'button', hidden: true, title: 'Show a frame of each camera per slice of time under the rows (reads a chunk or so per frame)' }, 'Show thumbnails');
+  const thumbsNote = h('span.muted.small#timeline-thumbs-note', { 'aria-live': 'polite' });
+  const thumbsSlot = h('div.timeline-thumbs#timeline-thumbs');
   clear(card).append(
-    h('div.card-head', {}, h('h3', {}, 'Timeline'), note, h('span.spacer'), selection, clearButton),
+    h('div.card-head', {}, h('h3', {}, 'Timeline'), note, h('span.spacer'), selection, clearButton, thumbsButton),
     h('div.timeline-body', {}, h('div.timeline-grid', {}, labels, bars)),
+    thumbsSlot, thumbsNote,
     h('div.timeline-axis-row', {}, h('div.timeline-axis-pad'), axis),
     detail);
 
@@ -189,6 +197,34 @@ export function renderTimeline(card, { session, range, signal, onPick = null }) 
     card.dataset.loaded = 'true';
     card.dataset.cursorNs = range.cursor === null ? '' : range.cursor.toString();
     showSelection();
+    if (view) offerThumbnails(data.rows.map((/** @type {{name: string}} */ row) => row.name));
+  }
+
+  // The image topics among the rows (from the index; video plays in the Images tab only) get a button.
+  /** @param {string[]} names */
+  async function offerThumbnails(names) {
+    const images = ((await viewTopics(session)).images || []).filter((t) => names.includes(t.topic) && !/CompressedVideo$/.test(t.type));
+    if (!images.length || signal.aborted || !view) return;
+    /** @type {{stop: () => void} | null} */
+    let shown = null;
+    thumbsButton.hidden = false;
+    let loading = false;
+    thumbsButton.onclick = async () => {
+      if (loading) return;
+      if (shown) {
+        shown.stop();
+        shown = null;
+        thumbsNote.textContent = '';
+        thumbsButton.textContent = 'Show thumbnails';
+        return;
+      }
+      thumbsButton.textContent = 'Hide thumbnails';
+      loading = true;
+      const { renderThumbnails } = await import('../views/timeline-thumbnails.js').finally(() => { loading = false; });
+      if (signal.aborted) return;
+      shown = renderThumbnails(thumbsSlot, { view, range, topics: images.slice(0, MAX_THUMB_TOPICS), span: { x0: data.x0, x1: data.x1 }, signal, note: thumbsNote,
+        left: images.slice(MAX_THUMB_TOPICS).map((t) => t.topic) });
+    };
   }
 
   return load().catch((error) => {

@@ -38,7 +38,7 @@ export function plotsTab(app) {
     plot = renderPlotCard(plotCard, { session, view, format, page, range, signal, wanted, onPlotted });
     wanted = null;
     // Timeline rows are the plot's sources where the summary lists them.
-    renderTimeline(timelineCard, { session, range, signal, onPick: page.plotSources ? (name) => plot.pick(name) : null });
+    renderTimeline(timelineCard, { session, range, signal, view, onPick: page.plotSources ? (name) => plot.pick(name) : null });
     if (extraCard) page.plotCard.render(extraCard, { session, view, signal, plot });
   }
 
