@@ -53,6 +53,9 @@ struct ExportRequest {
   uint64_t from_ns = 0;
   uint64_t to_ns = UINT64_MAX;  // inclusive
   std::vector<std::string> fields;  // empty: all; a name also selects the columns below it
+  // A plot's sample of a big range: at most this many of the chunks that hold the source, spread
+  // evenly over the range (0: every chunk). Formats without chunks read everything.
+  uint64_t max_chunks = 0;
 };
 
 // What an export did, for the caller's messages on stderr.
@@ -63,6 +66,8 @@ struct ExportResult {
   bool cancelled = false;
   bool sink_failed = false;
   std::string error;  // the export could not start (unknown topic, unknown field)
+  // max_chunks: the chunks that hold the source in the range, and those read (fewer when sampled).
+  uint64_t chunks_in_range = 0, chunks_read = 0;
 };
 
 // Writes rows of a fixed set of columns. Cells are added in column order between begin_row() and

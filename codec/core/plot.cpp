@@ -100,7 +100,9 @@ std::vector<ArgSpec> plot_arg_specs() {
           {"t0_ns", ArgType::U64, "from, ns since the epoch (default: the first message)"},
           {"t1_ns", ArgType::U64, "to, ns since the epoch, inclusive (default: the last message)"},
           {"max_points", ArgType::U64, "every point up to this many rows (default 20000, at most 200000)"},
-          {"buckets", ArgType::U64, "beyond max_points: first/last/min/max per bucket (default 1000, at most 10000)"}};
+          {"buckets", ArgType::U64, "beyond max_points: first/last/min/max per bucket (default 1000, at most 10000)"},
+          {"max_chunks", ArgType::U64, "a sample of a big range: read at most this many of the chunks that hold the source, "
+                                       "spread evenly over it (default 0: every chunk; bags and MCAP)"}};
 }
 
 ResultUnits plot_units() {
@@ -108,7 +110,8 @@ ResultUnits plot_units() {
                        {"mode", Unit::Text}, {"t", Unit::Ns}, {"values", Unit::Number}, {"buckets", Unit::Count},
                        {"bucket_ns", Unit::Ns}, {"bucket", Unit::Id}, {"bucket_count", Unit::Count}, {"t_first", Unit::Ns},
                        {"t_last", Unit::Ns}, {"first", Unit::Number}, {"last", Unit::Number}, {"min", Unit::Number},
-                       {"max", Unit::Number}, {"cancelled", Unit::Flag}, {"problem_count", Unit::Count}};
+                       {"max", Unit::Number}, {"cancelled", Unit::Flag}, {"problem_count", Unit::Count},
+                       {"sampled.chunks_read", Unit::Count}, {"sampled.chunks", Unit::Count}};
   return join_units(units, problem_units("problems"));
 }
 
@@ -141,7 +144,8 @@ bool read_plot_args(QueryArgs& args, uint64_t from, uint64_t to, ExportRequest* 
   request->format = ExportFormat::Csv;
   request->from_ns = options->t0_ns;
   request->to_ns = options->t1_ns;
-  return true;
+  request->max_chunks = args.u64("max_chunks", 0);
+  return args.ok();
 }
 
 PlotSink::PlotSink(const PlotOptions& options) : options_(options) {}
@@ -284,6 +288,12 @@ Json PlotSink::to_json(const ExportResult& result) const {
     j["max"] = lists(max);
   }
   if (result.cancelled) j["cancelled"] = true;
+  if (result.chunks_read < result.chunks_in_range) {  // a sample: the count is of the rows read
+    Json sampled = Json::object();
+    sampled["chunks_read"] = result.chunks_read;
+    sampled["chunks"] = result.chunks_in_range;
+    j["sampled"] = std::move(sampled);
+  }
   Json problems = Json::array();
   for (size_t i = 0; i < result.problems.size() && i < kMaxProblems; ++i) problems.push_back(problem_to_json(result.problems[i]));
   j["problems"] = std::move(problems);

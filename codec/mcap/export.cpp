@@ -17,7 +17,7 @@ constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; mor
 }  // namespace
 
 bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                                     const MessageFn& fn, std::vector<Problem>* problems) {
+                                     const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks) {
   const std::vector<RecordFrame>& list = records();
   ProgressTicker ticker(progress, model_.file_size);
   for (size_t k = 0; k < list.size(); ++k) {
@@ -41,6 +41,7 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
         for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
         bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
         if (!any || !in_time) continue;
+        if (only_chunks && !only_chunks->count(f.offset)) continue;
       }
       const LoadedChunk* chunk = chunk_at(k, /*verify_lz4_checksum=*/false);
       if (!chunk) continue;
@@ -58,6 +59,23 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
     }
   }
   return true;
+}
+
+std::set<uint64_t> McapInspector::sample_chunks(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, uint64_t max_chunks,
+                                                uint64_t* in_range) const {
+  std::vector<const ChunkInfo*> held;
+  for (const ChunkInfo& info : model_.chunks) {
+    if (!info.index_offset || info.message_start_time > t1 || info.message_end_time < t0) continue;
+    bool any = info.message_index_offsets.empty();
+    for (const auto& [id, offset] : info.message_index_offsets) any |= channels.count(id) > 0;
+    if (any) held.push_back(&info);
+  }
+  *in_range = held.size();
+  std::set<uint64_t> chosen;
+  if (!max_chunks || held.size() <= max_chunks) return chosen;
+  std::stable_sort(held.begin(), held.end(), [](const ChunkInfo* a, const ChunkInfo* b) { return a->message_start_time < b->message_start_time; });
+  for (uint64_t k = 0; k < max_chunks; ++k) chosen.insert(held[static_cast<size_t>(k * held.size() / max_chunks)]->offset);
+  return chosen;
 }
 
 bool McapInspector::topic_channels(const std::string& topic, std::set<uint16_t>* ids, std::string* error) {
@@ -99,7 +117,7 @@ const PayloadDecoder* McapInspector::topic_decoder(const std::string& topic, con
 }
 
 bool McapInspector::learn_columns(const std::map<uint16_t, const PayloadDecoder*>& decoders, uint64_t t0, uint64_t t1,
-                                  const ProgressFn& progress, protobuf::LeafColumns* out) {
+                                  const ProgressFn& progress, protobuf::LeafColumns* out, const std::set<uint64_t>* only_chunks) {
   std::set<uint16_t> ids;
   for (const auto& [id, decoder] : decoders) ids.insert(id);
   std::vector<protobuf::Leaf> leaves;
@@ -110,7 +128,7 @@ bool McapInspector::learn_columns(const std::map<uint16_t, const PayloadDecoder*
     auto decoder = decoders.find(m.channel_id);
     if (decoder != decoders.end() && decoder->second->leaves(payload, &leaves, &why)) out->add(leaves);
     return true;
-  }, nullptr);
+  }, nullptr, only_chunks);
 }
 
 ExportResult McapInspector::export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
@@ -122,6 +140,9 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
   const PayloadDecoder* first = topic_decoder(topic, ids, &decoders, &result.error);
   if (!first) return result;
   std::vector<std::string> columns{"time_ns"};
+  // A plot's sample of a big range reads these chunks only (both passes); empty: every chunk.
+  const std::set<uint64_t> sample = sample_chunks(ids, request.from_ns, request.to_ns, request.max_chunks, &result.chunks_in_range);
+  result.chunks_read = sample.empty() ? result.chunks_in_range : sample.size();
   std::unique_ptr<protobuf::LeafRowWriter> leaf_row;  // columns learned from the messages (two passes)
   ProgressFn rows_progress = progress;
   if (first->columns_from_messages()) {
@@ -131,7 +152,7 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
       rows_progress = [&](uint64_t done, uint64_t total) { return progress(total + done, 2 * total); };
     }
     protobuf::LeafColumns learned(kMaxColumns);
-    if (!learn_columns(decoders, request.from_ns, request.to_ns, first_half, &learned)) {
+    if (!learn_columns(decoders, request.from_ns, request.to_ns, first_half, &learned, sample.empty() ? nullptr : &sample)) {
       result.cancelled = true;
       return result;
     }
@@ -188,7 +209,7 @@ ExportResult McapInspector::export_rows(const std::string& topic, const ExportRe
     if (!table.end_row()) return false;
     ++result.rows;
     return true;
-  }, &result.problems);
+  }, &result.problems, sample.empty() ? nullptr : &sample);
   if (unreadable > kMaxProblems)
     result.problems.push_back(Problem{Severity::Warning, 0, "mcap.export.undecodable", std::to_string(unreadable) + " messages in all were left out"});
   result.cancelled = !walked;

@@ -87,17 +87,23 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   void add_decoded(Json& j, uint16_t channel_id, std::string_view payload, bool whole);
   // Every message of `channels` with log_time in [t0, t1], in file order (export.cpp): `fn` gets
   // its header, payload, the record's file offset (or its chunk's) and its offset in the chunk
-  // (0 outside chunks) and returns false to stop. False when cancelled.
+  // (0 outside chunks) and returns false to stop. False when cancelled. `only_chunks`: read only
+  // the indexed chunks at these offsets (a plot's sample, sample_chunks).
   using MessageFn = std::function<bool(const MessageHeader&, std::string_view payload, uint64_t offset, uint64_t in_chunk)>;
   bool for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                        const MessageFn& fn, std::vector<Problem>* problems);
+                        const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks = nullptr);
+  // The indexed chunks that hold `channels` in [t0, t1] (their count in `in_range`); when more
+  // than `max_chunks`, the offsets of `max_chunks` of them spread evenly in time order, else empty
+  // (read them all).
+  std::set<uint64_t> sample_chunks(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, uint64_t max_chunks,
+                                   uint64_t* in_range) const;
   bool topic_channels(const std::string& topic, std::set<uint16_t>* ids, std::string* error);
   const PayloadDecoder* topic_decoder(const std::string& topic, const std::set<uint16_t>& ids,
                                       std::map<uint16_t, const PayloadDecoder*>* per_channel, std::string* error);
   // The columns of a topic whose decoder takes them from the messages (protobuf): every numeric
   // leaf path of its channels' messages in [t0, t1]. False when cancelled.
   bool learn_columns(const std::map<uint16_t, const PayloadDecoder*>& decoders, uint64_t t0, uint64_t t1,
-                     const ProgressFn& progress, protobuf::LeafColumns* out);
+                     const ProgressFn& progress, protobuf::LeafColumns* out, const std::set<uint64_t>* only_chunks = nullptr);
   // The plot queries (plot_queries.cpp): a topic's columns and its numeric columns over time.
   Json columns_query(QueryArgs& args, const ProgressFn& progress);
   Json plot_query(QueryArgs& args, const ProgressFn& progress);

@@ -1,5 +1,6 @@
 #include "rosbag/export.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -28,6 +29,7 @@ ExportResult export_topic(ByteSource& source, Bag& bag, const std::string& topic
   IterateOptions options;
   options.start_ns = request.from_ns;
   options.end_ns = request.to_ns;
+  options.max_chunks = request.max_chunks;
   std::set<std::string> topics;
   std::map<uint32_t, ConnectionSchema> schemas;
   const FlatLayout* first = nullptr;
@@ -108,6 +110,8 @@ ExportResult export_topic(ByteSource& source, Bag& bag, const std::string& topic
     result.problems.push_back(Problem{Severity::Warning, 0, "rosbag.export.undecodable",
                                       std::to_string(unreadable) + " messages in all were left out"});
   result.cancelled = walk.cancelled;
+  result.chunks_in_range = walk.chunks_in_range;
+  result.chunks_read = request.max_chunks ? std::min(request.max_chunks, walk.chunks_in_range) : walk.chunks_in_range;
   result.sink_failed = table.failed();
   return result;
 }

@@ -33,13 +33,17 @@ IterateResult iterate_v1(ByteSource& source, const Bag& bag, const IterateOption
                          const std::vector<bool>& selected, const std::function<bool(const MessageView&)>& fn,
                          std::vector<Problem>* problems, const ProgressFn& progress) {
   IterateResult result;
-  ProgressTicker ticker(progress, bag.messages.size(), 4096);
+  // Progress in bytes of the file, as the other passes report it: the share of the messages
+  // visited (they are read in time order, not the file's).
+  const uint64_t n = bag.messages.size();
+  ProgressTicker ticker(progress, bag.file_size, 1 << 16);
   std::string header, why;
   std::vector<uint8_t> data;
   HeaderFields fields;
   uint64_t done = 0;
   for (const MessageRef& ref : bag.messages) {
-    if (!ticker.update(++done)) {
+    ++done;
+    if (!ticker.update(static_cast<uint64_t>(static_cast<double>(done) / static_cast<double>(n) * static_cast<double>(bag.file_size)))) {
       result.cancelled = true;
       break;
     }
@@ -109,9 +113,7 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   }
   if (bag.format != Format::RosbagV20) return iterate_v1(source, bag, options, selected, fn, problems, progress);
 
-  IterateResult result;
   std::vector<size_t> order;
-  uint64_t total = 0;
   for (size_t i = 0; i < bag.chunks.size(); ++i) {
     const Chunk& c = bag.chunks[i];
     if (c.end.ns() < options.start_ns || c.start.ns() > options.end_ns) continue;
@@ -120,9 +122,16 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
         }))
       continue;
     order.push_back(i);
-    total += c.message_count();
   }
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bag.chunks[a].start < bag.chunks[b].start; });
+  IterateResult result;
+  result.chunks_in_range = order.size();
+  if (options.max_chunks && order.size() > options.max_chunks) {
+    std::vector<size_t> sample;
+    sample.reserve(static_cast<size_t>(options.max_chunks));
+    for (uint64_t k = 0; k < options.max_chunks; ++k) sample.push_back(order[static_cast<size_t>(k * order.size() / options.max_chunks)]);
+    order.swap(sample);
+  }
   // Paging: whole chunks before the page are counted from their ChunkInfo, not read, as long as
   // each ends no later than every later chunk starts (then all its messages come first) and lies
   // wholly inside the time filter.
@@ -137,7 +146,6 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
       if (selected.empty() || (count.first < selected.size() && selected[count.first])) n += count.second;
     if (n > to_skip) break;
     to_skip -= n;
-    total -= std::min(total, c.message_count());
     ++skipped_chunks;
   }
   result.skipped = options.skip - to_skip;
@@ -152,6 +160,21 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   load.end_ns = options.end_ns;
   load.sort = true;
   load.verify = options.verify_checksums;
+  // Progress in bytes of the file, as every format's passes report it (the page shows bytes, a
+  // rate and the time left): a chunk counts from its record to the next chunk's (the last to the
+  // index section), once it is loaded, so a read of a few topics moves with the chunks it reads.
+  std::vector<uint64_t> positions;
+  positions.reserve(bag.chunks.size());
+  for (const Chunk& c : bag.chunks) positions.push_back(c.pos);
+  std::sort(positions.begin(), positions.end());
+  auto span_of = [&](const Chunk& c) -> uint64_t {
+    auto next = std::upper_bound(positions.begin(), positions.end(), c.pos);
+    uint64_t end = next != positions.end() ? *next : bag.index_pos > c.pos ? bag.index_pos : bag.file_size;
+    return end > c.pos ? end - c.pos : 0;
+  };
+  std::vector<uint64_t> spans(order.size());
+  uint64_t total = 0;
+  for (size_t k = 0; k < order.size(); ++k) total += spans[k] = span_of(bag.chunks[order[k]]);
   ChunkPipeline pipeline(source, bag, order, load, options.threads);
   ProgressTicker ticker(progress, total, 1 << 16);
 
@@ -185,17 +208,16 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   uint64_t done = 0;
   auto load_next = [&]() {
     auto chunk = pipeline.take();
+    done += spans[loaded_count];
     ++loaded_count;
     if (!chunk) return;
     note_chunk_header(bag, *chunk);
-    const Chunk& info = bag.chunks[chunk->chunk_index];
     result.compressed_bytes += chunk->compressed_size;
     ++result.chunks;
     report_chunk(bag, *chunk, problems);
     if (chunk->status.checksum_verified) ++result.lz4_chunks_checked;
     if (chunk->status.code == "rosbag.chunk.lz4_checksum") ++result.lz4_checksum_failures;
     if (chunk->records.messages.empty()) {
-      done += info.message_count();
       pipeline.recycle(std::move(chunk));
       return;
     }
@@ -236,7 +258,6 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
       size_t run = i;
       while (run < n && to_skip > 0 && (run == i || messages[run].time_ns < limit)) ++run, --to_skip;
       result.skipped += run - i;
-      done += run - i;
       i = a.next = run;
       if (i == n || (messages[i].time_ns >= limit)) {
         if (a.next < n) {
@@ -263,7 +284,6 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
       }
     } while (i < n && messages[i].time_ns < limit);
     result.messages += i - begin;
-    done += i - begin;
     a.next = i;
     if (stop) {
       result.stopped = true;

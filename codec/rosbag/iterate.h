@@ -36,6 +36,9 @@ struct IterateOptions {
   // the page, and overlap no later chunk, are skipped by their ChunkInfo counts without being
   // read; the rest are skipped message by message.
   uint64_t skip = 0;
+  // A sample (a plot of a big range): at most this many of the chunks that hold the selected
+  // connections in the range, spread evenly over them in time order; 0: every chunk. V2.0 only.
+  uint64_t max_chunks = 0;
 };
 
 struct IterateResult {
@@ -43,6 +46,7 @@ struct IterateResult {
   uint64_t skipped = 0;   // passed over for `skip`
   uint64_t chunks_skipped = 0;  // ... of which whole chunks counted from the index, never read
   uint64_t chunks = 0;
+  uint64_t chunks_in_range = 0;  // V2.0: chunks that hold what was asked (max_chunks reads fewer)
   uint64_t compressed_bytes = 0;
   uint64_t lz4_chunks_checked = 0;  // checksums verified (verify_checksums)
   uint64_t lz4_checksum_failures = 0;

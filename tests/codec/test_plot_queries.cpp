@@ -21,6 +21,8 @@
 #include "core/export.h"
 #include "core/plot.h"
 #include "export_support.h"
+#include "mcap/inspector.h"
+#include "mcap/writer.h"
 #include "rosbag/export.h"
 #include "rosbag/inspector.h"
 #include "rosbag/writer.h"
@@ -504,5 +506,87 @@ TEST_CASE("CARLA paths are thinned to their budget, keeping each life's first an
     CHECK(a["f"][a["f"].size() - 1].as_uint() == 2999);
     CHECK(a["x"][a["x"].size() - 1].as_double() == 300000);
     for (size_t i = 1; i < a["f"].size(); ++i) CHECK(a["f"][i].as_uint() > a["f"][i - 1].as_uint());
+  }
+}
+
+// A plot over a big range reads a sample of the chunks (max_chunks, the page's one per pixel
+// column): `sampled` says how many of how many, each point read is the export's, and the reads
+// shrink with the sample. Bags and MCAP; a range that holds fewer chunks reads them all.
+TEST_CASE("a plot with max_chunks reads that many chunks spread over the range, and says so") {
+  SUBCASE("bag") {
+    std::vector<uint8_t> bytes = state_bag(200, "lz4");
+    MemoryByteSource memory(bytes);
+    CountingByteSource source(memory);
+    auto inspector = rosbag::open_inspector(source, rosbag::format_of(detect(source)));
+    rosbag::Bag& bag = *rosbag::opened_bag(*inspector);
+    auto run = [&](const ExportRequest& r, ExportSink& s) { return rosbag::export_topic(source, bag, "/state", r, s); };
+    const std::vector<Row> all = exported(run, "x");
+    source.reset();
+    Json whole = inspector->query("plot", args({{"topic", "/state"}, {"fields", "x"}}), nullptr);
+    const uint64_t whole_bytes = source.bytes_read();
+    CHECK(whole.find("sampled") == nullptr);
+    CHECK(whole["count"].as_uint() == 500);
+    const uint64_t chunks = bag.chunks.size();
+    REQUIRE(chunks >= 12);
+    source.reset();
+    Json sample = inspector->query("plot", args({{"topic", "/state"}, {"fields", "x"}, {"max_chunks", uint64_t{4}}}), nullptr);
+    REQUIRE(error_of(sample) == "");
+    REQUIRE(sample.find("sampled"));
+    CHECK(sample["sampled"]["chunks_read"].as_uint() == 4);
+    CHECK(sample["sampled"]["chunks"].as_uint() == chunks);
+    const uint64_t count = sample["count"].as_uint();
+    CHECK(count > 0);
+    CHECK(count * 3 < 500);
+    CHECK(source.bytes_read() * 3 < whole_bytes);
+    // Every point read is the export's row at that time, and the points come from across the range.
+    std::map<uint64_t, std::string> by_time;
+    for (const Row& row : all) by_time[std::stoull(row[0])] = row[1];
+    uint64_t t0 = std::stoull(sample["t0_ns"].as_string());
+    const Json& t = sample["t"];
+    for (size_t i = 0; i < t.size(); ++i) {
+      uint64_t at = t0 + static_cast<uint64_t>(t[i].as_double());
+      REQUIRE(by_time.count(at));
+      check_cell(item(item(sample["values"], 0), i), by_time[at]);
+    }
+    CHECK(t[t.size() - 1].as_double() > 0.5 * (std::stoull(whole["t1_ns"].as_string()) - t0));
+    // More chunks asked than the range holds: every chunk, no sample.
+    Json enough = inspector->query("plot", args({{"topic", "/state"}, {"fields", "x"}, {"max_chunks", chunks}}), nullptr);
+    CHECK(enough.find("sampled") == nullptr);
+    CHECK(enough["count"].as_uint() == 500);
+  }
+  SUBCASE("mcap") {
+    mcap::WriterOptions options;
+    options.chunk_size = 512;
+    mcap::Writer writer(options);
+    uint16_t schema = writer.add_schema("demo/Value", "ros2msg", "float64 x\n");
+    uint16_t channel = writer.add_channel(schema, "/value", "cdr");
+    const uint64_t start = 1700000000000000000ull;
+    for (uint32_t i = 0; i < 400; ++i) {
+      std::string data("\x00\x01\x00\x00", 4);
+      put<double>(data, i);
+      writer.write_message(channel, i, start + i * 1000000ull, start + i * 1000000ull, data);
+    }
+    std::string bytes = writer.finish();
+    MemoryByteSource memory(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    CountingByteSource source(memory);
+    auto inspector = mcap::open_inspector(source);
+    Json whole = inspector->query("plot", args({{"topic", "/value"}, {"fields", "x"}}), nullptr);
+    REQUIRE(error_of(whole) == "");
+    CHECK(whole["count"].as_uint() == 400);
+    CHECK(whole.find("sampled") == nullptr);
+    source.reset();
+    Json sample = inspector->query("plot", args({{"topic", "/value"}, {"fields", "x"}, {"max_chunks", uint64_t{4}}}), nullptr);
+    REQUIRE(error_of(sample) == "");
+    REQUIRE(sample.find("sampled"));
+    CHECK(sample["sampled"]["chunks_read"].as_uint() == 4);
+    const uint64_t chunks = sample["sampled"]["chunks"].as_uint();
+    CHECK(chunks >= 20);
+    const uint64_t count = sample["count"].as_uint();
+    CHECK(count > 0);
+    CHECK(count * 4 < 400);
+    CHECK(source.bytes_read() * 4 < bytes.size());
+    // Each point is its message: x is the message's index, its time start + x ms.
+    const Json& t = sample["t"];
+    for (size_t i = 0; i < t.size(); ++i) CHECK(t[i].as_double() == item(item(sample["values"], 0), i).as_double() * 1e6);
   }
 }

@@ -649,3 +649,43 @@ TEST_CASE("V1.x tree, locate, spans and decode give the same answers whatever is
     CHECK(permutations == 119);
   }
 }
+
+// The page shows a pass's progress as bytes, with a rate and the time left: a bag's iteration
+// reports bytes of the file, as MCAP's and BDDF's passes do, never messages.
+TEST_CASE("rosbag iteration reports its progress in bytes of the file, moving with the chunks it reads") {
+  for (int version : {200, 102}) {
+    CAPTURE(version);
+    std::string bytes = make_bag(version, version == 200 ? "lz4" : "none", 3000, 4096);
+    MemoryByteSource source = source_of(bytes);
+    Bag bag;
+    open_bag(source, rosbag::format_of(detect(source)), &bag);
+    std::vector<std::pair<uint64_t, uint64_t>> calls;
+    IterateOptions options;
+    IterateResult all = for_each_message(source, bag, options, [](const MessageView&) { return true; }, nullptr,
+                                         [&](uint64_t done, uint64_t total) { calls.emplace_back(done, total); return true; });
+    REQUIRE(all.messages == 3000);
+    REQUIRE(calls.size() >= 3);
+    const uint64_t total = calls.front().second;
+    CHECK(total <= bytes.size());
+    CHECK(total * 10 >= bytes.size() * 9);  // the chunks are nearly all of the file
+    for (size_t i = 1; i < calls.size(); ++i) {
+      CHECK(calls[i].second == total);
+      CHECK(calls[i].first >= calls[i - 1].first);
+    }
+    CHECK(calls.back().first <= total);
+    CHECK(calls.back().first * 10 >= total * 8);  // (the last chunk may end between two reports)
+    if (version != 200) continue;
+    // One topic of three connections: its chunks only (every chunk holds /pose here), the same total.
+    calls.clear();
+    options.connections = {0};
+    for_each_message(source, bag, options, [](const MessageView&) { return true; }, nullptr,
+                     [&](uint64_t done, uint64_t t) { calls.emplace_back(done, t); return true; });
+    REQUIRE(!calls.empty());
+    CHECK(calls.front().second == total);
+    // Cancelled from progress: it stops.
+    IterateResult cancelled = for_each_message(source, bag, IterateOptions(), [](const MessageView&) { return true; }, nullptr,
+                                               [](uint64_t done, uint64_t) { return done == 0; });
+    CHECK(cancelled.cancelled);
+    CHECK(cancelled.messages < 3000);
+  }
+}

@@ -187,6 +187,7 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
             if (const Json* name = c.find("name"); name && fields.size() < 200) fields += (fields.empty() ? "" : ",") + name->as_string();
         query("plot", object_of({{"topic", *topic}, {"fields", Json(fields.empty() ? "x" : fields)}}));
         query("plot", object_of({{"topic", *topic}, {"fields", Json(fields.empty() ? "x" : fields)}, {"max_points", Json(2)}, {"buckets", Json(5)}}));
+        query("plot", object_of({{"topic", *topic}, {"fields", Json(fields.empty() ? "x" : fields)}, {"max_chunks", Json(2)}}));  // a sample
       }
   } else if (detection.family == "carla") {
     query("frames", Json::object());
@@ -230,6 +231,7 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
         sink += inspector->export_rows(topic, request, text, progress).rows + text.text().size();
         query("columns", object_of({{"topic", Json(topic)}}));
         query("plot", object_of({{"topic", Json(topic)}, {"fields", Json("x")}, {"max_points", Json(2)}, {"buckets", Json(3)}}));
+        query("plot", object_of({{"topic", Json(topic)}, {"fields", Json("x")}, {"max_chunks", Json(1)}}));
       }
   }
   return sink;

@@ -90,6 +90,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       inspector->query("columns", args, progress);
       args["fields"] = fields;
       inspector->query("plot", args, progress);
+      args["max_chunks"] = 1;  // a sample: the chunk index's choice
+      inspector->query("plot", args, progress);
     }
     inspector->file_map(true, progress);
     inspector->query("messages", logscope::Json::parse("{\"sha1\": true, \"count\": 30}").value_or(logscope::Json::object()), progress);

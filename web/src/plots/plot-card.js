@@ -104,7 +104,7 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     const whole = chart.view && chart.view.x0 <= data.range.x0 && chart.view.x1 >= data.range.x1;
     const n = whole ? data.count : inView;
     count.dataset.count = String(n);
-    count.textContent = `${formatCount(n)} ${n === 1 ? 'point' : 'points'} in range${data.mode === 'buckets' ? ' · min/max per pixel' : ''}`;
+    count.textContent = `${formatCount(n)} ${n === 1 ? 'point' : 'points'} ${shown?.result.sampled ? 'read (a sample)' : 'in range'}${data.mode === 'buckets' ? ' · min/max per pixel' : ''}`;
     count.title = `${secondsText(whole ? data.range.x0 : chart.view.x0, 3)} … ${secondsText(whole ? data.range.x1 : chart.view.x1, 3)}${data.mode === 'buckets' ? `; more than ${formatCount(MAX_POINTS)} points: each pixel column shows the first, last, lowest and highest value of its points` : ''}`;
   }
 
@@ -116,8 +116,9 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     chart.yLabel = axisCaption(units);
   }
 
-  /** @param {{t0?: bigint | null, t1?: bigint | null, keepView?: boolean}} [options] */
-  async function plot({ t0 = null, t1 = null, keepView = false } = {}) {
+  /** @param {{t0?: bigint | null, t1?: bigint | null, keepView?: boolean, every?: boolean}} [options]
+   *  every: read every chunk of the range (a big file's plot reads a sample: one chunk per pixel column) */
+  async function plot({ t0 = null, t1 = null, keepView = false, every = false } = {}) {
     const s = source();
     const chosen = fields.selected;
     if (!s || !chosen.length) {
@@ -128,8 +129,12 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     }
     const request = (latest = {});
     const chosenRange = t0 !== null ? { t0, t1 } : range.value;
+    /** @type {{[key: string]: string | number}} */
     const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets: Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000))) };
     if (chosenRange) Object.assign(args, rangeArgs(chosenRange));
+    // A big file's plot reads at most one chunk per pixel column, spread over the range (bags and
+    // MCAP: the answer says `sampled`); zooming in reads fewer chunks, until they are all read.
+    if (!auto && !every) args.max_chunks = args.buckets;
     card.dataset.state = 'running';
     clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
     try {
@@ -147,6 +152,11 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
       if (!result.count) note.append(h('span.muted', {}, 'No rows in this range.'));
       if (result.problem_count) note.append(h('span.tone-warn', { title: (result.problems || []).map((p) => `${p.code}: ${p.message}`).join('\n') }, ` ${formatCount(result.problem_count)} ${result.problem_count === 1 ? 'problem' : 'problems'} met while reading, as logscope export reports them (hover for the first).`));
       if (page.plotNote && result.count) note.append(h('span.muted', {}, page.plotNote));
+      card.dataset.sampled = result.sampled ? `${result.sampled.chunks_read}/${result.sampled.chunks}` : '';
+      if (result.sampled) {
+        note.append(h('span.muted#plot-sampled', {}, ` A sample: ${formatCount(result.sampled.chunks_read)} of the ${formatCount(result.sampled.chunks)} chunks that hold ${s.key} here, spread over the range, one per pixel column (zoom in to read more). `),
+          h('button.link.small#plot-every', { type: 'button', onclick: () => plot({ t0, t1, keepView: true, every: true }) }, 'Read every message'));
+      }
       plotButton.classList.remove('primary');
       showCount();
       onPlotted(s.key, chosen);
@@ -163,7 +173,7 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     const data = shown?.data;
     if (!data) return;
     const covered = x0 >= data.range.x0 - 1e-9 && x1 <= data.range.x1 + 1e-9;
-    if (data.mode === 'points' && covered) return;
+    if (data.mode === 'points' && covered && !shown?.result.sampled) return;
     clearTimeout(requery);
     requery = setTimeout(() => plot({ t0: nsAt(x0, origin, Math.floor), t1: nsAt(x1, origin, Math.ceil), keepView: true }), 350);
   }
