@@ -93,7 +93,7 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   bool for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
                         const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks = nullptr);
   // The indexed chunks that hold `channels` in [t0, t1] (their count in `in_range`); when more
-  // than `max_chunks`, the offsets of `max_chunks` of them spread evenly in time order, else empty
+  // than `max_chunks`, the offsets of `max_chunks` of them spread evenly in file order, else empty
   // (read them all).
   std::set<uint64_t> sample_chunks(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, uint64_t max_chunks,
                                    uint64_t* in_range) const;

@@ -163,18 +163,19 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   // Progress in bytes of the file, as every format's passes report it (the page shows bytes, a
   // rate and the time left): a chunk counts from its record to the next chunk's (the last to the
   // index section), once it is loaded, so a read of a few topics moves with the chunks it reads.
-  std::vector<uint64_t> positions;
-  positions.reserve(bag.chunks.size());
-  for (const Chunk& c : bag.chunks) positions.push_back(c.pos);
-  std::sort(positions.begin(), positions.end());
-  auto span_of = [&](const Chunk& c) -> uint64_t {
-    auto next = std::upper_bound(positions.begin(), positions.end(), c.pos);
-    uint64_t end = next != positions.end() ? *next : bag.index_pos > c.pos ? bag.index_pos : bag.file_size;
-    return end > c.pos ? end - c.pos : 0;
+  // (The index lists chunks in file order; where it does not, each counts an equal share.)
+  bool in_file_order = true;
+  for (size_t i = 1; i < bag.chunks.size() && in_file_order; ++i) in_file_order = bag.chunks[i - 1].pos < bag.chunks[i].pos;
+  const uint64_t chunks_end = bag.index_pos > 0 ? bag.index_pos : bag.file_size;
+  auto span_of = [&](size_t i) -> uint64_t {
+    const uint64_t pos = bag.chunks[i].pos;
+    if (!in_file_order) return chunks_end > bag.chunks.front().pos ? (chunks_end - bag.chunks.front().pos) / bag.chunks.size() : 0;
+    const uint64_t end = i + 1 < bag.chunks.size() ? bag.chunks[i + 1].pos : chunks_end > pos ? chunks_end : bag.file_size;
+    return end > pos ? end - pos : 0;
   };
   std::vector<uint64_t> spans(order.size());
   uint64_t total = 0;
-  for (size_t k = 0; k < order.size(); ++k) total += spans[k] = span_of(bag.chunks[order[k]]);
+  for (size_t k = 0; k < order.size(); ++k) total += spans[k] = span_of(order[k]);
   ChunkPipeline pipeline(source, bag, order, load, options.threads);
   ProgressTicker ticker(progress, total, 1 << 16);
 

@@ -256,9 +256,11 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // fifth wave's view_topics query in the view module (+1.7 KB: the Overview knows at open which
 // views have content), the format table's folder rules for the page (+0.3 KB) and the Overview's
 // shared line (+0.4 KB) made it 767 (the diagnostics line itself is fetched with the full
-// module): 768. The budget holds it from growing while the rest is won back (the view module is
-// 614 KB of it).
-const FIRST_VISIT_KB = 768;
+// module): 768. The sixth wave's sampled plots of big files in the view module (max_chunks for
+// bags and MCAP, +1.2 KB), the plot card's sample note and the timeline's thumbnail button
+// (+0.6 KB; the thumbnails themselves come with the full module) made it 769: 770. The budget
+// holds it from growing while the rest is won back (the view module is 615 KB of it).
+const FIRST_VISIT_KB = 770;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
