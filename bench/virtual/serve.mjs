@@ -1,6 +1,7 @@
 // Serves virtual logs over HTTP with Range: GET /<name>.<ext>?size=100G (206 for a range, 200 for
 // the whole file, 416 past the end), HEAD, an optional delay before every answer (a remote
-// server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them).
+// server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them). CORS
+// is open, so a page served from another origin opens them with ?url= (bench/scale-page.mjs).
 //   node bench/virtual/serve.mjs --template bag=demo.bag [--port 8090] [--delay-ms 50]
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,12 @@ export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.
       res.end(JSON.stringify(stats));
       if (url.searchParams.has('reset')) Object.assign(stats, { requests: 0, bytes: 0, ranges: [] });
       return;
+    }
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Accept-Ranges', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+    for (const [key, value] of Object.entries(cors)) res.setHeader(key, value);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Headers': 'Range', 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Max-Age': '600' });
+      return res.end();
     }
     stats.requests++;
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -1,0 +1,117 @@
+// The page on virtual bags of any size by URL (issue 36), for bench/scale.mjs: headless Chromium
+// opens `?url=` of a bag served by bench/virtual/serve.mjs (50 ms late per request) and this
+// measures, per size: the time from navigation to the summary, the requests and bytes the server
+// counted until then, the view worker's wasm memory, the timeline's extra reads; then a plot over
+// the whole log and a full check are each started, screenshot in progress with their estimate,
+// and cancelled, timing how long the page takes to stop. The check's read rate is set against the
+// read limit of the same server and page, measured in the same run: the page fetching the file
+// in order, 8 MiB a request, nothing else running. Screenshots go to test-results/scale/.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+
+const RUN_SECONDS = 8; // a plot or check runs this long before its screenshot and Cancel
+
+// How long the page takes, from clicking `button`, until `stopped()` holds (ms, in the page).
+async function cancelMs(page, button, stopped) {
+  return page.evaluate(([selector, test]) => new Promise((resolve) => {
+    const done = new Function(`return (${test})();`);
+    const t0 = performance.now();
+    /** @type {HTMLElement} */ (document.querySelector(selector)).click();
+    const poll = () => (done() ? resolve(performance.now() - t0) : setTimeout(poll, 2));
+    poll();
+  }), [button, stopped.toString()]);
+}
+
+// The read limit: bytes a second the page gets fetching `url` in order, 8 MiB a request, for `seconds`.
+async function readLimit(page, url, seconds) {
+  return page.evaluate(async ([href, ms]) => {
+    const piece = 8 << 20;
+    let offset = 0, bytes = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < ms) {
+      const response = await fetch(href, { cache: 'no-store', headers: { Range: `bytes=${offset}-${offset + piece - 1}` } });
+      bytes += (await response.arrayBuffer()).byteLength;
+      offset += piece;
+    }
+    return bytes / ((performance.now() - t0) / 1000);
+  }, [url, seconds * 1000]);
+}
+
+const progressText = (page) => page.$eval('#progress', (p) => (p.hidden ? '' : p.querySelector('.progress-text')?.textContent?.trim() || ''));
+const mib = (n) => n / 2 ** 20;
+
+// Rows for `sizes` (GB): see the header. `base`: the virtual server; `stats()`/`reset()` its counts.
+export async function pageRows({ root, base, sizes, stats, reset }) {
+  const shots = join(root, 'test-results', 'scale');
+  mkdirSync(shots, { recursive: true });
+  const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
+  await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
+  const pageURL = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const rows = [];
+  try {
+    for (const gb of sizes) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('crash', () => errors.push('the page crashed'));
+      const url = `${base}/scale.bag?size=${gb}G`;
+      await reset();
+      const t0 = Date.now();
+      await page.goto(`${pageURL}?nodemo&url=${encodeURIComponent(url)}`);
+      await page.waitForFunction(() => ['summary', 'error', 'remote-problem', 'unknown', 'crashed'].includes(document.body.dataset.state || ''), null, { timeout: 300_000, polling: 10 });
+      const row = { gb, summarySeconds: (Date.now() - t0) / 1000, state: await page.evaluate(() => document.body.dataset.state), errors };
+      const atSummary = await stats();
+      Object.assign(row, { summaryRequests: atSummary.requests, summaryBytes: atSummary.bytes });
+      const viewStats = await page.evaluate(() => window.logscope.state.client.call('readStats'));
+      row.viewMemory = viewStats.wasm_memory;
+      await page.screenshot({ path: join(shots, `${gb}G-summary.png`) });
+
+      // The timeline: from the index in memory.
+      await page.click('#tab-plots');
+      await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true', null, { timeout: 300_000 });
+      row.timelineRequests = (await stats()).requests - atSummary.requests;
+      await page.screenshot({ path: join(shots, `${gb}G-timeline.png`) });
+
+      // A plot over the whole log: started, shown in progress, cancelled.
+      await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0, null, { timeout: 60_000 });
+      await page.click('#plot-run');
+      await page.waitForTimeout(RUN_SECONDS * 1000);
+      row.plotProgress = await progressText(page);
+      await page.screenshot({ path: join(shots, `${gb}G-plot-running.png`) });
+      row.plotCancelMs = await cancelMs(page, '#progress button', () => /Cancelled/.test(document.querySelector('#plot-note')?.textContent || ''));
+
+      // The full check: started, shown in progress with its estimate, cancelled.
+      await page.click('#tab-problems');
+      await page.waitForSelector('#run-check:not([disabled])', { timeout: 60_000 });
+      await reset();
+      await page.click('#run-check');
+      await page.waitForTimeout(RUN_SECONDS * 1000);
+      row.checkProgress = await progressText(page);
+      const checked = await stats();
+      row.checkRate = checked.bytes / RUN_SECONDS;
+      await page.screenshot({ path: join(shots, `${gb}G-check-running.png`) });
+      row.checkCancelMs = await cancelMs(page, '#progress button', () => !document.body.dataset.job);
+      await page.waitForTimeout(500);
+      row.afterCancel = await page.evaluate(() => document.body.dataset.state);
+      // The job worker's memory once the pass stopped: its wasm memory never shrinks, so this is its peak.
+      try {
+        const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+        row.jobMemory = jobStats.wasm_memory + (jobStats.offload_memory || 0) + (jobStats.hash_memory || 0);
+      } catch (e) { row.jobMemory = null; errors.push(`readStats: ${String(e).slice(0, 200)}`); }
+      row.readLimit = await readLimit(page, url, RUN_SECONDS);
+      rows.push(row);
+      console.log(JSON.stringify({ ...row, summaryMiB: mib(row.summaryBytes).toFixed(2) }));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await new Promise((ok) => server.close(ok));
+  }
+  return rows;
+}
