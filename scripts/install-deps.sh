@@ -17,6 +17,7 @@ pkgs=(
   python3-zstandard  # the rosbag2 reference reader (tests/reference/rosbag2_reference.py): per-message zstd
   libsqlite3-dev tcl  # SQLite's version to build (scripts/fetch-sqlite.sh); tclsh makes its amalgamation
   clang-14 libclang-rt-14-dev  # sanitizer build and libFuzzer harnesses (scripts/sanitize.sh, scripts/fuzz.sh)
+  lld              # native links (CMakeLists.txt uses ld.lld where it is found: a third of ld.bfd's time)
   libpng-dev       # camera images: compressedDepth's 16-bit PNG, frames written as PNG (codec/views/image_png.cpp)
   libjpeg62-turbo-dev  # `logscope frames --png`: JPEG frames to PNG (cli/frames_jpeg.cpp), the CLI only
   python3-pil      # the frames test reads the written PNGs with PIL (tests/reference/image_frames_reference.py)

@@ -1,7 +1,8 @@
 // Replays files through a libFuzzer harness without libFuzzer: `replay_fuzz_X DIR...` calls
 // LLVMFuzzerTestOneInput on every file below each DIR (a harness signals a finding by aborting).
-// ctest runs it over tests/fuzz/regressions/<harness>/, so each fuzzer finding is replayed in
-// every build, and under ASan/UBSan in the sanitizer stage.
+// ctest runs it over tests/fuzz/regressions/<harness>/ and the seeds, so each fuzzer finding is
+// replayed in every build. (The sanitizer build, which has libFuzzer, replays them with the
+// harness itself: `fuzz_X -runs=0 DIR...`.)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
