@@ -53,8 +53,15 @@ export function serveStatic({ root, port = 8080, host = '127.0.0.1', log = true,
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'no-cache',
       'Last-Modified': info.mtime.toUTCString(),
+      ETag: `"${info.size}-${Math.floor(info.mtimeMs)}"`,
       ...(isolate ? isolationHeaders : {}),
     };
+    // A revalidation of an unchanged file is answered 304: the browser keeps what it compiled
+    // from it (its code caches of scripts and wasm), as a real host lets it.
+    if (!request.headers.range && request.headers['if-none-match'] === headers.ETag) {
+      response.writeHead(304, headers);
+      return response.end();
+    }
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range || '');
     if (range && info.size > 0) {
       let start = range[1] === '' ? Math.max(0, info.size - Number(range[2])) : Number(range[1]);
