@@ -130,6 +130,11 @@ Json cancelled_json() {
   return cancelled;
 }
 
+// The error for a topic that is not an image topic, naming those there are (`names`, comma-separated).
+Json no_image_topic(const std::string& topic, const std::string& names) {
+  return QueryArgs::error_json("no image topic \"" + topic + "\"" + (names.empty() ? "; the file has none" : "; the image topics: " + names));
+}
+
 // A thumbnail: the first frame of `topic` the file holds in [from_ns, to_ns], read without
 // listing the topic's frames, so that the formats' indexes read only the chunks (or pages) there,
 // up to the first frame found. `frame` is null when the span holds none.
@@ -143,7 +148,7 @@ Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t 
     if (t.topic == topic && !found) found = &t;
   }
   if (!found)
-    return QueryArgs::error_json("no image topic \"" + topic + "\"" + (names.empty() ? "; the file has none" : "; the image topics: " + names));
+    return no_image_topic(topic, names);
   if (from_ns > to_ns) return QueryArgs::error_json("from_ns is after to_ns");
   Json out = Json::object();
   out["topic"] = found->topic;
@@ -210,7 +215,7 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     if (!topic.empty()) {
       std::string names;
       for (const ViewTopic& v : cache->topics) names += (names.empty() ? "" : ", ") + v.topic;
-      return QueryArgs::error_json("no image topic \"" + topic + "\"" + (names.empty() ? "; the file has none" : "; the image topics: " + names));
+      return no_image_topic(topic, names);
     }
     out["topic"] = Json();
     out["type"] = Json();
