@@ -1,6 +1,11 @@
 #include "mcap/payload.h"
 
+#include <google/protobuf/stubs/strutil.h>  // Base64Unescape
+
+#include <optional>
+
 #include "cdr/decode.h"
+#include "core/report.h"
 #include "cdr/flatten.h"
 #include "cdr/schema.h"
 #include "rosbag/flatten.h"
@@ -74,12 +79,52 @@ class Ros1Decoder : public PayloadDecoder {
   rosbag::FlatLayout layout_;
 };
 
+// Strings a JSON schema marks "contentEncoding": "base64" (Foxglove's schemas do so for `data`)
+// become hex text, the whole-bytes form every decoder hands the views (camera images). The schema
+// and the value are walked together, through "properties" and "items"; false with `error` naming
+// the field whose text is not base64.
+bool base64_fields_to_hex(const Json& schema, Json& value, const std::string& path, std::string* error) {
+  if (!schema.is_object()) return true;
+  const Json* encoding = schema.find("contentEncoding");
+  if (value.is_string() && encoding && encoding->is_string() && encoding->as_string() == "base64") {
+    std::string bytes;
+    if (!google::protobuf::Base64Unescape(value.as_string(), &bytes)) {
+      *error = "the field " + path + " is not base64, as its schema says it is";
+      return false;
+    }
+    value = Json(hex_string(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+    return true;
+  }
+  const Json* properties = schema.find("properties");
+  if (value.is_object() && properties && properties->is_object()) {
+    for (const auto& [name, sub] : properties->items())
+      if (value.contains(name) && !base64_fields_to_hex(sub, value[name], path + "." + name, error)) return false;
+  }
+  const Json* items = schema.find("items");
+  if (value.is_array() && items) {
+    Json::Elements& elements = value.elements();
+    for (size_t i = 0; i < elements.size(); ++i)
+      if (!base64_fields_to_hex(*items, elements[i], path + "[" + std::to_string(i) + "]", error)) return false;
+  }
+  return true;
+}
+
 // JSON text, shown as the value it is (no columns: its fields are the data's, not a schema's).
+// A jsonschema's base64 fields are bytes for the views (to_json_whole).
 class JsonDecoder : public PayloadDecoder {
  public:
-  Json to_json(std::string_view payload, std::string* error) const override {
-    constexpr size_t kMaxShown = 4u << 20;
-    if (payload.size() > kMaxShown) {
+  explicit JsonDecoder(std::optional<Json> schema) : schema_(std::move(schema)) {}
+  Json to_json(std::string_view payload, std::string* error) const override { return parse(payload, 4u << 20, error); }
+  Json to_json_whole(std::string_view payload, std::string* error) const override {
+    Json value = parse(payload, 64u << 20, error);  // a camera frame's base64 (3 MB of RGB: 4 MB of text)
+    if (!error->empty() || !schema_) return value;
+    if (!base64_fields_to_hex(*schema_, value, "message", error)) return Json();
+    return value;
+  }
+
+ private:
+  static Json parse(std::string_view payload, size_t max_size, std::string* error) {
+    if (payload.size() > max_size) {
       *error = "the JSON message is " + std::to_string(payload.size()) + " bytes, more than the record view shows";
       return Json();
     }
@@ -92,6 +137,7 @@ class JsonDecoder : public PayloadDecoder {
     error->clear();
     return std::move(*value);
   }
+  std::optional<Json> schema_;  // the channel's jsonschema, when it parses
 };
 
 std::unique_ptr<PayloadDecoder> make_cdr(const Schema* schema, std::string* error) {
@@ -118,7 +164,12 @@ std::unique_ptr<PayloadDecoder> make_ros1(const Schema* schema, std::string* err
   return decoder;
 }
 
-std::unique_ptr<PayloadDecoder> make_json(const Schema*, std::string*) { return std::make_unique<JsonDecoder>(); }
+// A schema that is not JSON leaves the messages as they are (the schema is the writer's word).
+std::unique_ptr<PayloadDecoder> make_json(const Schema* schema, std::string*) {
+  std::optional<Json> parsed;
+  if (schema && schema->encoding == "jsonschema") parsed = Json::parse(schema->data);
+  return std::make_unique<JsonDecoder>(std::move(parsed));
+}
 
 }  // namespace
 

@@ -135,6 +135,21 @@ bool video_answer(MessageSource& source, const std::string& topic, bool has_posi
   Frame f;
   f.time_ns = at.time_ns;
   f.type = cache->topics[t].type;
+  if (!at.ok) {  // the frame itself is damaged: read it alone for its reason
+    std::vector<Frame> own;
+    std::string stopped;
+    if (!read_run(source, topic, at, at, own, progress, &stopped)) return false;
+    if (!own.empty() && !own.back().ok) {
+      f = own.back();
+      f.message = "this frame is damaged (" + f.code + ": " + f.message + "): it cannot be decoded, nor can the frames after it until a keyframe";
+      f.code = "image.video.damaged";
+    } else {
+      f.code = "image.frame.missing";
+      f.message = "the frame was not found when read again" + (stopped.empty() ? std::string() : ": " + stopped);
+    }
+    out["frame"] = error_frame(f, position, true);
+    return true;
+  }
   // The keyframe at or before the frame, within the cap.
   uint64_t k = position, run_bytes = 0;
   bool found = false;

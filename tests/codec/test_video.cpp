@@ -3,7 +3,12 @@
 // offset, and the images query on an MCAP of foxglove_msgs/msg/CompressedVideo (CDR): the
 // keyframe index, the frame at a position as the frames from the keyframe before it, a frame with
 // no keyframe before it and a damaged frame between.
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <optional>
+
+#include <google/protobuf/stubs/strutil.h>  // Base64Escape
 
 #include "cdr/writer.h"
 #include "core/byte_source.h"
@@ -228,4 +233,132 @@ TEST_CASE("video: the images query lists keyframes and hands over the frames fro
   answer = ask(*inspector, 7);  // past it: a decoder cannot go on
   CHECK(answer.find("frame")->find("code")->as_string() == "image.video.damaged");
   CHECK(last_frame_bytes().empty());
+}
+
+namespace {
+
+// An MCAP the CLI wrote, opened from memory.
+struct OpenedMcap {
+  std::unique_ptr<MemoryByteSource> source;
+  std::unique_ptr<FormatInspector> inspector;
+};
+OpenedMcap open_mcap(const std::string& path) {
+  OpenedMcap m;
+  m.source = std::make_unique<MemoryByteSource>(test_support::read_file(path));
+  m.inspector = mcap::open_inspector(*m.source);
+  return m;
+}
+
+}  // namespace
+
+// Real streams, encoded by Debian's ffmpeg (tests/reference/video_reference.py: 12 frames, a
+// keyframe every 5), written by `make-demo-video` as CDR and as JSON with base64 data: every
+// frame is a message, the keyframes are the frames ffprobe calls keyframes, the codec string is
+// read from the stream, and the JSON file's frames are the CDR file's bytes.
+TEST_CASE("video: real H.264, H.265, VP9 and AV1 streams from ffmpeg, in CDR and in JSON (base64): keyframes as ffprobe finds them") {
+  const std::string dir = test_support::scratch_dir("video-real");
+  const std::map<std::string, std::string> prefixes = {{"h264", "avc1.64"}, {"h265", "hev1.1."}, {"vp9", "vp09.00."}, {"av1", "av01.0."}};
+  for (const auto& [codec, prefix] : prefixes) {
+    CAPTURE(codec);
+    const std::string out = dir + "/" + codec;
+    const std::string command = "/usr/bin/python3 '" + std::string(LOGSCOPE_SOURCE_DIR) + "/tests/reference/video_reference.py' make '" + out +
+                                "' 12 5 96x64 " + codec + " 2>&1";
+    const int status = std::system(command.c_str());
+    if (WEXITSTATUS(status) == 77) {
+      test_support::skip("ffmpeg or its " + codec + " encoder is missing: no " + codec + " stream");
+      continue;
+    }
+    REQUIRE(status == 0);
+    std::optional<Json> reference = Json::parse(test_support::read_text(out + "/reference.json"));
+    REQUIRE(reference);
+    std::vector<bool> ffprobe_key(reference->find("frames")->as_uint(), false);
+    for (const Json& k : reference->find("keyframes")->elements()) ffprobe_key.at(k.as_uint()) = true;
+    std::string frame_bytes[2];
+    for (const std::string encoding : {"cdr", "json"}) {
+      CAPTURE(encoding);
+      const std::string file = out + "/video-" + encoding + ".mcap";
+      int cli_status = 0;
+      const std::string said = test_support::run_cli("make-demo-video '" + file + "' --stream '" + out + "/stream." + codec + "' --codec " + codec +
+                                                         " --encoding " + encoding,
+                                                     &cli_status);
+      REQUIRE_MESSAGE(cli_status == 0, said);
+      OpenedMcap m = open_mcap(file);
+      REQUIRE(m.inspector);
+      Json args = Json::object();
+      args["topic"] = "/camera/video";
+      args["index"] = "7";
+      args["video_frames"] = true;
+      Json answer = m.inspector->query("images", args, nullptr);
+      REQUIRE_MESSAGE(!answer.find("error"), answer.dump());
+      CHECK(answer.find("type")->as_string() == (encoding == std::string("cdr") ? "foxglove_msgs/msg/CompressedVideo" : "foxglove.CompressedVideo"));
+      const Json* listed = answer.find("video_frames");
+      REQUIRE(listed);
+      REQUIRE(listed->size() == ffprobe_key.size());
+      for (size_t i = 0; i < ffprobe_key.size(); ++i) {
+        CAPTURE(i);
+        CHECK((*listed)[i].find("key")->as_bool() == ffprobe_key[i]);
+      }
+      const Json* f = answer.find("frame");
+      REQUIRE(f);
+      REQUIRE_MESSAGE(f->find("ok")->as_bool(), f->dump());
+      CHECK(f->find("encoding")->as_string() == codec);
+      CHECK(f->find("video")->find("first_index")->as_uint() == 5);
+      CHECK(f->find("video")->find("codec_string")->as_string().rfind(prefix, 0) == 0);
+      CHECK(f->find("video")->find("run")->size() == 3);
+      frame_bytes[encoding == std::string("json")] = last_frame_bytes();
+    }
+    CHECK(!frame_bytes[0].empty());
+    CHECK(frame_bytes[0] == frame_bytes[1]);
+  }
+}
+
+// A JSON message whose data is not the base64 its schema says: the frame is a named error.
+TEST_CASE("video: JSON data that is not base64 is named, and the frame is not made") {
+  mcap::Writer writer{mcap::WriterOptions()};
+  const uint16_t schema = writer.add_schema(
+      "foxglove.CompressedVideo", "jsonschema",
+      R"({"type":"object","properties":{"data":{"type":"string","contentEncoding":"base64"},"format":{"type":"string"}}})");
+  const uint16_t channel = writer.add_channel(schema, "/video", "json");
+  writer.write_message(channel, 0, kT0, kT0, R"({"data":"not base64!","format":"vp9"})");
+  const std::string bytes = writer.finish();
+  MemoryByteSource source(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  auto inspector = mcap::open_inspector(source);
+  REQUIRE(inspector);
+  Json args = Json::object();
+  args["topic"] = "/video";
+  args["index"] = "0";
+  Json answer = inspector->query("images", args, nullptr);
+  REQUIRE_MESSAGE(!answer.find("error"), answer.dump());
+  const Json* f = answer.find("frame");
+  REQUIRE(f);
+  CHECK(!f->find("ok")->as_bool());
+  CHECK_MESSAGE(f->find("message")->as_string().find("message.data is not base64") != std::string::npos, f->dump());
+}
+
+// The base64 of JSON holds for every image type, not only video: a foxglove.CompressedImage in
+// JSON hands over its JPEG as the bytes the base64 text holds.
+TEST_CASE("images: a JSON CompressedImage's base64 data is handed over as the stored JPEG") {
+  const std::string jpeg("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9", 22);
+  std::string text;
+  google::protobuf::Base64Escape(jpeg, &text);
+  mcap::Writer writer{mcap::WriterOptions()};
+  const uint16_t schema = writer.add_schema(
+      "foxglove.CompressedImage", "jsonschema",
+      R"({"type":"object","properties":{"frame_id":{"type":"string"},"data":{"type":"string","contentEncoding":"base64"},"format":{"type":"string"}}})");
+  const uint16_t channel = writer.add_channel(schema, "/image", "json");
+  writer.write_message(channel, 0, kT0, kT0, R"({"frame_id":"camera","data":")" + text + R"(","format":"jpeg"})");
+  const std::string bytes = writer.finish();
+  MemoryByteSource source(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  auto inspector = mcap::open_inspector(source);
+  REQUIRE(inspector);
+  Json args = Json::object();
+  args["topic"] = "/image";
+  args["index"] = "0";
+  Json answer = inspector->query("images", args, nullptr);
+  REQUIRE_MESSAGE(!answer.find("error"), answer.dump());
+  const Json* f = answer.find("frame");
+  REQUIRE(f);
+  REQUIRE_MESSAGE(f->find("ok")->as_bool(), f->dump());
+  CHECK(f->find("kind")->as_string() == "jpeg");
+  CHECK(last_frame_bytes() == jpeg);
 }

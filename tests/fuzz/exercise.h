@@ -138,6 +138,8 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
       if (const Json* topic = (*list)[i].find("topic"); topic && topic->is_string()) {
         query("images", object_of({{"topic", *topic}, {"from_ns", Json(uint64_t{0})}, {"to_ns", Json(UINT64_MAX)}}));
         query("images", object_of({{"topic", *topic}, {"from_ns", Json(uint64_t{1} << 62)}, {"to_ns", Json(uint64_t{1} << 61)}}));
+        // A frame by index with the video frames listed: a video frame's run from its keyframe.
+        query("images", object_of({{"topic", *topic}, {"index", Json("2")}, {"video_frames", Json(true)}}));
       }
   if (detection.family == "bddf") {
     query("blocks", Json::object());

@@ -106,6 +106,21 @@ std::string protobuf_mcap() {
   return writer.finish();
 }
 
+// foxglove.CompressedVideo in JSON, its data base64 as the jsonschema says: a VP9 keyframe, an
+// inter frame, and data that is not base64 (fuzz_mcap's images queries read them as video).
+std::string json_video_mcap() {
+  logscope::mcap::WriterOptions options;
+  options.compression = "";
+  logscope::mcap::Writer writer(options);
+  const uint16_t schema = writer.add_schema(
+      "foxglove.CompressedVideo", "jsonschema",
+      R"({"type":"object","properties":{"data":{"type":"string","contentEncoding":"base64"},"format":{"type":"string"}}})");
+  const uint16_t channel = writer.add_channel(schema, "/video", "json");
+  const char* payloads[] = {R"({"data":"gkmDQgA=","format":"vp9"})", R"({"data":"hgA=","format":"vp9"})", R"({"data":"not base64!","format":"vp9"})"};
+  for (uint32_t k = 0; k < 3; ++k) writer.write_message(channel, k, 1700000000000000000ull + k, 0, payloads[k]);
+  return writer.finish();
+}
+
 // --- Flipped bytes: one byte of a real file or a writer's changed at a few fixed places ---
 
 // One flip: a name for the place, its offset and the bits changed.
@@ -316,6 +331,10 @@ int main(int argc, char** argv) {
   {
     std::string bytes = protobuf_mcap();
     write(out + "/mcap/protobuf.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  }
+  {
+    std::string bytes = json_video_mcap();
+    write(out + "/mcap/json_video.mcap", std::vector<uint8_t>(bytes.begin(), bytes.end()));
   }
   // Line endings converted ("\r\n" -> "\n", mcap/line_endings.h): small chunks of payloads that
   // hold "\r\n" and lone "\n", so the chunks lose bytes; both sizes' parities (check and repair).

@@ -222,6 +222,39 @@ test('images: the real ROS 2 MCAP whose CompressedImage schema is empty says so'
 // testsrc, a keyframe every 5 frames, no B frames), written by `logscope make-demo-video` as
 // foxglove_msgs/msg/CompressedVideo. Chromium's WebCodecs decodes the frames from the keyframe
 // before the one at the cursor; the canvas matches ffmpeg's own decode (PNG, read by PIL) within a
+// A shown video frame against ffmpeg's decode of frame `index` (video_reference.py's PNGs), within a
+// lossy tolerance (the two convert YUV to RGB their own ways); another frame of the stream is
+// further away, so the comparison can fail.
+function sameAsFfmpeg(shown, dir, reference, index) {
+  assert.equal(shown.code, '', shown.error);
+  assert.equal(shown.kind, 'video');
+  const ref = pil(join(dir, `frame_${String(index).padStart(3, '0')}.png`));
+  assert.equal(shown.canvasWidth, ref.width);
+  assert.equal(shown.canvasHeight, ref.height);
+  const a = Buffer.from(shown.pixels, 'base64');
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - ref.rgba[i]);
+  const mean = sum / a.length;
+  assert.ok(mean <= 6, `frame ${index}: the canvas is within a lossy tolerance of ffmpeg's decode (mean difference ${mean.toFixed(2)})`);
+  const other = pil(join(dir, `frame_${String((index + 3) % reference.frames).padStart(3, '0')}.png`));
+  let far = 0;
+  for (let i = 0; i < a.length; i++) far += Math.abs(a[i] - other.rgba[i]);
+  assert.ok(far / a.length > mean, `frame ${index} is nearer its own ffmpeg decode (${mean.toFixed(2)}) than frame ${(index + 3) % reference.frames}'s (${(far / a.length).toFixed(2)})`);
+}
+
+// video_reference.py's stream of `codec` in a fresh folder, or null with the reason (exit 77).
+function ffmpegStream(codec) {
+  const dir = mkdtempSync(join(tmpdir(), `logscope-video-${codec}-`));
+  try {
+    execFileSync('/usr/bin/python3', [join(root, 'tests', 'reference', 'video_reference.py'), 'make', dir, '12', '5', '96x64', codec], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    if (error.status === 77) return { skipped: String(error.stderr).trim() };
+    throw error;
+  }
+  return { dir, reference: JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) };
+}
+
 // lossy tolerance (the two convert YUV to RGB their own ways).
 test('images: an H.264 CompressedVideo plays: the frame at a time decodes from its keyframe and matches ffmpeg', async (t) => {
   if (skipUnless(t, { cli: true })) return;
@@ -244,23 +277,7 @@ test('images: an H.264 CompressedVideo plays: the frame at a time decodes from i
     const first = await shownFrame(page, { topic: '/camera/video' });
     if (first.code === 'image.video.no_codec' || first.code === 'image.video.no_webcodecs') return t.skip(`SKIPPED: ${first.error}`);
     assert.equal(first.frames, String(reference.frames));
-    const compare = (shown, index) => {
-      assert.equal(shown.code, '', shown.error);
-      assert.equal(shown.kind, 'video');
-      const ref = pil(join(dir, `frame_${String(index).padStart(3, '0')}.png`));
-      assert.equal(shown.canvasWidth, ref.width);
-      assert.equal(shown.canvasHeight, ref.height);
-      const a = Buffer.from(shown.pixels, 'base64');
-      let sum = 0;
-      for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - ref.rgba[i]);
-      const mean = sum / a.length;
-      assert.ok(mean <= 6, `frame ${index}: the canvas is within a lossy tolerance of ffmpeg's decode (mean difference ${mean.toFixed(2)})`);
-      // Another frame of the same stream is further away: the comparison can fail.
-      const other = pil(join(dir, `frame_${String((index + 3) % reference.frames).padStart(3, '0')}.png`));
-      let far = 0;
-      for (let i = 0; i < a.length; i++) far += Math.abs(a[i] - other.rgba[i]);
-      assert.ok(far / a.length > mean, `frame ${index} is nearer its own ffmpeg decode (${mean.toFixed(2)}) than frame ${(index + 3) % reference.frames}'s (${(far / a.length).toFixed(2)})`);
-    };
+    const compare = (shown, index) => sameAsFfmpeg(shown, dir, reference, index);
     compare(first, 0);
     assert.match(first.info, /a keyframe/);
     // Frame 7: decoded from the keyframe 5 (ffprobe's), 3 frames.
@@ -278,6 +295,58 @@ test('images: an H.264 CompressedVideo plays: the frame at a time decodes from i
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// VP9 and AV1 (libvpx-vp9, libaom-av1), the second as foxglove.CompressedVideo in JSON with its
+// data as base64, play as the H.264 stream does; H.265 plays where the browser decodes it, and
+// where it does not (Debian's Chromium), the view says which codec is missing.
+test('images: VP9 and AV1 (JSON, base64) CompressedVideo play and match ffmpeg; a browser without H.265 says so', async (t) => {
+  if (skipUnless(t, { cli: true })) return;
+  if (!havePil) return t.skip('python3-pil is missing');
+  const cases = [['vp9', 'cdr'], ['av1', 'json'], ['h265', 'cdr']];
+  const skipped = [];
+  for (const [codec, encoding] of cases) {
+    const made = ffmpegStream(codec);
+    if (made.skipped) { skipped.push(made.skipped); continue; }
+    const { dir, reference } = made;
+    try {
+      const file = join(dir, `video-${codec}.mcap`);
+      execFileSync(cli, ['make-demo-video', file, '--stream', reference.stream, '--codec', codec, '--encoding', encoding], { stdio: 'ignore' });
+      const page = await env.newPage();
+      await openFile(page, file);
+      assert.equal(await waitOpened(page, basename(file)), 'summary');
+      await page.click('#tab-images');
+      const first = await shownFrame(page, { topic: '/camera/video' });
+      assert.equal(first.frames, String(reference.frames));
+      if (first.code === 'image.video.no_codec') {
+        // Only a codec the browser says it lacks may be missing, and the view names it.
+        const said = /\(codec ([^)]+)\)/.exec(first.error)?.[1];
+        assert.ok(said, first.error);
+        const supported = await page.evaluate((c) => VideoDecoder.isConfigSupported({ codec: c }).then((r) => r.supported), said);
+        assert.equal(supported, false, `${codec}: the view says the browser lacks the codec, but it has it`);
+        assert.equal(codec, 'h265', `${codec} is a codec Chromium decodes`);
+        assert.match(first.error, /cannot decode H\.265 \(HEVC\) \(codec hev1\.1\./);
+        await screenshot(page, 'images-video-h265-missing');
+      } else {
+        sameAsFfmpeg(first, dir, reference, 0);
+        await page.focus('#images-card');
+        for (let i = 1; i <= 7; i++) {
+          await page.keyboard.press('ArrowRight');
+          await shownFrame(page, { index: String(i) });
+        }
+        const seventh = await shownFrame(page, { index: '7' });
+        const key = Math.max(...reference.keyframes.filter((k) => k <= 7));
+        assert.match(seventh.info, new RegExp(`decoded from the keyframe ${7 - key} frames before`));
+        sameAsFfmpeg(seventh, dir, reference, 7);
+        await screenshot(page, `images-video-${codec}-${encoding}`);
+      }
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (skipped.length) t.skip(`SKIPPED in part: ${skipped.join('; ')}`);
 });
 
 // The player (issue 35): the fixture's /camera/rgb has 6 frames 100 ms apart (the last one

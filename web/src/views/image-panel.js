@@ -25,6 +25,13 @@ import { decodeVideoRun, codecName } from './video-decode.js';
 /** @type {Record<string, string>} */
 const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
+/** @param {number} n @param {string} noun */
+const count = (n, noun) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+// A video frame's line: its codec, where decoding starts, and what was decoded.
+/** @param {FrameInfo & {video: import('./video-decode.js').VideoRun}} f */
+const videoRunText = (f) => `${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${count(f.index - f.video.first_index, 'frame')} before`} (${count(f.video.run.length, 'frame')}, ${formatCount(f.bytes)} bytes)`;
+
 // A signed time difference in ns as milliseconds ("−12 ms", "+0.5 ms", "0 ms").
 /** @param {bigint} ns */
 export function offsetText(ns) {
@@ -153,7 +160,7 @@ export function imagePanel({ number, origin, ask, view, mirror = null, onTopic, 
     }
     clear(note).append(...notes);
     save.disabled = Boolean(problem);
-    clear(info).append(`${f.type} · ${f.encoding || '(no encoding)'}${width && height ? ` · ${width} × ${height}` : ''}${f.kind === 'video' && f.video ? ` · ${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${formatCount(f.index - f.video.first_index)} frames before`} (${formatCount(f.video.run.length)} frames, ${formatCount(f.bytes)} bytes)` : f.kind && f.kind !== 'rgba' ? ` · ${f.kind.toUpperCase()} as stored, ${formatCount(f.bytes)} bytes` : ''} · ${f.place}`);
+    clear(info).append(`${f.type} · ${f.encoding || '(no encoding)'}${width && height ? ` · ${width} × ${height}` : ''}${f.kind === 'video' && f.video ? ` · ${videoRunText({ ...f, video: f.video })}` : f.kind && f.kind !== 'rgba' ? ` · ${f.kind.toUpperCase()} as stored, ${formatCount(f.bytes)} bytes` : ''} · ${f.place}`);
     setData({ topic: result.topic || '', index: String(f.index), timeNs: f.time_ns, frames: String(result.count), kind: problem ? '' : f.kind || '',
       width: String(width || ''), height: String(height || ''), code: problem?.code || '' });
   }
