@@ -201,7 +201,7 @@ TEST_CASE("image: the real bags' camera frames equal OpenCV's conversion of the 
       ImageResult result = convert_image(f);
       REQUIRE_MESSAGE(result.ok, result.code << ": " << result.message);
       CHECK(first_difference(result.image.rgba, test_support::read_file(dir + "/" + name + ".rgba"), f.width) == "");
-      // To look at: build/test-scratch/image_real_*/frame*.png
+      // To look at: build/native/test-scratch/image_real_*/frame*.png
       const std::string png = encode_png_rgba(result.image.rgba.data(), f.width, f.height);
       test_support::write_file(dir + "/" + name + ".png", std::vector<uint8_t>(png.begin(), png.end()));
       ++frames;

@@ -1,7 +1,7 @@
 // Remote files from the CLI: a local HTTP server (range_server.py) serves an indexed bag and a
 // BDDF written by our writers; `info URL` must print what `info FILE` prints after reading under
 // 1 % of the file. Size: LOGSCOPE_REMOTE_MB (default 1024 MB each; the files are kept in
-// build/test-scratch and rewritten only when the size changes).
+// the build's test-scratch folder and rewritten only when the size changes).
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

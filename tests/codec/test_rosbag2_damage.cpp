@@ -7,7 +7,7 @@
 //
 // Every boundary is cut in every run. Random damage runs 24 seeded rounds; LOGSCOPE_DAMAGE_ROUNDS=N
 // runs N (and LOGSCOPE_DAMAGE_SEED=S another seed; LOGSCOPE_DAMAGE_ROUND=K only round K, whose
-// input and output then stay in build/test-scratch/rosbag2_damage/random).
+// input and output then stay in the build's test-scratch/rosbag2_damage/random).
 #include <sqlite3.h>
 #include <unistd.h>
 

@@ -43,9 +43,10 @@ inline void write_file(const std::string& path, const std::vector<uint8_t>& byte
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// A fresh scratch directory for a test's generated files.
+// A fresh scratch directory for a test's generated files, in the build's own folder (the plain
+// and the sanitizer builds' suites may run at the same time).
 inline std::string scratch_dir(const std::string& name) {
-  std::string dir = std::string(LOGSCOPE_SOURCE_DIR) + "/build/test-scratch/" + name;
+  std::string dir = std::string(LOGSCOPE_SCRATCH_DIR) + "/" + name;
   std::string command = "mkdir -p '" + dir + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   return dir;
