@@ -312,41 +312,16 @@ TEST_CASE("video: real H.264, H.265, VP9 and AV1 streams from ffmpeg, in CDR and
   }
 }
 
-// A JSON message whose data is not the base64 its schema says: the frame is a named error.
-TEST_CASE("video: JSON data that is not base64 is named, and the frame is not made") {
-  mcap::Writer writer{mcap::WriterOptions()};
-  const uint16_t schema = writer.add_schema(
-      "foxglove.CompressedVideo", "jsonschema",
-      R"({"type":"object","properties":{"data":{"type":"string","contentEncoding":"base64"},"format":{"type":"string"}}})");
-  const uint16_t channel = writer.add_channel(schema, "/video", "json");
-  writer.write_message(channel, 0, kT0, kT0, R"({"data":"not base64!","format":"vp9"})");
-  const std::string bytes = writer.finish();
-  MemoryByteSource source(std::vector<uint8_t>(bytes.begin(), bytes.end()));
-  auto inspector = mcap::open_inspector(source);
-  REQUIRE(inspector);
-  Json args = Json::object();
-  args["topic"] = "/video";
-  args["index"] = "0";
-  Json answer = inspector->query("images", args, nullptr);
-  REQUIRE_MESSAGE(!answer.find("error"), answer.dump());
-  const Json* f = answer.find("frame");
-  REQUIRE(f);
-  CHECK(!f->find("ok")->as_bool());
-  CHECK_MESSAGE(f->find("message")->as_string().find("message.data is not base64") != std::string::npos, f->dump());
-}
+namespace {
 
-// The base64 of JSON holds for every image type, not only video: a foxglove.CompressedImage in
-// JSON hands over its JPEG as the bytes the base64 text holds.
-TEST_CASE("images: a JSON CompressedImage's base64 data is handed over as the stored JPEG") {
-  const std::string jpeg("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9", 22);
-  std::string text;
-  google::protobuf::Base64Escape(jpeg, &text);
+// The images query's frame 0 of `topic` in an MCAP of one JSON message of `type`, whose jsonschema
+// marks `data` base64 (as Foxglove's do).
+Json json_image_frame(const std::string& type, const std::string& payload) {
   mcap::Writer writer{mcap::WriterOptions()};
   const uint16_t schema = writer.add_schema(
-      "foxglove.CompressedImage", "jsonschema",
+      type, "jsonschema",
       R"({"type":"object","properties":{"frame_id":{"type":"string"},"data":{"type":"string","contentEncoding":"base64"},"format":{"type":"string"}}})");
-  const uint16_t channel = writer.add_channel(schema, "/image", "json");
-  writer.write_message(channel, 0, kT0, kT0, R"({"frame_id":"camera","data":")" + text + R"(","format":"jpeg"})");
+  writer.write_message(writer.add_channel(schema, "/image", "json"), 0, kT0, kT0, payload);
   const std::string bytes = writer.finish();
   MemoryByteSource source(std::vector<uint8_t>(bytes.begin(), bytes.end()));
   auto inspector = mcap::open_inspector(source);
@@ -356,9 +331,28 @@ TEST_CASE("images: a JSON CompressedImage's base64 data is handed over as the st
   args["index"] = "0";
   Json answer = inspector->query("images", args, nullptr);
   REQUIRE_MESSAGE(!answer.find("error"), answer.dump());
-  const Json* f = answer.find("frame");
-  REQUIRE(f);
-  REQUIRE_MESSAGE(f->find("ok")->as_bool(), f->dump());
-  CHECK(f->find("kind")->as_string() == "jpeg");
+  REQUIRE(answer.find("frame"));
+  return *answer.find("frame");
+}
+
+}  // namespace
+
+// A JSON message whose data is not the base64 its schema says: the frame is a named error.
+TEST_CASE("video: JSON data that is not base64 is named, and the frame is not made") {
+  const Json f = json_image_frame("foxglove.CompressedVideo", R"({"data":"not base64!","format":"vp9"})");
+  CHECK(!f.find("ok")->as_bool());
+  CHECK(f.find("code")->as_string() == "image.video.damaged");
+  CHECK_MESSAGE(f.find("message")->as_string().find("message.data is not base64") != std::string::npos, f.dump());
+}
+
+// The base64 of JSON holds for every image type, not only video: a foxglove.CompressedImage in
+// JSON hands over its JPEG as the bytes the base64 text holds.
+TEST_CASE("images: a JSON CompressedImage's base64 data is handed over as the stored JPEG") {
+  const std::string jpeg("\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9", 22);
+  std::string text;
+  google::protobuf::Base64Escape(jpeg, &text);
+  const Json f = json_image_frame("foxglove.CompressedImage", R"({"frame_id":"camera","data":")" + text + R"(","format":"jpeg"})");
+  REQUIRE_MESSAGE(f.find("ok")->as_bool(), f.dump());
+  CHECK(f.find("kind")->as_string() == "jpeg");
   CHECK(last_frame_bytes() == jpeg);
 }

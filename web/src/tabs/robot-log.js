@@ -1,9 +1,9 @@
-// Robot log: the robot's own log messages, whatever the format (views/robot-log.js). Built when
-// the tab is first shown for a file, since its query reads every log message once (then it pages
-// from the codec's memory).
+// Robot log: the robot's own log messages, whatever the format (views/robot-log.js, fetched on
+// first use). Built when the tab is first shown for a file, since its query reads every log
+// message once (then it pages from the codec's memory).
 import { $, h, clear } from '../dom.js';
 import { DataViewContext } from '../data-views/common.js';
-import { renderRobotLog } from '../views/robot-log.js';
+import { firstUseView } from './first-use.js';
 
 /** @param {import('../main.js').App} app */
 export function robotLogTab(app) {
@@ -16,12 +16,16 @@ export function robotLogTab(app) {
   /** @type {number | null} */
   let wanted = null; // a row the Overview asked for before the view was built
   const panel = () => /** @type {HTMLElement} */ ($('#panel-log'));
+  const loadView = firstUseView(() => import('../views/robot-log.js'), 'Robot log');
 
-  function build() {
+  async function build() {
     if (!ready || shown || !visible || !session) return;
+    const opened = session;
+    const module = await loadView(panel());
+    if (!module || opened !== session || shown) return;
     const root = clear(panel());
-    const view = new DataViewContext(root, session, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
-    shown = renderRobotLog(root, { session, view, onTimeline: () => app.tabs.select('plots') });
+    const view = new DataViewContext(root, opened, { panel: root, progress: app.progress, jump: (offset) => app.tabs.get('explore').jumpTo(offset) });
+    shown = module.renderRobotLog(root, { session: opened, view, onTimeline: () => app.tabs.select('plots') });
     if (wanted !== null) shown.showIndex(wanted);
     wanted = null;
   }

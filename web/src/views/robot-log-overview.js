@@ -1,8 +1,22 @@
 // The Overview's line about the robot's own log: "Robot log: 3 errors, 12 warnings" with a link
 // to the first error (views/overview-line.js says when it counts).
 import { h, formatCount } from '../dom.js';
-import { levelSummary } from './robot-log.js';
 import { renderOverviewLine } from './overview-line.js';
+
+/** @typedef {import('./robot-log.js').LevelCount} LevelCount */
+
+/** @param {LevelCount[]} list @param {string} level */
+export const countOf = (list, level) => list.find((l) => l.level === level)?.count ?? 0;
+
+// "3 errors, 12 warnings" (errors include fatal ones), or '' when there are neither.
+/** @param {LevelCount[]} levels */
+export function levelSummary(levels) {
+  const errors = countOf(levels, 'ERROR') + countOf(levels, 'FATAL'), warnings = countOf(levels, 'WARN');
+  const parts = [];
+  if (errors) parts.push(`${formatCount(errors)} ${errors === 1 ? 'error' : 'errors'}`);
+  if (warnings) parts.push(`${formatCount(warnings)} ${warnings === 1 ? 'warning' : 'warnings'}`);
+  return parts.join(', ');
+}
 
 /**
  * @param {HTMLElement} slot

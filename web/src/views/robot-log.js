@@ -2,9 +2,12 @@
 // for every format: the codec's robot_log query (codec/views/robot_log.h, docs/views.md) filters
 // and pages in the job worker and answers one page with the totals by level, so the page holds a
 // page of rows, never the log. A row's click puts the timeline's cursor at its time.
+// @logscope-first-use: fetched when its tab is first shown (build-dist.mjs); the Overview's line
+// needs only the counts (robot-log-overview.js).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
+import { countOf } from './robot-log-overview.js';
 
 export const PAGE_ROWS = 200;
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
@@ -20,19 +23,6 @@ const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
  *   problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} RobotLogResult
  * @typedef {{level: string, node: string, grep: string, ignore_case: boolean, first: number}} LogFilters
  */
-
-/** @param {LevelCount[]} list @param {string} level */
-export const countOf = (list, level) => list.find((l) => l.level === level)?.count ?? 0;
-
-// "3 errors, 12 warnings" (errors include fatal ones), or '' when there are neither.
-/** @param {LevelCount[]} levels */
-export function levelSummary(levels) {
-  const errors = countOf(levels, 'ERROR') + countOf(levels, 'FATAL'), warnings = countOf(levels, 'WARN');
-  const parts = [];
-  if (errors) parts.push(`${formatCount(errors)} ${errors === 1 ? 'error' : 'errors'}`);
-  if (warnings) parts.push(`${formatCount(warnings)} ${warnings === 1 ? 'warning' : 'warnings'}`);
-  return parts.join(', ');
-}
 
 /**
  * @param {HTMLElement} root
