@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "cdr/decode.h"
-#include "core/report.h"
 #include "cdr/flatten.h"
 #include "cdr/schema.h"
+#include "core/report.h"
 #include "rosbag/flatten.h"
 #include "rosbag/msgdef.h"
 
