@@ -6,8 +6,8 @@
 // cursor and a slider moves it; a click on a row shows its key/values at that time.
 // @logscope-first-use: fetched with the full module when the tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
-import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
+import { timeSlider } from './time-slider.js';
 
 /**
  * @typedef {{start_ns: string, end_ns: string, level: string, raw_level: number, updates: number}} Run
@@ -22,7 +22,6 @@ import { timeRange, secondsAfter } from '../plots/range.js';
  *   stopped: string | null, truncated: string | null}} DiagnosticsResult
  */
 
-const STEPS = 1000; // the slider's positions over the span
 const LEVEL_CLASS = { OK: 'ok', WARN: 'warn', ERROR: 'error', STALE: 'stale', UNKNOWN: 'unknown' };
 /** @param {string} level */
 const levelClass = (level) => LEVEL_CLASS[/** @type {keyof typeof LEVEL_CLASS} */ (level)] || 'unknown';
@@ -37,60 +36,35 @@ const keyOf = (c) => `${c.topic}\n${c.name}\n${c.hardware_id}`;
  */
 export function renderDiagnostics(root, { session, view }) {
   const range = timeRange(session);
-  const slider = /** @type {HTMLInputElement} */ (h('input#diag-time', { type: 'range', min: 0, max: STEPS, step: 1, value: STEPS, disabled: true, 'aria-label': 'The time of the statuses' }));
-  const when = h('span.small.mono#diag-when');
+  const time = timeSlider({ id: 'diag', label: 'The time of the statuses', empty: 1, root, view, range, load });
+  const fraction = time.fraction;
   const notes = h('div#diag-notes');
   const table = h('div.diag-table#diag-table', {}, h('p.muted.small', {}, 'Reading the diagnostics…'));
   const details = h('div.diag-details#diag-details');
   const findings = h('div#diag-findings');
   clear(root).append(h('section.card.data-card#diagnostics-card', {},
     h('div.card-head', {}, h('h3', {}, 'Diagnostics'), h('span.muted.small', {}, ' — each component of diagnostic_msgs/DiagnosticArray: its worst level, its status at a time, and where it was WARN, ERROR or STALE')),
-    h('div.tf-time', {}, h('label.small', { for: 'diag-time' }, 'Time '), slider, ' ', when),
+    h('div.tf-time', {}, h('label.small', { for: 'diag-time' }, 'Time '), time.slider, ' ', time.when),
     notes, table, details, findings));
 
-  /** @type {{first: bigint, last: bigint} | null} */
-  let span = null;
-  let asked = 0; // the latest request: an older answer is dropped
   /** @type {string | null} */
   let selected = null;
   /** @type {DiagnosticsResult | null} */
   let last = null;
 
-  /** @param {bigint} t */
-  const fraction = (t) => (!span || span.last === span.first ? 1 : Math.min(1, Math.max(0, Number(t - span.first) / Number(span.last - span.first))));
-  const timeOf = (/** @type {number} */ position) => (span ? span.first + ((span.last - span.first) * BigInt(position)) / BigInt(STEPS) : 0n);
-
   /** @param {bigint | null} at */
-  async function load(at) {
-    const mine = ++asked;
-    try {
-      const result = /** @type {DiagnosticsResult} */ (await view.run('Reading the diagnostics', 'diagnostics', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, { full: true }));
-      if (mine !== asked) return;
-      if (result.error && /^unknown query: diagnostics/.test(result.error)) {
-        clear(table).append(h('p.muted', {}, 'This format carries no messages, so it has no diagnostics topic.'));
-        root.dataset.components = '0';
-        view.loaded();
-        return;
-      }
-      if (result.error) throw new Error(result.error);
-      if (result.cancelled) throw new Error('Cancelled.');
-      show(result);
-      view.loaded();
-    } catch (error) {
-      if (mine === asked) view.status(table, error, () => load(at));
-    }
+  function load(at) {
+    time.ask('diagnostics', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, {
+      what: 'Reading the diagnostics', status: table, none: 'diagnostics topic', onNone: () => { root.dataset.components = '0'; },
+      show: (/** @type {DiagnosticsResult} */ result) => show(result), retry: () => load(at) });
   }
 
   /** @param {DiagnosticsResult} result */
   function show(result) {
     last = result;
-    if (!span && result.first_ns !== null && result.last_ns !== null) {
-      span = { first: BigInt(result.first_ns), last: BigInt(result.last_ns) };
-      slider.disabled = span.last === span.first;
-    }
+    time.setSpan(result.first_ns, result.last_ns);
     const at = BigInt(result.at_ns);
-    slider.value = String(Math.round(fraction(at) * STEPS));
-    when.textContent = `${secondsAfter(result.at_ns, range.origin).toFixed(3)} s (${nsTextToUtc(result.at_ns) || result.at_ns})`;
+    time.show(result.at_ns);
     root.dataset.atNs = result.at_ns;
     root.dataset.components = String(result.components.length);
     const lines = [];
@@ -163,24 +137,10 @@ export function renderDiagnostics(root, { session, view }) {
     if (!list.length) { clear(findings).append(h('p.small.muted', {}, 'No findings: no component was ERROR or STALE, every level was known, every message read.')); return; }
     clear(findings).append(h('h4', {}, 'Findings'), h('ul.tf-finding-list', {}, list.map((f) => h(`li.tf-finding.severity-${f.severity}`, { dataset: { code: f.code } },
       h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message, f.time_ns ? ' ' : null,
-      f.time_ns ? h('button.link.small', { type: 'button', onclick: () => moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
+      f.time_ns ? h('button.link.small', { type: 'button', onclick: () => time.moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
         `at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
   }
 
-  /** @param {bigint} t @param {boolean} cursor */
-  function moveTo(t, cursor) {
-    if (cursor) range.setCursor(t);
-    load(t);
-  }
-
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let sliding;
-  slider.addEventListener('input', () => {
-    clearTimeout(sliding);
-    sliding = setTimeout(() => moveTo(timeOf(Number(slider.value)), true), 60);
-  });
-  const follow = () => { if (range.cursor !== null && range.cursor !== (root.dataset.atNs ? BigInt(root.dataset.atNs) : null)) load(range.cursor); };
-  range.addEventListener('cursor', follow);
   load(range.cursor);
-  return { stop: () => range.removeEventListener('cursor', follow) };
+  return { stop: () => time.stop() };
 }

@@ -133,6 +133,8 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
 
   load();
   return {
+    // Another file: a filter typed a moment ago is not applied to it.
+    stop() { clearTimeout(typing); },
     // The page of the selection that holds the log's `index`-th message, that row picked (the Overview's link to the first error).
     /** @param {number} index */
     async showIndex(index) {

@@ -6,8 +6,8 @@
 // intensity or height. The time follows the timeline's cursor and moves it.
 // @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
-import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
+import { timeSlider } from './time-slider.js';
 import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } from '../plots/kit.js';
 
 /**
@@ -22,7 +22,6 @@ import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } 
  *   undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} ScanResult
  */
 
-const STEPS = 1000; // the slider's positions over the topic's span
 const POINTS_LISTED = 10; // the first points, listed under the canvas
 
 // Turbo (Google's colour map), its polynomial approximation: t in [0, 1] to [r, g, b] in 0..255.
@@ -48,10 +47,9 @@ export function renderScans(root, { session, view }) {
   const topicSelect = /** @type {HTMLSelectElement} */ (h('select#scan-topic', { 'aria-label': 'The scan topic', disabled: true }));
   const colourSelect = /** @type {HTMLSelectElement} */ (h('select#scan-colour', { 'aria-label': 'Colour the points by' },
     h('option', { value: 'value' }, 'intensity'), h('option', { value: 'height' }, 'height (z)')));
-  const slider = /** @type {HTMLInputElement} */ (h('input#scan-time', { type: 'range', min: 0, max: STEPS, step: 1, value: 0, disabled: true, 'aria-label': 'The time of the scan' }));
+  const time = timeSlider({ id: 'scan', label: 'The time of the scan', empty: 0, root, view, range, load });
   const previous = /** @type {HTMLButtonElement} */ (h('button.small#scan-previous', { type: 'button', title: 'The previous message (←)', disabled: true }, '◀'));
   const next = /** @type {HTMLButtonElement} */ (h('button.small#scan-next', { type: 'button', title: 'The next message (→)', disabled: true }, '▶'));
-  const when = h('span.small.mono#scan-when');
   const summary = h('p.small#scan-summary', {}, h('span.muted', {}, 'Reading the scan topics…'));
   const notes = h('div.scan-notes#scan-notes');
   const canvas = /** @type {HTMLCanvasElement} */ (h('canvas.scan-canvas#scan-canvas', { tabindex: 0, 'aria-label': 'The scan, top-down in its frame (x right, y up, metres)' }));
@@ -60,49 +58,25 @@ export function renderScans(root, { session, view }) {
   clear(root).append(h('section.card.data-card.scan-card#scans-card', {},
     h('div.card-head', {}, h('h3', {}, 'Scans'), h('span.muted.small', {}, ' — laser scans and point clouds (sensor_msgs/LaserScan, PointCloud2, PointCloud, foxglove.LaserScan, foxglove.PointCloud) top-down in the sensor\'s frame')),
     h('div.scan-controls', {}, h('label.small', { for: 'scan-topic' }, 'Topic '), topicSelect, ' ', h('label.small', { for: 'scan-colour' }, 'Colour by '), colourSelect),
-    h('div.scan-time', {}, h('label.small', { for: 'scan-time' }, 'Time '), previous, slider, next, ' ', when),
+    h('div.scan-time', {}, h('label.small', { for: 'scan-time' }, 'Time '), previous, time.slider, next, ' ', time.when),
     summary, notes, h('div.scan-plot', {}, canvas, legend), list));
 
   /** @type {ScanResult | null} */
   let shown = null;
-  /** @type {{first: bigint, last: bigint} | null} */
-  let span = null;
   /** @type {{x0: number, x1: number, y0: number, y1: number} | null} */
   let extent = null; // grows over the topic's scans, so stepping keeps the scale
   let topic = '';
-  let asked = 0; // the latest request: an older answer is dropped
-
-  const positionOf = (/** @type {bigint} */ t) => {
-    if (!span || span.last === span.first) return 0;
-    const f = Number(t - span.first) / Number(span.last - span.first);
-    return Math.round(Math.min(1, Math.max(0, f)) * STEPS);
-  };
-  const timeOf = (/** @type {number} */ position) => (span ? span.first + ((span.last - span.first) * BigInt(position)) / BigInt(STEPS) : 0n);
 
   /** @param {bigint | null} at */
-  async function load(at) {
-    const mine = ++asked;
+  function load(at) {
     /** @type {Record<string, string>} */
     const args = {};
     if (topic) args.topic = topic;
     if (at !== null) args.at_ns = String(at < 0n ? 0n : at);
-    try {
-      const result = /** @type {ScanResult} */ (await view.run('Reading the scan', 'scan', args, { full: true }));
-      if (mine !== asked) return;
-      if (result.error && /^unknown query: scan/.test(result.error)) {
-        // A format whose file carries no messages (CARLA, BDDF): nothing to read scans from.
-        clear(summary).append(h('p.muted', {}, 'This format carries no messages, so it has no scan topic.'));
-        root.dataset.count = '0';
-        view.loaded();
-        return;
-      }
-      if (result.error) throw new Error(result.error);
-      if (result.cancelled) throw new Error('Cancelled.');
-      show(result);
-      view.loaded();
-    } catch (error) {
-      if (mine === asked) view.status(summary, error, () => load(at));
-    }
+    // A format whose file carries no messages (CARLA, BDDF): nothing to read scans from.
+    time.ask('scan', args, {
+      what: 'Reading the scan', status: summary, none: 'scan topic', onNone: () => { root.dataset.count = '0'; },
+      show: (/** @type {ScanResult} */ result) => show(result), retry: () => load(at) });
   }
 
   /** @param {ScanResult} result */
@@ -113,11 +87,8 @@ export function renderScans(root, { session, view }) {
       topicSelect.append(...result.topics.map((t) => h('option', { value: t.topic, disabled: !t.messages }, `${t.topic} (${t.type}${t.messages ? `, ${formatCount(t.messages)}` : ', no messages'})`)));
       topicSelect.disabled = usable.length < 2;
     }
-    if (result.topic && result.topic !== topic) { topic = result.topic; topicSelect.value = topic; span = null; extent = null; }
-    if (!span && result.first_ns && result.last_ns) {
-      span = { first: BigInt(result.first_ns), last: BigInt(result.last_ns) };
-      slider.disabled = span.last === span.first;
-    }
+    if (result.topic && result.topic !== topic) { topic = result.topic; topicSelect.value = topic; time.resetSpan(); extent = null; }
+    time.setSpan(result.first_ns, result.last_ns);
     const lines = [];
     for (const t of result.topics) if (t.note) lines.push(`${t.topic} (${t.type}): ${t.note}`);
     if (result.undecoded) lines.push(`${formatCount(result.undecoded)} scan messages did not decode${result.problems[0] ? `; the first: ${result.problems[0].message}` : ''}`);
@@ -132,14 +103,13 @@ export function renderScans(root, { session, view }) {
     if (!result.topic) {
       clear(summary).append(h('span.muted', {}, result.topics.length ? 'No scan topic has messages.' : 'This file has no scan or point cloud topic (sensor_msgs/LaserScan, PointCloud2, PointCloud, foxglove.LaserScan or foxglove.PointCloud).'));
       root.dataset.count = '0';
-      when.textContent = '';
+      time.clearTime();
       draw();
       return;
     }
     const scan = result.scan;
     const at = scan ? scan.time_ns : /** @type {string} */ (result.at_ns);
-    slider.value = String(positionOf(BigInt(at)));
-    when.textContent = `${secondsAfter(at, range.origin).toFixed(3)} s (${nsTextToUtc(at) || at})`;
+    time.show(at);
     root.dataset.scanNs = scan?.time_ns || '';
     root.dataset.count = String(scan?.count ?? 0);
     root.dataset.shown = String(scan?.shown ?? 0);
@@ -290,35 +260,19 @@ export function renderScans(root, { session, view }) {
     root.dataset.legend = `${name} ${fixed(lo, digits)} … ${fixed(hi, digits)}`;
   }
 
-  // Shows the scan at `t`; `cursor` also puts the timeline's cursor there.
-  /** @param {bigint} t @param {boolean} cursor */
-  function moveTo(t, cursor) {
-    if (cursor) range.setCursor(t);
-    load(t);
-  }
-
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let sliding;
-  slider.addEventListener('input', () => {
-    clearTimeout(sliding);
-    sliding = setTimeout(() => moveTo(timeOf(Number(slider.value)), true), 60);
-  });
   const step = (/** @type {-1 | 1} */ direction) => {
     const t = direction < 0 ? shown?.previous_ns : shown?.next_ns;
-    if (t) moveTo(BigInt(t), true);
+    if (t) time.moveTo(BigInt(t), true);
   };
   previous.addEventListener('click', () => step(-1));
   next.addEventListener('click', () => step(1));
   canvas.addEventListener('keydown', (event) => {
     if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') { event.preventDefault(); step(event.key === 'ArrowLeft' ? -1 : 1); }
   });
-  topicSelect.addEventListener('change', () => { topic = topicSelect.value; span = null; extent = null; load(range.cursor); });
+  topicSelect.addEventListener('change', () => { topic = topicSelect.value; time.resetSpan(); extent = null; load(range.cursor); });
   colourSelect.addEventListener('change', draw);
   onResize(canvas, draw, stopper.signal);
   onThemeChange(draw, stopper.signal);
-  // The timeline's cursor moved elsewhere (a robot log row, the Transforms slider): the scan follows.
-  const follow = () => { if (range.cursor !== null && range.cursor !== (root.dataset.atNs ? BigInt(root.dataset.atNs) : null)) load(range.cursor); };
-  range.addEventListener('cursor', follow);
   load(range.cursor);
-  return { stop: () => { range.removeEventListener('cursor', follow); stopper.abort(); } };
+  return { stop: () => { time.stop(); stopper.abort(); } };
 }

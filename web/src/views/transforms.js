@@ -5,8 +5,8 @@
 // transforms' span; it follows the timeline's cursor (a robot log row puts it there) and moves it.
 // @logscope-first-use: fetched with the full module when the tab is first shown (build-dist.mjs).
 import { h, clear, formatCount } from '../dom.js';
-import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
+import { timeSlider } from './time-slider.js';
 
 /**
  * @typedef {{time_ns: string, age_ns: string, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number,
@@ -19,8 +19,6 @@ import { timeRange, secondsAfter } from '../plots/range.js';
  *   findings: Finding[], undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
  *   truncated: string | null}} TransformsResult
  */
-
-const STEPS = 1000; // the slider's positions over the span
 
 const fixed = (/** @type {number} */ v, /** @type {number} */ digits) => (Object.is(Math.round(v * 10 ** digits), -0) ? 0 : v).toFixed(digits);
 
@@ -41,60 +39,27 @@ function edgeLine(e) {
  */
 export function renderTransforms(root, { session, view }) {
   const range = timeRange(session);
-  const slider = /** @type {HTMLInputElement} */ (h('input#tf-time', { type: 'range', min: 0, max: STEPS, step: 1, value: STEPS, disabled: true, 'aria-label': 'The time of the tree' }));
-  const when = h('span.small.mono#tf-when');
+  const time = timeSlider({ id: 'tf', label: 'The time of the tree', empty: 1, root, view, range, load });
   const notes = h('div.tf-notes#tf-notes');
   const tree = h('div.tf-tree#tf-tree', {}, h('p.muted.small', {}, 'Reading the transforms…'));
   const findings = h('div.tf-findings#tf-findings');
   clear(root).append(h('section.card.data-card.tf-card#transforms-card', {},
     h('div.card-head', {}, h('h3', {}, 'Transforms'), h('span.muted.small', {}, ' — the frame tree of /tf and /tf_static (tf2_msgs/TFMessage, tf/tfMessage, foxglove.FrameTransform) at a time')),
-    h('div.tf-time', {}, h('label.small', { for: 'tf-time' }, 'Time '), slider, ' ', when),
+    h('div.tf-time', {}, h('label.small', { for: 'tf-time' }, 'Time '), time.slider, ' ', time.when),
     notes, tree, findings));
 
-  /** @type {{first: bigint, last: bigint} | null} */
-  let span = null;
-  let asked = 0; // the latest request: an older answer is dropped
-
-  // The slider's position for a time, and back.
-  /** @param {bigint} t */
-  const positionOf = (t) => {
-    if (!span || span.last === span.first) return STEPS;
-    const f = Number(t - span.first) / Number(span.last - span.first);
-    return Math.round(Math.min(1, Math.max(0, f)) * STEPS);
-  };
-  const timeOf = (/** @type {number} */ position) => (span ? span.first + ((span.last - span.first) * BigInt(position)) / BigInt(STEPS) : 0n);
-
   /** @param {bigint | null} at */
-  async function load(at) {
-    const mine = ++asked;
-    try {
-      const result = /** @type {TransformsResult} */ (await view.run('Reading the transforms', 'transforms', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, { full: true }));
-      if (mine !== asked) return;
-      if (result.error && /^unknown query: transforms/.test(result.error)) {
-        // A format whose file carries no messages (CARLA, BDDF): nothing to read transforms from.
-        clear(tree).append(h('p.muted', {}, 'This format carries no messages, so it has no transform topic.'));
-        root.dataset.edges = '0';
-        view.loaded();
-        return;
-      }
-      if (result.error) throw new Error(result.error);
-      if (result.cancelled) throw new Error('Cancelled.');
-      show(result);
-      view.loaded();
-    } catch (error) {
-      if (mine === asked) view.status(tree, error, () => load(at));
-    }
+  function load(at) {
+    // A format whose file carries no messages (CARLA, BDDF): nothing to read transforms from.
+    time.ask('transforms', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, {
+      what: 'Reading the transforms', status: tree, none: 'transform topic', onNone: () => { root.dataset.edges = '0'; },
+      show: (/** @type {TransformsResult} */ result) => show(result), retry: () => load(at) });
   }
 
   /** @param {TransformsResult} result */
   function show(result) {
-    if (!span && result.first_ns !== null && result.last_ns !== null) {
-      span = { first: BigInt(result.first_ns), last: BigInt(result.last_ns) };
-      slider.disabled = span.last === span.first;
-    }
-    const at = BigInt(result.at_ns);
-    slider.value = String(positionOf(at));
-    when.textContent = `${secondsAfter(result.at_ns, range.origin).toFixed(3)} s (${nsTextToUtc(result.at_ns) || result.at_ns})`;
+    time.setSpan(result.first_ns, result.last_ns);
+    time.show(result.at_ns);
     root.dataset.atNs = result.at_ns;
     root.dataset.edges = String(result.edges.length);
     const lines = [];
@@ -146,27 +111,11 @@ export function renderTransforms(root, { session, view }) {
     if (!list.length) { clear(findings).append(h('p.small.muted', {}, 'The tree has no findings: every frame has one parent, no cycle, no edge went silent.')); return; }
     clear(findings).append(h('h4', {}, 'Findings'), h('ul.tf-finding-list', {}, list.map((f) => h(`li.tf-finding.severity-${f.severity}`, { dataset: { code: f.code } },
       h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message,
-      f.time_ns ? h('button.link.small', { type: 'button', onclick: () => moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
+      f.time_ns ? h('button.link.small', { type: 'button', onclick: () => time.moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
         ` at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
   }
 
-  // Shows the tree at `t`; `cursor` also puts the timeline's cursor there.
-  /** @param {bigint} t @param {boolean} cursor */
-  function moveTo(t, cursor) {
-    if (cursor) range.setCursor(t);
-    load(t);
-  }
-
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let sliding;
-  slider.addEventListener('input', () => {
-    clearTimeout(sliding);
-    sliding = setTimeout(() => moveTo(timeOf(Number(slider.value)), true), 60);
-  });
-  // The timeline's cursor moved elsewhere (a robot log row): the tree follows.
-  const follow = () => { if (range.cursor !== null && range.cursor !== (root.dataset.atNs ? BigInt(root.dataset.atNs) : null)) load(range.cursor); };
-  range.addEventListener('cursor', follow);
   load(range.cursor);
-  return { stop: () => range.removeEventListener('cursor', follow) };
+  return { stop: () => time.stop() };
 }
 
