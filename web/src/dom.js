@@ -1,7 +1,7 @@
 // Tiny DOM helpers. Strings always become text nodes: nothing from a file is parsed as HTML.
-import { formatBytes, formatCount, humanize } from './format.js';
+import { formatBytes, formatCount, humanize, plural } from './format.js';
 
-export { formatBytes, formatCount, humanize };
+export { formatBytes, formatCount, humanize, plural };
 
 // What h() builds from a tag: 'select.select#data-series' is an HTMLSelectElement, '' a div.
 /**

@@ -51,6 +51,10 @@ export function formatCount(n) {
   return grouped(n, Number.isInteger(n) ? 0 : 3);
 }
 
+// "1 frame", "3 frames": a count and its noun, which takes an s unless the count is 1.
+/** @param {number} n @param {string} noun */
+export const plural = (n, noun) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 // A float with a precision that suits it: 4 significant digits below 100, one decimal above.
 /** @param {number} value */
 export function formatFloat(value) {

@@ -1,12 +1,11 @@
 // The result of an extract, repair or export (output-run.js), said as the CLI says it: what was
 // written and how big, what was kept and dropped, the codec's check of the written file, and a
 // link that downloads it (an object URL of the File in the browser's private storage).
-import { h, clear, formatBytes, formatCount, hexOffset } from './dom.js';
+import { h, clear, formatBytes, hexOffset, plural } from './dom.js';
 import { MEMORY_CAP } from './output-job.js';
 
 // The memory cap without OPFS, as it is named (output-job.js MEMORY_CAP: "256 MB").
 const capText = (bytes = MEMORY_CAP) => `${Math.round(Number(bytes) / (1024 * 1024))} MB`;
-const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 function verdict(check) {
   if (!check) return null;

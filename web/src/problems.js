@@ -1,10 +1,9 @@
 // The doctor's findings, grouped by severity; each links to its byte offset in the hex view.
-import { h, clear, formatCount, hexOffset } from './dom.js';
+import { h, clear, formatCount, hexOffset, plural } from './dom.js';
 
 const ORDER = { error: 0, warning: 1, info: 2 };
 const MAX = 500;
 
-const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export function problemCounts(problems) {
   const counts = { error: 0, warning: 0, info: 0 };

@@ -1,5 +1,5 @@
-// Tabs whose view runs on the full module (Transforms, Scans, Images) fetch the view with it, on
-// first use: the view's module says so with @logscope-first-use, and build-dist.mjs leaves it out
+// Tabs whose view is fetched on first use (Transforms, Scans, Images, Diagnostics, Robot log): the
+// view's module says so with @logscope-first-use, and build-dist.mjs leaves it out
 // of what the service worker caches at install (the first visit), as it does the full module.
 // Such a tab is built when first shown for a file, since its first query walks the view's topics.
 import { $, h, clear } from '../dom.js';

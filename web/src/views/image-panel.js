@@ -4,7 +4,7 @@
 // the shared time, the player and the order of requests; a panel only reads and shows its frame.
 // The first panel keeps the page's ids (#image-topic, #image-frame...); the others add "-<n>".
 // @logscope-first-use: fetched with the full module when its tab is first shown (build-dist.mjs).
-import { h, clear, formatCount } from '../dom.js';
+import { h, clear, formatCount, plural } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { secondsAfter } from '../plots/range.js';
 import { imageCanvas } from './image-canvas.js';
@@ -25,12 +25,10 @@ import { decodeVideoRun, codecName } from './video-decode.js';
 /** @type {Record<string, string>} */
 const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
-/** @param {number} n @param {string} noun */
-const count = (n, noun) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 
 // A video frame's line: its codec, where decoding starts, and what was decoded.
 /** @param {FrameInfo & {video: import('./video-decode.js').VideoRun}} f */
-const videoRunText = (f) => `${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${count(f.index - f.video.first_index, 'frame')} before`} (${count(f.video.run.length, 'frame')}, ${formatCount(f.bytes)} bytes)`;
+const videoRunText = (f) => `${codecName(f.encoding)}, ${f.video.key ? 'a keyframe' : `decoded from the keyframe ${plural(f.index - f.video.first_index, 'frame')} before`} (${plural(f.video.run.length, 'frame')}, ${formatCount(f.bytes)} bytes)`;
 
 // A signed time difference in ns as milliseconds ("−12 ms", "+0.5 ms", "0 ms").
 /** @param {bigint} ns */
