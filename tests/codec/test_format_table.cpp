@@ -14,6 +14,7 @@
 #include "core/output_sink.h"
 #include "inspector.h"
 #include "warm_up.h"
+#include "test_paths.h"
 
 using namespace logscope;
 

@@ -12,6 +12,7 @@
 #include "rosbag2/repair.h"
 #include "rosbag2/writer.h"
 #include "test_rosbag2_support.h"
+#include "test_paths.h"
 
 using namespace logscope;
 using namespace rosbag2_test;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "skip.h"
+#include "test_paths.h"
 
 namespace test_support {
 
