@@ -12,6 +12,7 @@
 #include "core/message_source.h"
 #include "frames_jpeg.h"
 #include "schema_options.h"
+#include "view_command.h"
 #include "views/image_frames.h"
 #include "views/image_png.h"
 
@@ -121,9 +122,7 @@ struct VideoStream {
 };
 
 int run_frames_command(const std::vector<std::string>& raw) {
-  std::vector<std::string> valued{"--topic", "--from", "--to", "--every", "-o"};
-  for (const std::string& flag : schema_flags()) valued.push_back(flag);
-  Arguments args(raw, valued);
+  Arguments args(raw, view_flags({"--topic", "--from", "--to", "--every", "-o"}));
   if (!args.ok()) return fail(args.error());
   if (args.positional().size() != 1) return fail("frames takes one FILE (see `logscope frames --help`)");
   if (!args.has("--topic") || args.value("--topic").empty()) return fail("frames needs --topic T (an image topic; `logscope frames --help`)");
@@ -134,13 +133,10 @@ int run_frames_command(const std::vector<std::string>& raw) {
   const std::string topic = args.value("--topic"), dir = args.value("-o");
   const bool to_png = args.has("--png"), json = args.has("--json"), raw_video = args.has("--raw");
 
-  auto file = open_file(args.positional()[0]);
-  if (!file) return kExitUnreadable;
-  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
-  MessageSource* source = message_source_of(*file->inspector);
-  if (!source) return fail(file->path + ": " + file->detection.label + " carries no messages to read camera frames from");
-  std::string schema_error;
-  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+  int exit = 0;
+  auto file = open_view_file(args, "frames", "camera frames", &exit);
+  if (!file) return exit;
+  MessageSource* source = &view_source(*file);
 
   std::string image_topics, type;
   bool found = false;
@@ -156,16 +152,12 @@ int run_frames_command(const std::vector<std::string>& raw) {
   if (!found) return fail(file->path + ": no topic " + topic + (image_topics.empty() ? "; the file has no image topics" : "; its image topics: " + image_topics));
 
   WalkOptions range;
-  if (args.has("--from") || args.has("--to")) {
-    Report summary = file->inspector->summary();
-    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
-    for (const char* flag : {"--from", "--to"}) {
-      if (!args.has(flag)) continue;
-      uint64_t ns = 0;
-      if (!parse_export_time(args.value(flag), start_ns, &ns))
-        return fail(std::string(flag) + " needs seconds: +12.5 after the start, or absolute like 1700000000.25");
-      (std::string(flag) == "--from" ? range.t0_ns : range.t1_ns) = ns;
-    }
+  for (const char* flag : {"--from", "--to"}) {
+    uint64_t ns = 0;
+    std::string error;
+    if (!args.has(flag)) continue;
+    if (!view_time(args, flag, *file, &ns, &error)) return fail(error);
+    (std::string(flag) == "--from" ? range.t0_ns : range.t1_ns) = ns;
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

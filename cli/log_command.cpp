@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "command.h"
-#include "view_account.h"
+#include "view_command.h"
 #include "core/export.h"
 #include "core/message_source.h"
 #include "schema_options.h"
@@ -13,49 +13,30 @@ namespace {
 
 constexpr uint64_t kPage = 10000;
 
-std::string seconds_text(const std::string& ns_text) {
-  uint64_t ns = 0;
-  if (!parse_u64(ns_text, &ns)) return ns_text;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
-                static_cast<unsigned long long>(ns % 1000000000u));
-  return buffer;
-}
-
 void print_row(const Json& row) {
   std::string where = row.find("file") ? row.find("file")->as_string() : "";
   std::string function = row.find("function") ? row.find("function")->as_string() : "";
   uint64_t line = row.find("line") ? row.find("line")->as_uint() : 0;
   if (!where.empty() || !function.empty() || line) where += ":" + function + ":" + std::to_string(line);
-  std::printf("%s  %-5s  %s  %s%s%s\n", seconds_text(row.find("time_ns")->as_string()).c_str(), row.find("level")->as_string().c_str(),
+  std::printf("%s  %-5s  %s  %s%s%s\n", seconds_text(row.find("time_ns")).c_str(), row.find("level")->as_string().c_str(),
               row.find("node")->as_string().c_str(), row.find("text")->as_string().c_str(), where.empty() ? "" : "  ", where.c_str());
 }
 
 int run_log_command(const std::vector<std::string>& raw) {
-  std::vector<std::string> valued{"--level", "--node", "--grep", "--topic", "--from", "--to"};
-  for (const std::string& flag : schema_flags()) valued.push_back(flag);
-  Arguments args(raw, valued);
+  Arguments args(raw, view_flags({"--level", "--node", "--grep", "--topic", "--from", "--to"}));
   if (!args.ok()) return fail(args.error());
-  if (args.positional().size() != 1) return fail("log takes one FILE (see `logscope log --help`)");
-  auto file = open_file(args.positional()[0]);
-  if (!file) return kExitUnreadable;
-  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
-  if (!message_source_of(*file->inspector)) return fail(file->path + ": " + file->detection.label + " carries no messages to read log rows from");
-  std::string schema_error;
-  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+  int exit = 0;
+  auto file = open_view_file(args, "log", "log rows", &exit);
+  if (!file) return exit;
   Json query = Json::object();
   for (const char* flag : {"--level", "--node", "--grep", "--topic"})
     if (args.has(flag)) query[flag + 2] = args.value(flag);
-  if (args.has("--from") || args.has("--to")) {
-    Report summary = file->inspector->summary();
-    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
+  for (const char* flag : {"--from", "--to"}) {
     uint64_t ns = 0;
-    for (const char* flag : {"--from", "--to"}) {
-      if (!args.has(flag)) continue;
-      if (!parse_export_time(args.value(flag), start_ns, &ns))
-        return fail(std::string(flag) + " needs seconds: +12.5 after the start, or absolute like 1700000000.25");
-      query[std::string(flag) == "--from" ? "t0_ns" : "t1_ns"] = ns;
-    }
+    std::string error;
+    if (!args.has(flag)) continue;
+    if (!view_time(args, flag, *file, &ns, &error)) return fail(error);
+    query[std::string(flag) == "--from" ? "t0_ns" : "t1_ns"] = ns;
   }
   bool json = args.has("--json");
   ProgressFn progress = terminal_progress("reading the log");
@@ -64,9 +45,7 @@ int run_log_command(const std::vector<std::string>& raw) {
     query["first"] = first;
     query["count"] = kPage;
     Json answer = file->inspector->query("robot_log", query, progress);
-    if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
-    if (const Json* error = answer.find("error")) return fail(file->path + ": " + error->as_string());
-    if (answer.find("cancelled") && answer.find("cancelled")->as_bool()) return fail(file->path + ": cancelled");
+    if (std::string why = view_answer_failure(answer, *file); !why.empty()) return fail(why);
     for (const Json& row : answer.find("rows")->elements()) {
       if (json) std::printf("%s\n", row.dump().c_str());
       else print_row(row);

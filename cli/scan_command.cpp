@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "command.h"
-#include "view_account.h"
+#include "view_command.h"
 #include "core/export.h"
 #include "core/message_source.h"
 #include "schema_options.h"
@@ -13,15 +13,6 @@ namespace logscope::cli {
 namespace {
 
 constexpr size_t kPointsPrinted = 10;
-
-std::string seconds_text(const Json* ns_text) {
-  uint64_t ns = 0;
-  if (!ns_text || !ns_text->is_string() || !parse_u64(ns_text->as_string(), &ns)) return "-";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
-                static_cast<unsigned long long>(ns % 1000000000u));
-  return buffer;
-}
 
 std::string range_text(const Json& bounds, const char* name) {
   const Json* lo = bounds.find(std::string("min_") + name);
@@ -66,17 +57,12 @@ void print_scan(const Json& answer) {
 }
 
 int run_scan_command(const std::vector<std::string>& raw) {
-  std::vector<std::string> valued{"--topic", "--at", "--max-points"};
-  for (const std::string& flag : schema_flags()) valued.push_back(flag);
-  Arguments args(raw, valued);
+  Arguments args(raw, view_flags({"--topic", "--at", "--max-points"}));
   if (!args.ok()) return fail(args.error());
-  if (args.positional().size() != 1) return fail("scan takes one FILE (see `logscope scan --help`)");
-  auto file = open_file(args.positional()[0]);
-  if (!file) return kExitUnreadable;
-  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
-  if (!message_source_of(*file->inspector)) return fail(file->path + ": " + file->detection.label + " carries no messages to read scans from");
-  std::string schema_error;
-  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+  int exit = 0;
+  auto file = open_view_file(args, "scan", "scans", &exit);
+  if (!file) return exit;
+  std::string error;
   Json query = Json::object();
   if (args.has("--topic")) query["topic"] = args.value("--topic");
   if (args.has("--max-points")) {
@@ -85,16 +71,12 @@ int run_scan_command(const std::vector<std::string>& raw) {
     query["max_points"] = n;
   }
   if (args.has("--at")) {
-    Report summary = file->inspector->summary();
-    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
     uint64_t ns = 0;
-    if (!parse_export_time(args.value("--at"), start_ns, &ns)) return fail("--at needs seconds: +12.5 after the start, or absolute like 1700000000.25");
+    if (!view_time(args, "--at", *file, &ns, &error)) return fail(error);
     query["at_ns"] = ns;
   }
   Json answer = file->inspector->query("scan", query, terminal_progress("reading the scans"));
-  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
-  if (const Json* error = answer.find("error")) return fail(file->path + ": " + error->as_string());
-  if (answer.find("cancelled") && answer.find("cancelled")->as_bool()) return fail(file->path + ": cancelled");
+  if (std::string why = view_answer_failure(answer, *file); !why.empty()) return fail(why);
   if (args.has("--json")) {
     std::printf("%s\n", answer.dump(2).c_str());
   } else if (answer.find("topic")->is_null()) {

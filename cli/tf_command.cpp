@@ -6,22 +6,13 @@
 #include <set>
 
 #include "command.h"
-#include "view_account.h"
+#include "view_command.h"
 #include "core/export.h"
 #include "core/message_source.h"
 #include "schema_options.h"
 
 namespace logscope::cli {
 namespace {
-
-std::string seconds_text(const Json* ns_text) {
-  uint64_t ns = 0;
-  if (!ns_text || !ns_text->is_string() || !parse_u64(ns_text->as_string(), &ns)) return "-";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%llu.%09llu", static_cast<unsigned long long>(ns / 1000000000u),
-                static_cast<unsigned long long>(ns % 1000000000u));
-  return buffer;
-}
 
 std::string edge_text(const Json& e) {
   const Json& at = *e.find("at");
@@ -70,29 +61,20 @@ void print_tree(const Json& answer) {
 }
 
 int run_tf_command(const std::vector<std::string>& raw) {
-  std::vector<std::string> valued{"--at"};
-  for (const std::string& flag : schema_flags()) valued.push_back(flag);
-  Arguments args(raw, valued);
+  Arguments args(raw, view_flags({"--at"}));
   if (!args.ok()) return fail(args.error());
-  if (args.positional().size() != 1) return fail("tf takes one FILE (see `logscope tf --help`)");
-  auto file = open_file(args.positional()[0]);
-  if (!file) return kExitUnreadable;
-  if (!file->inspector) return fail(file->path + ": unknown format (" + file->detection.kind + "): " + file->detection.diagnosis);
-  if (!message_source_of(*file->inspector)) return fail(file->path + ": " + file->detection.label + " carries no messages to read transforms from");
-  std::string schema_error;
-  if (!apply_schema_flags(args, *file, &schema_error)) return fail(schema_error);
+  int exit = 0;
+  auto file = open_view_file(args, "tf", "transforms", &exit);
+  if (!file) return exit;
+  std::string error;
   Json query = Json::object();
   if (args.has("--at")) {
-    Report summary = file->inspector->summary();
-    uint64_t start_ns = summary.file.start_ns && *summary.file.start_ns > 0 ? static_cast<uint64_t>(*summary.file.start_ns) : 0;
     uint64_t ns = 0;
-    if (!parse_export_time(args.value("--at"), start_ns, &ns)) return fail("--at needs seconds: +12.5 after the start, or absolute like 1700000000.25");
+    if (!view_time(args, "--at", *file, &ns, &error)) return fail(error);
     query["at_ns"] = ns;
   }
   Json answer = file->inspector->query("transforms", query, terminal_progress("reading the transforms"));
-  if (std::string why = remote_failure(*file); !why.empty()) return fail(why);
-  if (const Json* error = answer.find("error")) return fail(file->path + ": " + error->as_string());
-  if (answer.find("cancelled") && answer.find("cancelled")->as_bool()) return fail(file->path + ": cancelled");
+  if (std::string why = view_answer_failure(answer, *file); !why.empty()) return fail(why);
   if (args.has("--json")) {
     std::printf("%s\n", answer.dump(2).c_str());
   } else {
