@@ -17,6 +17,7 @@
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
 #include "rosbag/writer.h"
+#include "rosbag_reference.h"
 #include "rosbag2/writer.h"
 #include "test_support.h"
 #include "views/robot_log.h"
@@ -413,26 +414,12 @@ std::vector<Json> all_rows(FormatInspector& inspector, Json* last = nullptr) {
   }
 }
 
-std::vector<std::string> bag_paths() {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(test_support::sample("rosbag")))
-    if (entry.is_regular_file() && entry.path().extension() == ".bag") paths.push_back(entry.path().string());
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
 }  // namespace
 
 TEST_CASE("robot log: the real bags' rosgraph_msgs/Log rows equal python3-rosbag's (count, levels, text)") {
   if (!test_support::have_samples()) return;
-  std::vector<std::string> paths = bag_paths();
-  std::string command = "/usr/bin/python3 '" + std::string(LOGSCOPE_SOURCE_DIR) + "/tests/reference/robot_log_reference.py'";
-  for (const std::string& p : paths) command += " '" + p + "'";
-  int status = 0;
-  std::string out = protobuf_support::run(command, "", &status);
-  REQUIRE_MESSAGE(status == 0, "python3-rosbag (/usr/bin/python3, Debian's python3-rosbag) did not run");
-  std::optional<Json> reference = Json::parse(out);
-  REQUIRE(reference);
+  const std::vector<std::string> paths = rosbag_reference::sample_bags();
+  const std::optional<Json> reference = rosbag_reference::read("robot_log_reference.py", paths);
   size_t bags_with_logs = 0, compared = 0;
   for (const std::string& path : paths) {
     CAPTURE(path);

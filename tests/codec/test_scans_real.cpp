@@ -11,7 +11,7 @@
 
 #include "core/detect.h"
 #include "inspector.h"
-#include "protobuf_support.h"
+#include "rosbag_reference.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -27,17 +27,8 @@ bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0,
 
 TEST_CASE("scans: the real bags' scans and clouds equal python3-rosbag's, read with Python's struct") {
   if (!test_support::have_samples()) return;
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(test_support::sample("rosbag")))
-    if (entry.is_regular_file() && entry.path().extension() == ".bag") paths.push_back(entry.path().string());
-  std::sort(paths.begin(), paths.end());
-  std::string command = "/usr/bin/python3 '" + std::string(LOGSCOPE_SOURCE_DIR) + "/tests/reference/scans_reference.py'";
-  for (const std::string& p : paths) command += " '" + p + "'";
-  int status = -1;
-  std::string out = protobuf_support::run(command, "", &status);
-  REQUIRE_MESSAGE(status == 0, "python3-rosbag (/usr/bin/python3, Debian's python3-rosbag) did not run");
-  std::optional<Json> reference = Json::parse(out);
-  REQUIRE(reference);
+  const std::vector<std::string> paths = rosbag_reference::sample_bags();
+  const std::optional<Json> reference = rosbag_reference::read("scans_reference.py", paths);
   std::set<std::string> kinds;
   size_t compared = 0;
   for (const std::string& path : paths) {

@@ -12,7 +12,7 @@
 #include "inspector.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
-#include "protobuf_support.h"
+#include "rosbag_reference.h"
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
 #include "rosbag/writer.h"
@@ -337,17 +337,8 @@ TEST_CASE("transforms: a cycle is an error finding, a damaged message is counted
 
 TEST_CASE("transforms: the real bags' edges equal python3-rosbag's (updates, last translation and rotation)") {
   if (!test_support::have_samples()) return;
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(test_support::sample("rosbag")))
-    if (entry.is_regular_file() && entry.path().extension() == ".bag") paths.push_back(entry.path().string());
-  std::sort(paths.begin(), paths.end());
-  std::string command = "/usr/bin/python3 '" + std::string(LOGSCOPE_SOURCE_DIR) + "/tests/reference/transforms_reference.py'";
-  for (const std::string& p : paths) command += " '" + p + "'";
-  int status = -1;
-  std::string out = protobuf_support::run(command, "", &status);
-  REQUIRE_MESSAGE(status == 0, "python3-rosbag (/usr/bin/python3, Debian's python3-rosbag) did not run");
-  std::optional<Json> reference = Json::parse(out);
-  REQUIRE(reference);
+  const std::vector<std::string> paths = rosbag_reference::sample_bags();
+  const std::optional<Json> reference = rosbag_reference::read("transforms_reference.py", paths);
   size_t compared = 0;
   for (const std::string& path : paths) {
     CAPTURE(path);
