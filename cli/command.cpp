@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "http_source.h"
 #include "core/format_table.h"
@@ -75,6 +77,16 @@ std::vector<std::string> Arguments::values(const std::string& flag) const {
 int fail(const std::string& message) {
   std::fprintf(stderr, "logscope: %s\n", message.c_str());
   return kExitUnreadable;
+}
+
+int write_demo_output(const std::string& path, const std::string& bytes) {
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (!out) return fail(path + ": cannot write: " + std::strerror(errno));
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  ok = std::fclose(out) == 0 && ok;
+  if (!ok) return fail(path + ": the file could not be written");
+  std::printf("wrote %s\n", path.c_str());
+  return kExitClean;
 }
 
 std::unique_ptr<OpenFile> open_file(const std::string& path, bool with_inspector) {

@@ -95,6 +95,9 @@ Json file_json(const OpenFile& file);
 // Prints "logscope: message" to stderr and returns kExitUnreadable.
 int fail(const std::string& message);
 
+// Writes a file a make-demo command made in memory to `path` and says so; the command's exit status.
+int write_demo_output(const std::string& path, const std::string& bytes);
+
 // Parses an unsigned number (decimal or 0x hex); nullopt-style: returns false on junk.
 bool parse_u64(const std::string& text, uint64_t* value);
 bool parse_double(const std::string& text, double* value);

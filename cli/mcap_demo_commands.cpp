@@ -1,8 +1,5 @@
 // `make-demo-cdr`: an MCAP whose CDR channels cover every kind of ROS 2 field (mcap/cdr_demo.h),
 // for the decode tests and the comparison with @foxglove/rosmsg2-serialization.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 
 #include "command.h"
 #include "mcap/cdr_demo.h"
@@ -25,15 +22,7 @@ int run_make_demo_cdr(const std::vector<std::string>& raw) {
   if (options.compression == "none") options.compression = "";
   if (options.compression != "" && options.compression != "lz4" && options.compression != "zstd")
     return fail("--compression is none, lz4 or zstd");
-  std::string bytes = mcap::cdr_demo(options);
-  const std::string& path = args.positional()[0];
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (!out) return fail(path + ": cannot write: " + std::strerror(errno));
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
-  ok = std::fclose(out) == 0 && ok;
-  if (!ok) return fail(path + ": the file could not be written");
-  std::printf("wrote %s\n", path.c_str());
-  return kExitClean;
+  return write_demo_output(args.positional()[0], mcap::cdr_demo(options));
 }
 
 const CommandRegistrar kMakeDemoCdr({"make-demo-cdr", "write an MCAP (ros2 profile) with CDR channels of every ROS 2 field kind",

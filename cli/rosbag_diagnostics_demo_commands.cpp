@@ -1,9 +1,6 @@
 // `logscope make-demo-diagnostics OUT`: a ROS 1 bag of diagnostic_msgs/DiagnosticArray for the
 // diagnostics view's tests and demo (tests/web/diagnostics.test.mjs): components that change
 // level, a STALE one, an unknown level byte, an empty array and a damaged message.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 
 #include "command.h"
 #include "rosbag/writer.h"
@@ -92,14 +89,7 @@ int run_make_demo_diagnostics(const std::vector<std::string>& raw_args) {
   ok = ok && writer.write(diagnostics, rosbag::Time::from_ns(kStart + 10 * kSecond + kSecond / 2), message(seq++, kStart + 10 * kSecond + kSecond / 2, {}));
   ok = ok && writer.close();
   if (!ok) return fail("the bag could not be written: " + writer.error());
-  const std::string& path = args.positional()[0];
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (!out) return fail(path + ": cannot write: " + std::strerror(errno));
-  ok = std::fwrite(sink.bytes.data(), 1, sink.bytes.size(), out) == sink.bytes.size();
-  ok = std::fclose(out) == 0 && ok;
-  if (!ok) return fail(path + ": the file could not be written");
-  std::printf("wrote %s\n", path.c_str());
-  return kExitClean;
+  return write_demo_output(args.positional()[0], sink.bytes);
 }
 
 const CommandRegistrar kMakeDemoDiagnostics({"make-demo-diagnostics", "write a ROS 1 bag of diagnostics (levels that change, STALE, an unknown level, damage)",

@@ -2,9 +2,6 @@
 // (tests/web/images.test.mjs and its committed fixture) and as a demo: raw rgb8 with padded rows
 // at an odd width, 16UC1 depth with holes, Bayer, JPEG as stored (from --jpeg), and damaged
 // frames (an unknown encoding, a cut JPEG) that the page names.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -130,14 +127,7 @@ int run_make_demo_images(const std::vector<std::string>& raw_args) {
   }
   ok = ok && writer.close();
   if (!ok) return fail("the bag could not be written: " + writer.error());
-  const std::string& path = args.positional()[0];
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (!out) return fail(path + ": cannot write: " + std::strerror(errno));
-  ok = std::fwrite(sink.bytes.data(), 1, sink.bytes.size(), out) == sink.bytes.size();
-  ok = std::fclose(out) == 0 && ok;
-  if (!ok) return fail(path + ": the file could not be written");
-  std::printf("wrote %s\n", path.c_str());
-  return kExitClean;
+  return write_demo_output(args.positional()[0], sink.bytes);
 }
 
 const CommandRegistrar kMakeDemoImages({"make-demo-images", "write a ROS 1 bag of camera frames (raw, depth, Bayer, JPEG, damaged ones)",
