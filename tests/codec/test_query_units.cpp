@@ -18,6 +18,7 @@
 #include "core/inspector.h"
 #include "inspector.h"
 #include "mcap/cdr_demo.h"
+#include "open_log.h"
 #include "rosbag/demo.h"
 #include "rosbag2/writer.h"
 #include "test_support.h"
@@ -25,21 +26,6 @@
 using namespace logscope;
 
 namespace {
-
-struct Opened {
-  std::unique_ptr<FileByteSource> source;
-  std::unique_ptr<FormatInspector> inspector;
-};
-
-Opened open_path(const std::string& path) {
-  Opened o;
-  std::string error;
-  o.source = FileByteSource::open(path, &error);
-  REQUIRE_MESSAGE(o.source, path << ": " << error);
-  o.inspector = open_inspector(*o.source, detect(*o.source));
-  REQUIRE(o.inspector);
-  return o;
-}
 
 Json args(std::initializer_list<std::pair<const char*, Json>> members) {
   Json j = Json::object();
@@ -150,7 +136,7 @@ TEST_CASE("BDDF: every value of every query answer and node decode has a unit, b
   std::string path = test_support::scratch_dir("query_units") + "/demo.bddf";
   std::string error;
   REQUIRE_MESSAGE(bddf::write_demo_file(path, 1 << 20, &error), error);
-  Opened o = open_path(path);
+  test_support::OpenedLog o = test_support::open_log(path);
   Report summary = o.inspector->summary();
   uint64_t series = summary.file.count("series")->value;
   Asked asked = {{"extract", args({})}, {"timeline", args({})}, {"timeline", args({{"t0_ns", std::to_string(*summary.file.start_ns + 1000000000)}, {"bins", 10}})}};
@@ -193,7 +179,7 @@ TEST_CASE("ROS bags V2.0 and V1.2: every value of every query answer and node de
     rosbag::DemoOptions options;
     options.version = version;
     REQUIRE_MESSAGE(rosbag::write_demo_file(path, 1 << 20, options, &error), error);
-    Opened o = open_path(path);
+    test_support::OpenedLog o = test_support::open_log(path);
     Report summary = o.inspector->summary();
     Asked asked = {{"messages", args({{"count", 300}})}, {"connections", args({})}, {"definitions", args({})}, {"timeline", args({})}, {"iterate_all", args({})}, {"robot_log", args({})},
                    {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"scan", args({{"topic", "/scan"}, {"max_points", 7}})}, {"diagnostics", args({})}, {"view_topics", args({})},
@@ -228,7 +214,7 @@ TEST_CASE("MCAP (make-demo-cdr): every value of every query answer and node deco
     REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size());
     std::fclose(out);
   }
-  Opened o = open_path(path);
+  test_support::OpenedLog o = test_support::open_log(path);
   Asked asked = {{"messages", args({{"count", 300}})}, {"channels", args({})}, {"definitions", args({})}, {"attachments", args({})}, {"metadata", args({})},
                  {"timeline", args({})}, {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 3}, {"first", 2}, {"count", 5}})},
                  {"iterate_all", args({})}, {"iterate_all", args({{"touch", true}})}, {"robot_log", args({})}, {"transforms", args({})}, {"images", args({})},
@@ -254,7 +240,7 @@ TEST_CASE("rosbag2 (the small demo database): every value of every query answer 
     REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size());
     std::fclose(out);
   }
-  Opened o = open_path(path);
+  test_support::OpenedLog o = test_support::open_log(path);
   Asked asked = {{"messages", args({{"limit", 20}})}, {"definitions", args({})}, {"timeline", args({})},
                  {"decoded", args({{"count", 40}})}, {"decoded", args({{"channel", 1}, {"first", 2}, {"count", 5}})}, {"robot_log", args({})},
                  {"transforms", args({})}, {"images", args({})}, {"scan", args({})}, {"diagnostics", args({})}, {"view_topics", args({})}};
@@ -273,7 +259,7 @@ TEST_CASE("CARLA: every value of every query answer and node decode has a unit")
   std::string path = test_support::scratch_dir("query_units") + "/demo.log";
   std::string error;
   REQUIRE_MESSAGE(carla::write_demo_file(path, 1 << 20, &error), error);
-  Opened o = open_path(path);
+  test_support::OpenedLog o = test_support::open_log(path);
   Asked asked = {{"frames", args({{"count", 100}})}, {"file_info", args({{"text", true}})}, {"collisions", args({})},
                  {"blocked", args({{"min_time", 0.2}, {"min_distance", 10}})}, {"actors", args({{"text", true}})},
                  {"columns", args({})}, {"timeline", args({})}, {"paths", args({})}};

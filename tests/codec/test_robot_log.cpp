@@ -13,6 +13,7 @@
 #include "inspector.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
+#include "open_log.h"
 #include "protobuf_support.h"
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
@@ -429,11 +430,8 @@ TEST_CASE("robot log: the real bags' rosgraph_msgs/Log rows equal python3-rosbag
       MESSAGE("python3-rosbag cannot read " << path << ": " << theirs->find("error")->as_string() << " (not compared)");
       continue;
     }
-    std::string error;
-    auto source = FileByteSource::open(path, &error);
-    REQUIRE_MESSAGE(source, error);
-    auto inspector = open_inspector(*source, detect(*source));
-    REQUIRE(inspector);
+    test_support::OpenedLog log = test_support::open_log(path);
+    FormatInspector* inspector = log.inspector.get();
     Json last;
     std::vector<Json> ours = all_rows(*inspector, &last);
     const auto& rows = theirs->find("rows")->elements();

@@ -11,6 +11,7 @@
 
 #include "core/detect.h"
 #include "inspector.h"
+#include "open_log.h"
 #include "rosbag_reference.h"
 #include "test_support.h"
 
@@ -40,11 +41,8 @@ TEST_CASE("scans: the real bags' scans and clouds equal python3-rosbag's, read w
       continue;
     }
     if (theirs->find("topics")->size() == 0) continue;
-    std::string error;
-    auto source = FileByteSource::open(path, &error);
-    REQUIRE_MESSAGE(source, error);
-    auto inspector = open_inspector(*source, detect(*source));
-    REQUIRE(inspector);
+    test_support::OpenedLog log = test_support::open_log(path);
+    FormatInspector* inspector = log.inspector.get();
     for (const Json& topic : theirs->find("topics")->elements()) {
       const std::string& name = topic.find("topic")->as_string();
       CAPTURE(name);

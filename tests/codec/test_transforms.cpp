@@ -12,6 +12,7 @@
 #include "inspector.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
+#include "open_log.h"
 #include "rosbag_reference.h"
 #include "rosbag/inspector.h"
 #include "rosbag/model.h"
@@ -349,11 +350,8 @@ TEST_CASE("transforms: the real bags' edges equal python3-rosbag's (updates, las
       continue;
     }
     if (theirs->find("edges")->size() == 0) continue;
-    std::string error;
-    auto source = FileByteSource::open(path, &error);
-    REQUIRE_MESSAGE(source, error);
-    auto inspector = open_inspector(*source, detect(*source));
-    REQUIRE(inspector);
+    test_support::OpenedLog log = test_support::open_log(path);
+    FormatInspector* inspector = log.inspector.get();
     Json ours = ask(*inspector);
     CHECK(ours.find("edges")->size() == theirs->find("edges")->size());
     for (const Json& e : theirs->find("edges")->elements()) {

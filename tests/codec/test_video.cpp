@@ -15,6 +15,7 @@
 #include "core/json.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
+#include "open_log.h"
 #include "test_support.h"
 #include "views/image_query.h"
 #include "views/video_bitstream.h"
@@ -237,17 +238,6 @@ TEST_CASE("video: the images query lists keyframes and hands over the frames fro
 
 namespace {
 
-// An MCAP the CLI wrote, opened from memory.
-struct OpenedMcap {
-  std::unique_ptr<MemoryByteSource> source;
-  std::unique_ptr<FormatInspector> inspector;
-};
-OpenedMcap open_mcap(const std::string& path) {
-  OpenedMcap m;
-  m.source = std::make_unique<MemoryByteSource>(test_support::read_file(path));
-  m.inspector = mcap::open_inspector(*m.source);
-  return m;
-}
 
 }  // namespace
 
@@ -282,8 +272,7 @@ TEST_CASE("video: real H.264, H.265, VP9 and AV1 streams from ffmpeg, in CDR and
                                                          " --encoding " + encoding,
                                                      &cli_status);
       REQUIRE_MESSAGE(cli_status == 0, said);
-      OpenedMcap m = open_mcap(file);
-      REQUIRE(m.inspector);
+      test_support::OpenedLog m = test_support::open_log(file);
       Json args = Json::object();
       args["topic"] = "/camera/video";
       args["index"] = "7";
