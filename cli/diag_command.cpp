@@ -66,12 +66,7 @@ int run_diag_command(const std::vector<std::string>& raw) {
                 static_cast<unsigned long long>(answer.find("component_count")->as_uint()),
                 static_cast<unsigned long long>(answer.find("messages")->as_uint()));
     for (const Json& c : answer.find("components")->elements()) print_component(c);
-    const Json& findings = *answer.find("findings");
-    if (findings.size()) std::printf("findings:\n");
-    for (const Json& f : findings.elements())
-      std::printf("  %-7s %s  %s%s%s\n", f.find("severity")->as_string().c_str(), f.find("code")->as_string().c_str(),
-                  f.find("message")->as_string().c_str(), f.find("time_ns")->is_null() ? "" : " at ",
-                  f.find("time_ns")->is_null() ? "" : seconds_text(f.find("time_ns")).c_str());
+    print_findings(answer);
   }
   print_walk_account(answer, "diagnostics");  // topics without a schema, messages that did not decode, damage
   if (answer.find("topics")->size() == 0) std::fprintf(stderr, "logscope: %s holds no diagnostics topics\n", file->path.c_str());

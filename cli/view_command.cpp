@@ -58,6 +58,15 @@ std::string seconds_text(const Json* ns_text) {
   return buffer;
 }
 
+void print_findings(const Json& answer) {
+  const Json& findings = *answer.find("findings");
+  if (findings.size()) std::printf("findings:\n");
+  for (const Json& f : findings.elements())
+    std::printf("  %-7s %s  %s%s%s\n", f.find("severity")->as_string().c_str(), f.find("code")->as_string().c_str(),
+                f.find("message")->as_string().c_str(), f.find("time_ns")->is_null() ? "" : " at ",
+                f.find("time_ns")->is_null() ? "" : seconds_text(f.find("time_ns")).c_str());
+}
+
 void print_walk_account(const Json& answer, const char* noun) {
   for (const Json& t : answer.find("topics")->elements())
     if (const Json* note = t.find("note"); note && note->is_string())

@@ -36,6 +36,9 @@ std::string view_answer_failure(const Json& answer, const OpenFile& file);
 // A time in ns (decimal text, as answers give them) as seconds with 9 decimals; "-" when missing.
 std::string seconds_text(const Json* ns_text);
 
+// The answer's findings (diagnostics, transforms): severity, code, message and time.
+void print_findings(const Json& answer);
+
 // To stderr; `noun` names the messages ("log", "transform", "scan"): topics without a schema,
 // messages that did not decode, where reading stopped (codec/views/view_support.h add_walk_account).
 void print_walk_account(const Json& answer, const char* noun);
