@@ -13,6 +13,7 @@ import { cli, cliJson, haveCli, haveDemos, haveWasm } from '../web/helpers.mjs';
 import { fileServer } from '../web/servers.mjs';
 import { engines, launch } from './driver.mjs';
 import { makeFixtures, poseX } from './fixtures.mjs';
+import { checkedAndIdle, extractRange, opened } from './page-actions.mjs';
 
 const missing = !haveWasm ? 'web/gen is not built (bash scripts/build.sh)' : !haveCli ? 'build/native/logscope is not built' : !haveDemos ? 'no demo files (scripts/make-demos.sh)' : null;
 
@@ -25,11 +26,7 @@ let fixtures;
 before(async () => { if (!missing) fixtures = await makeFixtures(); });
 after(() => fixtures?.remove());
 
-// --- Waits, in the page's own signals (web/src/status.js) ---
-
-const opened = (b, name) => b.waitFor((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state) && document.body.dataset.state, name, { what: `${name} opened` });
-// A small local file is verified and fully checked by itself after its summary.
-const checkedAndIdle = (b) => b.waitFor(() => document.body.dataset.checked === 'true' && !document.body.dataset.job, undefined, { timeout: 120_000, what: 'the full check to end' });
+// (The waits, in the page's own signals (web/src/status.js), are in page-actions.mjs.)
 
 // The page's report after its full check, in the CLI's terms.
 const pageReport = (b) => b.evaluate(() => {
@@ -186,18 +183,7 @@ for (const engine of ['firefox', 'webkit']) {
       await b.open();
       await b.setFiles('#file-input', [path]);
       assert.equal(await opened(b, basename(path)), 'summary');
-      await b.click('#tab-extract');
-      await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
-      await b.evaluate(() => {
-        for (const [id, v] of [['#extract-from', '2'], ['#extract-to', '5.5']]) {
-          const input = document.querySelector(id);
-          input.value = v;
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        }
-      });
-      await b.click('#extract-run');
-      const state = await b.waitFor(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('#output-result')?.dataset.state) && document.querySelector('#output-result').dataset.state, undefined, { timeout: 120_000, what: 'the extract' });
+      const state = await extractRange(b, '2', '5.5');
       assert.equal(state, 'done', await b.text('#output-result'));
       // The download link: its name, and the bytes it hands out.
       const link = await b.evaluate(async () => {

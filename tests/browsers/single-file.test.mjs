@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { cli, cliJson, haveCli, haveWasm, root } from '../web/helpers.mjs';
 import { engines, launch, withConsoleHook } from './driver.mjs';
 import { makeFixtures } from './fixtures.mjs';
+import { checkedAndIdle, extractRange, opened } from './page-actions.mjs';
 
 let haveEsbuild = true;
 try { await import('esbuild'); } catch { haveEsbuild = false; }
@@ -49,9 +50,6 @@ test('the README states the size the build writes', { skip: missing ?? false }, 
   const mb = statSync(single).size / 1e6;
   assert.ok(Math.abs(Number(stated[1]) - mb) <= 0.1 * mb, `README says about ${stated[1]} MB; the build writes ${mb.toFixed(2)} MB`);
 });
-
-const opened = (b, name) => b.waitFor((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed', 'silent'].includes(document.body.dataset.state) && document.body.dataset.state, name, { what: `${name} opened` });
-const checkedAndIdle = (b) => b.waitFor(() => document.body.dataset.checked === 'true' && !document.body.dataset.job, undefined, { timeout: 120_000, what: 'the full check to end' });
 
 for (const engine of ['firefox', 'webkit']) {
   describe(engine, { skip: missing ?? engines[engine] ?? false }, () => {
@@ -108,18 +106,7 @@ for (const engine of ['firefox', 'webkit']) {
       await b.openAddress(page());
       await b.setFiles('#file-input', [path]);
       assert.equal(await opened(b, basename(path)), 'summary', await b.text('#banner-slot'));
-      await b.click('#tab-extract');
-      await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
-      await b.evaluate(() => {
-        for (const [id, v] of [['#extract-from', '2'], ['#extract-to', '5.5']]) {
-          const input = document.querySelector(id);
-          input.value = v;
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          input.dispatchEvent(new Event('change', { bubbles: true }));
-        }
-      });
-      await b.click('#extract-run');
-      const state = await b.waitFor(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('#output-result')?.dataset.state) && document.querySelector('#output-result').dataset.state, undefined, { timeout: 120_000, what: 'the extract' });
+      const state = await extractRange(b, '2', '5.5');
       assert.equal(state, 'done', await b.text('#output-result'));
       const base64 = await b.evaluate(async () => {
         const bytes = new Uint8Array(await (await fetch(document.querySelector('#output-download').href)).arrayBuffer());
