@@ -138,18 +138,20 @@ int run_frames_command(const std::vector<std::string>& raw) {
   if (!file) return exit;
   MessageSource* source = &view_source(*file);
 
-  std::string image_topics, type;
-  bool found = false;
-  for (const SourceTopic& t : source->topics()) {
-    bool image = views::image_type(t.type) != views::ImageType::None;
-    if (image) image_topics += (image_topics.empty() ? "" : ", ") + t.topic + " (" + t.type + ")";
-    if (t.topic != topic) continue;
-    found = true;
-    type = t.type;
-    if (!image) return fail(file->path + ": " + topic + " is " + t.type + ", not an image type (sensor_msgs/Image, sensor_msgs/CompressedImage, foxglove.RawImage, foxglove.CompressedImage, foxglove.CompressedVideo)");
-    if (!t.note.empty()) return fail(file->path + ": " + topic + " (" + t.type + "): " + t.note);
+  const std::vector<SourceTopic> topics = source->topics();
+  std::string image_topics;
+  for (const SourceTopic& t : topics) {
+    if (views::image_type(t.type) == views::ImageType::None) {
+      if (t.topic == topic)
+        return fail(file->path + ": " + topic + " is " + t.type + ", not an image type (sensor_msgs/Image, sensor_msgs/CompressedImage, foxglove.RawImage, foxglove.CompressedImage, foxglove.CompressedVideo, bosdyn.api.GetImageResponse, ImageResponse, ImageCaptureAndSource, ImageCapture)");
+      continue;
+    }
+    image_topics += (image_topics.empty() ? "" : ", ") + t.topic + " (" + t.type + (views::holds_cameras(t.type) ? ", one camera as " + t.topic + "#CAMERA" : "") + ")";
   }
-  if (!found) return fail(file->path + ": no topic " + topic + (image_topics.empty() ? "; the file has no image topics" : "; its image topics: " + image_topics));
+  const views::ImageTopic found = views::find_image_topic(topics, topic);
+  if (!found.source) return fail(file->path + ": no image topic " + topic + (image_topics.empty() ? "; the file has no image topics" : "; its image topics: " + image_topics));
+  const std::string type = found.source->type;
+  if (!found.source->note.empty()) return fail(file->path + ": " + found.source->topic + " (" + type + "): " + found.source->note);
 
   WalkOptions range;
   for (const char* flag : {"--from", "--to"}) {
@@ -239,7 +241,9 @@ const CommandRegistrar kFrames({"frames", "camera frames of an image topic, one 
                                 "usage: logscope frames FILE --topic T -o DIR [--from S --to S] [--every N] [--png] [--raw] [--json]\n"
                                 "                       [--msg-path DIR | --definitions-from FILE] [--descriptors FILE | --proto-path DIR]\n\n"
                                 "Writes each frame of T (sensor_msgs/Image or CompressedImage, ROS 1 or ROS 2;\n"
-                                "foxglove.RawImage or CompressedImage) to DIR as <seconds>.<nanoseconds>.<ext>, the\n"
+                                "foxglove.RawImage or CompressedImage; Spot's bosdyn.api image responses, given their\n"
+                                "schemas, where T#CAMERA picks one camera of a GetImageResponse topic) to DIR as\n"
+                                "<seconds>.<nanoseconds>.<ext>, the\n"
                                 "message's time in the file (frames at one time get -2, -3...). Raw images (every\n"
                                 "encoding of docs/views.md, depth through a colour map) and compressedDepth become PNG;\n"
                                 "JPEG and PNG are written as stored (.jpg, .png), WebP too (.webp).\n"

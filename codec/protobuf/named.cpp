@@ -148,6 +148,7 @@ std::string hex_of(const std::string& bytes, size_t max) {
   static const char* digits = "0123456789abcdef";
   std::string out;
   size_t n = std::min(bytes.size(), max);
+  out.reserve(2 * n + 3);
   for (size_t k = 0; k < n; ++k) {
     out += digits[static_cast<uint8_t>(bytes[k]) >> 4];
     out += digits[static_cast<uint8_t>(bytes[k]) & 15];

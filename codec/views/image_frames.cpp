@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "views/image_fields.h"
 #include "views/image_png.h"
 #include "views/video_bitstream.h"
 
@@ -15,13 +16,27 @@ namespace {
 
 bool foxglove_type(std::string_view type) { return type.rfind("foxglove", 0) == 0; }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
 void fail(Frame& frame, std::string code, std::string message) {
   frame.ok = false;
   frame.code = std::move(code);
   frame.message = std::move(message);
 }
 
-// A field as an unsigned number; `fallback` when it is missing and defaults are allowed.
 bool number_field(const Json& message, const char* name, bool defaults, uint64_t* out, Frame& frame) {
   const Json* j = message.find(name);
   if (!j || j->is_null()) {
@@ -54,14 +69,6 @@ bool text_field(const Json& message, const char* name, bool defaults, std::strin
   return true;
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// The `data` field's bytes, which must be whole.
 bool data_field(const Json& message, bool defaults, std::string* out, Frame& frame) {
   const Json* j = message.find("data");
   const std::string* hex = nullptr;
@@ -94,13 +101,6 @@ bool data_field(const Json& message, bool defaults, std::string* out, Frame& fra
   return true;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// The container the bytes are, by their first bytes; "" when none logscope knows.
 std::string container_of_bytes(std::string_view b) {
   if (b.size() >= 3 && b.compare(0, 3, "\xff\xd8\xff") == 0) return "jpeg";
   if (b.size() >= 8 && b.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0) return "png";
@@ -108,7 +108,6 @@ std::string container_of_bytes(std::string_view b) {
   return "";
 }
 
-// The container a format text names ("jpeg", "bgr8; jpeg compressed bgr8", "png", "webp"); "".
 std::string container_of_format(std::string_view format) {
   std::string f = lower(format);
   if (f.find("jpeg") != std::string::npos || f.find("jpg") != std::string::npos) return "jpeg";
@@ -118,6 +117,24 @@ std::string container_of_format(std::string_view format) {
 }
 
 const char* container_label(const std::string& c) { return c == "jpeg" ? "JPEG" : c == "png" ? "PNG" : "WebP"; }
+
+void take_stored(Frame& frame) {
+  if (frame.bytes.empty()) return fail(frame, "image.data.empty", "the compressed image holds no bytes");
+  const std::string by_bytes = container_of_bytes(frame.bytes), by_format = container_of_format(frame.encoding);
+  if (by_bytes.empty()) {
+    frame.bytes.clear();
+    if (by_format.empty()) return fail(frame, "image.format.unknown", "the compressed format \"" + frame.encoding + "\" is not one logscope reads");
+    return fail(frame, "image.compressed.damaged", std::string("the data does not start as a ") + container_label(by_format) +
+                                                      " does (format \"" + frame.encoding + "\")");
+  }
+  // Metadata that disagrees with the data is a warning; the data wins.
+  if (!by_format.empty() && by_format != by_bytes)
+    frame.warning = "the format says \"" + frame.encoding + "\" but the data is a " + container_label(by_bytes) + "; it is taken as one";
+  frame.ok = true;
+  frame.container = by_bytes;
+}
+
+namespace {
 
 void raw_frame(std::string_view type, const Json& message, Frame& frame) {
   const bool defaults = foxglove_type(type);
@@ -156,19 +173,7 @@ void compressed_frame(std::string_view type, const Json& message, Frame& frame) 
     frame.image = std::move(result.image);
     return;
   }
-  if (frame.bytes.empty()) return fail(frame, "image.data.empty", "the compressed image holds no bytes");
-  const std::string by_bytes = container_of_bytes(frame.bytes), by_format = container_of_format(frame.encoding);
-  if (by_bytes.empty()) {
-    frame.bytes.clear();
-    if (by_format.empty()) return fail(frame, "image.format.unknown", "the compressed format \"" + frame.encoding + "\" is not one logscope reads");
-    return fail(frame, "image.compressed.damaged", std::string("the data does not start as a ") + container_label(by_format) +
-                                                      " does (format \"" + frame.encoding + "\")");
-  }
-  // Metadata that disagrees with the data is a warning; the data wins.
-  if (!by_format.empty() && by_format != by_bytes)
-    frame.warning = "the format says \"" + frame.encoding + "\" but the data is a " + container_label(by_bytes) + "; it is taken as one";
-  frame.ok = true;
-  frame.container = by_bytes;
+  take_stored(frame);
 }
 
 // foxglove.CompressedVideo: `format` names the codec, `data` is one frame's bitstream.
@@ -202,7 +207,25 @@ ImageType image_type(std::string_view type) {
     return ImageType::Compressed;
   if (type == "foxglove.CompressedVideo" || type == "foxglove_msgs/msg/CompressedVideo" || type == "foxglove_msgs/CompressedVideo")
     return ImageType::Video;
+  if (type == "bosdyn.api.GetImageResponse" || type == "bosdyn.api.ImageResponse" || type == "bosdyn.api.ImageCaptureAndSource" ||
+      type == "bosdyn.api.ImageCapture")
+    return ImageType::Spot;
   return ImageType::None;
+}
+
+std::string camera_topic(const std::string& topic, const std::string& camera) { return topic + "#" + camera; }
+
+ImageTopic find_image_topic(const std::vector<SourceTopic>& topics, const std::string& name) {
+  ImageTopic found;
+  for (const SourceTopic& t : topics)
+    if (t.topic == name && image_type(t.type) != ImageType::None) return found.source = &t, found;
+  for (const SourceTopic& t : topics)
+    if (holds_cameras(t.type) && name.size() > t.topic.size() + 1 && name.compare(0, t.topic.size(), t.topic) == 0 && name[t.topic.size()] == '#') {
+      found.source = &t;
+      found.camera = name.substr(t.topic.size() + 1);
+      return found;
+    }
+  return found;
 }
 
 std::string frame_place(const Frame& frame) {
@@ -211,7 +234,7 @@ std::string frame_place(const Frame& frame) {
   return "byte " + std::to_string(frame.offset);
 }
 
-void frame_from_message(std::string_view type, const Json& message, Frame& frame) {
+void frame_from_message(std::string_view type, const Json& message, Frame& frame, const std::string& camera) {
   frame.ok = false;
   frame.container.clear();
   frame.bytes.clear();
@@ -223,6 +246,7 @@ void frame_from_message(std::string_view type, const Json& message, Frame& frame
     case ImageType::Raw: return raw_frame(type, message, frame);
     case ImageType::Compressed: return compressed_frame(type, message, frame);
     case ImageType::Video: return video_frame(message, frame);
+    case ImageType::Spot: return spot_frame(type, message, frame, camera);
     case ImageType::None: return fail(frame, "image.type.unknown", "\"" + std::string(type) + "\" is not an image type");
   }
 }
@@ -251,10 +275,19 @@ bool check_stored(Frame& frame) {
 bool walk_frames(MessageSource& source, const std::string& topic, WalkOptions options, uint64_t every,
                  const std::function<bool(Frame&)>& visit, const ProgressFn& progress, std::string* stopped) {
   options.whole_bytes = true;
+  const std::vector<SourceTopic> topics = source.topics();
+  const ImageTopic found = find_image_topic(topics, topic);
+  const std::string walked = found.source ? found.source->topic : topic;
+  const bool cameras = found.source && holds_cameras(found.source->type);
   uint64_t index = 0;
   Frame frame;
-  return source.walk_with({topic}, options, [&](const SourceMessage& m) {
-    if (m.topic != topic) return true;
+  return source.walk_with({walked}, options, [&](const SourceMessage& m) {
+    if (m.topic != walked) return true;
+    if (cameras && !found.camera.empty()) {  // one camera: only the messages that hold it
+      if (!m.message) return true;
+      const std::vector<std::string> names = message_cameras(m.type, *m.message);
+      if (std::find(names.begin(), names.end(), found.camera) == names.end()) return true;
+    }
     const uint64_t i = index++;
     if (every > 1 && i % every) return true;
     frame = Frame();
@@ -263,7 +296,7 @@ bool walk_frames(MessageSource& source, const std::string& topic, WalkOptions op
     frame.in_chunk = m.in_chunk;
     frame.index = i;
     frame.type = m.type;
-    if (m.message) frame_from_message(m.type, *m.message, frame);
+    if (m.message) frame_from_message(m.type, *m.message, frame, found.camera);
     else fail(frame, "image.message.undecoded", m.error.empty() ? "the message could not be decoded" : m.error);
     return visit(frame);
   }, progress, stopped);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "views/image_frames.h"
 #include "views/video_query.h"
@@ -27,9 +28,14 @@ struct FrameTime {
   uint32_t rank;  // among the topic's frames at the same time, in the file's order
 };
 
+constexpr size_t kMaxCameras = 64;  // cameras listed per topic of a type that holds cameras
+
 class ImageCache : public WalkedCache {
  public:
-  std::vector<std::vector<FrameTime>> frames;  // per topic (topics' order), sorted by time then rank
+  // Per image topic (after finish(): a topic's cameras each stand in its place, topics' order),
+  // sorted by time then rank.
+  std::vector<std::vector<FrameTime>> frames;
+  std::vector<std::string> base;  // after finish(): each image topic's source topic
   uint64_t kept = 0;
 
   bool take(const SourceMessage& m, size_t topic_index) override {
@@ -38,6 +44,23 @@ class ImageCache : public WalkedCache {
       truncated = "the images view keeps the times of " + std::to_string(kMaxFrames) + " frames per file; the frames after " +
                   std::to_string(m.time_ns) + " ns are not listed";
       return false;
+    }
+    if (holds_cameras(m.type)) {  // a frame per camera the message holds
+      if (!m.message) return not_decoded(m, m.error), true;
+      for (const std::string& name : message_cameras(m.type, *m.message)) {
+        auto [at, added] = camera_of_.emplace(std::make_pair(topic_index, name), cameras_.size());
+        if (added) {
+          if (++camera_count_[topic_index] > kMaxCameras) {
+            camera_of_.erase(at);
+            truncated = "the images view lists " + std::to_string(kMaxCameras) + " cameras of a topic; " + topics[topic_index].topic + " has more";
+            continue;
+          }
+          cameras_.push_back({topic_index, name, {}});
+        }
+        cameras_[at->second].frames.push_back({m.time_ns, 0});
+        ++kept;
+      }
+      return true;
     }
     // A frame that does not decode stays a frame: reading it names why (image.message.undecoded).
     if (!m.message) not_decoded(m, m.error);
@@ -48,6 +71,27 @@ class ImageCache : public WalkedCache {
 
   void finish() override {
     frames.resize(topics.size());
+    // A topic with cameras gives way to one image topic per camera, in the order they appeared.
+    std::vector<ViewTopic> shown;
+    std::vector<std::vector<FrameTime>> shown_frames;
+    for (size_t t = 0; t < topics.size(); ++t) {
+      bool split = false;
+      for (Camera& c : cameras_) {
+        if (c.topic != t) continue;
+        split = true;
+        shown.push_back({camera_topic(topics[t].topic, c.name), topics[t].type, topics[t].note, c.frames.size()});
+        shown_frames.push_back(std::move(c.frames));
+        base.push_back(topics[t].topic);
+      }
+      if (split) continue;
+      shown.push_back(topics[t]);
+      shown_frames.push_back(std::move(frames[t]));
+      base.push_back(topics[t].topic);
+    }
+    topics = std::move(shown);
+    frames = std::move(shown_frames);
+    cameras_.clear();
+    camera_of_.clear();
     for (auto& list : frames) {
       // The walk's order among equal times is the order a walk over that time gives them again.
       std::stable_sort(list.begin(), list.end(), [](const FrameTime& a, const FrameTime& b) { return a.time_ns < b.time_ns; });
@@ -55,6 +99,16 @@ class ImageCache : public WalkedCache {
         if (list[i].time_ns == list[i - 1].time_ns) list[i].rank = list[i - 1].rank + 1;
     }
   }
+
+ private:
+  struct Camera {
+    size_t topic;
+    std::string name;
+    std::vector<FrameTime> frames;
+  };
+  std::vector<Camera> cameras_;
+  std::map<std::pair<size_t, std::string>, size_t> camera_of_;
+  std::map<size_t, size_t> camera_count_;
 };
 
 // Reads the frame at `at` alone. False when cancelled.
@@ -140,18 +194,16 @@ Json no_image_topic(const std::string& topic, const std::string& names) {
 // up to the first frame found. `frame` is null when the span holds none.
 Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t from_ns, uint64_t to_ns, const ProgressFn& progress) {
   const std::vector<SourceTopic> topics = source.topics();  // (a copy, in some formats)
-  const SourceTopic* found = nullptr;
-  std::string names;
-  for (const SourceTopic& t : topics) {
-    if (!is_image_type(t.type)) continue;
-    names += (names.empty() ? "" : ", ") + t.topic;
-    if (t.topic == topic && !found) found = &t;
-  }
-  if (!found)
+  const SourceTopic* found = find_image_topic(topics, topic).source;
+  if (!found) {
+    std::string names;
+    for (const SourceTopic& t : topics)
+      if (is_image_type(t.type)) names += (names.empty() ? "" : ", ") + t.topic;
     return no_image_topic(topic, names);
+  }
   if (from_ns > to_ns) return QueryArgs::error_json("from_ns is after to_ns");
   Json out = Json::object();
-  out["topic"] = found->topic;
+  out["topic"] = topic;
   out["type"] = found->type;
   if (is_video_type(found->type)) {  // a video frame needs the frames from its keyframe: the Images tab plays them
     out["frame"] = Json();
@@ -164,7 +216,7 @@ Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t 
   Frame frame;
   bool have = false;
   std::string stopped;
-  bool walked = walk_frames(source, found->topic, options, 1, [&](Frame& f) {
+  bool walked = walk_frames(source, topic, options, 1, [&](Frame& f) {
     frame = std::move(f);
     have = true;
     return false;
@@ -204,13 +256,15 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     return out;
   }
   out["topics"] = topics_json(*cache);
-  // No topic asked: the first that has frames.
+  // No topic asked: the first that has frames. A topic whose cameras are listed apart: its first.
   size_t t = cache->topics.size();
   for (size_t i = 0; i < cache->topics.size(); ++i)
     if (topic.empty() ? !cache->frames[i].empty() : cache->topics[i].topic == topic) {
       t = i;
       break;
     }
+  for (size_t i = 0; t == cache->topics.size() && !topic.empty() && i < cache->topics.size(); ++i)
+    if (cache->base[i] == topic) t = i;
   if (t == cache->topics.size()) {
     if (!topic.empty()) {
       std::string names;
@@ -283,8 +337,8 @@ const std::string& last_frame_bytes() { return frame_bytes(); }
 
 QuerySpec images_query(MessageSource& source) {
   return {"images",
-          "camera frames (sensor_msgs/Image and CompressedImage, foxglove.RawImage, CompressedImage and CompressedVideo): the image "
-          "topics, the count and span of a topic's frames, and one frame at a time or by index with its encoding, size, place in the "
+          "camera frames (sensor_msgs/Image and CompressedImage, foxglove.RawImage, CompressedImage and CompressedVideo, Spot's "
+          "bosdyn.api image responses, one topic per camera as TOPIC#CAMERA): the image topics, the count and span of a topic's frames, and one frame at a time or by index with its encoding, size, place in the "
           "file and depth range, or why it cannot be shown; its pixels (RGBA, then depth values) or stored bytes follow the answer "
           "apart (video: the encoded frames from the keyframe before it, in order)",
           {{"topic", ArgType::String, "the image topic (default: the first with frames)"},

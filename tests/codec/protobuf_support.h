@@ -42,7 +42,7 @@ inline std::string build_descriptor_set(const std::string& dir) {
   std::string out = dir + "/bosdyn.desc";
   int status = 0;
   run("protoc -I '" + proto_root() + "' --descriptor_set_out='" + out +
-          "' --include_imports bosdyn/api/robot_state.proto bosdyn/api/data_buffer.proto",
+          "' --include_imports bosdyn/api/robot_state.proto bosdyn/api/data_buffer.proto bosdyn/api/image.proto",
       "", &status);
   REQUIRE(status == 0);
   return out;

@@ -6,7 +6,10 @@
 // compressed image message (views/image_frames.h) whose data is the rest: format "png" or
 // "jpeg" (bit 0), checked as `logscope frames` checks what it writes as stored (libpng). From
 // 0xe0 it is a CompressedVideo frame (views/video_bitstream.h) of codec h264, h265, vp9 or av1
-// (byte 0 & 3): the NAL (or OBU, or VP9 header) scanning, keyframe and codec string.
+// (byte 0 & 3): the NAL (or OBU, or VP9 header) scanning, keyframe and codec string. From 0xd0
+// to 0xdf it is Spot's GetImageResponse as protobuf by name gives it (views/image_spot.cpp): cols
+// and rows (uint16 each), format, pixel format and depth scale picked by the next three bytes,
+// then the image data, as one camera's response.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +70,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else if (error.empty()) {
       __builtin_trap();
     }
+    return 0;
+  }
+  if (data[0] >= 0xd0 && size >= 8) {
+    static const char* const kFormats[] = {"FORMAT_UNKNOWN", "FORMAT_JPEG", "FORMAT_RAW", "FORMAT_RLE"};
+    static const double kScales[] = {0, 1000, 4000, -1, NAN, 0.5};
+    Json image = Json::object();
+    image["cols"] = static_cast<uint64_t>(le16(data + 1));
+    image["rows"] = static_cast<uint64_t>(le16(data + 3));
+    image["format"] = kFormats[data[5] & 3];
+    image["pixel_format"] = static_cast<int64_t>(data[6] % 8);  // a number, as an enum value the schema may not name
+    image["data"] = logscope::hex_string(data + 8, size - 8);
+    Json shot = Json::object();
+    shot["image"] = std::move(image);
+    Json source = Json::object();
+    source["name"] = "a";
+    const double scale = kScales[data[7] % 6];
+    if (scale != 0) source["depth_scale"] = scale;
+    Json response = Json::object();
+    response["shot"] = std::move(shot);
+    response["source"] = std::move(source);
+    Json message = Json::object();
+    message["image_responses"] = Json::array();
+    message["image_responses"].push_back(std::move(response));
+    Frame frame;
+    frame_from_message("bosdyn.api.GetImageResponse", message, frame, data[0] & 1 ? "a" : "");
+    if (frame.ok && frame.container.empty()) check(ImageResult{true, "", "", frame.image});
+    if (frame.ok && !frame.container.empty() && !check_stored(frame) && (frame.code.empty() || frame.message.empty())) __builtin_trap();
+    if (!frame.ok && (frame.code.empty() || frame.message.empty())) __builtin_trap();
     return 0;
   }
   if (data[0] >= 0xc0) {
