@@ -1,7 +1,9 @@
 // A BDDF file's protobuf series for the views (core/message_source.h): each series is a topic
 // named by its channel, its type the series' message type, and its messages decoded by name
 // through the schemas the user gave (protobuf/schemas.h). BDDF stores no schema, so without
-// them every topic carries a note saying how to give one, as the Data tab does.
+// them every topic carries a note saying how to give one, as the Data tab does. The page's view
+// module (LOGSCOPE_VIEW_ONLY) loads no schemas, so there BDDF has no source: the full module,
+// which the schemas load, answers the views (CMakeLists.txt compiles this file per module).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -13,6 +15,11 @@
 #include "views/views.h"
 
 namespace logscope::bddf {
+
+#ifdef LOGSCOPE_VIEW_ONLY
+std::vector<QuerySpec> BddfInspector::queries() { return query_table(source_, model_, schemas_.get()); }
+MessageSource* BddfInspector::message_source() { return nullptr; }
+#else
 namespace {
 
 constexpr uint64_t kMaxMessage = 64u << 20;  // a bigger message is not decoded, with why
@@ -114,5 +121,6 @@ MessageSource* BddfInspector::message_source() {
   message_source_ = std::make_unique<FunctionSource>(topics, walk);
   return message_source_.get();
 }
+#endif
 
 }  // namespace logscope::bddf
