@@ -1,5 +1,6 @@
 #include "bddf/demo.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -84,54 +85,65 @@ struct Noise {
   }
 };
 
-// Camera frames: a JPEG-like payload cut from a pool of noise (cheap, so big demo files write
-// fast), framed as ImageResponse{shot{image{cols, rows, data, format}, time, camera}, source}.
-// Built in one buffer so the large data is copied once.
+// Camera frames as the Spot image service answers them (bosdyn.api.GetImageResponse, field
+// numbers from the SDK's image.proto): a fisheye camera's grey image and a depth camera's, both
+// FORMAT_RAW, drawn as a scene that moves from frame to frame, so the images view shows them.
+// Built in one buffer, so the pixels are written once.
 class ImageMaker {
  public:
-  ImageMaker() : pool_(1u << 20, '\0') {
-    Noise noise;
-    for (size_t i = 0; i + 8 <= pool_.size(); i += 8) {
-      uint64_t v = noise.next();
-      std::memcpy(&pool_[i], &v, 8);
-    }
-  }
-  const std::string& make(int64_t ns, const std::string& camera, size_t jpeg_bytes, uint64_t frame) {
-    Wire head, tail, shot_tail, source;
-    head.uint(2, 640);
-    head.uint(3, 480);
-    head.tag(4, 2);
-    head.varint(jpeg_bytes);
-    tail.uint(5, 1);  // FORMAT_JPEG
-    size_t image_size = head.bytes.size() + jpeg_bytes + tail.bytes.size();
-    shot_tail.timestamp(2, ns);
-    shot_tail.str(3, camera);
-    Wire image_tag;
-    image_tag.tag(1, 2);
-    image_tag.varint(image_size);
-    size_t shot_size = image_tag.bytes.size() + image_size + shot_tail.bytes.size();
-    Wire shot_tag;
-    shot_tag.tag(1, 2);
-    shot_tag.varint(shot_size);
-    Wire name;
-    name.str(1, camera);
-    source.msg(2, name);
-    out_.clear();
-    out_ += shot_tag.bytes;
-    out_ += image_tag.bytes;
-    out_ += head.bytes;
-    size_t at = out_.size();
-    size_t start = static_cast<size_t>((frame * 7919) % (pool_.size() - jpeg_bytes));
-    out_.append(pool_, start, jpeg_bytes);
-    out_[at] = '\xFF', out_[at + 1] = '\xD8', out_[at + 2] = '\xFF', out_[at + 3] = '\xE0';
-    out_ += tail.bytes;
-    out_ += shot_tail.bytes;
-    out_ += source.bytes;
+  static constexpr uint32_t kCols = 256, kRows = 192;            // the fisheye (grey, 8 bits)
+  static constexpr uint32_t kDepthCols = 128, kDepthRows = 72;   // the depth camera (mm, 16 bits)
+
+  const std::string& make(int64_t ns, uint64_t frame) {
+    std::string grey(size_t{kCols} * kRows, '\0'), depth(size_t{kDepthCols} * kDepthRows * 2, '\0');
+    const double shift = static_cast<double>(frame) * 3.0;  // the scene pans as the robot walks
+    for (uint32_t y = 0; y < kRows; ++y)
+      for (uint32_t x = 0; x < kCols; ++x) {
+        // Floor tiles below the horizon, a brighter sky above it, a dark post that drifts by.
+        double v = y < kRows / 3 ? 200 - y : ((static_cast<int>((x + shift) / 24) + static_cast<int>(y / 16)) % 2 ? 150 : 90) + y / 4.0;
+        if (std::fabs(std::fmod(x + 2 * shift, kCols + 40.0) - 120) < 10) v = 30;
+        grey[size_t{y} * kCols + x] = static_cast<char>(static_cast<uint8_t>(std::min(255.0, std::max(0.0, v))));
+      }
+    for (uint32_t y = 0; y < kDepthRows; ++y)
+      for (uint32_t x = 0; x < kDepthCols; ++x) {
+        // The floor nears towards the bottom rows; the post stands at 1.2 m; the top third sees nothing (0).
+        double mm = y < kDepthRows / 3 ? 0 : 6000.0 * (kDepthRows / 3.0) / (y + 1) + 400;
+        if (y >= kDepthRows / 3 && std::fabs(std::fmod(x + shift, kDepthCols + 20.0) - 60) < 6) mm = 1200;
+        uint16_t v = static_cast<uint16_t>(mm);
+        std::memcpy(&depth[2 * (size_t{y} * kDepthCols + x)], &v, 2);  // little-endian, as Spot's
+      }
+    Wire response;
+    response.msg(2, camera(ns, "frontleft_fisheye_image", kCols, kRows, grey, 1, 0));
+    response.msg(2, camera(ns, "frontleft_depth", kDepthCols, kDepthRows, depth, 5, 1000));
+    out_ = std::move(response.bytes);
     return out_;
   }
 
  private:
-  std::string pool_;
+  // ImageResponse{shot 1: ImageCapture{image 3: Image{cols 2, rows 3, data 4, format 5, pixel_format 6},
+  // frame_name_image_sensor 5, acquisition_time 30}, source 2: ImageSource{name 2, cols 4, rows 5,
+  // depth_scale 6}, status 4}
+  static Wire camera(int64_t ns, const std::string& name, uint32_t cols, uint32_t rows, const std::string& pixels, int pixel_format,
+                     double depth_scale) {
+    Wire image, shot, source, response;
+    image.uint(2, cols);
+    image.uint(3, rows);
+    image.str(4, pixels);
+    image.uint(5, 2);  // FORMAT_RAW
+    image.uint(6, static_cast<uint64_t>(pixel_format));
+    shot.msg(3, image);
+    shot.str(5, name + "_sensor");
+    shot.timestamp(30, ns);
+    source.str(2, name);
+    source.uint(4, cols);
+    source.uint(5, rows);
+    if (depth_scale > 0) source.dbl(6, depth_scale);
+    response.msg(1, shot);
+    response.msg(2, source);
+    response.uint(4, 1);  // STATUS_OK
+    return response;
+  }
+
   std::string out_;
 };
 
@@ -155,15 +167,14 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
   int imu = writer.add_pod_channel("imu/linear_acceleration", 9, {3}, {{"units", "m/s2"}});
   int joints = writer.add_pod_channel("joints/position", 9, {12}, {{"units", "rad"}});
   SeriesOptions camera;
-  camera.spec["bosdyn:channel"] = "camera/frontleft_fisheye_image";
-  camera.type_name = "bosdyn.api.ImageResponse";
+  camera.spec["bosdyn:channel"] = "spot/images";
+  camera.type_name = "bosdyn.api.GetImageResponse";
   camera.additional_index_names = {"frame_number"};
   int images = writer.add_series(camera);
   int comments = writer.add_message_channel("bosdyn.api.OperatorComment", "bosdyn.api.OperatorComment");
 
   const int64_t start = 1773842400000000000ll + 250000000;  // 2026-03-18 14:00:00.25 UTC
   const int64_t tick = 5000000;                             // 200 Hz
-  const size_t jpeg_bytes = 48 * 1024;  // a 640x480 fisheye JPEG
   Noise noise;
   ImageMaker image_maker;
   const char* notes[] = {"starting stair traverse", "payload check ok", "docking attempt", "slipped on wet floor",
@@ -191,7 +202,7 @@ bool write_demo_file(const std::string& path, uint64_t target_bytes, std::string
       writer.write_pod_sample(estop, ns, &stop);
     }
     if (i % 40 == 0) {
-      const std::string& payload = image_maker.make(ns, "frontleft_fisheye_image", jpeg_bytes, static_cast<uint64_t>(i / 40));
+      const std::string& payload = image_maker.make(ns, static_cast<uint64_t>(i / 40));
       writer.write_block(images, ns, payload.data(), payload.size(), {i / 40});
     }
     if (i % (200 * 30) == 200 * 2) {

@@ -21,6 +21,8 @@
 #include "open_log.h"
 #include "rosbag/demo.h"
 #include "rosbag2/writer.h"
+#include "protobuf/schemas.h"
+#include "protobuf_support.h"
 #include "test_support.h"
 
 using namespace logscope;
@@ -154,6 +156,14 @@ TEST_CASE("BDDF: every value of every query answer and node decode has a unit, b
     asked.push_back({"plot", args({{"series", s}, {"fields", field}, {"max_points", 3}, {"buckets", 7}})});  // buckets
   }
   for (const TreeNode& node : o.inspector->children("", 0, 60)) asked.push_back({"block", args({{"offset", node.offset}})});
+  // The views, with the Spot schemas given: the camera images (a frame, a depth frame, a thumbnail).
+  std::string descriptors = protobuf_support::build_descriptor_set(test_support::scratch_dir("query_units_schemas"));
+  auto schemas = protobuf::load_descriptor_set(test_support::read_text(descriptors), &error);
+  REQUIRE_MESSAGE(schemas, error);
+  o.inspector->set_message_schemas(schemas);
+  for (const char* view : {"robot_log", "view_topics", "transforms", "images", "scan", "diagnostics"}) asked.push_back({view, args({})});
+  asked.push_back({"images", args({{"topic", "spot/images#frontleft_depth"}, {"index", 1}})});
+  asked.push_back({"images", args({{"topic", "spot/images"}, {"from_ns", std::to_string(*summary.file.start_ns)}})});
   auto answers = ask_all(*o.inspector, "demo.bddf", asked);
   check_decodes(*o.inspector, "demo.bddf");
 
