@@ -65,6 +65,14 @@ export function fullViewTab(app, { name, label, empty, load, render }) {
       shown = null;
       clear(panel()).append(h('p.muted', {}, empty));
       session.on('shown', () => { ready = true; build(); });
+      // New protobuf schemas (schemas.js) can give the view topics it could not read: built again.
+      session.on('schemas', () => {
+        if (!shown) return;
+        shown.stop();
+        shown = null;
+        clear(panel()).append(h('p.muted', {}, empty));
+        build();
+      });
     },
     show() { visible = true; build(); },
     hide() { visible = false; },

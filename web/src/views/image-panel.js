@@ -110,7 +110,8 @@ export function imagePanel({ number, origin, ask, view, mirror = null, onTopic, 
     if (result.truncated) lines.push(result.truncated);
     const notes = lines.map((text) => h('p.small.warn-text', {}, text));
     if (!result.topics.length || !result.frame) {
-      clear(note).append(...notes, h('p.muted', {}, result.topics.length ? 'This topic has no frames.' : 'This file has no image topic (sensor_msgs/Image or CompressedImage, foxglove.RawImage, CompressedImage or CompressedVideo).'));
+      const unread = result.topics.length && result.topics.every((t) => t.note);
+      clear(note).append(...notes, h('p.muted', {}, unread ? 'Its frames can be shown once their messages can be read (above).' : result.topics.length ? 'This topic has no frames.' : 'This file has no image topic (sensor_msgs/Image or CompressedImage, foxglove.RawImage, CompressedImage or CompressedVideo, Spot\'s bosdyn.api image responses).'));
       canvas.hide();
       setData({ frames: String(result.count || 0), code: '' });
       for (const b of [prev, next, save]) b.disabled = true;
