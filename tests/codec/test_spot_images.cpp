@@ -95,6 +95,8 @@ std::vector<uint8_t> spot_file(const DescriptorPool& pool, Written* w) {
   }, bddf::Writer::Options{});
   const int images = writer.add_message_channel("spot/images", "bosdyn.api.GetImageResponse");
   const int back = writer.add_message_channel("camera/back", "bosdyn.api.ImageResponse");
+  const int captures = writer.add_message_channel("camera/hand", "bosdyn.api.ImageCaptureAndSource");
+  const int shots = writer.add_message_channel("camera/shot", "bosdyn.api.ImageCapture");
   const int voltage = writer.add_pod_channel("power/battery_voltage", 10);
   const std::string left = image_text(kGreyCols, kGreyRows, w->grey, "FORMAT_RAW", "PIXEL_FORMAT_GREYSCALE_U8");
   const std::vector<std::string> get_image = {
@@ -124,6 +126,12 @@ std::vector<uint8_t> spot_file(const DescriptorPool& pool, Written* w) {
     double v = 50.0 + static_cast<double>(i);
     writer.write_pod_sample(voltage, at(static_cast<int>(i)), &v);
   }
+  // A capture and its source without a depth_scale (taken as mm, with a warning); a bare capture.
+  std::string payload = serialized(pool, "bosdyn.api.ImageCaptureAndSource",
+                                   "shot { " + image_text(9, 5, u16_le(w->depth), "FORMAT_RAW", "PIXEL_FORMAT_DEPTH_U16") + " } source { name: \"hand\" }");
+  REQUIRE(writer.write_block(captures, at(0), payload.data(), payload.size()));
+  payload = serialized(pool, "bosdyn.api.ImageCapture", image_text(640, 480, w->jpeg, "FORMAT_JPEG", nullptr));
+  REQUIRE(writer.write_block(shots, at(0), payload.data(), payload.size()));
   REQUIRE(writer.finish());
   return bytes;
 }
@@ -179,7 +187,7 @@ TEST_CASE("Spot images in BDDF: each camera of a GetImageResponse is an image to
 
   // Without a schema: the topics, each saying how to give one; no frame.
   Json bare = ask(*inspector, "");
-  REQUIRE(bare["topics"].size() == 2);
+  REQUIRE(bare["topics"].size() == 4);
   CHECK(text(bare["topics"][0], "topic") == "spot/images");
   CHECK(text(bare["topics"][0], "note").find("BDDF stores no schema") != std::string::npos);
   CHECK(bare["count"].as_uint() == 0);
@@ -195,7 +203,8 @@ TEST_CASE("Spot images in BDDF: each camera of a GetImageResponse is an image to
   const Json& listed = first["topics"];
   for (size_t i = 0; i < listed.size(); ++i) topics.emplace_back(text(listed[i], "topic"), listed[i].find("messages")->as_uint());
   CHECK(topics == std::vector<std::pair<std::string, uint64_t>>{
-                      {"spot/images#left", 3}, {"spot/images#depth", 1}, {"spot/images#rgb", 1}, {"spot/images#far", 1}, {"camera/back", 6}});
+                      {"spot/images#left", 3}, {"spot/images#depth", 1}, {"spot/images#rgb", 1}, {"spot/images#far", 1}, {"camera/back", 6},
+                      {"camera/hand", 1}, {"camera/shot", 1}});
   CHECK(first["undecoded"].as_uint() == 0);
 
   SUBCASE("grey, RGB and RGBA pixels") {
@@ -226,6 +235,15 @@ TEST_CASE("Spot images in BDDF: each camera of a GetImageResponse is an image to
       std::memcpy(&v, &b[16 + 4 * p], 4);
       CHECK(v == static_cast<float>(w.grey16[p]));
     }
+  }
+  SUBCASE("a capture with its source, and a bare capture") {
+    Json hand = ask(*inspector, "camera/hand", "index", 0);
+    CHECK(text(hand["frame"]["depth"], "unit") == "mm");
+    CHECK(text(hand["frame"], "warning").find("no depth_scale") != std::string::npos);
+    check_depth(views::last_frame_bytes(), 45, w.depth, 1);
+    Json shot = ask(*inspector, "camera/shot", "index", 0);
+    CHECK(text(shot["frame"], "kind") == "jpeg");
+    CHECK(views::last_frame_bytes() == w.jpeg);
   }
   SUBCASE("JPEG as stored; damage and what logscope does not read are named") {
     Json jpeg = ask(*inspector, "camera/back", "index", 4);
