@@ -1,11 +1,14 @@
 // `make-demo-images`: a small ROS 1 bag of camera frames, for the Images tab's browser test
 // (tests/web/images.test.mjs and its committed fixture) and as a demo: raw rgb8 with padded rows
 // at an odd width, 16UC1 depth with holes, Bayer, JPEG as stored (from --jpeg), and damaged
-// frames (an unknown encoding, a cut JPEG) that the page names.
+// frames (an unknown encoding, a cut JPEG) that the page names. And `make-demo-camera-bag`, the
+// images bench's bag: a 30 Hz 640 x 480 rgb8 camera of a given size (demo_camera.h).
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "command.h"
+#include "demo_camera.h"
 #include "rosbag/writer.h"
 
 namespace logscope::cli {
@@ -129,6 +132,41 @@ int run_make_demo_images(const std::vector<std::string>& raw_args) {
   if (!ok) return fail("the bag could not be written: " + writer.error());
   return write_demo_output(args.positional()[0], sink.bytes);
 }
+
+int run_make_demo_camera_bag(const std::vector<std::string>& raw_args) {
+  Arguments args(raw_args, {"--size-mb"});
+  if (!args.ok()) return fail(args.error());
+  if (args.positional().size() != 1) return fail("make-demo-camera-bag takes one OUT path");
+  uint64_t target = 1024ull << 20;
+  std::string error;
+  if (args.has("--size-mb") && !camera_size(args.value("--size-mb"), &target, &error)) return fail(error);
+  const std::string& path = args.positional()[0];
+  rosbag::FileSink sink;
+  if (!sink.open(path, &error)) return fail(path + ": " + error);
+  rosbag::WriterOptions options;
+  options.chunk_threshold = 4u << 20;  // a few frames a chunk, as a camera recorder's bag holds them
+  rosbag::BagWriter writer(sink, options);
+  const std::string image_def = std::string("std_msgs/Header header\nuint32 height\nuint32 width\nstring encoding\nuint8 is_bigendian\nuint32 step\nuint8[] data\n") + kHeader;
+  const uint32_t camera = writer.add_connection("/camera/image_raw", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", image_def);
+  bool ok = true;
+  uint64_t frames = 0;
+  for (uint64_t written = 0; ok && (written < target || frames == 0); ++frames) {
+    const uint64_t t = kCameraStart + frames * kCameraPeriod;
+    const std::string message = raw(static_cast<uint32_t>(frames), t, kCameraWidth, kCameraHeight, "rgb8", kCameraWidth * 3, camera_rgb8(frames));
+    ok = writer.write(camera, rosbag::Time::from_ns(t), message);
+    written += message.size();
+  }
+  ok = ok && writer.close() && sink.close();
+  if (!ok) return fail(path + ": the bag could not be written: " + writer.error());
+  std::printf("wrote %s: %llu frames\n", path.c_str(), static_cast<unsigned long long>(frames));
+  return kExitClean;
+}
+
+const CommandRegistrar kMakeDemoCameraBag({"make-demo-camera-bag", "write a ROS 1 bag of a 30 Hz 640 x 480 rgb8 camera (the images bench's input)",
+                                           "usage: logscope make-demo-camera-bag OUT [--size-mb N]\n\n"
+                                           "/camera/image_raw: sensor_msgs/Image rgb8 640 x 480 at 30 Hz from 2026-01-01, a scene\n"
+                                           "that moves, until the bag holds about N MB (default 1024), in uncompressed chunks.",
+                                           run_make_demo_camera_bag});
 
 const CommandRegistrar kMakeDemoImages({"make-demo-images", "write a ROS 1 bag of camera frames (raw, depth, Bayer, JPEG, damaged ones)",
                                         "usage: logscope make-demo-images OUT [--jpeg FILE]\n\n"

@@ -547,6 +547,8 @@ const ops = {
     hash_busy_ms: (await hashOffload)?.busyMs() ?? 0,
     hash_waited_ms: Math.round((await hashOffload)?.waitedMs ?? 0),
     wasm_memory: readingModule?.HEAPU8?.length ?? 0,
+    // The full module beside it, when a view or an output opened the file there too (the images view).
+    full_memory: fullOpen && fullOpen.Module !== readingModule ? fullOpen.Module.HEAPU8?.length ?? 0 : 0,
   }),
   // The user's protobuf schemas (src/schemas.js): kept for this worker's file, applied once it is open.
   async useSchemas({ sets }) {

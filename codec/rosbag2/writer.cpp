@@ -216,6 +216,12 @@ std::vector<uint8_t> small_demo_database() {
 }
 
 bool write_demo_bag(const std::string& folder, uint64_t target_bytes, std::string* error) {
+  const int64_t start = 1700000000000000000;
+  return write_bag(folder, demo_topics(), target_bytes, [start](uint64_t i) { return demo_message(i, start); }, error);
+}
+
+bool write_bag(const std::string& folder, const std::vector<WriterTopic>& topics, uint64_t target_bytes,
+               const std::function<WriterMessage(uint64_t)>& message, std::string* error) {
   ::mkdir(folder.c_str(), 0755);
   std::string name = folder;
   while (!name.empty() && name.back() == '/') name.pop_back();
@@ -230,21 +236,19 @@ bool write_demo_bag(const std::string& folder, uint64_t target_bytes, std::strin
     return false;
   }
   std::unique_ptr<sqlite3, int (*)(sqlite3*)> guard(db, sqlite3_close);
-  std::vector<WriterTopic> topics = demo_topics();
   if (!exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;", error) ||
       !create_tables(db, topics, error))
     return false;
-  const int64_t start = 1700000000000000000;
   YamlFacts facts;
   facts.file = file;
   facts.counts.assign(topics.size(), 0);
-  facts.start_ns = start;
   uint64_t written = 0, i = 0;
   std::vector<WriterMessage> batch;
   while (written < target_bytes || i == 0) {
     batch.clear();
     for (int k = 0; k < 300; ++k, ++i) {
-      batch.push_back(demo_message(i, start));
+      batch.push_back(message(i));
+      if (i == 0) facts.start_ns = batch.back().timestamp_ns;
       written += batch.back().data.size() + 32;
       facts.counts[batch.back().topic]++;
       facts.end_ns = batch.back().timestamp_ns;

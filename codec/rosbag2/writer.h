@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,8 @@ std::vector<uint8_t> small_demo_database();
 
 // A bag folder at `folder` (created): `<name>_0.db3` of about `target_bytes` plus metadata.yaml.
 bool write_demo_bag(const std::string& folder, uint64_t target_bytes, std::string* error);
+// The same of `topics`, with message(i) the i-th message (in time order), until about `target_bytes`.
+bool write_bag(const std::string& folder, const std::vector<WriterTopic>& topics, uint64_t target_bytes,
+               const std::function<WriterMessage(uint64_t)>& message, std::string* error);
 
 }  // namespace logscope::rosbag2

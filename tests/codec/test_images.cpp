@@ -3,7 +3,9 @@
 // at or before it, by index too; its bytes (last_frame_bytes) are the converter's RGBA (and depth
 // values) or the stored bytes; damage is named; a frame is read from its own chunk only.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "core/byte_source.h"
 #include "core/json.h"
@@ -13,6 +15,7 @@
 #include "rosbag/model.h"
 #include "test_support.h"
 #include "views/image_convert.h"
+#include "views/image_png.h"
 #include "views/image_query.h"
 
 using namespace logscope;
@@ -261,4 +264,42 @@ TEST_CASE("images: a thumbnail is the first frame in a span, read from the chunk
   Json no_topic = Json::object();
   no_topic["from_ns"] = "0";
   CHECK(inspector->query("images", no_topic, nullptr).find("error"));
+}
+
+// The images bench's inputs (bench/browser-images.mjs): each camera writer's file checks clean and
+// holds 640 x 480 frames 33.3 ms apart from 2026-01-01, which logscope frames writes.
+TEST_CASE("images: the bench's camera writers (bag and rosbag2 rgb8, MCAP JPEG) write files that check clean") {
+  const std::string dir = test_support::scratch_dir("camera_writers");
+  const std::string jpegs = dir + "/jpegs";
+  std::filesystem::create_directories(jpegs);
+  // A real JPEG (the CLI checks each with libjpeg before it writes it as stored), made by Debian's ffmpeg.
+  REQUIRE(std::system(("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=64x48 -frames:v 1 '" + jpegs + "/a.jpg'").c_str()) == 0);
+  const std::string jpeg = test_support::read_text(jpegs + "/a.jpg");
+  struct Writer {
+    std::string command, out, topic, extra, extension;
+  };
+  for (const Writer& w : {Writer{"make-demo-camera-bag", "c.bag", "/camera/image_raw", "", "png"},
+                          Writer{"make-demo-camera-mcap", "c.mcap", "/camera/image_raw/compressed", " --jpeg-dir '" + jpegs + "'", "jpg"},
+                          Writer{"make-demo-camera-rosbag2", "c2", "/camera/image_raw", "", "png"}}) {
+    CAPTURE(w.command);
+    const std::string path = dir + "/" + w.out, frames = dir + "/frames-" + w.out;
+    int status = -1;
+    test_support::run_cli(w.command + " '" + path + "' --size-mb 3" + w.extra, &status);
+    REQUIRE(status == 0);
+    test_support::run_cli("check '" + path + "'", &status);
+    CHECK(status == 0);
+    std::string out = test_support::run_cli("frames '" + path + "' --topic " + w.topic + " -o '" + frames + "' --to +0.04", &status);
+    CHECK_MESSAGE(status == 0, out);
+    CHECK(std::filesystem::exists(frames + "/1767225600.000000000." + w.extension));
+    CHECK(std::filesystem::exists(frames + "/1767225600.033333333." + w.extension));
+    if (w.extension == "jpg") CHECK(test_support::read_text(frames + "/1767225600.000000000.jpg") == jpeg);
+    else {
+      views::RgbaImage image;
+      std::string code, words;
+      REQUIRE(views::decode_png_rgba(test_support::read_text(frames + "/1767225600.033333333.png"), image, code, words, nullptr));
+      CHECK(image.width == 640);
+      CHECK(image.height == 480);
+      CHECK(image.rgba[0] == 4);  // red: x + 4 * frame, at frame 1
+    }
+  }
 }

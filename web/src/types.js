@@ -462,6 +462,7 @@ export {};
  *   check_streamed_bytes: number, check_feeder: boolean,
  *   chunks_offloaded: number, offload_helpers: number, offload_memory: number, offload_busy_ms: number, offload_waited_ms: number,
  *   hash_offloaded_bytes: number, hash_memory: number, hash_busy_ms: number, hash_waited_ms: number, wasm_memory: number,
+ *   full_memory: number,
  * }} ReadStats
  */
 
