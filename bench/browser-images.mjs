@@ -6,8 +6,9 @@
 // timeline thumbnail; warm) within 100 ms, stepping with the arrow key at 30 frames/s or more,
 // 50 timeline thumbnails within 1 s (the chunks each reads: tests/codec/test_images.cpp's I/O
 // budgets), the worker under 200 MB (its
-// WebAssembly memories, which never shrink: their peak). Times are the page's own
-// (performance.now() from the input event to the frame drawn). Writes docs/benchmarks-images.md.
+// WebAssembly memories, which never shrink: their peak). The clicked frame and the stepping are
+// timed in the page (performance.now() from the input event to the frame drawn); the rest by the
+// driver. Writes docs/benchmarks-images.md.
 // Arguments: --size-mb=N (inputs of N MB, under bench-inputs/small-N; the doc is not written).
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -183,8 +184,9 @@ async function main() {
   writeFileSync(join(root, 'docs', 'benchmarks-images.md'), [
     '# Images view in the browser (`npm run bench:images`)', '',
     `Chromium ${version}, headless, cross-origin isolated; ${cpus().length} cores (${cpus()[0]?.model ?? ''}). Written by bench/browser-images.mjs.`, '',
-    'Each file holds one 30 Hz 640 x 480 camera, written by our writers. Times are the page\'s own, from the input event',
-    '(the file chosen, the tab or thumbnail clicked, the key pressed) to the frame drawn on the canvas.', '',
+    'Each file holds one 30 Hz 640 x 480 camera, written by our writers. The clicked frame and the stepping are the page\'s own',
+    'times (performance.now() from the pointer or key event to the frame drawn on the canvas); the summary, the first frame and',
+    'the thumbnails are timed by the driver from its click to what the page shows, polled every 20 ms.', '',
     ...table, ''].join('\n'));
 }
 
