@@ -16,12 +16,16 @@ namespace {
 
 bool foxglove_type(std::string_view type) { return type.rfind("foxglove", 0) == 0; }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// Each byte's value as a hex digit, -1 for the others: a camera frame's data (a megabyte) is
+// read back from hex on every step.
+struct HexDigits {
+  int8_t value[256];
+  HexDigits() {
+    for (int c = 0; c < 256; ++c)
+      value[c] = static_cast<int8_t>(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1);
+  }
+};
+const HexDigits kHexDigits;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -90,13 +94,17 @@ bool data_field(const Json& message, bool defaults, std::string* out, Frame& fra
     return false;
   }
   out->resize(length);
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(hex->data());
+  char* bytes = length ? &(*out)[0] : nullptr;
+  int bad = 0;
   for (uint64_t i = 0; i < length; ++i) {
-    int hi = hex_digit((*hex)[2 * i]), lo = hex_digit((*hex)[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      fail(frame, "image.data.preview", "the message's data is not hex text");
-      return false;
-    }
-    (*out)[i] = static_cast<char>(hi << 4 | lo);
+    const int hi = kHexDigits.value[in[2 * i]], lo = kHexDigits.value[in[2 * i + 1]];
+    bad |= hi | lo;  // negative once any digit is not one
+    bytes[i] = static_cast<char>(static_cast<unsigned>(hi) << 4 | static_cast<unsigned>(lo));  // (unsigned: no shift of a negative)
+  }
+  if (bad < 0) {
+    fail(frame, "image.data.preview", "the message's data is not hex text");
+    return false;
   }
   return true;
 }
