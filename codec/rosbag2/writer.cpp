@@ -216,8 +216,7 @@ std::vector<uint8_t> small_demo_database() {
 }
 
 bool write_demo_bag(const std::string& folder, uint64_t target_bytes, std::string* error) {
-  const int64_t start = 1700000000000000000;
-  return write_bag(folder, demo_topics(), target_bytes, [start](uint64_t i) { return demo_message(i, start); }, error);
+  return write_bag(folder, demo_topics(), target_bytes, [](uint64_t i) { return demo_message(i, 1700000000000000000); }, error);
 }
 
 bool write_bag(const std::string& folder, const std::vector<WriterTopic>& topics, uint64_t target_bytes,

@@ -187,9 +187,10 @@ TEST_CASE("Spot images in BDDF: each camera of a GetImageResponse is an image to
 
   // Without a schema: the topics, each saying how to give one; no frame.
   Json bare = ask(*inspector, "");
-  REQUIRE(bare["topics"].size() == 4);
-  CHECK(text(bare["topics"][0], "topic") == "spot/images");
-  CHECK(text(bare["topics"][0], "note").find("BDDF stores no schema") != std::string::npos);
+  const Json& bare_topics = bare["topics"];
+  REQUIRE(bare_topics.size() == 4);
+  CHECK(text(bare_topics[size_t{0}], "topic") == "spot/images");
+  CHECK(text(bare_topics[size_t{0}], "note").find("BDDF stores no schema") != std::string::npos);
   CHECK(bare["count"].as_uint() == 0);
 
   std::string error;
