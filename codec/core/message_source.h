@@ -44,6 +44,9 @@ struct WalkOptions {
   // uint8[] (and protobuf bytes) fields whole, as hex, not the first bytes a record view shows:
   // for a view that reads them (camera images).
   bool whole_bytes = false;
+  // False for a visitor that stops after a message or few (a thumbnail, one frame): a format that
+  // reads ahead in large grouped reads reads only what it hands on.
+  bool read_ahead = true;
 };
 
 // What a view keeps between queries of one file (its cache), owned by the file's source.

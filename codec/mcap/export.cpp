@@ -17,7 +17,7 @@ constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; mor
 }  // namespace
 
 bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                                     const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks) {
+                                     const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks, const SparseChunkFn* sparse) {
   const std::vector<RecordFrame>& list = records();
   ProgressTicker ticker(progress, model_.file_size);
   for (size_t k = 0; k < list.size(); ++k) {
@@ -43,12 +43,18 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
         if (!any || !in_time) continue;
         if (only_chunks && !only_chunks->count(f.offset)) continue;
       }
+      uint64_t delivered_through = 0;  // messages before this offset in the chunk were handed on
+      if (sparse && info != model_.chunks.end() && info->offset == f.offset && info->index_offset) {
+        SparseChunk read = (*sparse)(*info, &delivered_through);
+        if (read == SparseChunk::Stopped) return true;
+        if (read == SparseChunk::Done) continue;
+      }
       const LoadedChunk* chunk = chunk_at(k, /*verify_lz4_checksum=*/false);
       if (!chunk) continue;
       if (!chunk->error.empty() && problems && problems->size() < kMaxProblems)
         problems->push_back(Problem{Severity::Warning, f.offset, "mcap.export.chunk", "the Chunk at byte " + std::to_string(f.offset) + ": " + chunk->error});
       for (const RecordFrame& inner : chunk->inner) {
-        if (inner.op != kOpMessage) continue;
+        if (inner.op != kOpMessage || inner.offset < delivered_through) continue;
         std::string_view bytes = chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length));
         MessageHeader m;
         std::string why;

@@ -90,8 +90,19 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   // (0 outside chunks) and returns false to stop. False when cancelled. `only_chunks`: read only
   // the indexed chunks at these offsets (a plot's sample, sample_chunks).
   using MessageFn = std::function<bool(const MessageHeader&, std::string_view payload, uint64_t offset, uint64_t in_chunk)>;
+  // `sparse`, when given, reads an indexed chunk first (the caller stops after a message or few:
+  // sparse_chunk_messages, which the message source passes where it is compiled in).
+  enum class SparseChunk { Done, Stopped, Unusable };
+  using SparseChunkFn = std::function<SparseChunk(const ChunkInfo&, uint64_t* delivered_through)>;
   bool for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                        const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks = nullptr);
+                        const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks = nullptr,
+                        const SparseChunkFn* sparse = nullptr);
+  // One indexed chunk's messages of `channels` in [t0, t1] in file order, each read alone. Unusable
+  // when the chunk is compressed or its MessageIndex disagrees with its records (the doctor names
+  // that; the records win); `delivered_through`: past the offset (in its records) of the last
+  // message handed on, for the caller that reads the chunk whole after that.
+  SparseChunk sparse_chunk_messages(const ChunkInfo& info, const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const MessageFn& fn,
+                                    uint64_t* delivered_through);
   // The indexed chunks that hold `channels` in [t0, t1] (their count in `in_range`); when more
   // than `max_chunks`, the offsets of `max_chunks` of them spread evenly in file order, else empty
   // (read them all).

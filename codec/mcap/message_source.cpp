@@ -29,7 +29,7 @@ MessageSource* McapInspector::message_source() {
       if (topics.count(info.channel.topic)) ids.insert(id);
     std::vector<Problem> problems;
     static const std::string no_type;
-    bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
+    MessageFn deliver = [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
       const Channel* c = model_.channel(m.channel_id);
       if (!c) return true;
       const Schema* s = model_.schema(c->schema_id);
@@ -38,7 +38,17 @@ MessageSource* McapInspector::message_source() {
       Json message = !decoder ? Json() : options.whole_bytes ? decoder->to_json_whole(payload, &why) : decoder->to_json(payload, &why);
       bool decoded = decoder && why.empty();
       return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, decoded ? &message : nullptr, why, offset, in_chunk});
-    }, &problems);
+    };
+    // A visitor that stops after a message or few: an uncompressed chunk's messages one at a time.
+    // (Not in the page's view module, whose views read whole topics: compiled per module.)
+    const SparseChunkFn* sparse = nullptr;
+#ifndef LOGSCOPE_VIEW_ONLY
+    SparseChunkFn sparse_reader = [&](const ChunkInfo& info, uint64_t* delivered_through) {
+      return sparse_chunk_messages(info, ids, options.t0_ns, options.t1_ns, deliver, delivered_through);
+    };
+    if (!options.read_ahead) sparse = &sparse_reader;
+#endif
+    bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, deliver, &problems, nullptr, sparse);
     if (!problems.empty() && error) {
       *error = problems.front().message;
       if (problems.size() > 1) *error += " and " + std::to_string(problems.size() - 1) + " more";

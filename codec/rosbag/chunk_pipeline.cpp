@@ -184,7 +184,7 @@ struct ChunkPipeline::Impl {
     if (n > 1 && order_.size() > 1 && !decompress_offload())  // an offload's helpers stand in for threads
       for (unsigned i = 0; i + 1 < n; ++i) workers_.emplace_back([this] { work(); });  // the caller is the n-th
 #endif
-    window_ = kGroupBytes * 2;
+    window_ = load.read_ahead ? kGroupBytes * 2 : 0;  // 0: one chunk queued at a time
     (void)n;
   }
   ~Impl() {
@@ -369,7 +369,7 @@ struct ChunkPipeline::Impl {
       }
       // Extend the group over the chunks that follow it both in order and in the file.
       std::vector<std::pair<size_t, uint64_t>> members{{order_[first], end}};
-      while (next_ < order_.size() && end - c.pos < kGroupBytes) {
+      while (load_.read_ahead && next_ < order_.size() && end - c.pos < kGroupBytes) {
         const Chunk& n = bag_.chunks[order_[next_]];
         uint64_t n_end = span_end(n);
         if (n.pos != end || n_end <= n.pos || n_end - n.pos > kMaxChunkSpan || (n.header_read && n.header_ok && n.record_end() > n_end))

@@ -91,6 +91,9 @@ struct ChunkLoad {
   bool sort = false;     // messages by time (iteration), else in record order (the doctor)
   bool verify = true;    // lz4 frame content checksums
   bool lz4_only = false;  // ChunkWalk::Lz4Checksums: other chunks stay compressed, nothing is indexed
+  // False for a caller that stops after a message or few (a thumbnail, one frame): a chunk is read
+  // alone when it is taken, none ahead, so a stop wastes no read.
+  bool read_ahead = true;
 };
 
 // Chunks of `order` delivered in that order: the caller's thread reads groups of consecutive

@@ -160,6 +160,7 @@ IterateResult for_each_message(ByteSource& source, Bag& bag, const IterateOption
   load.end_ns = options.end_ns;
   load.sort = true;
   load.verify = options.verify_checksums;
+  load.read_ahead = options.read_ahead;
   // Progress in bytes of the file, as every format's passes report it (the page shows bytes, a
   // rate and the time left): a chunk counts from its record to the next chunk's (the last to the
   // index section), once it is loaded, so a read of a few topics moves with the chunks it reads.

@@ -39,6 +39,8 @@ struct IterateOptions {
   // A sample (a plot of a big range): at most this many of the chunks that hold the selected
   // connections in the range, spread evenly over them in time order; 0: every chunk. V2.0 only.
   uint64_t max_chunks = 0;
+  // False when the caller stops after a message or few: chunks are read one at a time (ChunkLoad).
+  bool read_ahead = true;
 };
 
 struct IterateResult {

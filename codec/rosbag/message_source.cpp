@@ -1,6 +1,7 @@
 #include "rosbag/message_source.h"
 
 #include "rosbag/iterate.h"
+#include "rosbag/sparse_read.h"
 
 namespace logscope::rosbag {
 
@@ -26,24 +27,33 @@ bool BagMessageSource::walk_with(const std::set<std::string>& topics, const Walk
   IterateOptions options;
   options.start_ns = walk_options.t0_ns;
   options.end_ns = walk_options.t1_ns;
+  options.read_ahead = walk_options.read_ahead;
   for (const Connection& c : bag_.connections)
     if (topics.count(c.topic)) options.connections.push_back(c.id);
   if (options.connections.empty()) return true;
   MessageDecoder& decoder = walk_options.whole_bytes ? whole_decoder_ : decoder_;
   std::vector<Problem> problems;
-  IterateResult result = for_each_message(
-      source_, bag_, options,
-      [&](const MessageView& view) {
-        if (!view.connection) return true;
-        std::string why;
-        Json message = decoder.decode(view.connection, view.data, &why);
-        bool decoded = why.empty() && !message.is_null();
-        // V2.0: the chunk's offset and the record's in its data; V1.x: the record's file offset.
-        bool chunked = view.chunk_pos != 0;
-        return visit(SourceMessage{view.connection->topic, view.connection->type, view.time.ns(), decoded ? &message : nullptr, why,
-                                   chunked ? view.chunk_pos : view.record_offset, chunked ? view.record_offset : 0});
-      },
-      &problems, progress);
+  auto deliver = [&](const MessageView& view) {
+    if (!view.connection) return true;
+    std::string why;
+    Json message = decoder.decode(view.connection, view.data, &why);
+    bool decoded = why.empty() && !message.is_null();
+    // V2.0: the chunk's offset and the record's in its data; V1.x: the record's file offset.
+    bool chunked = view.chunk_pos != 0;
+    return visit(SourceMessage{view.connection->topic, view.connection->type, view.time.ns(), decoded ? &message : nullptr, why,
+                               chunked ? view.chunk_pos : view.record_offset, chunked ? view.record_offset : 0});
+  };
+  // A visitor that stops after a message or few: an uncompressed chunk's messages one at a time.
+  // (Not in the page's view module, whose views read whole topics: compiled per module.)
+#ifndef LOGSCOPE_VIEW_ONLY
+  if (!walk_options.read_ahead && bag_.format == Format::RosbagV20) {
+    SparseResult sparse = sparse_messages(source_, bag_, options, deliver, progress);
+    if (sparse.cancelled) return false;
+    if (sparse.usable || sparse.stopped) return true;
+    options.skip = sparse.delivered;  // the rest from the chunks themselves
+  }
+#endif
+  IterateResult result = for_each_message(source_, bag_, options, deliver, &problems, progress);
   if (!problems.empty() && error) {
     *error = problems.front().message + " (byte " + std::to_string(problems.front().offset) + ")";
     if (problems.size() > 1) *error += " and " + std::to_string(problems.size() - 1) + " more";

@@ -181,6 +181,7 @@ Json scan_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progr
   WalkOptions options;
   options.t0_ns = options.t1_ns = when;
   options.whole_bytes = true;
+  options.read_ahead = false;  // the chunk(s) at one time
   Json scan;
   std::string stop;
   bool walked = source.walk_with({t.topic}, options, [&](const SourceMessage& m) {
