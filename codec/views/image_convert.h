@@ -64,6 +64,11 @@ ImageResult convert_compressed_depth(std::string_view format, std::string_view d
 // True when `format` names a compressedDepth image (rather than a JPEG, PNG, ...).
 bool is_compressed_depth(std::string_view format);
 
+// A thumbnail of converted pixels: each `factor` x `factor` block averaged into one pixel (the
+// last partial row and column of blocks dropped), its depth values dropped (a thumbnail draws
+// colours only). Unchanged when `factor` < 2 or the image is smaller than one block.
+void shrink_image(RgbaImage& image, uint32_t factor);
+
 // The raw encodings convert_image reads, for help texts and the page.
 const std::vector<std::string>& raw_image_encodings();
 

@@ -47,6 +47,30 @@ constexpr size_t kConfigHeaderBytes = 12;
 
 const uint8_t* turbo_colormap() { return kTurbo; }
 
+void shrink_image(RgbaImage& image, uint32_t factor) {
+  if (factor < 2 || image.width < factor || image.height < factor) return;
+  const uint32_t w = image.width / factor, h = image.height / factor;
+  const size_t row = size_t{image.width} * 4;
+  std::vector<uint8_t> out(size_t{w} * h * 4);
+  const uint32_t area = factor * factor;
+  std::vector<uint32_t> sums(size_t{w} * 4);
+  for (uint32_t y = 0; y < h; ++y) {
+    std::fill(sums.begin(), sums.end(), 0u);
+    for (uint32_t dy = 0; dy < factor; ++dy) {
+      const uint8_t* in = &image.rgba[(size_t{y} * factor + dy) * row];
+      for (uint32_t x = 0; x < w; ++x)
+        for (uint32_t dx = 0; dx < factor; ++dx, in += 4)
+          for (int c = 0; c < 4; ++c) sums[size_t{x} * 4 + c] += in[c];
+    }
+    uint8_t* o = &out[size_t{y} * w * 4];
+    for (size_t i = 0; i < sums.size(); ++i) o[i] = static_cast<uint8_t>((sums[i] + area / 2) / area);
+  }
+  image.rgba = std::move(out);
+  image.width = w;
+  image.height = h;
+  image.depth.reset();
+}
+
 void colour_depth(RgbaImage& image) {
   DepthValues& depth = *image.depth;
   double low = std::numeric_limits<double>::infinity(), high = -low;

@@ -116,6 +116,7 @@ bool read_frame(MessageSource& source, const std::string& topic, const FrameTime
                 std::string* stopped) {
   WalkOptions options;
   options.t0_ns = options.t1_ns = at.time_ns;
+  options.read_ahead = false;  // the chunk(s) at one time
   bool found = false;
   bool walked = walk_frames(source, topic, options, 1, [&](Frame& f) {
     if (f.time_ns != at.time_ns || f.index < at.rank) return true;
@@ -192,7 +193,10 @@ Json no_image_topic(const std::string& topic, const std::string& names) {
 // A thumbnail: the first frame of `topic` the file holds in [from_ns, to_ns], read without
 // listing the topic's frames, so that the formats' indexes read only the chunks (or pages) there,
 // up to the first frame found. `frame` is null when the span holds none.
-Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t from_ns, uint64_t to_ns, const ProgressFn& progress) {
+// `thumb_height` (0: none): raw pixels are shrunk by a whole factor to no less than this height,
+// so a 640 x 480 frame crosses to the page as 160 x 120.
+Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t from_ns, uint64_t to_ns, uint64_t thumb_height,
+                      const ProgressFn& progress) {
   const std::vector<SourceTopic> topics = source.topics();  // (a copy, in some formats)
   const SourceTopic* found = find_image_topic(topics, topic).source;
   if (!found) {
@@ -213,6 +217,7 @@ Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t 
   WalkOptions options;
   options.t0_ns = from_ns;
   options.t1_ns = to_ns;
+  options.read_ahead = false;  // the walk stops at the first frame
   Frame frame;
   bool have = false;
   std::string stopped;
@@ -228,6 +233,8 @@ Json thumbnail_answer(MessageSource& source, const std::string& topic, uint64_t 
     return out;
   }
   if (frame.ok && !frame.container.empty()) check_stored(frame);
+  if (frame.ok && frame.container.empty() && thumb_height > 0 && frame.image.height > thumb_height)
+    shrink_image(frame.image, static_cast<uint32_t>(frame.image.height / thumb_height));
   keep_bytes(frame);
   Json j = frame_json(frame, 0);
   j["index"] = Json();  // its rank among the topic's frames is not known without listing them
@@ -242,12 +249,13 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
   const bool has_span = args.has("from_ns") || args.has("to_ns");
   const uint64_t from_ns = args.u64("from_ns", 0), to_ns = args.u64("to_ns", UINT64_MAX);
   const bool list_video = args.flag("video_frames");
+  const uint64_t thumb_height = args.u64("thumb_height", 0);
   if (!args.ok()) return QueryArgs::error_json(args.error());
   frame_bytes().clear();
   if (args.flag("topics_only")) return topics_only_answer(source, is_image_type);  // from the index, no message read
   if (has_span) {
     if (topic.empty()) return QueryArgs::error_json("from_ns and to_ns ask for a thumbnail of one topic: give topic");
-    return thumbnail_answer(source, topic, from_ns, to_ns, progress);
+    return thumbnail_answer(source, topic, from_ns, to_ns, thumb_height, progress);
   }
   auto* cache = view_cache<ImageCache>(source, "images", is_image_type, progress);
   Json out = Json::object();
@@ -347,6 +355,7 @@ QuerySpec images_query(MessageSource& source) {
            {"topics_only", ArgType::Bool, "only the image topics, from the index (no message read)"},
            {"from_ns", ArgType::U64, "a thumbnail: the first frame of topic in [from_ns, to_ns], read alone (the topic's frames are not listed)"},
            {"to_ns", ArgType::U64, "a thumbnail's span ends here, ns since the epoch (default: the end)"},
+           {"thumb_height", ArgType::U64, "a thumbnail's raw pixels shrunk by a whole factor to no less than this height (default: as stored)"},
            {"video_frames", ArgType::Bool, "a video topic: list each frame's time and whether it is a keyframe"}},
           with_walk_units(join_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"count", Unit::Count}, {"first_ns", Unit::TimeNs},
                            {"last_ns", Unit::TimeNs}, {"next_ns", Unit::TimeNs}, {"before_first", Unit::Flag}, {"unsupported", Unit::Text}, {"frame.index", Unit::Id},

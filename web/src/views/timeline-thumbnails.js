@@ -1,9 +1,10 @@
 // Thumbnails on the timeline (issue 35), as rqt_bag draws them: under the timeline's rows, a strip
 // per image topic with one frame per slot of the timeline's span. Each is the images query's
 // thumbnail (from_ns, to_ns: the first frame in the slot, read alone without listing the topic, so
-// an indexed file reads only the chunks there), drawn from the codec's RGBA or decoded by the
-// browser (JPEG, PNG, WebP), scaled down. Asked by the user, since it loads the full module and
-// reads a chunk or so per slot; slots are asked one at a time, left to right, and a new file, a
+// an indexed file reads only the chunks there, or only the message where its chunk is not
+// compressed), drawn from the codec's RGBA (shrunk there) or decoded by the browser (JPEG, PNG,
+// WebP), scaled down. Asked by the user, since it loads the full module and reads a chunk or so
+// per slot; slots are asked left to right, each while the one before is drawn, and a new file, a
 // resize or hiding them stops the rest. A click on a thumbnail puts the timeline's cursor at its
 // frame, which the Images tab follows.
 // @logscope-first-use: fetched with the full module when first asked (build-dist.mjs).
@@ -129,15 +130,24 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
       return ns < 0n ? 0n : ns;
     });
     slot.dataset.bounds = bounds.join(',');
+    const thumbHeight = Math.ceil(HEIGHT * (window.devicePixelRatio || 1));
+    const ask = (/** @type {typeof strips[number]} */ strip, /** @type {number} */ i) => {
+      const from = bounds[i], to = i + 1 < slots ? bounds[i + 1] - 1n : bounds[slots];
+      asked++;
+      // Raw pixels come shrunk to the strip's height: 1/16 of a 640 x 480 frame crosses from the worker.
+      const answer = view.call('Thumbnails', 'imageFrame', { args: { topic: strip.topic, from_ns: String(from), to_ns: String(to < from ? from : to), thumb_height: thumbHeight } }, 'images', { quiet: true });
+      answer.catch(() => {}); // an answer nobody waits for any more (a new pass, a new file) fails quietly
+      return answer;
+    };
     for (const strip of strips) {
+      // The next slot is asked before this one is drawn: the worker reads it while the browser decodes this one.
+      let next = ask(strip, 0);
       for (let i = 0; i < slots; i++) {
         if (mine !== run || signal.aborted) return;
-        const from = bounds[i], to = i + 1 < slots ? bounds[i + 1] - 1n : bounds[slots];
         note.textContent = `thumbnails ${formatCount(asked)} of ${formatCount(total)}…`;
-        asked++;
         let answer, bytes;
         try {
-          ({ answer, bytes } = await view.call('Thumbnails', 'imageFrame', { args: { topic: strip.topic, from_ns: String(from), to_ns: String(to < from ? from : to) } }, 'images', { quiet: true }));
+          ({ answer, bytes } = await next);
         } catch (error) {
           if (/** @type {Error} */ (error)?.name === 'AbortError' || mine !== run) return;
           note.textContent = `thumbnails stopped: ${String(/** @type {Error} */ (error)?.message || error)}`;
@@ -147,6 +157,7 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
         const result = /** @type {{error?: string, unsupported?: string, frame?: any}} */ (answer);
         if (result.error) { note.textContent = `thumbnails of ${strip.topic}: ${result.error}`; break; }
         if (result.unsupported) { note.textContent = `${strip.topic}: ${result.unsupported}`; break; }
+        if (i + 1 < slots) next = ask(strip, i + 1);
         if (!result.frame) continue;  // no frame in this slice
         const f = result.frame;
         const { bitmap, problem } = await smallBitmap(f, bytes);
