@@ -23,7 +23,7 @@ cmake -S . -B "$dir" "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_
 # (scripts/fuzz.sh) are built here too.
 sanitized=(test_allocation_caps test_hostile_inputs test_sweeps test_time_edges test_check test_core
   test_bddf_damage test_carla_damage test_mcap_damage test_rosbag2_damage test_mcap_line_endings
-  test_rosbag2_yaml test_ulog test_robot_log test_transforms test_diagnostics test_scans test_image_convert test_spot_images test_cdr test_carla test_rosbag)
+  test_rosbag2_yaml test_ulog test_robot_log test_transforms test_diagnostics test_scans test_image_convert test_spot_images test_sparse_reads test_cdr test_carla test_rosbag)
 harnesses=()
 # (Each harness also replays its findings and seeds in ctest, as fuzz_replay_<harness>.)
 for f in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$f" .cpp)"); done

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "core/export.h"
 #include "core/inspector.h"
 #include "core/json.h"
+#include "core/message_source.h"
 #include "inspector.h"
 
 namespace logscope_fuzz {
@@ -141,6 +143,24 @@ inline size_t exercise_inspector(logscope::FormatInspector* inspector, const log
         // A frame by index with the video frames listed: a video frame's run from its keyframe.
         query("images", object_of({{"topic", *topic}, {"index", Json("2")}, {"video_frames", Json(true)}}));
       }
+  // A few messages of every topic read alone (WalkOptions::read_ahead false: a bag's and an MCAP's
+  // uncompressed chunks through their index records), the whole range and one instant.
+  if (logscope::MessageSource* source = logscope::message_source_of(*inspector)) {
+    std::set<std::string> names;
+    for (const logscope::SourceTopic& t : source->topics()) names.insert(t.topic);
+    for (uint64_t t1 : {UINT64_MAX, uint64_t{1}}) {
+      logscope::WalkOptions sparse;
+      sparse.t1_ns = t1;
+      sparse.read_ahead = false;
+      size_t seen = 0;
+      std::string stopped;
+      source->walk_with(names, sparse, [&](const logscope::SourceMessage& m) {
+        sink += m.time_ns + m.offset + m.in_chunk + (m.message ? 1 : 0);
+        return ++seen < 8;
+      }, progress, &stopped);
+      sink += stopped.size();
+    }
+  }
   if (detection.family == "bddf") {
     query("blocks", Json::object());
     for (uint64_t series = 0; series < 3; ++series) {
