@@ -47,6 +47,10 @@ struct WalkOptions {
   // False for a visitor that stops after a message or few (a thumbnail, one frame): a format that
   // reads ahead in large grouped reads reads only what it hands on.
   bool read_ahead = true;
+  // The visitor reads only each message's topic, type, time and place (a view listing frame
+  // times): a source may hand messages on undecoded (message null, error empty), listed from its
+  // index without reading them.
+  bool times_only = false;
 };
 
 // What a view keeps between queries of one file (its cache), owned by the file's source.

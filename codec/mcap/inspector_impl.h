@@ -100,9 +100,11 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   // One indexed chunk's messages of `channels` in [t0, t1] in file order, each read alone. Unusable
   // when the chunk is compressed or its MessageIndex disagrees with its records (the doctor names
   // that; the records win); `delivered_through`: past the offset (in its records) of the last
-  // message handed on, for the caller that reads the chunk whole after that.
+  // message handed on, for the caller that reads the chunk whole after that. `times_only`: no
+  // message is read (each payload empty, its header only channel and log time: the index's), and
+  // a compressed chunk serves as well.
   SparseChunk sparse_chunk_messages(const ChunkInfo& info, const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const MessageFn& fn,
-                                    uint64_t* delivered_through);
+                                    uint64_t* delivered_through, bool times_only = false);
   // The indexed chunks that hold `channels` in [t0, t1] (their count in `in_range`); when more
   // than `max_chunks`, the offsets of `max_chunks` of them spread evenly in file order, else empty
   // (read them all).

@@ -29,10 +29,19 @@ MessageSource* McapInspector::message_source() {
       if (topics.count(info.channel.topic)) ids.insert(id);
     std::vector<Problem> problems;
     static const std::string no_type;
+#ifdef LOGSCOPE_VIEW_ONLY
+    constexpr bool times_only = false;  // the images view, which lists times alone, runs in the full module
+#else
+    const bool times_only = options.times_only;
+#endif
     MessageFn deliver = [&](const MessageHeader& m, std::string_view payload, uint64_t offset, uint64_t in_chunk) {
       const Channel* c = model_.channel(m.channel_id);
       if (!c) return true;
       const Schema* s = model_.schema(c->schema_id);
+      if (times_only) {
+        static const std::string no_error;
+        return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, nullptr, no_error, offset, in_chunk});
+      }
       std::string why;
       const PayloadDecoder* decoder = payload_decoder(m.channel_id, &why);
       Json message = !decoder ? Json() : options.whole_bytes ? decoder->to_json_whole(payload, &why) : decoder->to_json(payload, &why);
@@ -44,9 +53,10 @@ MessageSource* McapInspector::message_source() {
     const SparseChunkFn* sparse = nullptr;
 #ifndef LOGSCOPE_VIEW_ONLY
     SparseChunkFn sparse_reader = [&](const ChunkInfo& info, uint64_t* delivered_through) {
-      return sparse_chunk_messages(info, ids, options.t0_ns, options.t1_ns, deliver, delivered_through);
+      return sparse_chunk_messages(info, ids, options.t0_ns, options.t1_ns, deliver, delivered_through, options.times_only);
     };
-    if (!options.read_ahead) sparse = &sparse_reader;
+    // Times alone: from the MessageIndex records, no chunk read.
+    if (!options.read_ahead || options.times_only) sparse = &sparse_reader;
 #endif
     bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, deliver, &problems, nullptr, sparse);
     if (!problems.empty() && error) {

@@ -4,6 +4,7 @@
 // chunk. A compressed chunk has to be read whole.
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "mcap/inspector_impl.h"
 
@@ -31,25 +32,31 @@ std::string read_bytes(ByteSource& source, uint64_t offset, uint64_t length) {
 }  // namespace
 
 McapInspector::SparseChunk McapInspector::sparse_chunk_messages(const ChunkInfo& info, const std::set<uint16_t>& channels, uint64_t t0,
-                                                                uint64_t t1, const MessageFn& fn, uint64_t* delivered_through) {
-  if (!info.compression.empty() || info.message_index_offsets.empty()) return SparseChunk::Unusable;
+                                                                uint64_t t1, const MessageFn& fn, uint64_t* delivered_through,
+                                                                bool times_only) {
+  if ((!times_only && !info.compression.empty()) || info.message_index_offsets.empty()) return SparseChunk::Unusable;
   // Then the chunk's own records: the doctor names the disagreement (mcap.index.*), a view reads
   // on as it would have without this shortcut.
   auto disagrees = [](const std::string& why) {
     (void)why;
     return SparseChunk::Unusable;
   };
-  std::vector<uint8_t> head = source_.read_vector(info.offset, kUncompressedChunkHead);
-  if (head.size() != kUncompressedChunkHead || head[0] != kOpChunk) return disagrees("no Chunk record starts there");
-  const uint64_t records_size = load_u64(&head[kUncompressedChunkHead - 8]);
-  uint32_t compression_length;
-  std::memcpy(&compression_length, &head[kUncompressedChunkHead - 12], 4);
-  if (compression_length != 0 || records_size > info.length || info.offset + kUncompressedChunkHead + records_size > info.end())
-    return disagrees("its header disagrees with its ChunkIndex");
-  const uint64_t records_start = info.offset + kUncompressedChunkHead;
+  // Times alone: the records' size is the summary's word (entries past it are damage).
+  uint64_t records_size = info.uncompressed_size, records_start = 0;
+  if (!times_only) {
+    std::vector<uint8_t> head = source_.read_vector(info.offset, kUncompressedChunkHead);
+    if (head.size() != kUncompressedChunkHead || head[0] != kOpChunk) return disagrees("no Chunk record starts there");
+    records_size = load_u64(&head[kUncompressedChunkHead - 8]);
+    uint32_t compression_length;
+    std::memcpy(&compression_length, &head[kUncompressedChunkHead - 12], 4);
+    if (compression_length != 0 || records_size > info.length || info.offset + kUncompressedChunkHead + records_size > info.end())
+      return disagrees("its header disagrees with its ChunkIndex");
+    records_start = info.offset + kUncompressedChunkHead;
+  }
 
   // (offset in the records, log time) of the channels' messages in range, in file order.
   std::vector<std::pair<uint64_t, uint64_t>> wanted;
+  std::map<uint64_t, uint16_t> channel_of;  // times alone: each entry's channel, by offset
   for (const auto& entry : info.message_index_offsets) {
     if (!channels.count(entry.first)) continue;
     std::vector<uint8_t> prefix = source_.read_vector(entry.second, kRecordPrefix);
@@ -62,11 +69,22 @@ McapInspector::SparseChunk McapInspector::sparse_chunk_messages(const ChunkInfo&
     if (content.size() != length || !parse_message_index(content, &index, &why)) return disagrees("a MessageIndex does not parse: " + why);
     if (index.channel_id != entry.first) return disagrees("a MessageIndex is of another channel than its ChunkIndex says");
     for (const auto& [time, offset] : index.entries)
-      if (time >= t0 && time <= t1) wanted.emplace_back(offset, time);
+      if (time >= t0 && time <= t1) {
+        wanted.emplace_back(offset, time);
+        if (times_only) channel_of[offset] = index.channel_id;
+      }
   }
   std::sort(wanted.begin(), wanted.end());
   for (const auto& [offset, time] : wanted) {
     if (offset > records_size || records_size - offset < kRecordPrefix) return disagrees("a MessageIndex entry points past its records");
+    if (times_only) {  // the index's word for it: no payload
+      MessageHeader m;
+      m.channel_id = channel_of[offset];
+      m.log_time = time;
+      *delivered_through = offset + 1;
+      if (!fn(m, std::string_view(), info.offset, offset)) return SparseChunk::Stopped;
+      continue;
+    }
     std::vector<uint8_t> prefix = source_.read_vector(records_start + offset, kRecordPrefix);
     const uint64_t length = prefix.size() == kRecordPrefix ? load_u64(&prefix[1]) : 0;
     if (prefix.size() != kRecordPrefix || prefix[0] != kOpMessage || length > records_size - offset - kRecordPrefix)

@@ -33,8 +33,18 @@ bool BagMessageSource::walk_with(const std::set<std::string>& topics, const Walk
   if (options.connections.empty()) return true;
   MessageDecoder& decoder = walk_options.whole_bytes ? whole_decoder_ : decoder_;
   std::vector<Problem> problems;
+#ifdef LOGSCOPE_VIEW_ONLY
+  constexpr bool times_only = false;  // the images view, which lists times alone, runs in the full module
+#else
+  const bool times_only = walk_options.times_only;
+#endif
   auto deliver = [&](const MessageView& view) {
     if (!view.connection) return true;
+    if (times_only) {
+      static const std::string no_error;
+      return visit(SourceMessage{view.connection->topic, view.connection->type, view.time.ns(), nullptr, no_error,
+                                 view.chunk_pos != 0 ? view.chunk_pos : view.record_offset, view.chunk_pos != 0 ? view.record_offset : 0});
+    }
     std::string why;
     Json message = decoder.decode(view.connection, view.data, &why);
     bool decoded = why.empty() && !message.is_null();
@@ -46,8 +56,9 @@ bool BagMessageSource::walk_with(const std::set<std::string>& topics, const Walk
   // A visitor that stops after a message or few: an uncompressed chunk's messages one at a time.
   // (Not in the page's view module, whose views read whole topics: compiled per module.)
 #ifndef LOGSCOPE_VIEW_ONLY
-  if (!walk_options.read_ahead && bag_.format == Format::RosbagV20) {
-    SparseResult sparse = sparse_messages(source_, bag_, options, deliver, progress);
+  // Times alone: from the IndexData after each chunk, no chunk read.
+  if ((!walk_options.read_ahead || walk_options.times_only) && bag_.format == Format::RosbagV20) {
+    SparseResult sparse = sparse_messages(source_, bag_, options, deliver, progress, walk_options.times_only);
     if (sparse.cancelled) return false;
     if (sparse.usable || sparse.stopped) return true;
     options.skip = sparse.delivered;  // the rest from the chunks themselves

@@ -35,7 +35,7 @@ struct Entry {
 }  // namespace
 
 SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions& options,
-                             const std::function<bool(const MessageView&)>& fn, const ProgressFn& progress) {
+                             const std::function<bool(const MessageView&)>& fn, const ProgressFn& progress, bool times_only) {
   SparseResult result;
   std::vector<bool> selected;
   for (uint32_t id : options.connections) {
@@ -65,20 +65,20 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
   };
 
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> pending;
-  ProgressTicker ticker(progress, order.size(), 1);
+  ProgressTicker ticker(progress, bag.file_size, 1);  // in bytes of the file, as every pass reports
   size_t next = 0;
   std::string header_bytes, why;
   HeaderFields fields;
   for (;;) {
     // A chunk may hold the next message while it starts no later than the earliest one pending.
     while (next < order.size() && (pending.empty() || bag.chunks[order[next]].start.ns() <= pending.top().time_ns)) {
-      if (!ticker.update(next)) {
+      if (!ticker.update(bag.chunks[order[next]].pos)) {
         result.cancelled = true;
         return result;
       }
       const size_t rank = next, index = order[next++];
-      // Compressed: only the whole chunk tells where its messages lie.
-      if (!read_chunk_header(source, &bag, index) || bag.chunks[index].compression != "none") {
+      // Compressed: only the whole chunk holds its messages (their times are in its IndexData).
+      if (!read_chunk_header(source, &bag, index) || (!times_only && bag.chunks[index].compression != "none")) {
         result.usable = false;
         return result;
       }
@@ -106,7 +106,8 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
           for (uint32_t k = 0; k < count; ++k, data += 12) {
             Time t{load_u32(data), load_u32(data + 4)};
             const uint32_t offset = load_u32(data + 8);
-            if (offset >= c.compressed_size) return unusable(c, "an IndexData entry points past its data");
+            if (offset >= (c.compression == "none" ? c.compressed_size : c.uncompressed_size))
+              return unusable(c, "an IndexData entry points past its data");
             if (t.ns() >= options.start_ns && t.ns() <= options.end_ns) pending.push(Entry{t.ns(), rank, offset, conn, index});
           }
         }
@@ -125,6 +126,20 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
     const Entry e = pending.top();
     pending.pop();
     const Chunk& c = bag.chunks[e.chunk];
+    MessageView view;
+    view.conn = e.conn;
+    view.connection = bag.connection(e.conn);
+    view.time = Time::from_ns(e.time_ns);
+    view.record_offset = e.offset;
+    view.chunk_pos = c.pos;
+    if (times_only) {  // the index's word for it: no data
+      ++result.delivered;
+      if (!fn(view)) {
+        result.stopped = true;
+        return result;
+      }
+      continue;
+    }
     RecordFrame frame;
     const uint64_t record = c.data_offset() + e.offset;
     if (read_record(source, record, &frame, &header_bytes, &why) != FrameStatus::Ok || !fields.parse(header_bytes) ||
@@ -137,13 +152,7 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
     std::vector<uint8_t> data = source.read_vector(frame.data_offset(), frame.data_len);
     result.bytes_read += frame.end() - record;
     if (data.size() != frame.data_len) return unusable(c, "the message at byte " + std::to_string(e.offset) + " of its data cannot be read");
-    MessageView view;
-    view.conn = conn;
-    view.connection = bag.connection(conn);
-    view.time = time;
     view.data = std::string_view(reinterpret_cast<const char*>(data.data()), data.size());
-    view.record_offset = e.offset;
-    view.chunk_pos = c.pos;
     ++result.delivered;
     if (!fn(view)) {
       result.stopped = true;

@@ -30,9 +30,10 @@ struct SparseResult {
 
 // The messages of `options.connections` in [start_ns, end_ns], in time order as for_each_message hands
 // them on (ties across chunks by the chunks' start times), read through the IndexData of each chunk that may hold the
-// next one. V2.0 only. An index that disagrees with its chunk or its ChunkInfo is no problem here
+// next one. `times_only`: no message is read, each view's data is empty (its connection, time and
+// place are the index's), and compressed chunks serve as well. V2.0 only. An index that disagrees with its chunk or its ChunkInfo is no problem here
 // (the doctor names it): the caller reads the chunk, whose records win.
 SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions& options,
-                             const std::function<bool(const MessageView&)>& fn, const ProgressFn& progress);
+                             const std::function<bool(const MessageView&)>& fn, const ProgressFn& progress, bool times_only = false);
 
 }  // namespace logscope::rosbag

@@ -63,7 +63,8 @@ class ImageCache : public WalkedCache {
       return true;
     }
     // A frame that does not decode stays a frame: reading it names why (image.message.undecoded).
-    if (!m.message) not_decoded(m, m.error);
+    // (Listed by time alone, no message is decoded: WalkOptions::times_only.)
+    if (!m.message && !m.error.empty()) not_decoded(m, m.error);
     frames[topic_index].push_back({m.time_ns, 0});
     ++kept;
     return true;
@@ -257,7 +258,13 @@ Json images_answer(MessageSource& source, QueryArgs& args, const ProgressFn& pro
     if (topic.empty()) return QueryArgs::error_json("from_ns and to_ns ask for a thumbnail of one topic: give topic");
     return thumbnail_answer(source, topic, from_ns, to_ns, thumb_height, progress);
   }
-  auto* cache = view_cache<ImageCache>(source, "images", is_image_type, progress);
+  // The frames' times from the formats' indexes where they have them (no message read), unless a
+  // topic's messages each hold several cameras (then which ones is in the messages).
+  WalkOptions listing;
+  listing.times_only = true;
+  for (const SourceTopic& t : source.topics())
+    if (holds_cameras(t.type)) listing.times_only = false;
+  auto* cache = view_cache<ImageCache>(source, "images", is_image_type, progress, listing);
   Json out = Json::object();
   if (!cache) {
     out["cancelled"] = true;
