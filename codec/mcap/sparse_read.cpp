@@ -4,7 +4,7 @@
 // chunk. A compressed chunk has to be read whole.
 #include <algorithm>
 #include <cstring>
-#include <map>
+#include <tuple>
 
 #include "mcap/inspector_impl.h"
 
@@ -54,9 +54,8 @@ McapInspector::SparseChunk McapInspector::sparse_chunk_messages(const ChunkInfo&
     records_start = info.offset + kUncompressedChunkHead;
   }
 
-  // (offset in the records, log time) of the channels' messages in range, in file order.
-  std::vector<std::pair<uint64_t, uint64_t>> wanted;
-  std::map<uint64_t, uint16_t> channel_of;  // times alone: each entry's channel, by offset
+  // (offset in the records, log time, channel) of the channels' messages in range, in file order.
+  std::vector<std::tuple<uint64_t, uint64_t, uint16_t>> wanted;
   for (const auto& entry : info.message_index_offsets) {
     if (!channels.count(entry.first)) continue;
     std::vector<uint8_t> prefix = source_.read_vector(entry.second, kRecordPrefix);
@@ -69,17 +68,14 @@ McapInspector::SparseChunk McapInspector::sparse_chunk_messages(const ChunkInfo&
     if (content.size() != length || !parse_message_index(content, &index, &why)) return disagrees("a MessageIndex does not parse: " + why);
     if (index.channel_id != entry.first) return disagrees("a MessageIndex is of another channel than its ChunkIndex says");
     for (const auto& [time, offset] : index.entries)
-      if (time >= t0 && time <= t1) {
-        wanted.emplace_back(offset, time);
-        if (times_only) channel_of[offset] = index.channel_id;
-      }
+      if (time >= t0 && time <= t1) wanted.emplace_back(offset, time, index.channel_id);
   }
   std::sort(wanted.begin(), wanted.end());
-  for (const auto& [offset, time] : wanted) {
+  for (const auto& [offset, time, channel] : wanted) {
     if (offset > records_size || records_size - offset < kRecordPrefix) return disagrees("a MessageIndex entry points past its records");
     if (times_only) {  // the index's word for it: no payload
       MessageHeader m;
-      m.channel_id = channel_of[offset];
+      m.channel_id = channel;
       m.log_time = time;
       *delivered_through = offset + 1;
       if (!fn(m, std::string_view(), info.offset, offset)) return SparseChunk::Stopped;

@@ -48,21 +48,28 @@ struct Seen {
   }
 };
 
-// The messages a walk hands on (at most `limit`), and its error text.
+// The messages a walk hands on (at most `limit`; with their decoded text unless `listing`), and its
+// error text. A walk with times_only may hand messages on undecoded, never with an error.
+std::vector<Seen> walked(MessageSource& source, const std::set<std::string>& topics, const WalkOptions& options, bool listing,
+                         std::string* error, size_t limit) {
+  std::vector<Seen> seen;
+  std::string stopped;
+  REQUIRE(source.walk_with(topics, options, [&](const SourceMessage& m) {
+    if (options.times_only) CHECK((m.message || m.error.empty()));
+    seen.push_back({m.topic, m.time_ns, m.offset, m.in_chunk, listing ? "" : m.message ? m.message->dump() : "error: " + m.error});
+    return seen.size() < limit;
+  }, nullptr, &stopped));
+  if (error) *error = stopped;
+  return seen;
+}
+
 std::vector<Seen> walk(MessageSource& source, const std::set<std::string>& topics, uint64_t t0, uint64_t t1, bool read_ahead,
                        std::string* error = nullptr, size_t limit = SIZE_MAX) {
   WalkOptions options;
   options.t0_ns = t0;
   options.t1_ns = t1;
   options.read_ahead = read_ahead;
-  std::vector<Seen> seen;
-  std::string stopped;
-  REQUIRE(source.walk_with(topics, options, [&](const SourceMessage& m) {
-    seen.push_back({m.topic, m.time_ns, m.offset, m.in_chunk, m.message ? m.message->dump() : "error: " + m.error});
-    return seen.size() < limit;
-  }, nullptr, &stopped));
-  if (error) *error = stopped;
-  return seen;
+  return walked(source, topics, options, false, error, limit);
 }
 
 // The places and times a walk lists (WalkOptions::times_only: messages may come undecoded, from
@@ -72,13 +79,8 @@ std::vector<Seen> listed(MessageSource& source, const std::set<std::string>& top
   options.t0_ns = t0;
   options.t1_ns = t1;
   options.times_only = times_only;
-  std::vector<Seen> seen;
   std::string stopped;
-  REQUIRE(source.walk_with(topics, options, [&](const SourceMessage& m) {
-    CHECK((m.message || !times_only || m.error.empty()));
-    seen.push_back({m.topic, m.time_ns, m.offset, m.in_chunk, ""});
-    return true;
-  }, nullptr, &stopped));
+  std::vector<Seen> seen = walked(source, topics, options, true, &stopped, SIZE_MAX);
   CHECK(stopped.empty());
   return seen;
 }
