@@ -44,7 +44,7 @@ Json Rosbag2Inspector::decoded_query(QueryArgs& args, const ProgressFn& progress
   uint64_t index = first;
   bool more = false;
   std::string error;
-  bool walked = for_each_selected(topic, t0, t1, first, progress, [&](const BagMessage& m) {
+  bool walked = for_each_selected(topic.empty() ? std::set<std::string>() : std::set<std::string>{topic}, t0, t1, first, progress, [&](const BagMessage& m) {
     ++index;
     if (messages.size() >= count) {
       more = true;

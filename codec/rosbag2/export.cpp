@@ -62,7 +62,7 @@ ExportResult Rosbag2Inspector::export_rows(const std::string& topic, const Expor
     if (result.problems.size() < kMaxProblems) result.problems.push_back(std::move(p));
   };
   std::string error, walk_error;
-  bool walked = for_each_selected(topic, request.from_ns, request.to_ns, 0, progress, [&](const BagMessage& m) {
+  bool walked = for_each_selected({topic}, request.from_ns, request.to_ns, 0, progress, [&](const BagMessage& m) {
     std::string where = bag_->files[m.file].name + " row " + std::to_string(m.stored.row_id);
     if (m.topic->type != first->type) {
       problem(Problem{Severity::Warning, 0, "rosbag2.export.other_type",

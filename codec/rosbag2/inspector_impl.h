@@ -1,6 +1,8 @@
 // The rosbag2 inspector's class: summary and info in inspector.cpp, check in doctor.cpp.
 #pragma once
 
+#include <set>
+
 #include <memory>
 
 #include "core/inspector.h"
@@ -11,6 +13,15 @@
 namespace logscope::rosbag2 {
 
 struct BagTotals;
+
+// How for_each_selected reads rows. `by_time`: in time order through timestamp_idx (where the
+// database has it), for a caller that stops after a few: it reads the index there and the rows
+// it hands on, not every row before the range. `without_data`: ids, topics and times only
+// (BagMessage::data null), from the rows' leaf cells, never their bodies in overflow pages.
+struct RowSelection {
+  bool by_time = false;
+  bool without_data = false;
+};
 
 class Rosbag2Inspector : public FormatInspector, public MessageSourceOwner {
  public:
@@ -42,10 +53,10 @@ class Rosbag2Inspector : public FormatInspector, public MessageSourceOwner {
 
  private:
   Report report_of(const BagTotals& totals);
-  // The messages of `topic` (every topic when empty) in [t0, t1], in stored order, the first `skip`
+  // The messages of `topics` (every topic when empty) in [t0, t1], in stored order, the first `skip`
   // of them passed over unread (select.cpp); false when cancelled. `error`: SQLite stopped midway.
-  bool for_each_selected(const std::string& topic, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
-                         const std::function<bool(const BagMessage&)>& visit, std::string* error);
+  bool for_each_selected(const std::set<std::string>& topics, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
+                         const std::function<bool(const BagMessage&)>& visit, std::string* error, RowSelection how = {});
   const Topic* find_topic(const std::string& name) const;
   Json decoded_query(QueryArgs& args, const ProgressFn& progress);
   Json columns_query(QueryArgs& args);

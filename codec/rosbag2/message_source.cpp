@@ -37,28 +37,27 @@ MessageSource* Rosbag2Inspector::message_source() {
     if (options.whole_bytes) decode_options.bytes_preview = decode_options.array_preview = SIZE_MAX;
     // rosbag2 keeps signed times; a range past INT64_MAX holds nothing.
     if (options.t0_ns > static_cast<uint64_t>(INT64_MAX)) return true;
-    for (const std::string& name : topics) {
-      bool go_on = true;
-      std::string stop;
-      bool walked = for_each_selected(name, options.t0_ns, options.t1_ns, 0, progress, [&](const BagMessage& m) {
-        if (!m.topic) return true;
-        const TopicDecoder& decoder = decoders().get(*m.topic);
-        std::string why = m.decode_error;
-        Json message;
-        if (why.empty() && decoder.schema) {
-          message = cdr::decode_json(*decoder.schema, m.data, m.size, decode_options, &why);
-        } else if (why.empty()) {
-          why = decoder.note;
-        }
-        uint64_t time = m.stored.timestamp_ns < 0 ? 0 : static_cast<uint64_t>(m.stored.timestamp_ns);
-        go_on = visit(SourceMessage{m.topic->name, m.topic->type, time, why.empty() ? &message : nullptr, why});
-        return go_on;
-      }, &stop);
-      if (!stop.empty() && error) *error = stop;
-      if (!walked) return false;
-      if (!go_on) return true;
-    }
-    return true;
+    if (topics.empty()) return true;  // (for_each_selected reads every topic for none)
+    // In stored order, all topics at once. A walk that stops after a few reads in time order from
+    // timestamp_idx; a listing of times reads the rows' leaf cells alone (RowSelection).
+    const RowSelection how{!options.read_ahead, options.times_only};
+    std::string stop;
+    bool walked = for_each_selected(topics, options.t0_ns, options.t1_ns, 0, progress, [&](const BagMessage& m) {
+      if (!m.topic) return true;
+      uint64_t time = m.stored.timestamp_ns < 0 ? 0 : static_cast<uint64_t>(m.stored.timestamp_ns);
+      std::string why = m.decode_error;
+      if (options.times_only) return visit(SourceMessage{m.topic->name, m.topic->type, time, nullptr, why});  // undecoded, no error
+      const TopicDecoder& decoder = decoders().get(*m.topic);
+      Json message;
+      if (why.empty() && decoder.schema) {
+        message = cdr::decode_json(*decoder.schema, m.data, m.size, decode_options, &why);
+      } else if (why.empty()) {
+        why = decoder.note;
+      }
+      return visit(SourceMessage{m.topic->name, m.topic->type, time, why.empty() ? &message : nullptr, why});
+    }, &stop, how);
+    if (!stop.empty() && error) *error = stop;
+    return walked;
   };
   message_source_ = std::make_unique<FunctionSource>(topics, walk);
   return message_source_.get();

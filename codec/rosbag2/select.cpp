@@ -21,8 +21,8 @@ using Statement = std::unique_ptr<sqlite3_stmt, Finalize>;
 
 }  // namespace
 
-bool Rosbag2Inspector::for_each_selected(const std::string& topic, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
-                                         const std::function<bool(const BagMessage&)>& visit, std::string* error) {
+bool Rosbag2Inspector::for_each_selected(const std::set<std::string>& names, uint64_t t0, uint64_t t1, uint64_t skip, const ProgressFn& progress,
+                                         const std::function<bool(const BagMessage&)>& visit, std::string* error, RowSelection how) {
   std::vector<uint8_t> decoded;
   ProgressTicker ticker(progress, bag_->files.size(), 1);
   for (size_t i = 0; i < bag_->files.size(); ++i) {
@@ -33,10 +33,12 @@ bool Rosbag2Inspector::for_each_selected(const std::string& topic, uint64_t t0, 
     std::string ids;
     for (const Topic& t : file.tables.topics) {
       topics[t.id] = &t;
-      if (t.name == topic) ids += (ids.empty() ? "" : ",") + std::to_string(t.id);
+      if (names.count(t.name)) ids += (ids.empty() ? "" : ",") + std::to_string(t.id);
     }
-    if (!topic.empty() && ids.empty()) continue;
-    std::string where = " FROM messages NOT INDEXED WHERE timestamp >= ?1 AND timestamp <= ?2" + (topic.empty() ? "" : " AND topic_id IN (" + ids + ")");
+    if (!names.empty() && ids.empty()) continue;
+    const bool by_time = how.by_time && file.tables.has_timestamp_index;
+    std::string where = std::string(" FROM messages ") + (by_time ? "INDEXED BY timestamp_idx" : "NOT INDEXED") +
+                        " WHERE timestamp >= ?1 AND timestamp <= ?2" + (names.empty() ? "" : " AND topic_id IN (" + ids + ")");
     auto prepare = [&](const std::string& sql) {
       sqlite3_stmt* s = nullptr;
       if (sqlite3_prepare_v2(file.reader->handle(), sql.c_str(), -1, &s, nullptr) != SQLITE_OK) sqlite3_finalize(s), s = nullptr;
@@ -58,7 +60,9 @@ bool Rosbag2Inspector::for_each_selected(const std::string& topic, uint64_t t0, 
       }
       offset = skip, skip = 0;
     }
-    Statement rows = prepare("SELECT id, topic_id, timestamp, data" + where + " ORDER BY id LIMIT -1 OFFSET " + std::to_string(offset));
+    // (timestamp_idx holds timestamp then rowid: ORDER BY timestamp, id needs no sort.)
+    Statement rows = prepare(std::string("SELECT id, topic_id, timestamp") + (how.without_data ? "" : ", data") + where +
+                             (by_time ? " ORDER BY timestamp, id" : " ORDER BY id") + " LIMIT -1 OFFSET " + std::to_string(offset));
     if (!rows) {
       if (error) *error = file.name + ": " + file.reader->last_error();
       return true;
@@ -70,10 +74,14 @@ bool Rosbag2Inspector::for_each_selected(const std::string& topic, uint64_t t0, 
       m.stored.row_id = sqlite3_column_int64(rows.get(), 0);
       m.stored.topic_id = sqlite3_column_int64(rows.get(), 1);
       m.stored.timestamp_ns = sqlite3_column_int64(rows.get(), 2);
-      m.stored.data = static_cast<const uint8_t*>(sqlite3_column_blob(rows.get(), 3));
-      m.stored.size = static_cast<size_t>(sqlite3_column_bytes(rows.get(), 3));
       auto t = topics.find(m.stored.topic_id);
       m.topic = t == topics.end() ? nullptr : t->second;
+      if (how.without_data) {
+        if (!visit(m)) return true;
+        continue;
+      }
+      m.stored.data = static_cast<const uint8_t*>(sqlite3_column_blob(rows.get(), 3));
+      m.stored.size = static_cast<size_t>(sqlite3_column_bytes(rows.get(), 3));
       m.data = m.stored.data, m.size = m.stored.size;
       if (bag_->message_compression || is_zstd_frame(m.data, m.size)) {
         std::string why;

@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
+#include "core/message_source.h"
 #include "rosbag2/inspector_impl.h"
 #include "rosbag2/writer.h"
 #include "test_rosbag2_support.h"
@@ -207,4 +210,124 @@ TEST_CASE("rosbag2 io: on the real bags, what the first view says agrees with th
     }
   }
   MESSAGE(from_yaml_bags << " sample bags took their per-topic counts from metadata.yaml");
+}
+
+namespace {
+
+constexpr int64_t kSparseStart = 1767225600000000000;
+
+// Message i of a bag of two topics in turn: /a's 20 KB strings (their bodies in overflow pages), /b's
+// 20 bytes; pair 20 is written late, at pair 5's time, so the rows' order is not their times'.
+rosbag2::WriterMessage sparse_message(uint64_t i) {
+  const uint64_t pair = i / 2;
+  rosbag2::WriterMessage m;
+  m.topic = i % 2;
+  m.timestamp_ns = kSparseStart + static_cast<int64_t>(pair == 20 ? 5 : pair) * 10000000;
+  std::string text = "message " + std::to_string(pair) + " ";
+  text.resize(m.topic == 0 ? 20000 : 20, static_cast<char>('a' + pair % 26));
+  const uint32_t n = static_cast<uint32_t>(text.size() + 1);  // CDR: the length counts the NUL
+  m.data = {0, 1, 0, 0};
+  for (int b = 0; b < 4; ++b) m.data.push_back(static_cast<uint8_t>(n >> (8 * b)));
+  m.data.insert(m.data.end(), text.begin(), text.end());
+  m.data.push_back(0);
+  return m;
+}
+
+struct Walked {
+  std::string topic;
+  uint64_t time_ns;
+  std::string message;
+  bool operator==(const Walked& o) const { return topic == o.topic && time_ns == o.time_ns && message == o.message; }
+  bool operator<(const Walked& o) const { return time_ns < o.time_ns; }
+};
+
+std::vector<Walked> walk_bag(MessageSource& source, const std::set<std::string>& topics, const WalkOptions& options, size_t limit = SIZE_MAX) {
+  std::vector<Walked> seen;
+  std::string stopped;
+  REQUIRE(source.walk_with(topics, options, [&](const SourceMessage& m) {
+    if (options.times_only) CHECK(m.error.empty());
+    seen.push_back({m.topic, m.time_ns, options.times_only ? "" : m.message ? m.message->dump() : "error: " + m.error});
+    return seen.size() < limit;
+  }, nullptr, &stopped));
+  CHECK(stopped.empty());
+  return seen;
+}
+
+}  // namespace
+
+// The views' sparse reads (core/message_source.h): a walk that stops after a few (a thumbnail, the
+// frame at a clicked time) reads in time order through timestamp_idx, so it reads the index there
+// and the rows it hands on, not every row before its span; a listing of times (times_only) reads the
+// rows' leaf cells, never their bodies. Both hand on what the walk that decodes in stored order does.
+TEST_CASE("rosbag2 io: a few messages are read from timestamp_idx, and a listing of times reads no message body") {
+  char templ[] = "/tmp/logscope-rosbag2-sparse-XXXXXX";
+  REQUIRE(::mkdtemp(templ));
+  const std::string dir = templ, bag = dir + "/sparse";
+  const std::vector<rosbag2::WriterTopic> topics = {{"/a", "std_msgs/msg/String", "string data\n"}, {"/b", "std_msgs/msg/String", "string data\n"}};
+  std::string error;
+  REQUIRE_MESSAGE(rosbag2::write_bag(bag, topics, 1u << 20, sparse_message, &error), error);
+  const std::string db = "sparse_0.db3";
+  const uint64_t db_size = std::filesystem::file_size(bag + "/" + db);
+  auto directory = DirectoryFolder::open_directory(bag, {}, &error);
+  REQUIRE_MESSAGE(directory, error);
+  CountingFolder folder(std::move(directory), false);  // SQLite's own page reads, counted
+  auto inspector = open_folder_inspector(folder, detect_folder(folder));
+  REQUIRE(inspector);
+  MessageSource* source = message_source_of(*inspector);
+  REQUIRE(source);
+  auto time_of = [](uint64_t pair) { return static_cast<uint64_t>(kSparseStart) + pair * 10000000; };
+
+  const uint64_t pairs = walk_bag(*source, {"/a"}, WalkOptions()).size();
+  REQUIRE(pairs > 40);
+  const std::vector<std::set<std::string>> topic_sets = {{"/a"}, {"/b"}, {"/a", "/b"}};
+  const std::vector<std::pair<uint64_t, uint64_t>> spans = {{0, UINT64_MAX}, {time_of(3), time_of(30)}, {time_of(5), time_of(5)},
+                                                            {time_of(pairs / 2), time_of(pairs / 2)}, {time_of(pairs - 5), UINT64_MAX}, {0, time_of(0) - 1}};
+  for (const auto& set : topic_sets)
+    for (const auto& span : spans) {
+      const uint64_t t0 = span.first, t1 = span.second;  // (plain copies for CAPTURE)
+      CAPTURE(*set.begin());
+      CAPTURE(set.size());
+      CAPTURE(t0);
+      CAPTURE(t1);
+      WalkOptions stored, few, listing, decoded_listing;
+      stored.t0_ns = few.t0_ns = listing.t0_ns = decoded_listing.t0_ns = t0;
+      stored.t1_ns = few.t1_ns = listing.t1_ns = decoded_listing.t1_ns = t1;
+      few.read_ahead = false;
+      listing.times_only = true;
+      std::vector<Walked> in_stored_order = walk_bag(*source, set, stored);
+      std::vector<Walked> by_time = in_stored_order;
+      std::stable_sort(by_time.begin(), by_time.end());
+      CHECK(walk_bag(*source, set, few) == by_time);
+      // The first message of a span is its earliest (the one written late among them).
+      std::vector<Walked> first = walk_bag(*source, set, few, 1);
+      CHECK(first.size() == std::min<size_t>(1, by_time.size()));
+      if (!first.empty()) CHECK(first[0] == by_time[0]);
+      std::vector<Walked> times = walk_bag(*source, set, listing), decoded_times = walk_bag(*source, set, decoded_listing);
+      for (Walked& w : decoded_times) w.message.clear();
+      CHECK(times == decoded_times);
+    }
+
+  // Reads, each on a bag opened afresh (SQLite keeps the pages it read): the first message of a
+  // late span, the listing of /a's times, and the walk that decodes them.
+  auto read_of = [&](const WalkOptions& options, size_t limit) {
+    auto fresh = DirectoryFolder::open_directory(bag, {}, &error);
+    REQUIRE(fresh);
+    CountingFolder counted(std::move(fresh), false);
+    auto opened = open_folder_inspector(counted, detect_folder(counted));
+    REQUIRE(opened);
+    const uint64_t before = counted.bytes_read(db);
+    CHECK(!walk_bag(*message_source_of(*opened), {"/a"}, options, limit).empty());
+    return counted.bytes_read(db) - before;
+  };
+  WalkOptions thumbnail;
+  thumbnail.t0_ns = time_of(pairs - 5);
+  thumbnail.read_ahead = false;
+  WalkOptions all, times;
+  times.times_only = true;
+  const uint64_t one = read_of(thumbnail, 1), whole = read_of(all, SIZE_MAX), listed = read_of(times, SIZE_MAX);
+  MESSAGE("database " << db_size << " bytes; the first message of the last 5 pairs read " << one << ", the walk " << whole << ", the listing of times " << listed);
+  CHECK(whole * 10 > db_size * 8);
+  CHECK(one < 64 * 1024);       // the index's pages there, the row and its 5 overflow pages
+  CHECK(listed * 3 < db_size);  // leaf cells, no overflow page
+  std::filesystem::remove_all(dir);
 }
