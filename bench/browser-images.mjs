@@ -8,8 +8,10 @@
 // budgets), the worker under 200 MB (its
 // WebAssembly memories, which never shrink: their peak). The clicked frame and the stepping are
 // timed in the page (performance.now() from the input event to the frame drawn); the rest by the
-// driver. Writes docs/benchmarks-images.md.
-// Arguments: --size-mb=N (inputs of N MB, under bench-inputs/small-N; the doc is not written).
+// driver. Then the raw conversions alone (bench/bench_images.cpp), in Chromium and natively.
+// Writes docs/benchmarks-images.md.
+// Arguments: --size-mb=N (inputs of N MB, under bench-inputs/small-N; the doc is not written);
+// --conversions (the raw conversions only; the doc is not written).
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -144,6 +146,43 @@ async function benchFile(browser, url, spec) {
   return row;
 }
 
+// The raw conversions alone (bench/bench_images.cpp): one frame of each encoding converted by the
+// codec in Chromium (its WebAssembly build, on the page's main thread) and natively, in this run.
+async function conversions(browser) {
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // Debian's emscripten optimizer needs acorn
+  execFileSync('cmake', ['--build', join(root, 'build', 'wasm'), '--target', 'bench_images_web'], { stdio: 'inherit', env });
+  execFileSync('cmake', ['--build', join(root, 'build', 'native'), '--target', 'bench_images'], { stdio: 'inherit' });
+  const parse = (text) => text.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const native = parse(execFileSync(join(root, 'build', 'native', 'bench_images'), ['--seconds', '0.5'], { encoding: 'utf8' }));
+  const dir = join(root, 'build', 'wasm', 'bench-images');
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>bench_images</title>\n');
+  const server = serveStatic({ root: dir, port: 0, log: false, isolate: false });
+  await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+  const printed = await page.evaluate(async () => {
+    const lines = [];
+    const { default: create } = await import('./bench_images_web.mjs');
+    const module = await create({ print: (t) => lines.push(t), printErr: (t) => lines.push(`error: ${t}`) });
+    const status = module.callMain(['--seconds', '0.5']);
+    return { lines, status };
+  });
+  await page.close();
+  await new Promise((ok) => server.close(ok));
+  if (printed.status !== 0) throw new Error(`bench_images in Chromium: ${printed.lines.join('\n')}`);
+  const web = parse(printed.lines.join('\n'));
+  return web.map((w) => ({ ...w, native: native.find((n) => n.encoding === w.encoding) }));
+}
+
+function conversionLines(rows) {
+  const frameMs = 1000 / 30;
+  return [
+    '| conversion (640 x 480, padded rows) | Chromium (WebAssembly), median | natively, median | Chromium\'s share of a frame at 30 frames/s |',
+    '|---|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.encoding} | ${r.median_ms.toFixed(2)} ms | ${r.native ? `${r.native.median_ms.toFixed(2)} ms` : '—'} | ${((100 * r.median_ms) / frameMs).toFixed(0)} % |`),
+  ];
+}
+
 const mb = (b) => (b / 1048576).toFixed(0);
 const ms = (x) => `${x.toFixed(0)} ms`;
 const verdict = (ok) => (ok ? 'met' : '**not met**');
@@ -164,6 +203,12 @@ function lines(row) {
 }
 
 async function main() {
+  if (process.argv.includes('--conversions')) {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    for (const line of conversionLines(await conversions(browser))) console.log(line);
+    await browser.close();
+    return;
+  }
   ensureInputs();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
@@ -177,6 +222,8 @@ async function main() {
     if (row.errors.length) console.log(`page errors: ${row.errors.join('; ')}`);
     table.push(...text);
   }
+  const converted = conversionLines(await conversions(browser));
+  for (const line of converted) console.log(line);
   const version = browser.version();
   await browser.close();
   await new Promise((ok) => server.close(ok));
@@ -187,7 +234,12 @@ async function main() {
     'Each file holds one 30 Hz 640 x 480 camera, written by our writers. The clicked frame and the stepping are the page\'s own',
     'times (performance.now() from the pointer or key event to the frame drawn on the canvas); the summary, the first frame and',
     'the thumbnails are timed by the driver from its click to what the page shows, polled every 20 ms.', '',
-    ...table, ''].join('\n'));
+    ...table, '',
+    '## Raw conversion alone', '',
+    'bench/bench_images.cpp converts one frame of each encoding with the codec\'s `views::convert_image` (and shrinks one for a',
+    'thumbnail), with nothing read, decoded or drawn around it: built as WebAssembly and run on a page in the same Chromium, and',
+    'natively, in this run. Each figure is the median of the runs of 0.5 s; the frames are pseudo-random bytes.', '',
+    ...converted, ''].join('\n'));
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });
