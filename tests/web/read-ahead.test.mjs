@@ -233,7 +233,9 @@ async function inIsolatedWorker(body, arg) {
 
 // The ring itself, in a worker of the isolated page: reads that continue each other, cross slot
 // edges, jump back (a new stream), run past the end, and are too small for the stream, all
-// compared byte for byte with the Blob they read.
+// compared byte for byte with the Blob they read. A small read two slots ahead of the stream's
+// front is not the stream's (it would wait for the slots between): it goes to the file, and the
+// stream stays where it was.
 test('the read-ahead ring returns the right bytes across slot edges, jumps and the end of the file', async () => {
   const result = await inIsolatedWorker(`
     import { ReadAhead } from 'ORIGIN/src/read-ahead.js';
@@ -241,18 +243,19 @@ test('the read-ahead ring returns the right bytes across slot edges, jumps and t
       const bytes = new Uint8Array(size);
       for (let i = 0; i < size; i++) bytes[i] = (i * 2654435761) >>> 24;
       const ahead = await new ReadAhead(new Blob([bytes]), { slots: 3, slotSize: 1 << 20, minRead: 1 << 20 }).start();
-      const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
+      const reads = [[0, 1 << 20], [1 << 20, 1536 * 1024], [2560 * 1024, 3 << 20], [7680 * 1024, 100], [512 * 1024, 2 << 20], [size - 1500000, 2 << 20], [4096, 100]];
       const out = [];
       for (const [offset, length] of reads) {
         const into = new Uint8Array(length);
         const n = ahead.readInto(offset, length, into);
         const want = bytes.subarray(offset, Math.min(size, offset + length));
-        out.push({ offset, n, same: n === -1 || (n === want.length && want.every((b, i) => into[i] === b)) });
+        out.push({ offset, n, front: ahead.queue[0]?.offset, same: n === -1 || (n === want.length && want.every((b, i) => into[i] === b)) });
       }
       ahead.stop();
       postMessage(out);
     };`, 9 * (1 << 20) + 12345);
-  assert.deepEqual(result.map((r) => r.n), [1 << 20, 1536 * 1024, 3 << 20, 2 << 20, 1500000, -1]);
+  assert.deepEqual(result.map((r) => r.n), [1 << 20, 1536 * 1024, 3 << 20, -1, 2 << 20, 1500000, -1]);
+  assert.equal(result[3].front, result[2].front, 'the read two slots ahead left the stream where it was');
   assert.ok(result.every((r) => r.same), JSON.stringify(result));
 });
 

@@ -169,7 +169,11 @@ export class ReadAhead {
    * @param {number} at
    */
   readStream(offset, length, into, at) {
-    const inStream = this.queue.length > 0 && offset >= this.queue[0].offset && offset < this.streamEnd;
+    // A read continues the stream where it starts in the front slot or the next one. One further
+    // ahead would wait for every slot before it: timeline thumbnails 20 MB apart, after stepping
+    // through frames had started a stream, each read the gap (150-250 ms a thumbnail).
+    const front = this.queue[0];
+    const inStream = front !== undefined && offset >= front.offset && offset < Math.min(this.streamEnd, front.offset + front.length + this.slotSize);
     if (!inStream) {
       if (length < this.minRead) return -1;
       this.restart(offset);
