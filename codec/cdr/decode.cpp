@@ -72,10 +72,7 @@ class JsonSink : public WalkSink {
     close();
   }
   void octets(const Field&, std::string_view bytes) override {
-    Json j = Json::object();
-    j["length"] = bytes.size();
-    j["hex"] = hex_string(reinterpret_cast<const uint8_t*>(bytes.data()), std::min(bytes.size(), options_.bytes_preview));
-    *stack_.back() = std::move(j);  // replaces the array begin_array() opened (end_array() keeps it)
+    *stack_.back() = bytes_json(bytes, options_.bytes_preview, options_.raw_bytes);  // replaces the array begin_array() opened (end_array() keeps it)
   }
   bool keep(uint64_t index) override { return index < options_.array_preview; }
   void boolean(bool v) override { put(v); }

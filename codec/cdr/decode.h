@@ -13,6 +13,9 @@ namespace logscope::cdr {
 struct DecodeOptions {
   size_t array_preview = 16;  // arrays longer than this show their first elements and their length
   size_t bytes_preview = 64;  // uint8[] shows this many bytes as hex
+  // uint8[] whole as {"length", "raw": the bytes themselves}, not hex: for the views, which read
+  // them and never print them (rosbag/msgdef.h).
+  bool raw_bytes = false;
 };
 
 // The JSON shapes (as the ROS 1 decoder's, rosbag/msgdef.h):

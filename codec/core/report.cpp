@@ -227,10 +227,17 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
+Json bytes_json(std::string_view bytes, size_t preview, bool raw) {
+  Json j = Json::object();
+  j["length"] = bytes.size();
+  j[raw ? "raw" : "hex"] = raw ? std::string(bytes) : hex_string(reinterpret_cast<const uint8_t*>(bytes.data()), std::min(bytes.size(), preview));
+  return j;
+}
+
 std::string hex_string(const uint8_t* data, size_t size) {
   static const char digits[] = "0123456789abcdef";
   std::string out(size * 2, '\0');
-  // Written in place: a camera frame's data (a megabyte) goes through here on every step.
+  // Written in place: a protobuf camera frame's data (a megabyte) goes through here on every step.
   char* o = out.empty() ? nullptr : &out[0];
   for (size_t i = 0; i < size; ++i) {
     o[2 * i] = digits[data[i] >> 4];

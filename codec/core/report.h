@@ -172,5 +172,8 @@ class ProgressTicker {
 // Human-readable sizes and hex for messages.
 std::string format_bytes(uint64_t bytes);
 std::string hex_string(const uint8_t* data, size_t size);
+// A byte array as the message decoders show it: {"length": N, "hex": its first `preview` bytes},
+// or with `raw`, {"length": N, "raw": the bytes themselves} (for the views: DecodeOptions::raw_bytes).
+Json bytes_json(std::string_view bytes, size_t preview, bool raw);
 
 }  // namespace logscope

@@ -271,7 +271,7 @@ void McapInspector::add_decoded(Json& j, uint16_t channel_id, std::string_view p
     j["decode_note"] = "the message was not read whole";
     return;
   }
-  Json message = decoder->to_json(payload, &error);
+  Json message = decoder->to_json(payload, false, &error);
   j["message"] = std::move(message);
   if (!error.empty()) j["decode_error"] = error;
 }

@@ -44,7 +44,7 @@ MessageSource* McapInspector::message_source() {
       }
       std::string why;
       const PayloadDecoder* decoder = payload_decoder(m.channel_id, &why);
-      Json message = !decoder ? Json() : options.whole_bytes ? decoder->to_json_whole(payload, &why) : decoder->to_json(payload, &why);
+      Json message = !decoder ? Json() : decoder->to_json(payload, options.whole_bytes, &why);
       bool decoded = decoder && why.empty();
       return visit(SourceMessage{c->topic, s ? s->name : no_type, m.log_time, decoded ? &message : nullptr, why, offset, in_chunk});
     };

@@ -24,12 +24,9 @@ class CdrDecoder : public PayloadDecoder {
     if (layout_.too_wide()) *error = "the definition flattens to more than " + std::to_string(cdr::FlatLayout::kMaxColumns) + " columns";
     return !layout_.too_wide();
   }
-  Json to_json(std::string_view payload, std::string* error) const override {
-    return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), cdr::DecodeOptions(), error);
-  }
-  Json to_json_whole(std::string_view payload, std::string* error) const override {
+  Json to_json(std::string_view payload, bool whole, std::string* error) const override {
     cdr::DecodeOptions options;
-    options.bytes_preview = options.array_preview = SIZE_MAX;
+    if (whole) options.bytes_preview = options.array_preview = SIZE_MAX, options.raw_bytes = true;
     return cdr::decode_json(*schema_, bytes_of(payload), payload.size(), options, error);
   }
   bool has_columns() const override { return true; }
@@ -53,12 +50,9 @@ class Ros1Decoder : public PayloadDecoder {
     if (layout_.too_wide()) *error = "the definition flattens to more than " + std::to_string(rosbag::FlatLayout::kMaxColumns) + " columns";
     return !layout_.too_wide();
   }
-  Json to_json(std::string_view payload, std::string* error) const override {
-    return schema_->decode(bytes_of(payload), payload.size(), rosbag::DecodeOptions(), error);
-  }
-  Json to_json_whole(std::string_view payload, std::string* error) const override {
+  Json to_json(std::string_view payload, bool whole, std::string* error) const override {
     rosbag::DecodeOptions options;
-    options.bytes_preview = options.array_preview = SIZE_MAX;
+    if (whole) options.bytes_preview = options.array_preview = SIZE_MAX, options.raw_bytes = true;
     return schema_->decode(bytes_of(payload), payload.size(), options, error);
   }
   bool has_columns() const override { return true; }
@@ -110,12 +104,12 @@ bool base64_fields_to_hex(const Json& schema, Json& value, const std::string& pa
 }
 
 // JSON text, shown as the value it is (no columns: its fields are the data's, not a schema's).
-// A jsonschema's base64 fields are bytes for the views (to_json_whole).
+// A jsonschema's base64 fields are bytes for the views (to_json, whole).
 class JsonDecoder : public PayloadDecoder {
  public:
   explicit JsonDecoder(std::optional<Json> schema) : schema_(std::move(schema)) {}
-  Json to_json(std::string_view payload, std::string* error) const override { return parse(payload, 4u << 20, error); }
-  Json to_json_whole(std::string_view payload, std::string* error) const override {
+  Json to_json(std::string_view payload, bool whole, std::string* error) const override {
+    if (!whole) return parse(payload, 4u << 20, error);
     Json value = parse(payload, 64u << 20, error);  // a camera frame's base64 (3 MB of RGB: 4 MB of text)
     if (!error->empty() || !schema_) return value;
     if (!base64_fields_to_hex(*schema_, value, "message", error)) return Json();

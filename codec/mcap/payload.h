@@ -22,10 +22,9 @@ class PayloadDecoder {
  public:
   virtual ~PayloadDecoder() = default;
   // The message as JSON for the record view (long arrays shortened); `error` says why it does not
-  // fit, with what was decoded before.
-  virtual Json to_json(std::string_view payload, std::string* error) const = 0;
-  // As to_json(), with byte arrays whole (as hex), for a view that reads them (camera images).
-  virtual Json to_json_whole(std::string_view payload, std::string* error) const { return to_json(payload, error); }
+  // fit, with what was decoded before. `whole`: every array whole and byte arrays as their bytes,
+  // for a view that reads them (camera images; WalkOptions::whole_bytes).
+  virtual Json to_json(std::string_view payload, bool whole, std::string* error) const = 0;
   // Whether the schema fixes the export's columns (false for json, whose fields are the data's).
   virtual bool has_columns() const { return false; }
   // The export's columns after time_ns, decided by the schema alone (an empty type has none).

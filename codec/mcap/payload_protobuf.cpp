@@ -28,9 +28,7 @@ class ProtobufDecoder : public PayloadDecoder {
   ProtobufDecoder(std::shared_ptr<const protobuf::Schemas> schemas, std::string type)
       : schemas_(std::move(schemas)), type_(std::move(type)) {}
 
-  Json to_json(std::string_view payload, std::string* error) const override { return json(payload, false, error); }
-  Json to_json_whole(std::string_view payload, std::string* error) const override { return json(payload, true, error); }
-  Json json(std::string_view payload, bool whole_bytes, std::string* error) const {
+  Json to_json(std::string_view payload, bool whole_bytes, std::string* error) const override {
     protobuf::JsonLimits limits;
     limits.max_values = kMaxJsonValues;
     if (whole_bytes) limits.max_bytes_shown = limits.max_values = SIZE_MAX;  // every value takes a byte of the payload at least

@@ -27,6 +27,7 @@ class BagMessageSource : public MessageSource {
     DecodeOptions options;
     options.bytes_preview = SIZE_MAX;
     options.array_preview = SIZE_MAX;
+    options.raw_bytes = true;
     return options;
   }
 };

@@ -332,10 +332,7 @@ struct Decoder {
     if (field.primitive == Primitive::UInt8) {  // uint8[] and char[] are bytes
       std::string_view bytes = cursor.bytes(static_cast<size_t>(count));
       if (!build) return Json();
-      Json j = Json::object();
-      j["length"] = count;
-      j["hex"] = hex_string(reinterpret_cast<const uint8_t*>(bytes.data()), std::min(bytes.size(), options.bytes_preview));
-      return j;
+      return bytes_json(bytes, options.bytes_preview, options.raw_bytes);
     }
     Json elements = Json::array();
     size_t fixed = field.primitive == Primitive::Message || field.primitive == Primitive::String ? 0 : primitive_size(field.primitive);

@@ -43,6 +43,9 @@ struct MessageSpec {
 struct DecodeOptions {
   size_t array_preview = 16;   // arrays longer than this show their first elements and their length
   size_t bytes_preview = 64;   // uint8[]/char[] show this many bytes as hex
+  // uint8[]/char[] whole as {"length", "raw": the bytes themselves}, not hex: for the views, which
+  // read them (a 640 x 480 frame spent half its codec time in hex and back) and never print them.
+  bool raw_bytes = false;
 };
 
 class MessageSchema {

@@ -34,7 +34,7 @@ MessageSource* Rosbag2Inspector::message_source() {
   auto walk = [this](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
                      const ProgressFn& progress, std::string* error) {
     cdr::DecodeOptions decode_options;
-    if (options.whole_bytes) decode_options.bytes_preview = decode_options.array_preview = SIZE_MAX;
+    if (options.whole_bytes) decode_options.bytes_preview = decode_options.array_preview = SIZE_MAX, decode_options.raw_bytes = true;
     // rosbag2 keeps signed times; a range past INT64_MAX holds nothing.
     if (options.t0_ns > static_cast<uint64_t>(INT64_MAX)) return true;
     if (topics.empty()) return true;  // (for_each_selected reads every topic for none)

@@ -1,5 +1,5 @@
 // Image messages to frames (image_frames.h). Fields come as the formats' decoders give them:
-// numbers, or decimal text (protobuf's 64-bit); byte arrays as {"length", "hex"} (ROS 1 and CDR)
+// numbers, or decimal text (protobuf's 64-bit); byte arrays as {"length", "raw"} (ROS 1 and CDR)
 // or as hex text (protobuf bytes). Protobuf leaves proto3 defaults out, so Foxglove's types take
 // a missing field as its default; ROS types need every field.
 #include "views/image_frames.h"
@@ -10,22 +10,12 @@
 #include "views/image_fields.h"
 #include "views/image_png.h"
 #include "views/video_bitstream.h"
+#include "views/view_support.h"
 
 namespace logscope::views {
 namespace {
 
 bool foxglove_type(std::string_view type) { return type.rfind("foxglove", 0) == 0; }
-
-// Each byte's value as a hex digit, -1 for the others: a camera frame's data (a megabyte) is
-// read back from hex on every step.
-struct HexDigits {
-  int8_t value[256];
-  HexDigits() {
-    for (int c = 0; c < 256; ++c)
-      value[c] = static_cast<int8_t>(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1);
-  }
-};
-const HexDigits kHexDigits;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -75,38 +65,14 @@ bool text_field(const Json& message, const char* name, bool defaults, std::strin
 
 bool data_field(const Json& message, bool defaults, std::string* out, Frame& frame) {
   const Json* j = message.find("data");
-  const std::string* hex = nullptr;
-  uint64_t length = 0;
-  if (!j || j->is_null()) {
-    if (defaults) return out->clear(), true;
-    fail(frame, "image.message.field", "the message has no field \"data\"");
-    return false;
+  if ((!j || j->is_null()) && defaults) return out->clear(), true;
+  switch (whole_bytes_of(j, out)) {
+    case WholeBytes::Ok: return true;
+    case WholeBytes::Missing: fail(frame, "image.message.field", "the message has no field \"data\""); return false;
+    case WholeBytes::Preview: fail(frame, "image.data.preview", "the message's data came as a preview, not whole: no frame can be made of it"); return false;
+    case WholeBytes::NotHex: fail(frame, "image.data.preview", "the message's data is not hex text"); return false;
   }
-  if (j->is_string()) {
-    hex = &j->as_string();
-    length = hex->size() / 2;
-  } else if (j->is_object() && j->find("hex") && j->find("hex")->is_string() && j->find("length")) {
-    hex = &j->find("hex")->as_string();
-    length = j->find("length")->as_uint();
-  }
-  if (!hex || hex->size() != length * 2) {
-    fail(frame, "image.data.preview", "the message's data came as a preview, not whole: no frame can be made of it");
-    return false;
-  }
-  out->resize(length);
-  const uint8_t* in = reinterpret_cast<const uint8_t*>(hex->data());
-  char* bytes = length ? &(*out)[0] : nullptr;
-  int bad = 0;
-  for (uint64_t i = 0; i < length; ++i) {
-    const int hi = kHexDigits.value[in[2 * i]], lo = kHexDigits.value[in[2 * i + 1]];
-    bad |= hi | lo;  // negative once any digit is not one
-    bytes[i] = static_cast<char>(static_cast<unsigned>(hi) << 4 | static_cast<unsigned>(lo));  // (unsigned: no shift of a negative)
-  }
-  if (bad < 0) {
-    fail(frame, "image.data.preview", "the message's data is not hex text");
-    return false;
-  }
-  return true;
+  return false;
 }
 
 std::string container_of_bytes(std::string_view b) {

@@ -1,9 +1,10 @@
 // Scan messages to points (scan_points.h). Fields come as the formats' decoders give them:
-// numbers, or decimal text (protobuf's 64-bit); byte arrays as {"length", "hex"} (ROS 1 and CDR)
+// numbers, or decimal text (protobuf's 64-bit); byte arrays as {"length", "raw"} (ROS 1 and CDR)
 // or as hex text (protobuf bytes); arrays whole (WalkOptions::whole_bytes), or {"length",
 // "first"} when a decoder previewed them, which is an error here. Protobuf leaves proto3 defaults
 // out, so Foxglove's types take a missing field as its default; ROS types need every field.
 #include "views/scan_points.h"
+#include "views/view_support.h"
 
 #include <algorithm>
 #include <cctype>
@@ -83,37 +84,17 @@ bool array_field(const Json& m, const char* name, bool defaults, const Json** ou
   return true;
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// A byte field, whole: hex text (protobuf bytes) or {"length", "hex"} (ROS 1, CDR).
+// A byte field, whole (view_support.h whole_bytes_of).
 bool bytes_field(const Json& m, const char* name, bool defaults, std::string* out, std::string* error) {
   const Json* j = m.find(name);
-  out->clear();
-  if ((!j || j->is_null()) && defaults) return true;
-  const std::string* hex = nullptr;
-  uint64_t length = 0;
-  if (j && j->is_string()) {
-    hex = &j->as_string();
-    length = hex->size() / 2;
-  } else if (j && j->is_object() && j->find("hex") && j->find("hex")->is_string() && j->find("length")) {
-    hex = &j->find("hex")->as_string();
-    length = j->find("length")->as_uint();
+  if ((!j || j->is_null()) && defaults) return out->clear(), true;
+  switch (whole_bytes_of(j, out)) {
+    case WholeBytes::Ok: return true;
+    case WholeBytes::Missing: return *error = std::string("no field \"") + name + "\"", false;
+    case WholeBytes::Preview: return *error = std::string("field \"") + name + "\" came as a preview, not whole: no point can be read from it", false;
+    case WholeBytes::NotHex: return *error = std::string("field \"") + name + "\" is not hex text", false;
   }
-  if (!j) return *error = std::string("no field \"") + name + "\"", false;
-  if (!hex || hex->size() / 2 != length || hex->size() % 2)
-    return *error = std::string("field \"") + name + "\" came as a preview, not whole: no point can be read from it", false;
-  out->resize(length);
-  for (uint64_t i = 0; i < length; ++i) {
-    int hi = hex_digit((*hex)[2 * i]), lo = hex_digit((*hex)[2 * i + 1]);
-    if (hi < 0 || lo < 0) return *error = std::string("field \"") + name + "\" is not hex text", false;
-    (*out)[i] = static_cast<char>(hi << 4 | lo);
-  }
-  return true;
+  return false;
 }
 
 // The message's own stamp, in any of the decoders' spellings.

@@ -107,4 +107,48 @@ ResultUnits with_walk_units(ResultUnits own) {
   return units;
 }
 
+namespace {
+// Each byte's value as a hex digit, -1 for the others (a table: protobuf's camera frames, a
+// megabyte, are read back from hex on every step).
+struct HexDigits {
+  int8_t value[256];
+  HexDigits() {
+    for (int c = 0; c < 256; ++c)
+      value[c] = static_cast<int8_t>(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1);
+  }
+};
+const HexDigits kHexDigits;
+}  // namespace
+
+WholeBytes whole_bytes_of(const Json* j, std::string* out) {
+  out->clear();
+  if (!j || j->is_null()) return WholeBytes::Missing;
+  const std::string* hex = nullptr;
+  uint64_t length = 0;
+  if (j->is_string()) {
+    hex = &j->as_string();
+    length = hex->size() / 2;
+  } else if (const Json* n = j->is_object() ? j->find("length") : nullptr) {
+    length = n->as_uint();
+    if (const Json* raw = j->find("raw"); raw && raw->is_string()) {
+      if (raw->as_string().size() != length) return WholeBytes::Preview;
+      *out = raw->as_string();
+      return WholeBytes::Ok;
+    }
+    if (const Json* h = j->find("hex"); h && h->is_string()) hex = &h->as_string();
+  }
+  if (!hex || hex->size() != length * 2) return WholeBytes::Preview;
+  out->resize(length);
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(hex->data());
+  char* bytes = length ? &(*out)[0] : nullptr;
+  int bad = 0;
+  for (uint64_t i = 0; i < length; ++i) {
+    const int hi = kHexDigits.value[in[2 * i]], lo = kHexDigits.value[in[2 * i + 1]];
+    bad |= hi | lo;  // negative once any digit is not one
+    bytes[i] = static_cast<char>(static_cast<unsigned>(hi) << 4 | static_cast<unsigned>(lo));  // (unsigned: no shift of a negative)
+  }
+  if (bad < 0) return out->clear(), WholeBytes::NotHex;
+  return WholeBytes::Ok;
+}
+
 }  // namespace logscope::views

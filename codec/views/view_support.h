@@ -72,4 +72,10 @@ void add_walk_account(Json& out, const WalkedCache& cache);
 // view's own.
 ResultUnits with_walk_units(ResultUnits own);
 
+// A byte field read whole (WalkOptions::whole_bytes) into `out`: {"length", "raw"} (ROS 1 and CDR
+// as decoded for the views), {"length", "hex"}, or hex text (protobuf bytes). Ok, or why not:
+// Missing (no field, or null), Preview (only its first bytes came), NotHex.
+enum class WholeBytes { Ok, Missing, Preview, NotHex };
+WholeBytes whole_bytes_of(const Json* field, std::string* out);
+
 }  // namespace logscope::views
