@@ -4,7 +4,7 @@
 // an indexed file reads only the chunks there, or only the message where its chunk is not
 // compressed), drawn from the codec's RGBA (shrunk there) or decoded by the browser (JPEG, PNG,
 // WebP), scaled down. Asked by the user, since it loads the full module and reads a chunk or so
-// per slot; slots are asked left to right, each while the one before is drawn, and a new file, a
+// per slot; slots are asked left to right, two ahead of the one drawn, and a new file, a
 // resize or hiding them stops the rest. A click on a thumbnail puts the timeline's cursor at its
 // frame, which the Images tab follows.
 // @logscope-first-use: fetched with the full module when first asked (build-dist.mjs).
@@ -15,6 +15,7 @@ import { nsAt, secondsAfter } from '../plots/range.js';
 const HEIGHT = 54;    // px, a strip
 const SLOT = 80;      // px of the time axis per thumbnail, at least
 const MAX_SLOTS = 50; // per topic: the budget is a chunk or so each
+const AHEAD = 2;      // slots asked before the one awaited is drawn: the worker never waits for the page
 const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 /**
@@ -139,15 +140,20 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
       answer.catch(() => {}); // an answer nobody waits for any more (a new pass, a new file) fails quietly
       return answer;
     };
+    // Drawn once per animation frame, not once per thumbnail: a redraw of the strip is main-thread
+    // (and GPU) time the worker's reads share two cores with.
+    let drawing = 0;
+    const drawSoon = () => { drawing ||= requestAnimationFrame(() => { drawing = 0; draw(); }); };
     for (const strip of strips) {
-      // The next slot is asked before this one is drawn: the worker reads it while the browser decodes this one.
-      let next = ask(strip, 0);
+      // Slots are asked AHEAD of the one awaited: the worker reads them while the browser decodes and draws this one.
+      const pending = [];
+      for (let k = 0; k < Math.min(AHEAD, slots); k++) pending.push(ask(strip, k));
       for (let i = 0; i < slots; i++) {
         if (mine !== run || signal.aborted) return;
         note.textContent = `thumbnails ${formatCount(asked)} of ${formatCount(total)}…`;
         let answer, bytes;
         try {
-          ({ answer, bytes } = await next);
+          ({ answer, bytes } = await pending.shift());
         } catch (error) {
           if (/** @type {Error} */ (error)?.name === 'AbortError' || mine !== run) return;
           note.textContent = `thumbnails stopped: ${String(/** @type {Error} */ (error)?.message || error)}`;
@@ -157,7 +163,7 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
         const result = /** @type {{error?: string, unsupported?: string, frame?: any}} */ (answer);
         if (result.error) { note.textContent = `thumbnails of ${strip.topic}: ${result.error}`; break; }
         if (result.unsupported) { note.textContent = `${strip.topic}: ${result.unsupported}`; break; }
-        if (i + 1 < slots) next = ask(strip, i + 1);
+        if (i + AHEAD < slots) pending.push(ask(strip, i + AHEAD));
         if (!result.frame) continue;  // no frame in this slice
         const f = result.frame;
         const { bitmap, problem } = await smallBitmap(f, bytes);
@@ -167,9 +173,10 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
         // What is drawn, for the tests: each thumbnail's frame time, and the frames that could not be drawn.
         strip.canvas.dataset.times = strip.thumbs.filter((t) => t.bitmap).map((t) => String(t.time)).join(',');
         strip.canvas.dataset.problems = String(strip.thumbs.filter((t) => t.problem).length);
-        draw();
+        drawSoon();
       }
     }
+    draw();
     note.textContent = `${formatCount(drawn)} ${drawn === 1 ? 'thumbnail' : 'thumbnails'}${failed ? `, ${formatCount(failed)} ${failed === 1 ? 'frame' : 'frames'} could not be drawn (red; point at it for why)` : ''} · the first frame of each slice, read alone${left.length ? ` · not shown: ${left.join(', ')} (the Images tab shows every camera)` : ''}`;
     slot.dataset.slots = String(slots);
     slot.dataset.drawn = String(drawn);
