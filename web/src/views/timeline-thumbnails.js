@@ -153,7 +153,7 @@ export function renderThumbnails(slot, { view, range, topics, span, signal, note
         note.textContent = `thumbnails ${formatCount(asked)} of ${formatCount(total)}…`;
         let answer, bytes;
         try {
-          ({ answer, bytes } = await pending.shift());
+          ({ answer, bytes } = await /** @type {ReturnType<typeof ask>} */ (pending.shift())); // (AHEAD asked: never empty)
         } catch (error) {
           if (/** @type {Error} */ (error)?.name === 'AbortError' || mine !== run) return;
           note.textContent = `thumbnails stopped: ${String(/** @type {Error} */ (error)?.message || error)}`;
