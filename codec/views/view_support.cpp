@@ -137,7 +137,7 @@ WholeBytes whole_bytes_of(const Json* j, std::string* out) {
     }
     if (const Json* h = j->find("hex"); h && h->is_string()) hex = &h->as_string();
   }
-  if (!hex || hex->size() != length * 2) return WholeBytes::Preview;
+  if (!hex || hex->size() % 2 || hex->size() / 2 != length) return WholeBytes::Preview;  // (no length * 2: a JSON message's length may be any number)
   out->resize(length);
   const uint8_t* in = reinterpret_cast<const uint8_t*>(hex->data());
   char* bytes = length ? &(*out)[0] : nullptr;

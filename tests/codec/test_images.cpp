@@ -17,6 +17,7 @@
 #include "views/image_convert.h"
 #include "views/image_png.h"
 #include "views/image_query.h"
+#include "views/view_support.h"
 
 using namespace logscope;
 using namespace image_writers;
@@ -302,4 +303,29 @@ TEST_CASE("images: the bench's camera writers (bag and rosbag2 rgb8, MCAP JPEG) 
       CHECK(image.rgba[0] == 4);  // red: x + 4 * frame, at frame 1
     }
   }
+}
+
+// A byte field read whole (view_support.h): the decoders' raw bytes, hex, or protobuf's hex text; a
+// length the text does not hold is a preview, whatever the number (a JSON message can say any).
+TEST_CASE("images: a byte field is read whole from raw bytes, hex or hex text, and a lying length is a preview") {
+  auto read = [](const std::string& text, std::string* out) {
+    std::optional<Json> j = Json::parse(text, nullptr);
+    REQUIRE(j);
+    return views::whole_bytes_of(&*j, out);
+  };
+  std::string out;
+  CHECK(read(R"({"length": 3, "raw": "abc"})", &out) == views::WholeBytes::Ok);
+  CHECK(out == "abc");
+  CHECK(read(R"({"length": 2, "hex": "0aFf"})", &out) == views::WholeBytes::Ok);
+  CHECK(out == std::string("\x0a\xff", 2));
+  CHECK(read(R"("00ff10")", &out) == views::WholeBytes::Ok);
+  CHECK(out == std::string("\x00\xff\x10", 3));
+  CHECK(read(R"({"length": 9223372036854775808, "hex": ""})", &out) == views::WholeBytes::Preview);
+  CHECK(read(R"({"length": 4, "raw": "abc"})", &out) == views::WholeBytes::Preview);
+  CHECK(read(R"({"length": 64, "hex": "00ff"})", &out) == views::WholeBytes::Preview);
+  CHECK(read(R"("0f0")", &out) == views::WholeBytes::Preview);
+  CHECK(read(R"({"length": 1, "hex": "zz"})", &out) == views::WholeBytes::NotHex);
+  CHECK(out.empty());
+  CHECK(read("null", &out) == views::WholeBytes::Missing);
+  CHECK(views::whole_bytes_of(nullptr, &out) == views::WholeBytes::Missing);
 }
