@@ -3,11 +3,14 @@
 #include <curl/curl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "command.h"
 
@@ -40,7 +43,7 @@ TransferStats transfer_stats() { return {g_bytes.load(), g_requests.load(), g_fi
 
 struct HttpByteSource::Response {
   long status = 0;
-  std::string content_range, etag, last_modified;
+  std::string content_range, content_type, etag, last_modified;
   uint8_t* destination = nullptr;
   size_t capacity = 0;
   size_t received = 0;
@@ -53,9 +56,11 @@ static size_t on_header(char* data, size_t size, size_t count, void* user) {
   std::string line(data, size * count);
   if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect): forget the last one's headers
     r->content_range.clear();
+    r->content_type.clear();
     r->etag.clear();
     r->last_modified.clear();
   } else if (starts_with_nocase(line, "content-range:")) r->content_range = trim(line.substr(14));
+  else if (starts_with_nocase(line, "content-type:")) r->content_type = trim(line.substr(13));
   else if (starts_with_nocase(line, "etag:")) r->etag = trim(line.substr(5));
   else if (starts_with_nocase(line, "last-modified:")) r->last_modified = trim(line.substr(14));
   return size * count;
@@ -85,13 +90,12 @@ HttpByteSource::~HttpByteSource() {
   if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
 }
 
-// Sets up one GET of [first, last] on `curl`, its answer going to `response`.
-static void configure(CURL* curl, const std::string& url, uint64_t first, uint64_t last, HttpByteSource::Response* response) {
+// Sets up one GET of `ranges` ("first-last", or several joined by commas) on `curl`, its answer
+// going to `response`.
+static void configure(CURL* curl, const std::string& url, const std::string& ranges, HttpByteSource::Response* response) {
   response->curl = curl;
-  char range[64];
-  std::snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, first, last);
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_RANGE, range);
+  curl_easy_setopt(curl, CURLOPT_RANGE, ranges.c_str());
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, response);
@@ -133,7 +137,7 @@ bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, siz
   *response = Response{};
   response->destination = static_cast<uint8_t*>(destination);
   response->capacity = capacity;
-  configure(curl, url_, first, last, response);
+  configure(curl, url_, std::to_string(first) + '-' + std::to_string(last), response);
   CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
   return answered(code, first, *response, error);
@@ -207,40 +211,158 @@ size_t HttpByteSource::read(uint64_t offset, void* destination, size_t length) {
   return response.received;
 }
 
+namespace {
+
+// One part of a multipart/byteranges answer: `size` bytes of the file from `start`.
+struct RangePart {
+  uint64_t start = 0;
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+// "bytes 10-19/1234": the first and last byte and the total.
+bool parse_span(const std::string& text, uint64_t* first, uint64_t* last, uint64_t* total) {
+  unsigned long long a = 0, b = 0, t = 0;
+  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) != 3 || b < a) return false;
+  *first = a, *last = b, *total = t;
+  return true;
+}
+
+// The boundary of a "multipart/byteranges; boundary=..." Content-Type, or "" for another type.
+std::string byteranges_boundary(const std::string& content_type) {
+  if (!starts_with_nocase(content_type, "multipart/byteranges")) return "";
+  std::string lower = content_type;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t at = lower.find("boundary=");
+  if (at == std::string::npos) return "";
+  std::string value = content_type.substr(at + 9);
+  value = value.substr(0, value.find(';'));
+  value = trim(value);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  return value;
+}
+
+// The parts of a multipart/byteranges body (RFC 9110 14.6): false when it is not one, a part
+// runs past the body, or a part's Content-Range is missing or names another file size.
+bool parse_byteranges(std::string_view body, const std::string& boundary, uint64_t file_size, std::vector<RangePart>* parts) {
+  const std::string delimiter = "--" + boundary;
+  size_t pos = 0;
+  for (;;) {
+    size_t at = body.find(delimiter, pos);
+    if (at == std::string_view::npos) return !parts->empty();
+    size_t p = at + delimiter.size();
+    if (body.substr(p, 2) == "--") return !parts->empty();  // the closing delimiter
+    size_t eol = body.find("\r\n", p);
+    if (eol == std::string_view::npos) return false;
+    p = eol + 2;
+    uint64_t first = 0, last = 0, total = 0;
+    bool have_range = false;
+    for (;;) {  // the part's header lines, up to an empty one
+      eol = body.find("\r\n", p);
+      if (eol == std::string_view::npos) return false;
+      std::string line(body.substr(p, eol - p));
+      p = eol + 2;
+      if (line.empty()) break;
+      if (starts_with_nocase(line, "content-range:")) have_range = parse_span(trim(line.substr(14)), &first, &last, &total);
+    }
+    if (!have_range || total != file_size || last >= file_size || last - first >= body.size() - p) return false;
+    size_t length = static_cast<size_t>(last - first + 1);
+    parts->push_back({first, reinterpret_cast<const uint8_t*>(body.data() + p), length});
+    pos = p + length;
+  }
+}
+
+}  // namespace
+
 size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!failure_.empty() || ranges.empty()) return 0;
   CURLM* multi = curl_multi_init();
   if (!multi) return 0;
+  // One request: the ranges of `members` (indexes into `ranges`), asked as `spans` (ranges closer
+  // than kMergeGap merged).
   struct Lane {
     CURL* curl = nullptr;
     Response response;
     std::vector<uint8_t> bytes;
-    uint64_t offset = 0;
+    std::vector<size_t> members;
+    std::vector<ByteRange> spans;
   };
-  std::vector<Lane> lanes(std::min(kScatteredInFlight, ranges.size()));
+  std::vector<Lane> lanes(kScatteredInFlight);
+  std::vector<size_t> again;  // members of a multi-range request the answer did not hold
   size_t next = 0, handed = 0, running = 0;
   bool stopped = false;
-  // Starts the next range that lies in the file on `lane`; false when none is left.
-  auto start = [&](Lane& lane) {
-    while (next < ranges.size()) {
-      const ByteRange& range = ranges[next++];
-      if (range.offset >= size_ || range.length == 0) continue;
-      size_t length = static_cast<size_t>(std::min<uint64_t>({range.length, size_ - range.offset, kMaxScatteredRange}));
-      if (!lane.curl) lane.curl = curl_easy_init();
-      if (!lane.curl) return false;
-      lane.bytes.resize(length);
-      lane.offset = range.offset;
-      lane.response = Response{};
-      lane.response.destination = lane.bytes.data();
-      lane.response.capacity = length;
-      configure(lane.curl, url_, range.offset, range.offset + length - 1, &lane.response);
-      curl_easy_setopt(lane.curl, CURLOPT_PRIVATE, &lane);
-      curl_multi_add_handle(multi, lane.curl);
-      ++running;
+  auto in_file = [&](size_t i) { return ranges[i].offset < size_ && ranges[i].length > 0; };
+  auto length_of = [&](size_t i) { return std::min<uint64_t>({ranges[i].length, size_ - ranges[i].offset, kMaxScatteredRange}); };
+  // Fills `lane` with the next ranges (from `again` first, one per request); false when none is left.
+  auto batch = [&](Lane& lane) {
+    lane.members.clear();
+    lane.spans.clear();
+    uint64_t bytes = 0;
+    auto add = [&](size_t i) {
+      uint64_t offset = ranges[i].offset, end = offset + length_of(i);
+      if (!lane.spans.empty() && offset >= lane.spans.back().offset &&
+          offset <= lane.spans.back().offset + lane.spans.back().length + kMergeGap) {
+        ByteRange& span = lane.spans.back();
+        span.length = std::max(span.offset + span.length, end) - span.offset;
+      } else {
+        if (!lane.spans.empty() && (!multi_ranges_ || lane.spans.size() >= kRangesPerRequest)) return false;
+        lane.spans.push_back({offset, end - offset});
+      }
+      lane.members.push_back(i);
+      bytes += end - offset;
+      return true;
+    };
+    if (!again.empty()) {
+      add(again.back());
+      again.pop_back();
       return true;
     }
-    return false;
+    while (next < ranges.size() && bytes < kMaxScatteredRange) {
+      if (!in_file(next)) {
+        ++next;
+        continue;
+      }
+      if (!add(next)) break;
+      ++next;
+    }
+    return !lane.members.empty();
+  };
+  auto start = [&](Lane& lane) {
+    if (stopped || !batch(lane)) return false;
+    if (!lane.curl) lane.curl = curl_easy_init();
+    if (!lane.curl) return false;
+    std::string header;
+    uint64_t capacity = 0;
+    for (const ByteRange& span : lane.spans) {
+      if (!header.empty()) header += ',';
+      header += std::to_string(span.offset) + '-' + std::to_string(span.offset + span.length - 1);
+      capacity += span.length + (lane.spans.size() > 1 ? kPartOverhead : 0);
+    }
+    if (lane.spans.size() > 1) capacity += kPartOverhead;  // the closing delimiter
+    lane.bytes.resize(static_cast<size_t>(capacity));
+    lane.response = Response{};
+    lane.response.destination = lane.bytes.data();
+    lane.response.capacity = lane.bytes.size();
+    configure(lane.curl, url_, header, &lane.response);
+    curl_easy_setopt(lane.curl, CURLOPT_PRIVATE, &lane);
+    curl_multi_add_handle(multi, lane.curl);
+    ++running;
+    return true;
+  };
+  // The parts of a finished request's answer; false when it is not those bytes of this file.
+  auto answer_parts = [&](CURLcode code, Lane& lane, std::vector<RangePart>* parts) {
+    const Response& r = lane.response;
+    std::string why;
+    if (!answered(code, lane.spans.front().offset, r, &why)) return false;
+    if (r.etag != etag_ || r.last_modified != last_modified_) return false;
+    std::string_view body(reinterpret_cast<const char*>(lane.bytes.data()), r.received);
+    std::string boundary = byteranges_boundary(r.content_type);
+    if (!boundary.empty()) return parse_byteranges(body, boundary, size_, parts);
+    uint64_t first = 0, last = 0, total = 0;
+    if (!parse_span(r.content_range, &first, &last, &total) || total != size_ || last - first + 1 != r.received) return false;
+    parts->push_back({first, lane.bytes.data(), r.received});
+    return true;
   };
   for (Lane& lane : lanes)
     if (!start(lane)) break;
@@ -252,19 +374,36 @@ size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, cons
       if (message->msg != CURLMSG_DONE) continue;
       Lane* lane = nullptr;
       curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&lane));
-      CURLcode code = message->data.result;
       curl_multi_remove_handle(multi, lane->curl);
       --running;
       curl_easy_getinfo(lane->curl, CURLINFO_RESPONSE_CODE, &lane->response.status);
-      std::string why;
-      // A failed range is not handed over: the codec reads it again and meets the failure itself.
-      if (!stopped && answered(code, lane->offset, lane->response, &why) && same_file(lane->response, lane->offset, lane->bytes.size()).empty() &&
-          lane->response.received == lane->bytes.size() && take(lane->offset, lane->bytes.data(), lane->bytes.size()))
-        ++handed;
-      else
-        stopped = true;
+      std::vector<RangePart> parts;
+      bool ok = answer_parts(message->data.result, *lane, &parts);
+      bool several = lane->spans.size() > 1;
+      // Each range whole in one part is handed over. A single range that is not: stop (the codec
+      // reads it again and meets the failure itself). Ranges of a multi-range request that the
+      // answer did not hold (a server without multipart answers) go again, one per request.
+      for (size_t i : lane->members) {
+        if (stopped) break;
+        uint64_t offset = ranges[i].offset, length = length_of(i);
+        const RangePart* part = nullptr;
+        for (const RangePart& p : parts)
+          if (p.start <= offset && offset + length <= p.start + p.size) part = &p;
+        if (part && take(offset, part->data + (offset - part->start), static_cast<size_t>(length)))
+          ++handed;
+        else if (part || !several)
+          stopped = true;
+        else {
+          multi_ranges_ = false;
+          again.push_back(i);
+        }
+      }
+      if (several && !ok) multi_ranges_ = false;
       if (!stopped) start(*lane);
     }
+    // Lanes left idle while others ran may have work again (ranges to ask alone).
+    for (Lane& lane : lanes)
+      if (!stopped && !again.empty() && lane.members.empty()) start(lane);
     if (running > 0 && curl_multi_poll(multi, nullptr, 0, 1000, nullptr) != CURLM_OK) break;
   }
   for (Lane& lane : lanes) {

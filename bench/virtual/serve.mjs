@@ -1,24 +1,18 @@
-// Serves virtual logs over HTTP with Range: GET /<name>.<ext>?size=100G (206 for a range, 200 for
-// the whole file, 416 past the end), HEAD, an optional delay before every answer (a remote
+// Serves virtual logs over HTTP with Range: GET /<name>.<ext>?size=100G (206 for a range, 206
+// multipart/byteranges for several, as nginx answers them, 200 for the whole file, 416 past the
+// end), HEAD, an optional delay before every answer (a remote
 // server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them). CORS
 // is open, so a page served from another origin opens them with ?url= (bench/scale-page.mjs).
+// `multiRange` ('multipart', 'whole', 'first') answers several ranges as nginx does, or as servers
+// without multipart answers do (the whole file, as S3; only the first range), for the tests.
 //   node bench/virtual/serve.mjs --template bag=demo.bag [--port 8090] [--delay-ms 50]
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { parseSize, templateOptions, virtualLogs } from './formats.mjs';
+import { multipartAnswer, parseRanges } from '../../scripts/http-ranges.mjs';
 
 const PIECE = 4 << 20;  // bytes built per write, so a whole-file answer streams in bounded memory
-
-// Parses a single "bytes=" range against `size`: [start, end) or null when unsatisfiable.
-function parseRange(header, size) {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  if (m[1] === '') return [Math.max(0, size - Number(m[2])), size];  // the last n bytes
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size : Math.min(size, Number(m[2]) + 1);
-  return start < size && start < end ? [start, end] : null;
-}
 
 async function send(res, log, start, end) {
   for (let at = start; at < end; at += PIECE) {
@@ -29,7 +23,7 @@ async function send(res, log, start, end) {
   res.end();
 }
 
-export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.1' }) {
+export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.1', multiRange = 'multipart' }) {
   const open = virtualLogs(templates);
   const stats = { requests: 0, bytes: 0, ranges: [] };
   const server = createServer(async (req, res) => {
@@ -60,17 +54,27 @@ export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.
     }
     if (!log) return fail(404, `no template for .${m[1]} (start the server with --template ${m[1]}=FILE)`);
     const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': 'application/octet-stream', ETag: `"${m[1]}-${log.size}"` };
-    let [start, end] = [0, log.size], status = 200;
-    if (req.headers.range) {
-      const range = parseRange(req.headers.range, log.size);
-      if (!range) {
-        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${log.size}` });
-        return res.end();
-      }
-      [start, end] = range;
-      status = 206;
-      headers['Content-Range'] = `bytes ${start}-${end - 1}/${log.size}`;
+    let ranges = req.headers.range ? parseRanges(req.headers.range, log.size) : null;
+    if (ranges && ranges.length === 0) {
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${log.size}` });
+      return res.end();
     }
+    if (ranges?.length > 1 && multiRange === 'whole') ranges = null;
+    if (ranges?.length > 1 && multiRange === 'first') ranges = ranges.slice(0, 1);
+    if (ranges?.length > 1) {
+      const answer = multipartAnswer(ranges, log.size);
+      res.writeHead(206, { ...headers, 'Content-Type': answer.contentType, 'Content-Length': answer.length });
+      if (req.method === 'HEAD') return res.end();
+      ranges.forEach(([start, end], i) => {
+        stats.bytes += end - start;
+        stats.ranges.push([start, end - start]);
+        res.write(answer.heads[i]);
+        res.write(log.read(start, end - start));
+      });
+      return res.end(answer.close);
+    }
+    let [start, end] = ranges ? ranges[0] : [0, log.size], status = ranges ? 206 : 200;
+    if (ranges) headers['Content-Range'] = `bytes ${start}-${end - 1}/${log.size}`;
     res.writeHead(status, { ...headers, 'Content-Length': end - start });
     if (req.method === 'HEAD') return res.end();
     stats.bytes += end - start;
