@@ -1,14 +1,17 @@
 // HTTP servers the sharing tests start in their own process on 127.0.0.1 (port 0): a file server
 // whose Range and CORS support can be switched off, which counts every byte it sends.
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { join, normalize, resolve } from 'node:path';
 import { serveStatic } from '../../scripts/serve.mjs';
+import { multipartAnswer, parseRanges } from '../../scripts/http-ranges.mjs';
 
 // Serves the files of `dir` under /files/<name>.
 //   range: honour Range requests (206); else every GET gets the whole file (200)
 //   cors: 'full' (Allow-Origin + Expose-Headers), 'allow-only' (Allow-Origin only), 'none'
 //   delayMs: each answer waits this long first, as over a network with that round trip
+//   Several ranges in one request get one multipart/byteranges answer, as from nginx
+//   (scripts/http-ranges.mjs); counted as one ranged request.
 // server.stats: {requests, ranged, full, bytes} — bytes counts body bytes actually written.
 export async function fileServer(dir, { range = true, cors = 'full', delayMs = 0 } = {}) {
   const base = resolve(dir);
@@ -36,6 +39,27 @@ export async function fileServer(dir, { range = true, cors = 'full', delayMs = 0
       ETag: `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
     };
     if (range) headers['Accept-Ranges'] = 'bytes';
+    const several = range && request.headers.range ? parseRanges(request.headers.range, info.size) : null;
+    if (several && several.length > 1) {
+      const answer = multipartAnswer(several, info.size);
+      stats.ranged++;
+      stats.log.push(`${request.headers.range.slice(0, 40)}… -> 206 multipart`);
+      response.writeHead(206, { ...headers, 'Content-Type': answer.contentType, 'Content-Length': answer.length });
+      if (request.method === 'HEAD') return response.end();
+      const fd = openSync(path, 'r');
+      try {
+        several.forEach(([start, end], i) => {
+          const bytes = Buffer.alloc(end - start);
+          readSync(fd, bytes, 0, bytes.length, start);
+          stats.bytes += bytes.length;
+          response.write(answer.heads[i]);
+          response.write(bytes);
+        });
+      } finally {
+        closeSync(fd);
+      }
+      return response.end(answer.close);
+    }
     const m = range && /^bytes=(\d+)-(\d*)$/.exec(request.headers.range || '');
     let start = 0, end = info.size - 1, status = 200;
     if (m) {

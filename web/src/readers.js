@@ -1,3 +1,4 @@
+import { byterangesBoundary, parseByteranges, rangesHeader } from './byteranges.js';
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
 
 export { prepareReadAhead, readAheadAvailable };
@@ -32,6 +33,7 @@ export { prepareReadAhead, readAheadAvailable };
  * A remote file read in ranges.
  * @typedef {ReaderBase & {
  *   kind: 'url', url: string, requests: number,
+ *   readRanges: (ranges: [offset: number, length: number][]) => Promise<{start: number, bytes: Uint8Array}[] | null>,
  *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
  * }} HttpReader
  */
@@ -191,6 +193,18 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     kept.splice(first, 0, { offset, bytes });
     if (kept.length > first + KEEP_ANSWERS) kept.pop();
   };
+  // Throws a ChangedError when a 206 answer's validators (`header` reads them) are not the probe's.
+  /** @type {(header: (name: string) => string | null) => void} */
+  const sameFile = (header) => {
+    const changed = [];
+    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
+    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
+    const nowTag = header('ETag');
+    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
+    const nowModified = header('Last-Modified');
+    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
+    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
+  };
   // The bytes of one range response, or an error that says what went wrong (`header` reads a
   // response header): shared by the synchronous reads and the concurrent ones.
   /** @type {(status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array} */
@@ -203,14 +217,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
     }
     if (status !== 206) throw new Error(`the server answered HTTP ${status} ${statusText} for bytes ${offset}–${end - 1} of ${url}`);
-    const changed = [];
-    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
-    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
-    const nowTag = header('ETag');
-    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
-    const nowModified = header('Last-Modified');
-    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
-    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
+    sameFile(header);
     const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (body));
     return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
   };
@@ -254,6 +261,36 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       const bytes = rangeBytes(response.status, response.statusText, (h) => response.headers.get(h), body, offset, end);
       this.bytesRead += bytes.byteLength;
       return bytes;
+    },
+    // Many ranges in one request (web/src/byteranges.js): the parts the server sent, or null when
+    // it refused such a request (a cross-origin server whose preflight does not allow it) or
+    // answered with the whole file, which is not read. A changed file throws, as for one range.
+    async readRanges(ranges) {
+      let response;
+      try {
+        response = await fetch(url, { cache: 'no-store', headers: { Range: rangesHeader(ranges) } });
+      } catch {
+        return null;
+      }
+      this.requests++;
+      if (response.status !== 206) {
+        await response.body?.cancel().catch(() => {});
+        return null;
+      }
+      const body = new Uint8Array(await response.arrayBuffer());
+      this.bytesRead += body.byteLength;
+      const boundary = byterangesBoundary(response.headers.get('Content-Type'));
+      if (!boundary) {
+        // One part (the first range alone, or the ranges merged by the server): its bytes as for one range.
+        const span = /^bytes (\d+)-(\d+)\/\d+$/.exec(response.headers.get('Content-Range') || '');
+        if (!span) return null;
+        const start = Number(span[1]);
+        return [{ start, bytes: rangeBytes(206, response.statusText, (h) => response.headers.get(h), body.buffer, start, Number(span[2]) + 1) }];
+      }
+      sameFile((h) => response.headers.get(h)); // (each part's size is checked by parseByteranges)
+      const parts = parseByteranges(body, boundary, size);
+      if (!parts) throw new ChangedError(`the server's answer to several ranges of ${url} is not a multipart/byteranges body of this ${size}-byte file. Open the link again to read the new version`);
+      return parts;
     },
   };
 }
