@@ -50,11 +50,12 @@ Report BagInspector::info_report(const ProgressFn& progress) {
   return report;
 }
 
-// A chunk record's start: its header length, the header (op, compression, size: ~50 bytes from
-// every writer we know) and its data length. A longer header is read past the range.
-constexpr uint64_t kChunkHeaderRead = 512;
+// A chunk record's start: its header length, the header (op, compression, size: 49 bytes with
+// lz4 from rosbag's writers and ours) and its data length. A longer header is read past the range.
+// 128, not more: a 100 GB bag's 155,000 headers are 19 MiB to fetch and hold, where 512 made 76.
+constexpr uint64_t kChunkHeaderRead = 128;
 
-// In file order, none running into the next chunk (small chunks lie closer than 512 bytes), one
+// In file order, none running into the next chunk (small chunks lie closer than 128 bytes), one
 // per position (a hostile index may name a position twice).
 std::vector<ByteRange> BagInspector::info_report_reads() {
   std::vector<uint64_t> starts;

@@ -2,7 +2,8 @@
 """A small HTTP server for the CLI's remote-file tests (test_remote.cpp).
 
 Serves the files of one directory under three prefixes:
-  /range/NAME     Range requests answered with 206 and Content-Range, a fixed ETag
+  /range/NAME     Range requests answered with 206 and Content-Range, a fixed ETag; several
+                  ranges in one request with one multipart/byteranges answer
   /norange/NAME   Range ignored: always 200 with the whole file
   /changing/NAME  like /range, but the ETag changes after the first request (a file replaced mid-read)
   /slow/NAME      like /range, each answer 50 ms late (a distant server)
@@ -31,6 +32,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    # Several ranges: one multipart/byteranges answer, as nginx gives (RFC 9110 14.6).
+    def send_multipart(self, path, size, etag):
+        boundary = "range-server-boundary"
+        body = bytearray()
+        with open(path, "rb") as f:
+            for spec in self.headers["Range"][6:].split(","):
+                first, last = (int(x) for x in spec.split("-"))
+                last = min(last, size - 1)
+                if first > last:
+                    continue
+                f.seek(first)
+                body += ("\r\n--%s\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes %d-%d/%d\r\n\r\n"
+                         % (boundary, first, last, size)).encode()
+                body += f.read(last - first + 1)
+        body += ("\r\n--%s--\r\n" % boundary).encode()
+        self.send_response(206)
+        self.send_header("Content-Type", "multipart/byteranges; boundary=" + boundary)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", etag)
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def do_GET(self):
         if self.path == "/stats":
@@ -66,6 +92,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         seen = requests_seen.get(self.path, 0)
         requests_seen[self.path] = seen + 1
         etag = '"v1"' if mode != "changing" or seen == 0 else '"v2"'
+        several = re.match(r"^bytes=\d+-\d+(,\d+-\d+)+$", self.headers.get("Range", ""))
+        if mode != "norange" and several:
+            self.send_multipart(path, size, etag)
+            return
         wanted = re.match(r"^bytes=(\d+)-(\d*)$", self.headers.get("Range", ""))
         if mode == "norange" or not wanted:
             first, last, status = 0, size - 1, 200
