@@ -66,6 +66,8 @@ export async function pageRows({ root, base, sizes, stats, reset }) {
       await page.goto(`${pageURL}?nodemo&url=${encodeURIComponent(url)}`);
       await page.waitForFunction(() => ['summary', 'error', 'remote-problem', 'unknown', 'crashed'].includes(document.body.dataset.state || ''), null, { timeout: 300_000, polling: 10 });
       const row = { gb, summarySeconds: (Date.now() - t0) / 1000, state: await page.evaluate(() => document.body.dataset.state), errors };
+      // The page's own time from asking for the file (its probe) to the summary on screen (web/src/open.js).
+      row.askedMs = Number(await page.evaluate(() => document.body.dataset.summaryMs));
       const atSummary = await stats();
       Object.assign(row, { summaryRequests: atSummary.requests, summaryBytes: atSummary.bytes });
       const viewStats = await page.evaluate(() => window.logscope.state.client.call('readStats'));

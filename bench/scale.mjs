@@ -101,17 +101,18 @@ S3 does, or only the first) is asked one range a request from then on: one reque
 ## The page: \`?url=\` in Chromium
 
 Headless Chromium (bench/scale-page.mjs) opens \`?url=\` of the same bags. *Summary*: from
-navigation to the summary shown, with the requests and bytes the server counted by then, and the
-view worker's wasm memory. The compression facts are not read at open: for a big remote file
+navigation to the summary shown (the page's start, its workers and its WebAssembly included), and
+*asked*: the page's own time from asking for the file to the summary shown, with the requests and
+bytes the server counted by then, and the view worker's wasm memory. The compression facts are not read at open: for a big remote file
 the Overview asks first. *Timeline*: the requests the Timeline tab added (it reads the index in
 memory). A plot over the whole log and a full check then each run ${8} s: their progress text
 (with the estimate of the time left), the check's read rate over those seconds, the job worker's
 memory, and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order, 8 MiB a request, for ${8} s after the check was cancelled.
 
-| size | summary | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check read rate | read limit | check after ${8} s | job worker | check cancel |
-|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|
-${pages.map((r) => `| ${sizeText(r.gb)} | ${r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${r.plotProgress || '—'} | ${secondsOf(r.plotCancelMs)} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)} |`).join('\n')}
+| size | summary | asked | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check read rate | read limit | check after ${8} s | job worker | check cancel |
+|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|
+${pages.map((r) => `| ${sizeText(r.gb)} | ${r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state} | ${Number.isFinite(r.askedMs) ? secondsOf(r.askedMs) : '—'} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${r.plotProgress || '—'} | ${secondsOf(r.plotCancelMs)} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)} |`).join('\n')}
 ${pages.some((r) => r.errors.length) ? `\nPage errors: ${pages.flatMap((r) => r.errors.map((e) => `${sizeText(r.gb)}: ${e}`)).join('; ')}\n` : ''}
 Screenshots of each (summary, timeline, plot and check in progress) are written to
 test-results/scale/. The plot over the whole log is a sample (\`max_chunks\`): one chunk per pixel
