@@ -26,13 +26,14 @@ function fail(message) {
 // Loaded on first use (the job worker's first extract, repair or export), so not cached by the
 // service worker on the first visit: it caches them when they are first fetched (web/sw.js).
 // So are the page's view modules that run on the full module (a tab imports them when first
-// shown): a module says so with FIRST_USE_MARK in its source. No module cached at install may
-// import one statically (tests/web/dist.test.mjs checks).
+// shown), and code only a remote file needs (src/byteranges.js): a module says so with
+// FIRST_USE_MARK in its source. No module cached at install may import one statically
+// (tests/web/dist.test.mjs checks).
 const FULL_MODULE = ['gen/logscope-full.mjs', 'gen/logscope-full.wasm'];
 const FIRST_USE_MARK = '@logscope-first-use';
-const markedViews = () => readdirSync(join(web, 'src', 'views')).filter((f) => f.endsWith('.js')).sort()
-  .map((f) => `src/views/${f}`).filter((f) => readFileSync(join(web, f), 'utf8').includes(FIRST_USE_MARK));
-const ON_FIRST_USE = [...FULL_MODULE, ...markedViews()];
+const markedModules = () => readdirSync(join(web, 'src'), { recursive: true }).map((f) => f.split('\\').join('/')).filter((f) => f.endsWith('.js')).sort()
+  .map((f) => `src/${f}`).filter((f) => readFileSync(join(web, f), 'utf8').includes(FIRST_USE_MARK));
+const ON_FIRST_USE = [...FULL_MODULE, ...markedModules()];
 
 // The page's folder code imports the format table's folder rules (scripts/write-folder-rules.mjs).
 const FOLDER_RULES = 'gen/folder-rules.js';

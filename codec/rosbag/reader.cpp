@@ -31,12 +31,6 @@ bool parse_index_section(const std::vector<uint8_t>& bytes, Bag* bag) {
   size_t pos = 0;
   uint32_t connections = 0;
   HeaderFields fields;
-  // The header's chunk count, as far as the bytes can hold chunk infos (a valid one is at least
-  // 108 bytes): growing the vectors one by one was a tenth of a 100 GB bag's open.
-  constexpr uint64_t kMinChunkInfoBytes = 100;
-  uint64_t expected = std::min<uint64_t>(bag->header_chunk_count, bytes.size() / kMinChunkInfoBytes);
-  bag->chunks.reserve(bag->chunks.size() + expected);
-  bag->index_records.reserve(bag->index_records.size() + expected);
   while (pos < bytes.size()) {
     RecordFrame frame;
     std::string_view header;

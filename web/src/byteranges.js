@@ -2,10 +2,8 @@
 // multipart/byteranges body (RFC 9110 §14.6), as nginx and Apache do. A remote bag's chunk headers
 // (one per chunk: 155,000 at 100 GB) are then a request per hundred, not one each. Servers without
 // multipart answers send the whole file (S3) or only the first range: the caller reads what the
-// answer lacks one range a request.
-
-// Ranges in one request: Apache answers at most 200, and 100 keep the header under 3 KB.
-export const RANGES_PER_REQUEST = 100;
+// answer lacks one range a request (web/src/scattered-reads.js).
+// @logscope-first-use: only a remote file's reads import it (build-dist.mjs).
 
 /** @param {[offset: number, length: number][]} ranges */
 export function rangesHeader(ranges) {
@@ -75,15 +73,4 @@ export function parseByteranges(body, boundary, size) {
     parts.push({ start: span[0], bytes: body.subarray(p, p + length) });
     pos = p + length;
   }
-}
-
-// The bytes of [offset, offset + length) within `parts`, or null when no part holds them whole.
-/**
- * @param {{start: number, bytes: Uint8Array}[]} parts
- * @param {number} offset
- * @param {number} length
- */
-export function partBytes(parts, offset, length) {
-  const part = parts.find((p) => p.start <= offset && offset + length <= p.start + p.bytes.byteLength);
-  return part ? part.bytes.subarray(offset - part.start, offset - part.start + length) : null;
 }

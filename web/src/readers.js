@@ -1,4 +1,3 @@
-import { byterangesBoundary, parseByteranges, rangesHeader } from './byteranges.js';
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
 
 export { prepareReadAhead, readAheadAvailable };
@@ -263,9 +262,11 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       return bytes;
     },
     // Many ranges in one request (web/src/byteranges.js): the parts the server sent, or null when
-    // it refused such a request (a cross-origin server whose preflight does not allow it) or
-    // answered with the whole file, which is not read. A changed file throws, as for one range.
+    // it refused such a request (a cross-origin server whose preflight does not allow it),
+    // answered with the whole file (not read), or sent a body that is not this file's parts. A
+    // changed ETag or Last-Modified throws, as for one range.
     async readRanges(ranges) {
+      const { byterangesBoundary, parseByteranges, rangesHeader } = await import('./byteranges.js');
       let response;
       try {
         response = await fetch(url, { cache: 'no-store', headers: { Range: rangesHeader(ranges) } });
@@ -273,24 +274,18 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
         return null;
       }
       this.requests++;
-      if (response.status !== 206) {
+      // Not several parts (the whole file, the first range alone, the ranges merged): the body is
+      // not read, and the ranges are asked one by one.
+      const boundary = response.status === 206 && byterangesBoundary(response.headers.get('Content-Type'));
+      if (!boundary) {
         await response.body?.cancel().catch(() => {});
         return null;
       }
+      sameFile((h) => response.headers.get(h));
       const body = new Uint8Array(await response.arrayBuffer());
       this.bytesRead += body.byteLength;
-      const boundary = byterangesBoundary(response.headers.get('Content-Type'));
-      if (!boundary) {
-        // One part (the first range alone, or the ranges merged by the server): its bytes as for one range.
-        const span = /^bytes (\d+)-(\d+)\/\d+$/.exec(response.headers.get('Content-Range') || '');
-        if (!span) return null;
-        const start = Number(span[1]);
-        return [{ start, bytes: rangeBytes(206, response.statusText, (h) => response.headers.get(h), body.buffer, start, Number(span[2]) + 1) }];
-      }
-      sameFile((h) => response.headers.get(h)); // (each part's size is checked by parseByteranges)
-      const parts = parseByteranges(body, boundary, size);
-      if (!parts) throw new ChangedError(`the server's answer to several ranges of ${url} is not a multipart/byteranges body of this ${size}-byte file. Open the link again to read the new version`);
-      return parts;
+      // A body that is not one of this file's parts: its ranges are asked one by one, which tell.
+      return parseByteranges(body, boundary, size);
     },
   };
 }
