@@ -30,9 +30,10 @@ function fail(message) {
 // FIRST_USE_MARK in its source. No module cached at install may import one statically
 // (tests/web/dist.test.mjs checks).
 const FULL_MODULE = ['gen/logscope-full.mjs', 'gen/logscope-full.wasm'];
-const FIRST_USE_MARK = '@logscope-first-use';
+// A line of its own: "// @logscope-first-use: why" (src/tabs/first-use.js only names it).
+const FIRST_USE_MARK = /^\/\/ @logscope-first-use:/m;
 const markedModules = () => readdirSync(join(web, 'src'), { recursive: true }).map((f) => f.split('\\').join('/')).filter((f) => f.endsWith('.js')).sort()
-  .map((f) => `src/${f}`).filter((f) => readFileSync(join(web, f), 'utf8').includes(FIRST_USE_MARK));
+  .map((f) => `src/${f}`).filter((f) => FIRST_USE_MARK.test(readFileSync(join(web, f), 'utf8')));
 const ON_FIRST_USE = [...FULL_MODULE, ...markedModules()];
 
 // The page's folder code imports the format table's folder rules (scripts/write-folder-rules.mjs).

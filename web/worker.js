@@ -574,8 +574,8 @@ async function preloadScatteredReads(progress = () => true) {
     reader.scatteredReads = (reader.scatteredReads || 0) + 1;
     return inspector.preload(offset, bytes);
   };
-  const several = reader.kind === 'url' ? reader.readRanges.bind(reader) : null;
-  await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress, several);
+  if (reader.kind === 'url') await (await import('./src/byteranges.js')).readScatteredRemote(reader, ranges, take, progress);
+  else await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress);
 }
 
 // Requests that read only the index or a few small ranges: they never wait for the read-ahead.

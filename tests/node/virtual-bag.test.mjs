@@ -14,7 +14,7 @@ import { VirtualBag } from '../../bench/virtual/rosbag.mjs';
 import { writeVirtual } from '../../bench/virtual/write.mjs';
 import { startServer } from '../../bench/virtual/serve.mjs';
 import { httpReader } from '../../web/src/readers.js';
-import { readScattered } from '../../web/src/scattered-reads.js';
+import { readScatteredRemote } from '../../web/src/byteranges.js';
 
 const GB = 2 ** 30;
 const haveCli = existsSync(cliPath);
@@ -146,7 +146,7 @@ test('a remote bag\'s chunk headers are read a hundred a request, and one a requ
   rmSync(path);
 });
 
-// The page's reader (web/src/readers.js httpReader, web/src/scattered-reads.js) reads the same
+// The page's reader (web/src/readers.js httpReader, web/src/byteranges.js) reads the same
 // ranges the same ways: every range handed over holds the file's bytes, whichever way the server
 // answers several ranges.
 test('the page reads scattered ranges of a remote file a hundred a request, and alone where the server answers otherwise', {
@@ -165,7 +165,7 @@ test('the page reads scattered ranges of a remote file a hundred a request, and 
       const url = `${other.base}/small.bag?size=${SMALL}`;
       const reader = httpReader({ url, size, name: 'small.bag', etag: `"bag-${size}"` });
       const got = new Map();
-      const handed = await readScattered((o, l) => reader.readRange(o, l), ranges, (offset, bytes) => (got.set(offset, Buffer.from(bytes)), true), undefined, reader.readRanges.bind(reader));
+      const handed = await readScatteredRemote(reader, ranges, (offset, bytes) => (got.set(offset, Buffer.from(bytes)), true));
       assert.equal(handed, ranges.length, multiRange);
       for (const [offset, length] of ranges) assert.ok(got.get(offset)?.equals(bag.read(offset, length)), `${multiRange}: bytes ${offset}+${length}`);
       if (multiRange === 'multipart') assert.equal(other.stats.requests, Math.ceil(ranges.length / 100));

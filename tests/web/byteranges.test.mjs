@@ -2,8 +2,7 @@
 // answers it must refuse (a part past the body, a part of another file size, no Content-Range).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byterangesBoundary, parseByteranges, rangesHeader } from '../../web/src/byteranges.js';
-import { partBytes } from '../../web/src/scattered-reads.js';
+import { byterangesBoundary, parseByteranges, partBytes, rangesHeader } from '../../web/src/byteranges.js';
 import { multipartAnswer } from '../../scripts/http-ranges.mjs';
 
 const file = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7) & 255);

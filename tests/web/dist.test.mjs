@@ -263,8 +263,11 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // video frame's own reason (+2.7 KB) were won back by fetching the Robot log view on first use
 // (-2.1 KB; the Overview's count line stays): 769. The budget holds it from growing while the
 // rest is won back (the view module is 622 KB of it). The eighth wave's multi-range reads of
-// remote files are fetched on their first use (src/byteranges.js).
-const FIRST_VISIT_KB = 770;
+// remote files (their parser and batches, 1.2 KB) are fetched on first use (src/byteranges.js),
+// and a chunk reservation that cost the view module 0.7 KB was left out; the reader's and the
+// worker's hooks for them (+77 bytes), the streamed download's 2 s settle in Firefox (+61) and
+// the service worker's longer list (+6) made it 770.08: 771.
+const FIRST_VISIT_KB = 771;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');

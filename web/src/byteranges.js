@@ -4,6 +4,11 @@
 // multipart answers send the whole file (S3) or only the first range: the caller reads what the
 // answer lacks one range a request (web/src/scattered-reads.js).
 // @logscope-first-use: only a remote file's reads import it (build-dist.mjs).
+import { readScattered } from './scattered-reads.js';
+
+// Ranges in one request: Apache answers at most 200, and 100 keep the header under 3 KB.
+export const RANGES_PER_REQUEST = 100;
+const IN_FLIGHT = 32;
 
 /** @param {[offset: number, length: number][]} ranges */
 export function rangesHeader(ranges) {
@@ -73,4 +78,89 @@ export function parseByteranges(body, boundary, size) {
     parts.push({ start: span[0], bytes: body.subarray(p, p + length) });
     pos = p + length;
   }
+}
+
+// The bytes of [offset, offset + length) within `parts`, or null when no part holds them whole.
+/**
+ * @param {{start: number, bytes: Uint8Array}[]} parts
+ * @param {number} offset
+ * @param {number} length
+ */
+export function partBytes(parts, offset, length) {
+  const part = parts.find((p) => p.start <= offset && offset + length <= p.start + p.bytes.byteLength);
+  return part ? part.bytes.subarray(offset - part.start, offset - part.start + length) : null;
+}
+
+// Several ranges in one fetch of the file: the parts, or null when the server refused such a
+// request (a cross-origin server whose preflight does not allow it), or answered otherwise than
+// with several parts of this file (the whole file, one part, another ETag, Last-Modified or
+// size): no body is read then, and the ranges are asked one by one, which check the answer and
+// name a change. Counts go to `reader` (its requests and bytesRead).
+/**
+ * @param {{requests: number, bytesRead: number}} reader
+ * @param {{url: string, size: number, etag: string | null, lastModified: string | null}} file as it was probed
+ * @param {[offset: number, length: number][]} ranges
+ */
+export async function fetchRanges(reader, { url, size, etag, lastModified }, ranges) {
+  let response;
+  try {
+    response = await fetch(url, { cache: 'no-store', headers: { Range: rangesHeader(ranges) } });
+  } catch {
+    return null;
+  }
+  reader.requests++;
+  /** @type {(name: string, was: string | null) => boolean} */
+  const same = (name, was) => !was || !response.headers.get(name) || response.headers.get(name) === was;
+  const boundary = response.status === 206 && same('ETag', etag) && same('Last-Modified', lastModified) && byterangesBoundary(response.headers.get('Content-Type'));
+  if (!boundary) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  reader.bytesRead += body.byteLength;
+  return parseByteranges(body, boundary, size);
+}
+
+// readScattered for a remote file: its ranges a hundred a request (`reader.readRanges`), several
+// requests in flight; once an answer lacks a range (the server answers several ranges otherwise),
+// that range and the rest go one a request through readScattered. Returns how many were handed over.
+/**
+ * @param {{readRange: (offset: number, length: number) => Promise<Uint8Array>,
+ *   readRanges: (ranges: [offset: number, length: number][]) => Promise<{start: number, bytes: Uint8Array}[] | null>}} reader
+ * @param {[offset: number, length: number][]} ranges
+ * @param {(offset: number, bytes: Uint8Array) => boolean} take
+ * @param {(done: number, total: number) => unknown} [progress]
+ */
+export async function readScatteredRemote(reader, ranges, take, progress = () => {}) {
+  let next = 0;
+  let done = 0;
+  let stopped = false;
+  let several = true;
+  /** @type {[offset: number, length: number][]} */
+  const alone = [];
+  const lane = async () => {
+    while (!stopped && several && next < ranges.length) {
+      const batch = ranges.slice(next, (next += RANGES_PER_REQUEST));
+      let parts;
+      try {
+        parts = await reader.readRanges(batch);
+      } catch {
+        stopped = true;
+        return;
+      }
+      for (const [offset, length] of batch) {
+        const bytes = parts && partBytes(parts, offset, length);
+        if (stopped) return;
+        if (!bytes) {
+          several = false;
+          alone.push([offset, length]);
+        } else if (take(offset, bytes) === false) stopped = true;
+        else progress(++done, ranges.length);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, Math.ceil(ranges.length / RANGES_PER_REQUEST)) }, lane));
+  if (stopped) return done;
+  const rest = [...alone, ...ranges.slice(next)];
+  return done + (await readScattered((offset, length) => reader.readRange(offset, length), rest, take, (d) => progress(done + d, ranges.length)));
 }

@@ -192,18 +192,6 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     kept.splice(first, 0, { offset, bytes });
     if (kept.length > first + KEEP_ANSWERS) kept.pop();
   };
-  // Throws a ChangedError when a 206 answer's validators (`header` reads them) are not the probe's.
-  /** @type {(header: (name: string) => string | null) => void} */
-  const sameFile = (header) => {
-    const changed = [];
-    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
-    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
-    const nowTag = header('ETag');
-    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
-    const nowModified = header('Last-Modified');
-    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
-    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
-  };
   // The bytes of one range response, or an error that says what went wrong (`header` reads a
   // response header): shared by the synchronous reads and the concurrent ones.
   /** @type {(status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array} */
@@ -216,7 +204,14 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
     }
     if (status !== 206) throw new Error(`the server answered HTTP ${status} ${statusText} for bytes ${offset}–${end - 1} of ${url}`);
-    sameFile(header);
+    const changed = [];
+    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
+    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
+    const nowTag = header('ETag');
+    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
+    const nowModified = header('Last-Modified');
+    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
+    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
     const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (body));
     return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
   };
@@ -261,31 +256,9 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       this.bytesRead += bytes.byteLength;
       return bytes;
     },
-    // Many ranges in one request (web/src/byteranges.js): the parts the server sent, or null when
-    // it refused such a request (a cross-origin server whose preflight does not allow it),
-    // answered with the whole file (not read), or sent a body that is not this file's parts. A
-    // changed ETag or Last-Modified throws, as for one range.
+    // Many ranges in one request (web/src/byteranges.js, fetched on first use).
     async readRanges(ranges) {
-      const { byterangesBoundary, parseByteranges, rangesHeader } = await import('./byteranges.js');
-      let response;
-      try {
-        response = await fetch(url, { cache: 'no-store', headers: { Range: rangesHeader(ranges) } });
-      } catch {
-        return null;
-      }
-      this.requests++;
-      // Not several parts (the whole file, the first range alone, the ranges merged): the body is
-      // not read, and the ranges are asked one by one.
-      const boundary = response.status === 206 && byterangesBoundary(response.headers.get('Content-Type'));
-      if (!boundary) {
-        await response.body?.cancel().catch(() => {});
-        return null;
-      }
-      sameFile((h) => response.headers.get(h));
-      const body = new Uint8Array(await response.arrayBuffer());
-      this.bytesRead += body.byteLength;
-      // A body that is not one of this file's parts: its ranges are asked one by one, which tell.
-      return parseByteranges(body, boundary, size);
+      return (await import('./byteranges.js')).fetchRanges(this, { url, size, etag, lastModified }, ranges);
     },
   };
 }
