@@ -143,13 +143,20 @@ bool HttpByteSource::fetch(uint64_t first, uint64_t last, void* destination, siz
   return answered(code, first, *response, error);
 }
 
+// "bytes 10-19/1234": the first and last byte and the total (a last before the first is the
+// caller's to refuse).
+static bool parse_span(const std::string& text, uint64_t* first, uint64_t* last, uint64_t* total) {
+  unsigned long long a = 0, b = 0, t = 0;
+  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) != 3) return false;
+  *first = a, *last = b, *total = t;
+  return true;
+}
+
 // "bytes 0-0/1234" or "bytes */1234": the start and the total (UINT64_MAX when unknown).
 static bool parse_content_range(const std::string& text, uint64_t* start, uint64_t* total) {
-  unsigned long long a = 0, b = 0, t = 0;
-  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) == 3) {
-    *start = a, *total = t;
-    return true;
-  }
+  uint64_t last = 0;
+  if (parse_span(text, start, &last, total)) return true;
+  unsigned long long t = 0;
   if (std::sscanf(text.c_str(), "bytes */%llu", &t) == 1) {
     *start = 0, *total = t;
     return true;
@@ -220,14 +227,6 @@ struct RangePart {
   size_t size = 0;
 };
 
-// "bytes 10-19/1234": the first and last byte and the total.
-bool parse_span(const std::string& text, uint64_t* first, uint64_t* last, uint64_t* total) {
-  unsigned long long a = 0, b = 0, t = 0;
-  if (std::sscanf(text.c_str(), "bytes %llu-%llu/%llu", &a, &b, &t) != 3 || b < a) return false;
-  *first = a, *last = b, *total = t;
-  return true;
-}
-
 // The boundary of a "multipart/byteranges; boundary=..." Content-Type, or "" for another type.
 std::string byteranges_boundary(const std::string& content_type) {
   if (!starts_with_nocase(content_type, "multipart/byteranges")) return "";
@@ -265,7 +264,7 @@ bool parse_byteranges(std::string_view body, const std::string& boundary, uint64
       if (line.empty()) break;
       if (starts_with_nocase(line, "content-range:")) have_range = parse_span(trim(line.substr(14)), &first, &last, &total);
     }
-    if (!have_range || total != file_size || last >= file_size || last - first >= body.size() - p) return false;
+    if (!have_range || last < first || total != file_size || last >= file_size || last - first >= body.size() - p) return false;
     size_t length = static_cast<size_t>(last - first + 1);
     parts->push_back({first, reinterpret_cast<const uint8_t*>(body.data() + p), length});
     pos = p + length;
@@ -360,7 +359,7 @@ size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, cons
     std::string boundary = byteranges_boundary(r.content_type);
     if (!boundary.empty()) return parse_byteranges(body, boundary, size_, parts);
     uint64_t first = 0, last = 0, total = 0;
-    if (!parse_span(r.content_range, &first, &last, &total) || total != size_ || last - first + 1 != r.received) return false;
+    if (!parse_span(r.content_range, &first, &last, &total) || last < first || total != size_ || last - first + 1 != r.received) return false;
     parts->push_back({first, lane.bytes.data(), r.received});
     return true;
   };

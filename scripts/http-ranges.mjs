@@ -48,3 +48,20 @@ export function multipartAnswer(ranges, size) {
   const length = ranges.reduce((sum, [start, end], i) => sum + heads[i].length + end - start, close.length);
   return { contentType: `multipart/byteranges; boundary=${BOUNDARY}`, heads, close, length };
 }
+
+// Answers `ranges` of a `size`-byte file on `response` with one multipart body: a 206 with
+// `headers` (no body for HEAD), each part's bytes from `read(start, end)`.
+/**
+ * @param {import('node:http').ServerResponse} response
+ * @param {{headers: object, ranges: [number, number][], size: number, head: boolean, read: (start: number, end: number) => Uint8Array}} what
+ */
+export function sendMultipart(response, { headers, ranges, size, head, read }) {
+  const answer = multipartAnswer(ranges, size);
+  response.writeHead(206, { ...headers, 'Content-Type': answer.contentType, 'Content-Length': answer.length });
+  if (head) return response.end();
+  ranges.forEach(([start, end], i) => {
+    response.write(answer.heads[i]);
+    response.write(read(start, end));
+  });
+  response.end(answer.close);
+}

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { parseSize, templateOptions, virtualLogs } from './formats.mjs';
-import { multipartAnswer, parseRanges } from '../../scripts/http-ranges.mjs';
+import { parseRanges, sendMultipart } from '../../scripts/http-ranges.mjs';
 
 const PIECE = 4 << 20;  // bytes built per write, so a whole-file answer streams in bounded memory
 
@@ -62,16 +62,11 @@ export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.
     if (ranges?.length > 1 && multiRange === 'whole') ranges = null;
     if (ranges?.length > 1 && multiRange === 'first') ranges = ranges.slice(0, 1);
     if (ranges?.length > 1) {
-      const answer = multipartAnswer(ranges, log.size);
-      res.writeHead(206, { ...headers, 'Content-Type': answer.contentType, 'Content-Length': answer.length });
-      if (req.method === 'HEAD') return res.end();
-      ranges.forEach(([start, end], i) => {
+      return sendMultipart(res, { headers, ranges, size: log.size, head: req.method === 'HEAD', read: (start, end) => {
         stats.bytes += end - start;
         stats.ranges.push([start, end - start]);
-        res.write(answer.heads[i]);
-        res.write(log.read(start, end - start));
-      });
-      return res.end(answer.close);
+        return log.read(start, end - start);
+      } });
     }
     let [start, end] = ranges ? ranges[0] : [0, log.size], status = ranges ? 206 : 200;
     if (ranges) headers['Content-Range'] = `bytes ${start}-${end - 1}/${log.size}`;

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { join, normalize, resolve } from 'node:path';
 import { serveStatic } from '../../scripts/serve.mjs';
-import { multipartAnswer, parseRanges } from '../../scripts/http-ranges.mjs';
+import { parseRanges, sendMultipart } from '../../scripts/http-ranges.mjs';
 
 // Serves the files of `dir` under /files/<name>.
 //   range: honour Range requests (206); else every GET gets the whole file (200)
@@ -41,24 +41,20 @@ export async function fileServer(dir, { range = true, cors = 'full', delayMs = 0
     if (range) headers['Accept-Ranges'] = 'bytes';
     const several = range && request.headers.range ? parseRanges(request.headers.range, info.size) : null;
     if (several && several.length > 1) {
-      const answer = multipartAnswer(several, info.size);
       stats.ranged++;
       stats.log.push(`${request.headers.range.slice(0, 40)}… -> 206 multipart`);
-      response.writeHead(206, { ...headers, 'Content-Type': answer.contentType, 'Content-Length': answer.length });
-      if (request.method === 'HEAD') return response.end();
       const fd = openSync(path, 'r');
       try {
-        several.forEach(([start, end], i) => {
+        sendMultipart(response, { headers, ranges: several, size: info.size, head: request.method === 'HEAD', read: (start, end) => {
           const bytes = Buffer.alloc(end - start);
           readSync(fd, bytes, 0, bytes.length, start);
           stats.bytes += bytes.length;
-          response.write(answer.heads[i]);
-          response.write(bytes);
-        });
+          return bytes;
+        } });
       } finally {
         closeSync(fd);
       }
-      return response.end(answer.close);
+      return;
     }
     const m = range && /^bytes=(\d+)-(\d*)$/.exec(request.headers.range || '');
     let start = 0, end = info.size - 1, status = 200;

@@ -22,25 +22,9 @@ export function byterangesBoundary(contentType) {
   return m ? (m[2] ?? m[1]) : null;
 }
 
-const CRLF = [13, 10];
-
-/**
- * @param {Uint8Array} body
- * @param {Uint8Array} needle
- * @param {number} from
- */
-function indexOf(body, needle, from) {
-  const first = needle[0];
-  for (let i = body.indexOf(first, from); i >= 0 && i + needle.length <= body.length; i = body.indexOf(first, i + 1)) {
-    let k = 1;
-    while (k < needle.length && body[i + k] === needle[k]) ++k;
-    if (k === needle.length) return i;
-  }
-  return -1;
-}
-
 // The parts of a multipart/byteranges body: [{start, bytes}], or null when it is not one, a part
-// runs past the body, or a part's Content-Range is missing or names another file size.
+// runs past the body, or a part's Content-Range is missing or names another file size. The body
+// is searched as text: a single-byte decoding keeps every byte at its index.
 /**
  * @param {Uint8Array} body
  * @param {string} boundary
@@ -48,26 +32,25 @@ function indexOf(body, needle, from) {
  * @returns {{start: number, bytes: Uint8Array}[] | null}
  */
 export function parseByteranges(body, boundary, size) {
-  const delimiter = new TextEncoder().encode(`--${boundary}`);
-  const crlf = Uint8Array.from(CRLF);
-  const decoder = new TextDecoder('latin1');
+  const text = new TextDecoder('latin1').decode(body);
+  const delimiter = `--${boundary}`;
   /** @type {{start: number, bytes: Uint8Array}[]} */
   const parts = [];
   let pos = 0;
   for (;;) {
-    const at = indexOf(body, delimiter, pos);
+    const at = text.indexOf(delimiter, pos);
     if (at < 0) return parts.length ? parts : null;
     let p = at + delimiter.length;
-    if (body[p] === 45 && body[p + 1] === 45) return parts.length ? parts : null; // "--": the end
-    let eol = indexOf(body, crlf, p);
+    if (text.startsWith('--', p)) return parts.length ? parts : null; // the closing delimiter
+    let eol = text.indexOf('\r\n', p);
     if (eol < 0) return null;
     p = eol + 2;
     /** @type {[number, number, number] | null} */
     let span = null;
     for (;;) { // the part's header lines, up to an empty one
-      eol = indexOf(body, crlf, p);
+      eol = text.indexOf('\r\n', p);
       if (eol < 0) return null;
-      const line = decoder.decode(body.subarray(p, eol));
+      const line = text.slice(p, eol);
       p = eol + 2;
       if (!line) break;
       const m = /^content-range:\s*bytes\s+(\d+)-(\d+)\/(\d+)\s*$/i.exec(line);
