@@ -1,9 +1,11 @@
 // The virtual log formats, by file extension: each module turns a template written by our own
 // writer into an object { size, read(offset, length) } of any size. Add a format by adding a module.
 import { loadVirtualBag, parseSize } from './rosbag.mjs';
+import { loadVirtualMcap } from './mcap.mjs';
 
 export const formats = {
   bag: { describe: 'ROS bag 2.0', open: loadVirtualBag },
+  mcap: { describe: 'MCAP with zstd chunks and a summary', open: loadVirtualMcap },
 };
 
 export { parseSize };

@@ -17,6 +17,7 @@
 // message records'. Uncompressed templates give a fully consistent bag; tests and bench use those.
 // Message payloads (e.g. a std_msgs/Header stamp) are never rewritten: only record and index times.
 import { readFileSync } from 'node:fs';
+import { floorIndex, starts } from './spans.mjs';
 
 const VERSION_LINE = '#ROSBAG V2.0\n';
 const OP = { messageData: 2, bagHeader: 3, indexData: 4, chunk: 5, chunkInfo: 6, connection: 7 };
@@ -156,23 +157,6 @@ function messageTimes(bytes, chunk) {
   return out;
 }
 
-// Cumulative sizes, for finding the piece that holds an offset.
-function starts(pieces) {
-  const out = [0];
-  for (const p of pieces) out.push(out[out.length - 1] + p.bytes.length);
-  return out;
-}
-
-// The last index i with list[i] <= value.
-function floorIndex(list, value) {
-  let lo = 0, hi = list.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (list[mid] <= value) lo = mid; else hi = mid - 1;
-  }
-  return lo;
-}
-
 // Copies piece[from, to) into out at `at`, with its seconds fields shifted and the u64 `pos`
 // (when given) written at piece offset `posAt`.
 function copyPiece(p, from, to, out, at, shiftSeconds, pos) {
@@ -217,8 +201,8 @@ export class VirtualBag {
   constructor(template, size) {
     const t = parseTemplate(template);
     this.template = t;
-    this.chunkStarts = starts(t.chunks);
-    this.infoStarts = starts(t.infos);
+    this.chunkStarts = starts(t.chunks.map((p) => p.bytes.length));
+    this.infoStarts = starts(t.infos.map((p) => p.bytes.length));
     const T = t.chunks.length;
     const chunkCycle = this.chunkStarts[T], infoCycle = this.infoStarts[T];
     const fixed = t.header.bytes.length + t.connections.length;

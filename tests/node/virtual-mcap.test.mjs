@@ -1,0 +1,136 @@
+// The virtual MCAP of bench/virtual (issue 36, "Any size"): made from a template our writer
+// produced, a 2 GB MCAP written to disk checks clean and @mcap/core streams the same messages per
+// channel through every chunk (CRCs checked), the same MCAP served over HTTP checks the same, and
+// opening it remotely reads the footer and the summary only, from 2 GB to 100 GB.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { McapStreamReader } from '@mcap/core';
+import { loadDecompressHandlers } from '@mcap/support';
+import { cliPath } from '../wasm/support.mjs';
+import { VirtualMcap } from '../../bench/virtual/mcap.mjs';
+import { writeVirtual } from '../../bench/virtual/write.mjs';
+import { startServer } from '../../bench/virtual/serve.mjs';
+
+const GB = 2 ** 30;
+const haveCli = existsSync(cliPath);
+const needCli = !haveCli && 'build/native/logscope is not built (npm run build:native)';
+const run = promisify(execFile);
+
+async function cli(args, timeout = 0) {
+  try {
+    const { stdout, stderr } = await run(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, timeout, env: { ...process.env, TZ: 'UTC' } });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    if (typeof error.code !== 'number') throw error;
+    return { status: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+// Messages per channel topic, as @mcap/core's stream reader finds them in every chunk, with every
+// chunk CRC checked; the file is streamed 8 MiB at a time.
+async function streamCounts(path) {
+  const reader = new McapStreamReader({ decompressHandlers: await loadDecompressHandlers(), validateCrcs: true });
+  const topics = new Map(), counts = {};
+  const fd = openSync(path, 'r');
+  try {
+    const piece = Buffer.alloc(8 << 20);
+    for (let got; (got = readSync(fd, piece, 0, piece.length, null)) > 0;) {
+      reader.append(piece.subarray(0, got));
+      for (let record; (record = reader.nextRecord());) {
+        if (record.type === 'Channel') topics.set(record.id, record.topic);
+        else if (record.type === 'Message') counts[topics.get(record.channelId)] = (counts[topics.get(record.channelId)] ?? 0) + 1;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  assert.ok(reader.done(), '@mcap/core read to the end');
+  return counts;
+}
+
+function channelCounts(json) {
+  const table = json.report.tables.find((t) => t.name === 'channels');
+  const [topic, messages] = ['topic', 'messages'].map((c) => table.columns.indexOf(c));
+  return Object.fromEntries(table.rows.map((row) => [row[topic], row[messages]]));
+}
+
+const comparable = (json) => ({ ...json, path: undefined });
+
+let dir, template, server;
+before(async () => {
+  if (!haveCli) return;
+  dir = mkdtempSync(join(tmpdir(), 'virtual-mcap-'));
+  template = join(dir, 'template.mcap');
+  const made = await cli(['make-demo-mcap', template, '--size-mb', '4', '--compression', 'none']);
+  assert.equal(made.status, 0, made.stderr);
+  server = await startServer({ templates: { mcap: template } });
+});
+after(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('ranges of a virtual MCAP read alone equal the same ranges of the whole file', { skip: needCli }, () => {
+  const bytes = readFileSync(template);
+  const mcap = new VirtualMcap(bytes, 5 * bytes.length + 12345);
+  const whole = mcap.read(0, mcap.size);
+  assert.equal(whole.length, mcap.size);
+  let seed = 7;
+  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let i = 0; i < 3000; ++i) {
+    const offset = random(mcap.size), length = random(i % 2 ? 64 : 300000);
+    assert.ok(mcap.read(offset, length).equals(whole.subarray(offset, offset + length)), `range ${offset}+${length}`);
+  }
+});
+
+test('a template that is not an uncompressed, summarised MCAP is refused with its reason', { skip: needCli }, async () => {
+  const zstd = join(dir, 'zstd.mcap');
+  assert.equal((await cli(['make-demo-mcap', zstd, '--size-mb', '1'])).status, 0);
+  assert.throws(() => new VirtualMcap(readFileSync(zstd), GB), /compressed \(zstd\): write the template with --compression none/);
+  const bare = join(dir, 'bare.mcap');
+  assert.equal((await cli(['make-demo-mcap', bare, '--size-mb', '1', '--compression', 'none', '--no-summary'])).status, 0);
+  assert.throws(() => new VirtualMcap(readFileSync(bare), GB), /no summary section/);
+  assert.throws(() => new VirtualMcap(readFileSync(template).subarray(0, 1000), GB), /not an MCAP file/);
+});
+
+test('a 2 GB virtual MCAP: check (local and remote) and @mcap/core agree', { skip: needCli, timeout: 600000 }, async () => {
+  const path = join(dir, 'virtual.mcap');
+  const size = writeVirtual({ mcap: template }, path, 2 * GB);
+  assert.equal(statSync(path).size, size);
+  const mcap = new VirtualMcap(readFileSync(template), 2 * GB);
+  assert.ok(mcap.chunkCount > 2000, `${mcap.chunkCount} chunks`);
+
+  const local = await cli(['check', path, '--json']);
+  assert.equal(local.status, 0, `check exit status; ${local.stdout.slice(0, 2000)}`);
+  const report = JSON.parse(local.stdout);
+  assert.deepEqual(report.report.problems, []);
+  assert.equal(report.report.file.counts.chunks, mcap.chunkCount);
+  assert.equal(report.report.file.counts.messages, mcap.messageCount);
+  assert.deepEqual(channelCounts(report), await streamCounts(path));
+
+  const remote = await cli(['check', `${server.base}/virtual.mcap?size=2G`, '--json']);
+  assert.equal(remote.status, 0, remote.stdout.slice(0, 2000));
+  assert.deepEqual(comparable(JSON.parse(remote.stdout)), comparable(report));
+  rmSync(path);
+});
+
+// Opening reads the magic, the footer's neighbourhood and the summary: requests that do not grow,
+// and bytes that grow only with the summary (a chunk index per chunk).
+test('info of a remote virtual MCAP reads the summary only, at 2 GB and at 100 GB', { skip: needCli, timeout: 300000 }, async () => {
+  for (const gb of [2, 100]) {
+    const mcap = new VirtualMcap(readFileSync(template), gb * GB);
+    await fetch(`${server.base}/stats?reset=1`);
+    const info = await cli(['info', `${server.base}/open.mcap?size=${gb}G`, '--json'], 240000);
+    const stats = await (await fetch(`${server.base}/stats`)).json();
+    assert.equal(info.status, 0, `${gb} GB: ${info.stderr}`);
+    assert.equal(JSON.parse(info.stdout).summary.file.counts.messages, mcap.messageCount, `${gb} GB: messages`);
+    assert.ok(stats.requests <= 4, `${gb} GB: ${stats.requests} requests`);
+    const summary = mcap.size - mcap.file.summaryStart;
+    assert.ok(stats.bytes <= summary + 8192, `${gb} GB: ${stats.bytes} bytes read for a ${summary}-byte summary`);
+  }
+});
