@@ -2,10 +2,12 @@
 // writer into an object { size, read(offset, length) } of any size. Add a format by adding a module.
 import { loadVirtualBag, parseSize } from './rosbag.mjs';
 import { loadVirtualMcap } from './mcap.mjs';
+import { loadVirtualCarla } from './carla.mjs';
 
 export const formats = {
   bag: { describe: 'ROS bag 2.0', open: loadVirtualBag },
   mcap: { describe: 'MCAP with zstd chunks and a summary', open: loadVirtualMcap },
+  log: { describe: 'CARLA recorder log', open: loadVirtualCarla },
 };
 
 export { parseSize };
