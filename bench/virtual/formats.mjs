@@ -3,11 +3,13 @@
 import { loadVirtualBag, parseSize } from './rosbag.mjs';
 import { loadVirtualMcap } from './mcap.mjs';
 import { loadVirtualCarla } from './carla.mjs';
+import { loadVirtualBddf } from './bddf.mjs';
 
 export const formats = {
   bag: { describe: 'ROS bag 2.0', open: loadVirtualBag },
   mcap: { describe: 'MCAP with zstd chunks and a summary', open: loadVirtualMcap },
   log: { describe: 'CARLA recorder log', open: loadVirtualCarla },
+  bddf: { describe: 'BDDF with its index and SHA1', open: loadVirtualBddf },
 };
 
 export { parseSize };
