@@ -153,12 +153,6 @@ const descriptorHeader = (size) => {
 };
 
 // A length-delimited field: tag byte, varint length, body.
-const lenField = (tag, body) => {
-  const out = Buffer.alloc(1 + varintLength(body.length) + body.length);
-  out[0] = tag;
-  body.copy(out, writeVarint(out, 1, body.length));
-  return out;
-};
 const lenFieldLength = (n) => 1 + varintLength(n) + n;
 
 export class VirtualBddf {
@@ -188,14 +182,17 @@ export class VirtualBddf {
       }
       return n + 8 + lenFieldLength(fileIndexFixed + lenFieldLength(offsets)) + 40;
     };
-    let k = 0, dataEnd = prefix;
+    let k = 0, dataEnd = prefix, bodies = 0;
     for (;;) {
       const b = t.blocks[k % T], s = seriesAt.get(b.series);
       if (s === undefined) throw new TemplateError(`a data block names series ${b.series}, which has no block index`);
       const entry = b.timestamp.length + 2 + 1 + varintLength(dataEnd) + b.additional.length;
       body[s] += lenFieldLength(entry);
       total[s] += b.payload;
-      if (dataEnd + b.bytes.length + indexLength(dataEnd + b.bytes.length) > size && k > 0) {
+      bodies += lenFieldLength(entry);
+      // The exact index length only near the end: a bound on it is cheap.
+      const near = dataEnd + b.bytes.length + bodies + S * 40 + fileIndexFixed + S * 10 + 100 > size;
+      if (near && dataEnd + b.bytes.length + indexLength(dataEnd + b.bytes.length) > size && k > 0) {
         body[s] -= lenFieldLength(entry);
         total[s] -= b.payload;
         break;
@@ -211,54 +208,68 @@ export class VirtualBddf {
       return out;
     });
     const indexBytes = indexLength(dataEnd) - 24;
-    const index = new LazySpan(indexBytes, () => this.#index(dataEnd, chunks, shiftOf));
+    const index = new LazySpan(indexBytes, () => this.#index(dataEnd, shiftOf));
     this.file = new SpanFile([new FixedSpan(t.prefix), chunks, index, new LazySpan(24, () => this.#digest())]);
     this.size = this.file.size;
     this.indexPos = dataEnd;
   }
 
-  // The series block indexes, the file index, the end block's header and the index offset.
-  #index(dataEnd, chunks, shiftOf) {
+  // The series block indexes, the file index, the end block's header and the index offset, written
+  // into one buffer: a first pass sizes each series' entries, a second writes them.
+  #index(dataEnd, shiftOf) {
     const t = this.template, T = t.blocks.length, S = t.series.length;
     const seriesAt = new Map(t.series.map((s, i) => [s.seriesIndex, i]));
-    const entries = t.series.map(() => []), totals = new Array(S).fill(0);
-    const seconds = Buffer.alloc(5);
+    const entryLength = (b, at) => 2 + b.timestamp.length + 1 + varintLength(at) + b.additional.length;
+    const bodies = new Array(S).fill(0), totals = new Array(S).fill(0);
     for (let j = 0, at = t.prefix.length; j < this.blockCount; at += t.blocks[j % T].bytes.length, ++j) {
       const b = t.blocks[j % T], s = seriesAt.get(b.series);
-      let timestamp = b.timestamp;
-      if (shiftOf(j)) {
-        timestamp = Buffer.from(timestamp);
-        writeVarint(seconds, 0, b.seconds + shiftOf(j));
-        seconds.copy(timestamp, b.secondsAt - (b.timestamp.byteOffset - b.bytes.byteOffset));
-      }
-      const offset = Buffer.alloc(1 + varintLength(at));
-      offset[0] = 0x10;
-      writeVarint(offset, 1, at);
-      entries[s].push(lenField(0x1a, Buffer.concat([lenField(0x0a, timestamp), offset, b.additional])));
+      bodies[s] += lenFieldLength(entryLength(b, at));
       totals[s] += b.payload;
     }
-    const parts = [], offsets = [];
-    let at = dataEnd;
-    t.series.forEach((series, i) => {
-      const total = [];
-      if (totals[i]) {
-        const field = Buffer.alloc(1 + varintLength(totals[i]));
-        field[0] = 0x20;
-        writeVarint(field, 1, totals[i]);
-        total.push(field);
-      }
-      const block = lenField(0x1a, Buffer.concat([series.head, ...entries[i], ...total]));
-      parts.push(descriptorHeader(block.length), block);
-      offsets.push(at);
-      at += 8 + block.length;
+    const inners = t.series.map((series, i) => series.head.length + bodies[i] + (totals[i] ? 1 + varintLength(totals[i]) : 0));
+    const offsets = [];
+    let length = 0;
+    for (const inner of inners) { offsets.push(dataEnd + length); length += 8 + lenFieldLength(inner); }
+    const packedLength = offsets.reduce((n, o) => n + varintLength(o), 0);
+    const fileIndexInner = t.fileIndexParts[0].length + lenFieldLength(packedLength) + t.fileIndexParts[1].length;
+    const out = Buffer.alloc(length + 8 + lenFieldLength(fileIndexInner) + 16);
+    const cursors = t.series.map((series, i) => {
+      let c = offsets[i] - dataEnd;
+      descriptorHeader(lenFieldLength(inners[i])).copy(out, c);
+      out[c + 8] = 0x1a;
+      c = writeVarint(out, c + 9, inners[i]);
+      return c + series.head.copy(out, c);
     });
-    const packed = Buffer.alloc(offsets.reduce((n, o) => n + varintLength(o), 0));
-    offsets.reduce((p, o) => writeVarint(packed, p, o), 0);
-    const fileIndex = lenField(0x22, Buffer.concat([t.fileIndexParts[0], lenField(0x12, packed), t.fileIndexParts[1]]));
-    const trailer = Buffer.alloc(16);
-    trailer.writeBigUInt64LE((BigInt(TYPE.end) << 56n) | 24n);
-    trailer.writeBigUInt64LE(BigInt(at), 8);
-    return Buffer.concat([...parts, descriptorHeader(fileIndex.length), fileIndex, trailer]);
+    for (let j = 0, at = t.prefix.length; j < this.blockCount; at += t.blocks[j % T].bytes.length, ++j) {
+      const b = t.blocks[j % T], s = seriesAt.get(b.series);
+      let c = cursors[s];
+      out[c] = 0x1a;
+      c = writeVarint(out, c + 1, entryLength(b, at));
+      out[c] = 0x0a;
+      out[c + 1] = b.timestamp.length;
+      c += 2;
+      b.timestamp.copy(out, c);
+      if (shiftOf(j)) writeVarint(out, c + b.secondsAt - (b.timestamp.byteOffset - b.bytes.byteOffset), b.seconds + shiftOf(j));
+      c += b.timestamp.length;
+      out[c] = 0x10;
+      c = writeVarint(out, c + 1, at);
+      cursors[s] = c + b.additional.copy(out, c);
+    }
+    totals.forEach((total, i) => {
+      if (total) { out[cursors[i]] = 0x20; writeVarint(out, cursors[i] + 1, total); }
+    });
+    let c = length;
+    descriptorHeader(lenFieldLength(fileIndexInner)).copy(out, c);
+    out[c + 8] = 0x22;
+    c = writeVarint(out, c + 9, fileIndexInner);
+    c += t.fileIndexParts[0].copy(out, c);
+    out[c] = 0x12;
+    c = writeVarint(out, c + 1, packedLength);
+    c = offsets.reduce((p, o) => writeVarint(out, p, o), c);
+    c += t.fileIndexParts[1].copy(out, c);
+    out.writeBigUInt64LE((BigInt(TYPE.end) << 56n) | 24n, c);
+    out.writeBigUInt64LE(BigInt(dataEnd + length), c + 8);
+    return out;
   }
 
   // The SHA1 of bytes [0, size - 24), computed once by streaming and cached, then "FDDB".
