@@ -99,6 +99,26 @@ void clear_index(FileModel* m) {
   m->end_time.reset();
 }
 
+// How many ChunkIndex records the summary can hold, from its ChunkIndex group's summary offset
+// (bounded by the bytes read, so never more than they can hold): the chunk list is reserved once,
+// where growing it record by record took a fifth of a 100 GB file's open in page faults. 0 when
+// the file has no such offset.
+uint64_t chunk_index_bound(std::string_view bytes, uint64_t base, const Footer& f) {
+  constexpr uint64_t kSmallestChunkIndex = kRecordPrefix + 68;  // no message index offsets, no compression name
+  if (f.summary_offset_start < base || f.summary_offset_start - base >= bytes.size()) return 0;
+  for (uint64_t pos = f.summary_offset_start - base; pos < bytes.size();) {
+    RecordFrame frame;
+    std::string why;
+    if (!frame_at(bytes, pos, &frame, &why) || frame.op != kOpSummaryOffset) return 0;
+    SummaryOffset so;
+    if (parse_summary_offset(bytes.substr(static_cast<size_t>(pos + kRecordPrefix), static_cast<size_t>(frame.length)), &so, &why) &&
+        so.group_opcode == kOpChunkIndex)
+      return std::min<uint64_t>(so.group_length, bytes.size()) / kSmallestChunkIndex;
+    pos += kRecordPrefix + frame.length;
+  }
+  return 0;
+}
+
 // Parses the summary and summary offset sections from `bytes` (file offset `base`). False (with a
 // problem) when a record is damaged: the caller scans instead.
 bool parse_summary(std::string_view bytes, uint64_t base, FileModel* m) {
@@ -111,6 +131,7 @@ bool parse_summary(std::string_view bytes, uint64_t base, FileModel* m) {
     m->problem(Severity::Error, offset, "mcap.summary.damaged", "the summary section is damaged at byte " + std::to_string(offset) + ": " + why);
     return false;
   };
+  m->chunks.reserve(static_cast<size_t>(chunk_index_bound(bytes, base, f)));
   while (pos < bytes.size()) {
     RecordFrame frame;
     std::string why;
@@ -342,7 +363,9 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
     scan_file(source, m, "the summary has no Statistics record", false, progress);
     return;
   }
-  std::stable_sort(m->chunks.begin(), m->chunks.end(), [](const ChunkInfo& a, const ChunkInfo& b) { return a.offset < b.offset; });
+  auto by_offset = [](const ChunkInfo& a, const ChunkInfo& b) { return a.offset < b.offset; };
+  // Writers list chunks in file order: the check spares a 100 GB file's sort its buffer.
+  if (!std::is_sorted(m->chunks.begin(), m->chunks.end(), by_offset)) std::stable_sort(m->chunks.begin(), m->chunks.end(), by_offset);
   check_index_positions(m);
   m->source = SummarySource::Index;
   const Statistics& s = *m->statistics;
