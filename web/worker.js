@@ -314,7 +314,8 @@ async function ensureOffload({ decompress = true } = {}) {
  */
 const parse = (text) => (text ? JSON.parse(text) : /** @type {T} */ (null));
 
-// Pushes the local file's stream into `feed` (a ByteFeed: web/src/stream-feed.js) and deletes it;
+// Pushes the local file's stream into `feed` (a ByteFeed: web/src/stream-feed.js), or a remote
+// file's ranges (web/src/remote-feed.js), and deletes it;
 // returns the feed's answer, or null when there was no feed. `pass` names it in readStats.
 /**
  * @param {ByteFeed | null} feed
@@ -326,7 +327,9 @@ async function feedFile(feed, pass, progress) {
   if (!feed) return null;
   const { reader } = current();
   try {
-    const fed = await streamFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
+    const fed = reader.kind === 'url'
+      ? await (await import('./src/remote-feed.js')).remoteFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {any} */ (reader), progress)
+      : await streamFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
     reader.fed ??= {};
     reader.fed[pass] = { bytes: (reader.fed[pass]?.bytes || 0) + fed.streamed, feeder: fed.fromFeeder };
     return fed.answer;
@@ -433,9 +436,9 @@ const ops = {
   async summary(_, progress) {
     const { inspector, reader } = current();
     // A format without an index (CARLA) scans the whole file first: a local file streams into
-    // the scan. An incomplete feed keeps nothing, and summary() then scans by reading, which
+    // the scan, a remote one comes in large ranges, several in flight (src/remote-feed.js). An incomplete feed keeps nothing, and summary() then scans by reading, which
     // reports what went wrong as before.
-    await feedFile(reader.kind === 'file' ? inspector.scanFeed() : null, 'scan', progress);
+    await feedFile(reader.kind === 'file' || reader.kind === 'url' ? inspector.scanFeed() : null, 'scan', progress);
     const summary = parse(inspector.summary());
     if (reader.kind === 'folder') reader.dropPrefetched();
     return summary;

@@ -121,6 +121,33 @@ test('?url= to a writer-made MCAP on a Range server shows its summary after at m
   }
 });
 
+// Found with bench:scale (2026-12-04): a 1 GB CARLA log by URL (50 ms a request) went "silent"
+// after 20 s. The log has no index, so its summary is a scan of the whole file; the codec read it
+// one synchronous request after another with no progress, and the watchdog stopped the worker.
+// Now the scan is fed 8 MiB ranges, four in flight, with progress (src/remote-feed.js). Here a
+// server a second late per request and a 3 s watchdog: read one range at a time, the 5 ranges
+// took 5 s without a word.
+test('a remote CARLA log is scanned for its summary in ranges in flight together, with progress, and the watchdog stays quiet', async (t) => {
+  if (skip(t)) return;
+  const name = 'town.log';
+  const path = join(dir, name);
+  execFileSync(cli, ['make-demo-carla', path, '--size-mb', '36'], { stdio: 'ignore' });
+  const size = statSync(path).size;
+  const server = await fileServer(dir, { range: true, cors: 'full', delayMs: 1000 });
+  try {
+    const page = await env.newPage({ query: `${remoteQuery(server.url + name)}&watchdog=3` });
+    await page.waitForFunction(() => /Scanning town\.log/.test(document.querySelector('#progress')?.textContent || ''), null, { timeout: 30_000 });
+    assert.equal(await waitRemote(page, 60_000), 'summary');
+    const frames = cliJson('info', '--json', path).summary.file.counts.frames;
+    assert.match(await page.textContent('#facts-slot'), new RegExp(frames.toLocaleString('en-US')));
+    assert.ok(server.stats.bytes < size * 1.1, `${server.stats.bytes} bytes read of ${size}`);
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
 test('a remote bag shows the same summary and bytes as the same file opened locally', async (t) => {
   if (skip(t)) return;
   const path = join(dir, 'small.bag');
