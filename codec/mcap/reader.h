@@ -15,8 +15,10 @@
 
 namespace logscope::mcap {
 
-// The summary section is read in one piece up to this size; a larger one is scanned instead.
-constexpr uint64_t kMaxSummaryRead = 64ull << 20;
+// The summary section is read in one piece up to this size; a larger one is scanned instead. A
+// 1 TB MCAP of 1 MiB chunks has a 141 MB summary (a chunk index per chunk): at 64 MiB it was
+// scanned, a terabyte read for what its summary says (bench:scale, 2026-12-04).
+constexpr uint64_t kMaxSummaryRead = 512ull << 20;
 // At most this many top-level records are kept for the tree (the walk reads them all).
 constexpr size_t kMaxListedRecords = 1u << 20;
 

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -133,4 +133,30 @@ test('info of a remote virtual MCAP reads the summary only, at 2 GB and at 100 G
     const summary = mcap.size - mcap.file.summaryStart;
     assert.ok(stats.bytes <= summary + 8192, `${gb} GB: ${stats.bytes} bytes read for a ${summary}-byte summary`);
   }
+});
+
+// Found with bench:scale (2026-12-04): a 1 TB MCAP's summary (141 MB) was past the 64 MiB read at
+// once, so info scanned the terabyte instead. A sparse file holding only a 600 GB virtual MCAP's
+// head, summary and footer (85 MB of summary) now opens from its summary.
+test('info of a 600 GB MCAP opens from its 85 MB summary, not by scanning', { skip: needCli, timeout: 300000 }, async () => {
+  const mcap = new VirtualMcap(readFileSync(template), 600 * GB);
+  const summary = mcap.size - mcap.file.summaryStart;
+  assert.ok(summary > 80 * 2 ** 20, `a ${summary}-byte summary`);
+  const path = join(dir, 'sparse.mcap');
+  const fd = openSync(path, 'w');
+  try {
+    ftruncateSync(fd, mcap.size);
+    const put = (offset, length) => { const bytes = mcap.read(offset, length); writeSync(fd, bytes, 0, bytes.length, offset); };
+    put(0, 1 << 16);
+    for (let at = mcap.file.summaryStart - 13; at < mcap.size; at += 16 << 20) put(at, Math.min(16 << 20, mcap.size - at));
+  } finally {
+    closeSync(fd);
+  }
+  const info = await cli(['info', path, '--json'], 120000);
+  assert.equal(info.status, 0, info.stderr);
+  const json = JSON.parse(info.stdout).summary;
+  assert.deepEqual(json.problems.map((p) => p.code), []);
+  assert.equal(json.file.counts.messages, mcap.messageCount);
+  assert.equal(json.file.counts.chunks, mcap.chunkCount);
+  rmSync(path);
 });
