@@ -114,7 +114,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const version = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const sizeText = (gb) => (gb >= 1000 ? `${gb / 1000} TB` : `${gb} GB`);
 const secondsOf = (ms) => (ms === null || ms === undefined ? '—' : `${Math.round(ms)} ms`);
-const pageErrors = (list) => (list.some((r) => r.errors.length) ? `\nPage errors: ${list.flatMap((r) => r.errors.map((e) => `${r.format ?? 'bag'} ${sizeText(r.gb)}: ${e}`)).join('; ')}\n` : '');
+const pageErrors = (list) => (list.some((r) => r.errors.length) ? `\nPage errors: ${list.flatMap((r) => r.errors.map((e) => `${r.format ?? 'bag'} ${sizeText(r.gb)}: ${e.replace(/\s+/g, ' ').slice(0, 160)}`)).join('; ')}\n` : '');
 const askedCells = (r) => [r.askedMs, r.againMs].map((ms) => (Number.isFinite(ms) ? secondsOf(ms) : '—')).join(' | ');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
