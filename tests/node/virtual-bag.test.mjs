@@ -4,12 +4,12 @@
 // that does not grow from 2 GB to 100 GB.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { cliPath } from '../wasm/support.mjs';
+import { assertRangesAgree, cli, comparable } from './virtual-support.mjs';
 import { VirtualBag } from '../../bench/virtual/rosbag.mjs';
 import { writeVirtual } from '../../bench/virtual/write.mjs';
 import { startServer } from '../../bench/virtual/serve.mjs';
@@ -19,19 +19,6 @@ import { readScatteredRemote } from '../../web/src/byteranges.js';
 const GB = 2 ** 30;
 const haveCli = existsSync(cliPath);
 const havePython = () => spawnSync('/usr/bin/python3', ['-c', 'import rosbag']).status === 0;
-const run = promisify(execFile);
-
-// The CLI runs asynchronously: the server answering it lives in this process.
-async function cli(args, timeout = 0) {
-  try {
-    const { stdout, stderr } = await run(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, timeout, env: { ...process.env, TZ: 'UTC' } });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    if (error.killed) return { status: null, stdout: error.stdout, stderr: `killed after ${timeout} ms` };
-    if (typeof error.code !== 'number') throw error;
-    return { status: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 // Messages per topic as python3-rosbag counts them from the bag's index.
 const PY_COUNTS = `
@@ -46,9 +33,6 @@ function topicCounts(json) {
   const [topic, messages] = ['topic', 'messages'].map((c) => table.columns.indexOf(c));
   return Object.fromEntries(table.rows.map((row) => [row[topic], row[messages]]));
 }
-
-// A check result without the path it was given.
-const comparable = (json) => ({ ...json, path: undefined });
 
 let dir, template, server;
 before(async () => {
@@ -75,14 +59,7 @@ test('a virtual bag of the template size is the template, byte for byte', { skip
 test('ranges read alone equal the same ranges of the whole file', { skip: !haveCli && 'build/native/logscope is not built (npm run build:native)' }, () => {
   const bytes = readFileSync(template);
   const bag = new VirtualBag(bytes, 5 * bytes.length + 12345);
-  const whole = bag.read(0, bag.size);
-  assert.equal(whole.length, bag.size);
-  let seed = 7;
-  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  for (let i = 0; i < 3000; ++i) {
-    const offset = random(bag.size), length = random(i % 2 ? 64 : 300000);
-    assert.ok(bag.read(offset, length).equals(whole.subarray(offset, offset + length)), `range ${offset}+${length}`);
-  }
+  assertRangesAgree(bag);
 });
 
 // 2 GB: writing it took 10 s, check 2 s and python3-rosbag 9 s on the busy 2-core test machine.

@@ -5,31 +5,15 @@
 // block entry per data block), in a number of requests that does not.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { cliPath } from '../wasm/support.mjs';
+import { assertRangesAgree, cli, comparable, needCli } from './virtual-support.mjs';
 import { VirtualBddf } from '../../bench/virtual/bddf.mjs';
 import { writeVirtual } from '../../bench/virtual/write.mjs';
 import { startServer } from '../../bench/virtual/serve.mjs';
 
 const GB = 2 ** 30;
-const needCli = !existsSync(cliPath) && 'build/native/logscope is not built (npm run build:native)';
-const run = promisify(execFile);
-
-async function cli(args) {
-  try {
-    const { stdout, stderr } = await run(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, TZ: 'UTC' } });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    if (typeof error.code !== 'number') throw error;
-    return { status: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
-
-const comparable = (json) => ({ ...json, path: undefined });
 
 let dir, template, server;
 before(async () => {
@@ -57,14 +41,7 @@ test('a virtual BDDF file of the template size is the template, byte for byte', 
 test('ranges of a virtual BDDF file read alone equal the same ranges of the whole file', { skip: needCli }, () => {
   const bytes = readFileSync(template);
   const bddf = open(5 * bytes.length + 12345);
-  const whole = bddf.read(0, bddf.size);
-  assert.equal(whole.length, bddf.size);
-  let seed = 7;
-  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  for (let i = 0; i < 3000; ++i) {
-    const offset = random(bddf.size), length = random(i % 2 ? 64 : 300000);
-    assert.ok(bddf.read(offset, length).equals(whole.subarray(offset, offset + length)), `range ${offset}+${length}`);
-  }
+  assertRangesAgree(bddf);
 });
 
 test('a template that is not a whole BDDF file is refused with its reason', { skip: needCli }, () => {

@@ -5,32 +5,17 @@
 // no index, so its summary is a scan of the whole file (and check, a second pass: doctor.h).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { cliPath } from '../wasm/support.mjs';
+import { assertRangesAgree, cli, comparable, needCli } from './virtual-support.mjs';
 import { VirtualCarla } from '../../bench/virtual/carla.mjs';
 import { writeVirtual } from '../../bench/virtual/write.mjs';
 import { startServer } from '../../bench/virtual/serve.mjs';
 
 const GB = 2 ** 30;
-const needCli = !existsSync(cliPath) && 'build/native/logscope is not built (npm run build:native)';
-const run = promisify(execFile);
-
-async function cli(args) {
-  try {
-    const { stdout, stderr } = await run(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, TZ: 'UTC' } });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    if (typeof error.code !== 'number') throw error;
-    return { status: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 const codes = (json) => json.report.problems.map((p) => `${p.severity} ${p.code}`).sort();
-const comparable = (json) => ({ ...json, path: undefined });
 
 let dir, template, server;
 before(async () => {
@@ -56,14 +41,7 @@ test('a virtual CARLA log of the template size is the template, byte for byte', 
 test('ranges of a virtual CARLA log read alone equal the same ranges of the whole file', { skip: needCli }, () => {
   const bytes = readFileSync(template);
   const log = new VirtualCarla(bytes, 5 * bytes.length + 12345);
-  const whole = log.read(0, log.size);
-  assert.equal(whole.length, log.size);
-  let seed = 7;
-  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  for (let i = 0; i < 3000; ++i) {
-    const offset = random(log.size), length = random(i % 2 ? 64 : 300000);
-    assert.ok(log.read(offset, length).equals(whole.subarray(offset, offset + length)), `range ${offset}+${length}`);
-  }
+  assertRangesAgree(log);
 });
 
 test('a template that is not a CARLA log is refused with its reason', { skip: needCli }, () => {

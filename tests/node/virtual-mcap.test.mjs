@@ -4,32 +4,17 @@
 // opening it remotely reads the footer and the summary only, from 2 GB to 100 GB.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { McapStreamReader } from '@mcap/core';
 import { loadDecompressHandlers } from '@mcap/support';
-import { cliPath } from '../wasm/support.mjs';
+import { assertRangesAgree, cli, comparable, needCli } from './virtual-support.mjs';
 import { VirtualMcap } from '../../bench/virtual/mcap.mjs';
 import { writeVirtual } from '../../bench/virtual/write.mjs';
 import { startServer } from '../../bench/virtual/serve.mjs';
 
 const GB = 2 ** 30;
-const haveCli = existsSync(cliPath);
-const needCli = !haveCli && 'build/native/logscope is not built (npm run build:native)';
-const run = promisify(execFile);
-
-async function cli(args, timeout = 0) {
-  try {
-    const { stdout, stderr } = await run(cliPath, args, { encoding: 'utf8', maxBuffer: 1 << 28, timeout, env: { ...process.env, TZ: 'UTC' } });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    if (typeof error.code !== 'number') throw error;
-    return { status: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 // Messages per channel topic, as @mcap/core's stream reader finds them in every chunk, with every
 // chunk CRC checked; the file is streamed 8 MiB at a time.
@@ -59,11 +44,9 @@ function channelCounts(json) {
   return Object.fromEntries(table.rows.map((row) => [row[topic], row[messages]]));
 }
 
-const comparable = (json) => ({ ...json, path: undefined });
-
 let dir, template, server;
 before(async () => {
-  if (!haveCli) return;
+  if (needCli) return;
   dir = mkdtempSync(join(tmpdir(), 'virtual-mcap-'));
   template = join(dir, 'template.mcap');
   const made = await cli(['make-demo-mcap', template, '--size-mb', '4', '--compression', 'none']);
@@ -78,14 +61,7 @@ after(async () => {
 test('ranges of a virtual MCAP read alone equal the same ranges of the whole file', { skip: needCli }, () => {
   const bytes = readFileSync(template);
   const mcap = new VirtualMcap(bytes, 5 * bytes.length + 12345);
-  const whole = mcap.read(0, mcap.size);
-  assert.equal(whole.length, mcap.size);
-  let seed = 7;
-  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-  for (let i = 0; i < 3000; ++i) {
-    const offset = random(mcap.size), length = random(i % 2 ? 64 : 300000);
-    assert.ok(mcap.read(offset, length).equals(whole.subarray(offset, offset + length)), `range ${offset}+${length}`);
-  }
+  assertRangesAgree(mcap);
 });
 
 test('a template that is not an uncompressed, summarised MCAP is refused with its reason', { skip: needCli }, async () => {

@@ -6,10 +6,10 @@
 // (worker-client.js) and the page said the inspector had stopped answering.
 // @logscope-first-use: only a remote file's scan imports it (build-dist.mjs).
 import { describeReadError } from './readers.js';
+import { pushInto } from './stream-feed.js';
 
 const PIECE = 8 << 20;
 const IN_FLIGHT = 4;
-const PUSH_PIECE = 4 << 20;  // as stream-feed.js: the codec hands out buffers of at most 16 MB
 
 /**
  * @param {import('./types.js').LogscopeModule} Module
@@ -38,12 +38,7 @@ export async function remoteFeed(Module, feed, reader, progress) {
       const wanted = Math.min(PIECE, end - done);
       if (chunk.length !== wanted) throw new Error(`the server sent ${chunk.length} bytes for the ${wanted} at byte ${done}`);
       ask();
-      for (let at = 0; at < chunk.length; at += PUSH_PIECE) {
-        const piece = chunk.subarray(at, at + PUSH_PIECE);
-        const pointer = feed.buffer(piece.length);
-        Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
-        feed.update(piece.length);
-      }
+      pushInto(Module, feed, chunk);
       done += chunk.length;
       progress(done, end);
     }

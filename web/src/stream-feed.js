@@ -36,6 +36,21 @@ function startFeeder() {
   }
 }
 
+// Copies `chunk` into the codec's feed, PUSH_PIECE at a time (also remote-feed.js's).
+/**
+ * @param {import('./types.js').LogscopeModule} Module
+ * @param {import('./types.js').ByteFeed} feed
+ * @param {Uint8Array} chunk
+ */
+export function pushInto(Module, feed, chunk) {
+  for (let at = 0; at < chunk.length; at += PUSH_PIECE) {
+    const piece = chunk.subarray(at, at + PUSH_PIECE);
+    const pointer = feed.buffer(piece.length);
+    Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
+    feed.update(piece.length);
+  }
+}
+
 // Feeds bytes [feed.begin(), feed.end()) of the reader's file; progress(done, total) in file
 // offsets. Returns the feed's answer (JSON text), the bytes that came and whether a feeder worker
 // brought them.
@@ -53,12 +68,7 @@ export async function streamFeed(Module, feed, reader, progress, read = feederRe
   let done = begin;
   /** @type {Push} */
   const push = (chunk) => {
-    for (let at = 0; at < chunk.length; at += PUSH_PIECE) {
-      const piece = chunk.subarray(at, at + PUSH_PIECE);
-      const pointer = feed.buffer(piece.length);
-      Module.HEAPU8.set(piece, pointer); // looked up after buffer(): growing the heap replaces it
-      feed.update(piece.length);
-    }
+    pushInto(Module, feed, chunk);
     done += chunk.length;
     reader.bytesRead += chunk.length;
   };
