@@ -5,7 +5,8 @@
 // is open, so a page served from another origin opens them with ?url= (bench/scale-page.mjs).
 // `multiRange` ('multipart', 'whole', 'first') answers several ranges as nginx does, or as servers
 // without multipart answers do (the whole file, as S3; only the first range), for the tests.
-//   node bench/virtual/serve.mjs --template bag=demo.bag [--port 8090] [--delay-ms 50]
+//   node bench/virtual/serve.mjs --template bag=demo.bag [--template mcap=T.mcap --template bddf=T.bddf
+//     --template log=T.log] [--port 8090] [--delay-ms 50]   (templates: formats.mjs)
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
