@@ -8,7 +8,7 @@
 // Positions and every other payload are the template's: the actors jump back at every copy.
 // read(offset, length) builds just the bytes asked for.
 import { readFileSync } from 'node:fs';
-import { CycledSpan, FixedSpan, SpanFile, addU64, u64Words } from './spans.mjs';
+import { CycledSpan, FixedSpan, SpanFile, addU64, largestCount, u64Words } from './spans.mjs';
 
 const PACKET = { frameStart: 0, frameEnd: 1, platformTime: 14, visualTime: 20 };
 
@@ -67,10 +67,8 @@ export class VirtualCarla {
     const lengths = cycled.map((f) => f.end - f.start);
     const cycle = lengths.reduce((a, b) => a + b);
     const make = (k) => new SpanFile([fixed, new CycledSpan(lengths, k, (i) => this.#frame(i, k))]);
-    let k = Math.max(1, Math.floor((size - fixed.length) / cycle) * cycled.length);
-    let file = make(k);
-    while (k > 1 && file.size > size) file = make(--k);
-    for (let next = make(k + 1); next.size <= size; next = make(k + 1)) { file = next; ++k; }
+    const k = largestCount((n) => make(n).size, size, Math.floor((size - fixed.length) / cycle) * cycled.length);
+    const file = make(k);
     this.file = file;
     this.size = file.size;
     this.frameCount = k + 1;

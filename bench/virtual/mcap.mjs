@@ -15,7 +15,7 @@
 // it would mean building every byte of the file once. Message payloads are never rewritten.
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { CycledSpan, FixedSpan, LazySpan, SpanFile, addU64, u64Words } from './spans.mjs';
+import { CycledSpan, FixedSpan, LazySpan, SpanFile, addU64, floorIndex, largestCount, lowerBound, u64Words } from './spans.mjs';
 
 const MAGIC = Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
 const OP = { header: 1, footer: 2, schema: 3, channel: 4, message: 5, chunk: 6, messageIndex: 7, chunkIndex: 8, attachment: 9, attachmentIndex: 10, statistics: 11, metadata: 12, metadataIndex: 13, summaryOffset: 14, dataEnd: 15 };
@@ -37,12 +37,6 @@ function records(bytes, start, end, what) {
   }
   return out;
 }
-
-const lastBelow = (sorted, value) => {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] < value) lo = mid + 1; else hi = mid; }
-  return lo - 1;
-};
 
 // One template chunk and its message index records, laid out as a virtual chunk unit: the bytes
 // (with compression "zstd"), the offsets of the u64 times to shift, and what its chunk index says.
@@ -67,7 +61,7 @@ function chunkUnit(bytes, chunk, indexes) {
   const blocks = [];
   for (let from = 0; from < records_.length;) {
     let to = Math.min(from + BLOCK, records_.length);
-    const i = lastBelow(messageTimes, to);
+    const i = lowerBound(messageTimes, to) - 1;  // the last time field starting before the cut
     if (to < records_.length && i >= 0 && messageTimes[i] + 8 > to) to = messageTimes[i];
     blocks.push([from, to]);
     from = to;
@@ -95,7 +89,7 @@ function chunkUnit(bytes, chunk, indexes) {
     at += 3 + to - from;
   }
   const times = [9, 17], blockStarts = blocks.map((b) => b[0]);
-  for (const o of messageTimes) times.push(content[lastBelow(blockStarts, o + 1)] + o);
+  for (const o of messageTimes) times.push(content[floorIndex(blockStarts, o)] + o);
   const messageIndexOffsets = [];
   for (const r of indexes) {
     messageIndexOffsets.push([bytes.readUInt16LE(r.body), at]);
@@ -206,10 +200,8 @@ export class VirtualMcap {
     const fixed = prefix.length + 13 + t.head.length + tailLength + FOOTER + 8;
     const cycle = unitLengths.reduce((a, b) => a + b) + indexLengths.reduce((a, b) => a + b);
     const make = (k) => this.#layout(t, prefix, unitLengths, indexLengths, tailLength, k);
-    let k = Math.max(1, Math.floor((size - fixed) / cycle) * T);
-    let file = make(k);
-    while (k > 1 && file.size > size) file = make(--k);
-    for (let next = make(k + 1); next.size <= size; next = make(k + 1)) { file = next; ++k; }
+    const k = largestCount((n) => make(n).size, size, Math.floor((size - fixed) / cycle) * T);
+    const file = make(k);
     this.file = file;
     this.size = file.size;
     this.chunkCount = k;

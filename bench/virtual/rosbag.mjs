@@ -17,7 +17,7 @@
 // message records'. Uncompressed templates give a fully consistent bag; tests and bench use those.
 // Message payloads (e.g. a std_msgs/Header stamp) are never rewritten: only record and index times.
 import { readFileSync } from 'node:fs';
-import { floorIndex, starts } from './spans.mjs';
+import { floorIndex, largestCount, lowerBound, starts } from './spans.mjs';
 
 const VERSION_LINE = '#ROSBAG V2.0\n';
 const OP = { messageData: 2, bagHeader: 3, indexData: 4, chunk: 5, chunkInfo: 6, connection: 7 };
@@ -177,15 +177,6 @@ function copyPiece(p, from, to, out, at, shiftSeconds, pos) {
   }
 }
 
-function lowerBound(list, value) {
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
 // Writes the part of `word` (n bytes, meant for piece offset o) that falls inside [from, to).
 function overlay(word, n, o, from, to, out, at) {
   const a = Math.max(o, from), b = Math.min(o + n, to);
@@ -207,9 +198,7 @@ export class VirtualBag {
     const chunkCycle = this.chunkStarts[T], infoCycle = this.infoStarts[T];
     const fixed = t.header.bytes.length + t.connections.length;
     const bytesFor = (k) => fixed + this.#cycled(this.chunkStarts, chunkCycle, k) + this.#cycled(this.infoStarts, infoCycle, k);
-    let k = Math.max(1, Math.floor((size - fixed) / (chunkCycle + infoCycle)) * T);
-    while (k > 1 && bytesFor(k) > size) --k;
-    while (bytesFor(k + 1) <= size) ++k;
+    const k = largestCount(bytesFor, size, Math.floor((size - fixed) / (chunkCycle + infoCycle)) * T);
     const copies = Math.ceil(k / T);
     if (t.firstSeconds + copies * t.periodSeconds > 0xffffffff) throw new RangeError(`${size} bytes would run the bag's times past the u32 seconds of a ROS time`);
     this.chunkCount = k;

@@ -20,6 +20,25 @@ export function floorIndex(list, value) {
   return lo;
 }
 
+// The first index i with list[i] >= value (list.length when none).
+export function lowerBound(list, value) {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+// The largest count k >= 1 of units whose file, sizeOf(k) bytes, fits in `limit` (1 when none
+// does), searched from `guess`.
+export function largestCount(sizeOf, limit, guess) {
+  let k = Math.max(1, guess);
+  while (k > 1 && sizeOf(k) > limit) --k;
+  while (sizeOf(k + 1) <= limit) ++k;
+  return k;
+}
+
 export class FixedSpan {
   constructor(bytes) { this.bytes = bytes; this.length = bytes.length; }
   copy(from, to, out, at) { out.set(this.bytes.subarray(from, to), at); }
