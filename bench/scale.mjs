@@ -73,33 +73,33 @@ for (const f of OTHERS) {
 const server = await startServer({ templates, delayMs: DELAY_MS });
 const rows = [], otherRows = [], otherPages = [];
 let pages = [];
+const stats = async () => (await fetch(`${server.base}/stats`)).json();
+const reset = async () => { await fetch(`${server.base}/stats?reset=1`); };
+// `logscope info URL` of one virtual log, timed, with the server's counts. `warm` ([start, length])
+// is read first, not in the timed open: what the server builds once (a bag's index section, an
+// MCAP's summary and footer, a BDDF's index and digest: a SHA1 of the whole file, streamed once
+// and cached on disk), as a real server sends it from its page cache.
+async function infoByUrl(ext, gb, warm) {
+  const url = `${server.base}/scale.${ext}?size=${gb}G`;
+  for (const [start, length] of warm) await (await fetch(url, { headers: { Range: `bytes=${start}-${start + length - 1}` } })).arrayBuffer();
+  await reset();
+  const run = await timed(['info', url, '--json']);
+  const counted = await stats();
+  return { ...run, requests: counted.requests, bytes: counted.bytes };
+}
 try {
   for (const gb of SIZES) {
     const bag = new VirtualBag(readFileSync(template), gb * 2 ** 30);
-    // The server builds the index section once (bench/virtual/rosbag.mjs): not in the timed open.
-    await (await fetch(`${server.base}/scale.bag?size=${gb}G`, { headers: { Range: `bytes=${bag.indexPos}-${bag.indexPos}` } })).arrayBuffer();
-    await fetch(`${server.base}/stats?reset=1`);
-    const run = await timed(['info', `${server.base}/scale.bag?size=${gb}G`, '--json']);
-    const stats = await (await fetch(`${server.base}/stats`)).json();
-    rows.push({ gb, size: bag.size, chunks: bag.chunkCount, indexBytes: bag.size - bag.indexPos, ...run, requests: stats.requests, bytes: stats.bytes });
+    rows.push({ gb, size: bag.size, chunks: bag.chunkCount, indexBytes: bag.size - bag.indexPos, ...(await infoByUrl('bag', gb, [[bag.indexPos, 1]])) });
     console.log(JSON.stringify(rows.at(-1)));
   }
-  const stats = async () => (await fetch(`${server.base}/stats`)).json();
-  const reset = async () => { await fetch(`${server.base}/stats?reset=1`); };
   pages = await pageRows({ root, base: server.base, sizes: PAGE_SIZES, stats, reset });
   for (const f of OTHERS) {
     const bytes = readFileSync(templates[f.ext]);
     for (const gb of f.sizes) {
       const log = f.open(bytes, gb * 2 ** 30);
-      // Not in the timed open: the server builds the summary or index once, and a BDDF's digest
-      // (a SHA1 of the whole file, streamed once and cached on disk).
-      const warm = async (start, length) => (await fetch(`${server.base}/scale.${f.ext}?size=${gb}G`, { headers: { Range: `bytes=${start}-${start + length - 1}` } })).arrayBuffer();
-      if (f.indexAt(log) < log.size) await warm(f.indexAt(log), 1);
-      await warm(log.size - 64, 64);
-      await reset();
-      const run = await timed(['info', `${server.base}/scale.${f.ext}?size=${gb}G`, '--json']);
-      const counted = await stats();
-      otherRows.push({ format: f.name, gb, units: f.units(log), indexBytes: log.size - f.indexAt(log), ...run, requests: counted.requests, bytes: counted.bytes });
+      const warm = [...(f.indexAt(log) < log.size ? [[f.indexAt(log), 1]] : []), [log.size - 64, 64]];
+      otherRows.push({ format: f.name, gb, units: f.units(log), indexBytes: log.size - f.indexAt(log), ...(await infoByUrl(f.ext, gb, warm)) });
       console.log(JSON.stringify(otherRows.at(-1)));
     }
     for (const row of await pageRows({ root, base: server.base, sizes: f.pageSizes, stats, reset, ext: f.ext, full: false })) otherPages.push({ format: f.name, ...row });

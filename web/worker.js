@@ -328,7 +328,7 @@ async function feedFile(feed, pass, progress) {
   const { reader } = current();
   try {
     const fed = reader.kind === 'url'
-      ? await (await import('./src/remote-feed.js')).remoteFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {any} */ (reader), progress)
+      ? await (await import('./src/remote-feed.js')).remoteFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {ReturnType<typeof import('./src/readers.js').httpReader>} */ (reader), progress)
       : await streamFeed(/** @type {LogscopeModule} */ (readingModule), feed, /** @type {import('./src/readers.js').LocalReader} */ (reader), progress);
     reader.fed ??= {};
     reader.fed[pass] = { bytes: (reader.fed[pass]?.bytes || 0) + fed.streamed, feeder: fed.fromFeeder };
@@ -436,8 +436,9 @@ const ops = {
   async summary(_, progress) {
     const { inspector, reader } = current();
     // A format without an index (CARLA) scans the whole file first: a local file streams into
-    // the scan, a remote one comes in large ranges, several in flight (src/remote-feed.js). An incomplete feed keeps nothing, and summary() then scans by reading, which
-    // reports what went wrong as before.
+    // the scan, a remote one comes in large ranges, several in flight (src/remote-feed.js). An
+    // incomplete feed keeps nothing, and summary() then scans by reading, which reports what went
+    // wrong as before.
     await feedFile(reader.kind === 'file' || reader.kind === 'url' ? inspector.scanFeed() : null, 'scan', progress);
     const summary = parse(inspector.summary());
     if (reader.kind === 'folder') reader.dropPrefetched();
