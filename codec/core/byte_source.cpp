@@ -84,7 +84,8 @@ CachedByteSource::CachedByteSource(ByteSource& inner, Options options)
 void CachedByteSource::clear() {
   release_preloaded();
   blocks_.clear();
-  cached_bytes_ = 0;
+  cached_bytes_ = small_bytes_ = 0;
+  expected_run_ = 0;
   last_miss_end_ = UINT64_MAX;
   next_fetch_ = options_.block_size;
 }
@@ -132,9 +133,14 @@ void CachedByteSource::release_preloaded() {
 const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t wanted) {
   uint64_t total = inner_.size();
   uint64_t start = offset - offset % options_.block_size;
-  // A miss right where the last one ended is a sequential scan: read further ahead each time.
+  // A miss right where the last one ended is a sequential scan: read further ahead each time. An
+  // announced run (expect_run) is read whole from its first miss.
   bool sequential = start == last_miss_end_;
   next_fetch_ = sequential ? std::min(next_fetch_ * 2, options_.max_fetch) : options_.block_size;
+  if (expected_run_ > 0) {
+    next_fetch_ = static_cast<size_t>(std::max<uint64_t>(next_fetch_, std::min<uint64_t>(expected_run_, options_.max_fetch)));
+    expected_run_ = 0;
+  }
   // Never less than the read asks for: one call, not a series of growing ones.
   uint64_t needed = offset - start + wanted;
   needed = (needed + options_.block_size - 1) / options_.block_size * options_.block_size;
@@ -144,10 +150,22 @@ const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t w
   if (block.size == 0 || block.offset + block.size <= offset) return nullptr;
   last_miss_end_ = start + block.size;
   cached_bytes_ += block.size;
+  if (is_small(block)) small_bytes_ += block.size;
   blocks_.push_front(std::move(block));
+  // The least recently used large block goes first: small ones (a chunk's header, an index
+  // record, a b-tree page) are read again one slow call each, and a few large reads (camera
+  // frames) would otherwise push them all out. Small ones go once they fill a quarter of the cache.
   while (cached_bytes_ > options_.capacity && blocks_.size() > 1) {
-    cached_bytes_ -= blocks_.back().size;
-    blocks_.pop_back();
+    auto victim = std::prev(blocks_.end());
+    if (small_bytes_ <= options_.capacity / 4)
+      for (auto it = victim; it != blocks_.begin(); --it)
+        if (!is_small(*it)) {
+          victim = it;
+          break;
+        }
+    cached_bytes_ -= victim->size;
+    if (is_small(*victim)) small_bytes_ -= victim->size;
+    blocks_.erase(victim);
   }
   return &blocks_.front();
 }

@@ -39,6 +39,10 @@ class ByteSource {
   // A hint: [offset, offset+length) will be read soon, in pieces (an index spread over several
   // records). A cache may fetch it in one call; other sources ignore it.
   virtual void will_read(uint64_t offset, uint64_t length) { (void)offset, (void)length; }
+  // A hint: the next read that is not cached starts a run of adjacent reads of about `length`
+  // bytes (a blob in SQLite's overflow pages, whose place only SQLite knows). A cache fetches that
+  // much at once, instead of one block and then a run doubling from it. 0 drops the hint.
+  virtual void expect_run(uint64_t length) { (void)length; }
 };
 
 // Reads a native file with pread.
@@ -93,6 +97,7 @@ class CountingByteSource : public ByteSource {
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
   void will_read(uint64_t offset, uint64_t length) override { inner_.will_read(offset, length); }
+  void expect_run(uint64_t length) override { inner_.expect_run(length); }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t read_calls() const { return read_calls_; }
   void reset() { bytes_read_ = read_calls_ = 0; }
@@ -131,6 +136,8 @@ class CachedByteSource : public ByteSource {
   ByteSource* concurrent_source() override { return inner_.concurrent_source(); }
   // Fetches the range in one call when it fits in half the cache and is not cached already.
   void will_read(uint64_t offset, uint64_t length) override;
+  // The next miss fetches the run's length (up to `max_fetch`) at once.
+  void expect_run(uint64_t length) override { expected_run_ = length; }
   // Bytes at `offset` the caller read itself, ahead of the reads that need them: the browser
   // fetches a bag's scattered chunk headers all at once (FormatInspector::info_report_reads)
   // instead of one ~1 ms call each. They are served before the cache, never evicted, and kept
@@ -150,11 +157,15 @@ class CachedByteSource : public ByteSource {
   const Block* find_block(uint64_t offset);
   const Block* find_preloaded(uint64_t offset) const;
   const Block* fetch(uint64_t offset, size_t wanted);
+  bool is_small(const Block& b) const { return b.size <= kSmallBlocks * options_.block_size; }
+  static constexpr size_t kSmallBlocks = 4;
 
   ByteSource& inner_;
   Options options_;
   std::list<Block> blocks_;  // most recently used first
   size_t cached_bytes_ = 0;
+  size_t small_bytes_ = 0;  // in blocks of at most kSmallBlocks blocks (see fetch)
+  uint64_t expected_run_ = 0;
   uint64_t last_miss_end_ = UINT64_MAX;
   size_t next_fetch_;
   std::map<uint64_t, Block> preloaded_;  // by offset; never overlapping

@@ -23,6 +23,7 @@ struct Entry {
   uint64_t time_ns;
   size_t rank;      // the chunk's in `order`
   uint32_t offset;  // of the message record in the chunk's data
+  uint32_t extent;  // to the next record the chunk's IndexData lists (or its data's end)
   uint32_t conn;
   size_t chunk;
   bool operator>(const Entry& o) const {
@@ -89,6 +90,10 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
       result.bytes_read += span.size();
       // Per connection the ChunkInfo counts, to compare with what its IndexData lists.
       std::vector<std::pair<uint32_t, uint64_t>> listed;
+      const uint64_t data_size = c.compression == "none" ? c.compressed_size : c.uncompressed_size;
+      // Every record's offset, all connections: where each selected one ends at the latest.
+      std::vector<uint32_t> starts;
+      std::vector<Entry> found;
       size_t at = 0;
       while (at < span.size()) {
         RecordFrame frame;
@@ -106,12 +111,19 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
           for (uint32_t k = 0; k < count; ++k, data += 12) {
             Time t{load_u32(data), load_u32(data + 4)};
             const uint32_t offset = load_u32(data + 8);
-            if (offset >= (c.compression == "none" ? c.compressed_size : c.uncompressed_size))
-              return unusable(c, "an IndexData entry points past its data");
-            if (t.ns() >= options.start_ns && t.ns() <= options.end_ns) pending.push(Entry{t.ns(), rank, offset, conn, index});
+            if (offset >= data_size) return unusable(c, "an IndexData entry points past its data");
+            if (t.ns() >= options.start_ns && t.ns() <= options.end_ns) found.push_back(Entry{t.ns(), rank, offset, 0, conn, index});
           }
         }
+        if (!times_only)
+          for (uint32_t k = 0; k < count; ++k) starts.push_back(load_u32(span.data() + frame.data_offset() + size_t{k} * 12 + 8));
         at = static_cast<size_t>(frame.end());
+      }
+      std::sort(starts.begin(), starts.end());
+      for (Entry& e : found) {
+        auto next = std::upper_bound(starts.begin(), starts.end(), e.offset);
+        e.extent = static_cast<uint32_t>(std::min<uint64_t>((next == starts.end() ? data_size : *next) - e.offset, UINT32_MAX));
+        pending.push(e);
       }
       for (const auto& counted : c.counts) {
         const uint32_t conn = counted.first;
@@ -142,6 +154,9 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
     }
     RecordFrame frame;
     const uint64_t record = c.data_offset() + e.offset;
+    // Its framing and data in one read, not its header's block then the rest: each read of a
+    // file in the browser costs 1-2 ms whatever its size.
+    source.will_read(record, e.extent);
     if (read_record(source, record, &frame, &header_bytes, &why) != FrameStatus::Ok || !fields.parse(header_bytes) ||
         fields.op() != kOpMessageData || frame.end() > c.record_end())
       return unusable(c, "its IndexData points at byte " + std::to_string(e.offset) + " of its data, which holds no message record");

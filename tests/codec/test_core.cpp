@@ -131,6 +131,78 @@ TEST_CASE("cached source: a will_read hint fetches the range in one call, within
   CHECK(counting.read_calls() == 1);
 }
 
+// SQLite reads a blob's overflow pages one page at a time, wherever they lie: told the run's
+// length first (expect_run), the cache fetches it in one read at the run's first miss.
+TEST_CASE("cached source: an announced run is fetched at once from its first miss, and the hint is used once") {
+  std::vector<uint8_t> data(16 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + (i >> 12));
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;  // wasm/js_folder.cpp's
+  options.block_size = 4096;
+  options.capacity = 16 * 1024 * 1024;
+  CachedByteSource cached(counting, options);
+  auto pages = [&](uint64_t first, size_t count) {
+    uint8_t page[4096];
+    for (size_t k = 0; k < count; ++k) {
+      REQUIRE(cached.read((first + k) * 4096, page, sizeof page) == sizeof page);
+      REQUIRE(std::memcmp(page, data.data() + (first + k) * 4096, sizeof page) == 0);
+    }
+  };
+  // Unannounced: 250 pages read in a run that doubles from one page.
+  pages(100, 250);
+  const uint64_t doubling = counting.read_calls();
+  CHECK(doubling >= 7);
+  // Announced: one read at the run's first page.
+  counting.reset();
+  cached.expect_run(250 * 4096);
+  pages(1000, 250);
+  CHECK(counting.read_calls() == 1);
+  CHECK(counting.bytes_read() == 250 * 4096);
+  // Used once: the next run doubles again.
+  counting.reset();
+  pages(1500, 250);
+  CHECK(counting.read_calls() == doubling);
+  // Dropped before use: no effect.
+  counting.reset();
+  cached.expect_run(250 * 4096);
+  cached.expect_run(0);
+  pages(1800, 250);
+  CHECK(counting.read_calls() == doubling);
+}
+
+// Camera frames read one after another must not push out the small blocks (chunk headers, index
+// records, b-tree pages) that every next frame reads again.
+TEST_CASE("cached source: large fetches evict large blocks first, and small blocks only past a quarter of the cache") {
+  std::vector<uint8_t> data(128 * 1024 * 1024);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 5 + (i >> 14));
+  MemoryByteSource memory(data.data(), data.size());
+  CountingByteSource counting(memory);
+  CachedByteSource::Options options;
+  options.block_size = 16 * 1024;
+  options.max_fetch = 2 * 1024 * 1024;  // (the capacity is at least twice this)
+  options.capacity = 8 * 1024 * 1024;
+  CachedByteSource cached(counting, options);
+  const uint64_t MB = 1024 * 1024;
+  uint8_t small[100];
+  std::vector<uint8_t> frame(900 * 1024);
+  // 40 small blocks 1 MB apart, then 30 frames of 900 KB after them (3.4 times the cache).
+  for (uint64_t i = 0; i < 40; ++i) REQUIRE(cached.read(i * MB + 100, small, sizeof small) == sizeof small);
+  for (uint64_t i = 0; i < 30; ++i) REQUIRE(cached.read(48 * MB + i * MB, frame.data(), frame.size()) == frame.size());
+  counting.reset();
+  for (uint64_t i = 0; i < 40; ++i) {
+    REQUIRE(cached.read(i * MB + 100, small, sizeof small) == sizeof small);
+    CHECK(std::memcmp(small, data.data() + i * MB + 100, sizeof small) == 0);
+  }
+  CHECK(counting.read_calls() == 0);
+  // Small blocks beyond a quarter of the cache (2 MB: 128 blocks) go, oldest first.
+  for (uint64_t i = 0; i < 300; ++i) REQUIRE(cached.read(80 * MB + i * 100 * 1024, small, sizeof small) == sizeof small);
+  for (uint64_t i = 0; i < 10; ++i) REQUIRE(cached.read(48 * MB + i * MB, frame.data(), frame.size()) == frame.size());
+  counting.reset();
+  REQUIRE(cached.read(100, small, sizeof small) == sizeof small);
+  CHECK(counting.read_calls() == 1);
+}
+
 TEST_CASE("cached source: preloaded ranges are served first, within a quarter of the cache, until released") {
   std::vector<uint8_t> data(4 * 1024 * 1024);
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 13 + (i >> 9));
