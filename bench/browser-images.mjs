@@ -6,9 +6,9 @@
 // timeline thumbnail; warm) within 100 ms, stepping with the arrow key at 30 frames/s or more,
 // 50 timeline thumbnails within 1 s (the chunks each reads: tests/codec/test_images.cpp's I/O
 // budgets), the worker under 200 MB (its
-// WebAssembly memories, which never shrink: their peak). The clicked frame and the stepping are
-// timed in the page (performance.now() from the input event to the frame drawn); the rest by the
-// driver. Then the raw conversions alone (bench/bench_images.cpp), in Chromium and natively.
+// WebAssembly memories, which never shrink: their peak). The clicked frame, the stepping and the
+// thumbnails are timed in the page (performance.now() from the input event to the frame or the
+// strip drawn); the rest by the driver. Then the raw conversions alone (bench/bench_images.cpp), in Chromium and natively.
 // Writes docs/benchmarks-images.md.
 // Arguments: --size-mb=N (inputs of N MB, under bench-inputs/small-N; the doc is not written);
 // --conversions (the raw conversions only; the doc is not written); --only=NAME (one input file,
@@ -132,10 +132,22 @@ async function benchFile(browser, url, spec) {
   // Thumbnails on the timeline.
   await page.click('#tab-plots');
   await page.waitForSelector('#timeline-thumbs-button:not([hidden])', { timeout: 60_000 });
+  // The page's clock, from the pointer event to the strip marked loaded (its last thumbnail drawn),
+  // as for the clicked frame; the driver's time also holds Playwright's own checks before its click.
+  await page.evaluate(() => {
+    const strip = document.querySelector('#timeline-thumbs');
+    window.__thumbs = { start: null, loaded: null };
+    document.addEventListener('pointerdown', () => { window.__thumbs.start ??= performance.now(); }, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+      if (strip.dataset.loaded === 'true' && window.__thumbs.start !== null) { window.__thumbs.loaded = performance.now(); observer.disconnect(); }
+    });
+    observer.observe(strip, { attributes: true, attributeFilter: ['data-loaded'] });
+  });
   t0 = Date.now();
   await page.click('#timeline-thumbs-button');
-  await page.waitForFunction(() => document.querySelector('#timeline-thumbs')?.dataset.loaded === 'true', null, { timeout: 600_000, polling: 20 });
-  row.thumbsS = (Date.now() - t0) / 1000;
+  await page.waitForFunction(() => window.__thumbs.loaded !== null, null, { timeout: 600_000, polling: 20 });
+  row.thumbsDriverS = (Date.now() - t0) / 1000;
+  row.thumbsS = await page.evaluate(() => (window.__thumbs.loaded - window.__thumbs.start) / 1000);
   const strip = await page.$eval('.timeline-thumbs-canvas', (c) => ({ ...c.dataset }));
   row.thumbs = { count: strip.times ? strip.times.split(',').length : 0, problems: Number(strip.problems || 0) };
 
@@ -215,7 +227,7 @@ function lines(row) {
     `| | first frame after the Images tab is shown (cold: full module, frame times listed) | ${ms(row.firstS * 1000)} | | |`,
     `| | a frame at a clicked thumbnail's time (warm; ${clicks.length} clicks) | median ${ms(clicks[Math.floor(clicks.length / 2)])}, worst ${ms(worst)} | ≤ 100 ms | ${verdict(worst <= 100)} |`,
     `| | stepping with → (${row.step.shown} frames, ${row.frameKind}) | ${fps.toFixed(1)} frames/s | ≥ 30 frames/s | ${verdict(fps >= 30)} |`,
-    `| | ${row.thumbs.count} timeline thumbnails (${row.thumbs.problems} not drawn) | ${ms(row.thumbsS * 1000)} | ≤ 1 s | ${verdict(row.thumbsS <= 1)} |`,
+    `| | ${row.thumbs.count} timeline thumbnails (${row.thumbs.problems} not drawn; the driver's time ${ms(row.thumbsDriverS * 1000)}) | ${ms(row.thumbsS * 1000)} | ≤ 1 s | ${verdict(row.thumbsS <= 1)} |`,
     `| | the job worker's memory (peak: WebAssembly memory never shrinks) | ${mb(memory)} MB (${mb(row.memory.wasm)} view module, ${mb(row.memory.full)} full module) | < 200 MB | ${verdict(memory < 200 * 1048576)} |`,
   ];
 }
@@ -250,9 +262,10 @@ async function main() {
   writeFileSync(join(root, 'docs', 'benchmarks-images.md'), [
     '# Images view in the browser (`npm run bench:images`)', '',
     `Chromium ${version}, headless, cross-origin isolated; ${cpus().length} cores (${cpus()[0]?.model ?? ''}). Written by bench/browser-images.mjs.`, '',
-    'Each file holds one 30 Hz 640 x 480 camera, written by our writers. The clicked frame and the stepping are the page\'s own',
-    'times (performance.now() from the pointer or key event to the frame drawn on the canvas); the summary, the first frame and',
-    'the thumbnails are timed by the driver from its click to what the page shows, polled every 20 ms. Each file is read once',
+    'Each file holds one 30 Hz 640 x 480 camera, written by our writers. The clicked frame, the stepping and the thumbnails are',
+    'the page\'s own times (performance.now() from the pointer or key event to the frame, or the last thumbnail, drawn on the',
+    'canvas; the driver\'s time for the thumbnails, which also holds Playwright\'s checks before it clicks, is given beside it); the',
+    'summary and the first frame are timed by the driver from its click to what the page shows, polled every 20 ms. Each file is read once',
     'before the page opens it, so that the page reads it from the OS\'s cache (a cold disk is its own, slower limit).', '',
     ...table, '',
     '## Raw conversion alone', '',
