@@ -106,17 +106,16 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
             uint64_t{count} * 12 != frame.data_len)
           return unusable(c, "an IndexData record at byte " + std::to_string(from + at) + " is malformed");
         listed.emplace_back(conn, count);
-        if (is_selected(conn)) {
-          const uint8_t* data = span.data() + frame.data_offset();
-          for (uint32_t k = 0; k < count; ++k, data += 12) {
-            Time t{load_u32(data), load_u32(data + 4)};
-            const uint32_t offset = load_u32(data + 8);
-            if (offset >= data_size) return unusable(c, "an IndexData entry points past its data");
-            if (t.ns() >= options.start_ns && t.ns() <= options.end_ns) found.push_back(Entry{t.ns(), rank, offset, 0, conn, index});
-          }
+        const bool selected = is_selected(conn);
+        const uint8_t* data = span.data() + frame.data_offset();
+        for (uint32_t k = 0; k < count; ++k, data += 12) {
+          const uint32_t offset = load_u32(data + 8);
+          if (!times_only) starts.push_back(offset);
+          if (!selected) continue;
+          Time t{load_u32(data), load_u32(data + 4)};
+          if (offset >= data_size) return unusable(c, "an IndexData entry points past its data");
+          if (t.ns() >= options.start_ns && t.ns() <= options.end_ns) found.push_back(Entry{t.ns(), rank, offset, 0, conn, index});
         }
-        if (!times_only)
-          for (uint32_t k = 0; k < count; ++k) starts.push_back(load_u32(span.data() + frame.data_offset() + size_t{k} * 12 + 8));
         at = static_cast<size_t>(frame.end());
       }
       std::sort(starts.begin(), starts.end());

@@ -39,12 +39,17 @@ bool Rosbag2Inspector::for_each_selected(const std::set<std::string>& names, uin
     const bool by_time = how.by_time && file.tables.has_timestamp_index;
     std::string where = std::string(" FROM messages ") + (by_time ? "INDEXED BY timestamp_idx" : "NOT INDEXED") +
                         " WHERE timestamp >= ?1 AND timestamp <= ?2" + (names.empty() ? "" : " AND topic_id IN (" + ids + ")");
-    auto prepare = [&](const std::string& sql) {
+    auto compile = [&](const std::string& sql) {
       sqlite3_stmt* s = nullptr;
       if (sqlite3_prepare_v2(file.reader->handle(), sql.c_str(), -1, &s, nullptr) != SQLITE_OK) sqlite3_finalize(s), s = nullptr;
-      // From 0: every time, a negative one too (the export writes it as 0).
-      if (s) sqlite3_bind_int64(s, 1, t0 == 0 ? INT64_MIN : clamp_ns(t0)), sqlite3_bind_int64(s, 2, clamp_ns(t1));
       return Statement(s);
+    };
+    // A statement over the span: ?1 and ?2 its times.
+    auto prepare = [&](const std::string& sql) {
+      Statement s = compile(sql);
+      // From 0: every time, a negative one too (the export writes it as 0).
+      if (s) sqlite3_bind_int64(s.get(), 1, t0 == 0 ? INT64_MIN : clamp_ns(t0)), sqlite3_bind_int64(s.get(), 2, clamp_ns(t1));
+      return s;
     };
     uint64_t offset = 0;
     if (skip > 0) {  // a later page: the rows before it in this file are counted, not read
@@ -69,12 +74,7 @@ bool Rosbag2Inspector::for_each_selected(const std::set<std::string>& names, uin
     // (length() of a blob reads the record's header alone, not its overflow pages.)
     Statement rows = prepare(std::string("SELECT id, topic_id, timestamp") + (how.without_data ? "" : body_by_id ? ", length(data)" : ", data") +
                              where + (by_time ? " ORDER BY timestamp, id" : " ORDER BY id") + " LIMIT -1 OFFSET " + std::to_string(offset));
-    Statement body;
-    if (body_by_id) {
-      sqlite3_stmt* s = nullptr;
-      if (sqlite3_prepare_v2(file.reader->handle(), "SELECT data FROM messages WHERE id = ?1", -1, &s, nullptr) != SQLITE_OK) sqlite3_finalize(s), s = nullptr;
-      body.reset(s);
-    }
+    Statement body = body_by_id ? compile("SELECT data FROM messages WHERE id = ?1") : nullptr;
     if (!rows || (body_by_id && !body)) {
       if (error) *error = file.name + ": " + file.reader->last_error();
       return true;
