@@ -1,6 +1,7 @@
 #include "bddf/block_index.h"
 
 #include "bddf/format.h"
+#include "core/sequential.h"
 
 namespace logscope::bddf {
 namespace {
@@ -61,9 +62,9 @@ bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
   return true;
 }
 
-bool decode_entry(Wire wire, PlainBlockIndex* out) {
-  BlockEntry entry;
-  entry.extra_first = static_cast<uint32_t>(out->extra.size());
+bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra) {
+  extra.clear();
+  uint64_t offset = 0;
   int64_t seconds = 0;
   int32_t nanos = 0;
   bool seen_timestamp = false, seen_offset = false;
@@ -75,62 +76,108 @@ bool decode_entry(Wire wire, PlainBlockIndex* out) {
       if (!wire.sub(&timestamp) || !decode_timestamp(timestamp, &seconds, &nanos)) return false;
       seen_timestamp = true;
     } else if (field == 2 && type == kVarint && !seen_offset) {
-      if (!wire.varint(&entry.file_offset)) return false;
+      if (!wire.varint(&offset)) return false;
       seen_offset = true;
     } else if (field == 3 && type == kLen) {  // packed additional_indexes
       Wire packed;
       if (!wire.sub(&packed)) return false;
       for (uint64_t v; packed.at < packed.end;) {
         if (!packed.varint(&v)) return false;
-        out->extra.push_back(static_cast<int64_t>(v));
+        extra.push_back(static_cast<int64_t>(v));
       }
     } else if (field == 3 && type == kVarint) {
       uint64_t v;
       if (!wire.varint(&v)) return false;
-      out->extra.push_back(static_cast<int64_t>(v));
+      extra.push_back(static_cast<int64_t>(v));
     } else {
       return false;
     }
   }
-  uint64_t count = out->extra.size() - entry.extra_first;
-  if (count > UINT32_MAX) return false;
-  entry.extra_count = static_cast<uint32_t>(count);
-  entry.timestamp_ns = to_ns(seconds, nanos);
-  out->entries.push_back(entry);
+  if (extra.size() > UINT32_MAX) return false;
+  out->entries.push_back(to_ns(seconds, nanos), offset, extra.data(), extra.size());
   return true;
 }
 
+// Bytes a field's tag and length (or value) take at most: two 10-byte varints.
+constexpr size_t kFieldHead = 20;
+// An entry longer than this is not the plain encoding's (a few dozen bytes): protobuf judges it.
+constexpr size_t kMaxEntry = 1u << 20;
+constexpr size_t kSpan = 1u << 20;  // bytes decoded per view
+
 }  // namespace
 
-bool decode_block_index_fast(const uint8_t* descriptor_block, size_t size, PlainBlockIndex* out) {
+bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out) {
   *out = PlainBlockIndex();
-  Wire block{descriptor_block, descriptor_block + size};
-  uint32_t field, type;
-  Wire sbi;
+  if (size == 0) return false;
+  SequentialReader::Options options;
+  options.window = 4u << 20;
+  SequentialReader reader(source, offset, offset + size, options);
   // Exactly one field: series_block_index (3), spanning the whole block.
-  if (!block.tag(&field, &type) || field != 3 || type != kLen || !block.sub(&sbi) || block.at != block.end) return false;
-  out->entries.reserve(static_cast<size_t>(sbi.end - sbi.at) / 16);  // an entry is ~16-20 bytes: no regrowth
+  size_t head_size = static_cast<size_t>(std::min<uint64_t>(kFieldHead, size));
+  const uint8_t* head = reader.view(offset, head_size);
+  if (!head) return false;
+  Wire block{head, head + head_size};
+  uint32_t field, type;
+  uint64_t length;
+  if (!block.tag(&field, &type) || field != 3 || type != kLen || !block.varint(&length)) return false;
+  uint64_t begin = offset + static_cast<uint64_t>(block.at - head), end = offset + size;
+  if (length != end - begin) return false;
+
   bool seen[5] = {};
-  while (sbi.at < sbi.end) {
-    if (!sbi.tag(&field, &type)) return false;
-    if (field == 3 && type == kLen) {
-      Wire entry;
-      if (!sbi.sub(&entry) || !decode_entry(entry, out)) return false;
-      continue;
+  std::vector<int64_t> extra;
+  uint64_t pos = begin;
+  size_t need = 0;  // bytes the next view must hold for the field at `pos`
+  while (pos < end) {
+    size_t span = static_cast<size_t>(std::min<uint64_t>(std::max(kSpan, need), end - pos));
+    bool last = pos + span == end;  // a field cut here is cut for good
+    const uint8_t* data = reader.view(pos, span);
+    if (!data) return false;
+    Wire sbi{data, data + span};
+    need = 0;
+    while (sbi.at < sbi.end) {
+      const uint8_t* start = sbi.at;
+      size_t left = static_cast<size_t>(sbi.end - start);
+      if (!last && left < kFieldHead) {  // the tag and length may run past the view
+        need = kFieldHead;
+        break;
+      }
+      if (!sbi.tag(&field, &type)) return false;
+      if (field == 3 && type == kLen) {
+        uint64_t entry_length;
+        if (!sbi.varint(&entry_length) || entry_length > kMaxEntry) return false;
+        if (entry_length > static_cast<uint64_t>(sbi.end - sbi.at)) {
+          if (last) return false;
+          sbi.at = start;
+          need = static_cast<size_t>(entry_length) + kFieldHead;
+          break;
+        }
+        Wire entry{sbi.at, sbi.at + entry_length};
+        sbi.at += entry_length;
+        if (!decode_entry(entry, out, extra)) return false;
+        continue;
+      }
+      uint64_t v;
+      if (type != kVarint || field == 0 || field > 4 || seen[field] || !sbi.varint(&v)) return false;
+      seen[field] = true;
+      if (field == 1) {
+        if (v > UINT32_MAX) return false;
+        out->series_index = static_cast<uint32_t>(v);
+      } else if (field == 2) {
+        out->descriptor_file_offset = v;
+      } else {
+        out->total_bytes = v;
+      }
     }
-    uint64_t v;
-    if (type != kVarint || field == 0 || field > 4 || seen[field] || !sbi.varint(&v)) return false;
-    seen[field] = true;
-    if (field == 1) {
-      if (v > UINT32_MAX) return false;
-      out->series_index = static_cast<uint32_t>(v);
-    } else if (field == 2) {
-      out->descriptor_file_offset = v;
-    } else {
-      out->total_bytes = v;
-    }
+    uint64_t consumed = static_cast<uint64_t>(sbi.at - data);
+    if (consumed == 0 && need <= span) need = span + kFieldHead;  // nothing fitted: a larger view
+    pos += consumed;
   }
   return true;
+}
+
+bool decode_block_index_fast(const std::string& descriptor_block, PlainBlockIndex* out) {
+  MemoryByteSource source(reinterpret_cast<const uint8_t*>(descriptor_block.data()), descriptor_block.size());
+  return decode_block_index_fast(source, 0, descriptor_block.size(), out);
 }
 
 void block_index_from_message(const bosdyn::api::SeriesBlockIndex& sbi, PlainBlockIndex* out) {
@@ -138,16 +185,9 @@ void block_index_from_message(const bosdyn::api::SeriesBlockIndex& sbi, PlainBlo
   out->series_index = sbi.series_index();
   out->descriptor_file_offset = sbi.descriptor_file_offset();
   out->total_bytes = sbi.total_bytes();
-  out->entries.reserve(static_cast<size_t>(sbi.block_entries_size()));
-  for (const auto& e : sbi.block_entries()) {
-    BlockEntry entry;
-    entry.timestamp_ns = to_ns(e.timestamp().seconds(), e.timestamp().nanos());
-    entry.file_offset = e.file_offset();
-    entry.extra_first = static_cast<uint32_t>(out->extra.size());
-    entry.extra_count = static_cast<uint32_t>(e.additional_indexes_size());
-    out->extra.insert(out->extra.end(), e.additional_indexes().begin(), e.additional_indexes().end());
-    out->entries.push_back(entry);
-  }
+  for (const auto& e : sbi.block_entries())
+    out->entries.push_back(to_ns(e.timestamp().seconds(), e.timestamp().nanos()), e.file_offset(),
+                           e.additional_indexes().data(), static_cast<size_t>(e.additional_indexes_size()));
 }
 
 }  // namespace logscope::bddf

@@ -18,13 +18,26 @@ namespace {
 class IndexCheck {
  public:
   IndexCheck(const FileModel& model, Report& report)
-      : model_(model), report_(report), seen_(model.blocks().size(), false), payload_bytes_(model.series.size(), 0) {}
+      : model_(model), report_(report), blocks_(model.blocks()), seen_(blocks_.size(), false),
+        payload_bytes_(model.series.size(), 0) {}
 
+  // Blocks come in file order, so one cursor over the table goes along: rows it passes are
+  // never seen, and the rows at a block's offset are the ones the index places there.
   bool visit(const WalkedBlock& walked) {
     const BlockFrame& frame = walked.frame;
-    size_t pos = model_.block_at(frame.offset);
-    if (pos != SIZE_MAX) seen_[pos] = true;
-    const BlockRef* ref = pos == SIZE_MAX ? nullptr : &model_.blocks()[pos];
+    while (!cursor_.done() && cursor_.ref().offset < frame.offset) cursor_.next();
+    at_block_.clear();
+    for (; !cursor_.done() && cursor_.ref().offset == frame.offset; cursor_.next()) {
+      seen_[cursor_.position()] = true;
+      const BlockEntry* entry = cursor_.entry();
+      at_block_.push_back({cursor_.ref(), entry ? entry->timestamp_ns : 0});
+    }
+    const BlockRef* data_ref = nullptr;
+    for (const auto& [r, listed] : at_block_)
+      if (r.kind == BlockKind::Data) {
+        data_ref = &r;
+        break;
+      }
     if (frame.type == kEndBlock) {
       if (frame.offset != model_.size - kTrailerSize)
         problem(Severity::Error, frame.offset, "bddf.trailer.misplaced_end",
@@ -37,7 +50,7 @@ class IndexCheck {
       if (!parse_message(block, walked.descriptor))
         problem(Severity::Error, frame.offset, "bddf.block.bad_descriptor",
                 "descriptor block of " + std::to_string(frame.size_field) + " bytes does not parse");
-      else if (ref && ref->kind == BlockKind::Data)
+      else if (data_ref)
         problem(Severity::Error, frame.offset, "bddf.index.entry_not_data",
                 "the index lists a data block at " + std::to_string(frame.offset) + " but a descriptor block is there");
       return true;
@@ -61,21 +74,22 @@ class IndexCheck {
       return true;
     }
     payload_bytes_[position] += frame.payload_size();
-    if (!ref || ref->kind != BlockKind::Data) {
+    if (!data_ref) {
       problem(Severity::Warning, frame.offset, "bddf.index.unindexed_block",
               "data block of series " + std::to_string(position) + " is in no series index");
       return true;
     }
-    const Series& series = model_.series[ref->series];
-    if (ref->series != position)
-      problem(Severity::Error, frame.offset, "bddf.index.entry_series_mismatch",
-              "the index of series " + std::to_string(ref->series) + " lists this block, but it belongs to series " +
-                  std::to_string(position));
     int64_t ts = to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos());
-    if (ts != series.entries[ref->entry].timestamp_ns)
-      problem(Severity::Error, frame.offset, "bddf.index.entry_timestamp_mismatch",
-              "the index says timestamp " + std::to_string(series.entries[ref->entry].timestamp_ns) +
-                  " ns, the block says " + std::to_string(ts) + " ns");
+    for (const auto& [ref, listed] : at_block_) {
+      if (ref.kind != BlockKind::Data || ref.series == UINT32_MAX) continue;
+      if (ref.series != position)
+        problem(Severity::Error, frame.offset, "bddf.index.entry_series_mismatch",
+                "the index of series " + std::to_string(ref.series) + " lists this block, but it belongs to series " +
+                    std::to_string(position));
+      if (ts != listed)
+        problem(Severity::Error, frame.offset, "bddf.index.entry_timestamp_mismatch",
+                "the index says timestamp " + std::to_string(listed) + " ns, the block says " + std::to_string(ts) + " ns");
+    }
     return true;
   }
 
@@ -87,10 +101,10 @@ class IndexCheck {
     if (!end.clean())
       report_.add_problem(Severity::Error, end.at,
                          end.code == "unknown_block_type" ? "bddf.block.unknown_type" : "bddf.file." + end.code, end.words);
-    const std::vector<BlockRef>& blocks = model_.blocks();
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      const BlockRef& ref = blocks[i];
-      if (seen_[i] || ref.kind == BlockKind::Magic || ref.offset >= end.at) continue;
+    for (BlockList::Cursor rows = blocks_.cursor(); !rows.done(); rows.next()) {
+      const BlockRef& ref = rows.ref();
+      if (ref.offset >= end.at) break;
+      if (seen_[rows.position()] || ref.kind == BlockKind::Magic) continue;
       std::string what = ref.kind == BlockKind::Data ? "block " + std::to_string(ref.entry) + " of series " + std::to_string(ref.series)
                                                      : std::string(block_kind_name(ref.kind));
       report_.add_problem(Severity::Error, ref.offset, "bddf.index.entry_not_a_block",
@@ -109,6 +123,9 @@ class IndexCheck {
   }
   const FileModel& model_;
   Report& report_;
+  BlockList blocks_;
+  BlockList::Cursor cursor_ = blocks_.cursor();
+  std::vector<std::pair<BlockRef, int64_t>> at_block_;  // the rows at the block, each with its listed time
   std::vector<bool> seen_;
   std::vector<uint64_t> payload_bytes_;
 };

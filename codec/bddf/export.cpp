@@ -144,26 +144,20 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const Ser
   }
   result.json_columns = table.written(result.json_columns);
 
-  std::vector<const BlockEntry*> blocks;
-  for (const BlockEntry& e : series->entries)
-    if (e.timestamp_ns >= 0 && static_cast<uint64_t>(e.timestamp_ns) >= request.from_ns &&
-        static_cast<uint64_t>(e.timestamp_ns) <= request.to_ns)
-      blocks.push_back(&e);
-  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockEntry* a, const BlockEntry* b) { return a->timestamp_ns < b->timestamp_ns; });
+  EntriesInSpan blocks(series->entries, request.from_ns, request.to_ns);
   std::vector<uint8_t> window;
   std::string cell, why;
-  for (size_t b = 0; b < blocks.size(); ++b) {
+  blocks.each([&](size_t b, const BlockEntry& entry) {
     if (progress && !progress(b, blocks.size())) {
       result.cancelled = true;
-      break;
+      return false;
     }
-    const BlockEntry& entry = *blocks[b];
     BlockFrame frame;
     if (read_frame(source, entry.file_offset, model.size, &frame, &why) != FrameStatus::Ok || frame.type != 0) {
       result.problems.push_back(Problem{Severity::Warning, entry.file_offset, "bddf.export.bad_block",
                                         "the data block at byte " + std::to_string(entry.file_offset) + " is left out: " +
                                             (why.empty() ? "not a data block" : why)});
-      continue;
+      return true;
     }
     uint64_t payload = frame.payload_size();
     if (payload % sample_size)
@@ -196,8 +190,8 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const Ser
         ++result.rows;
       }
     }
-    if (table.failed()) break;
-  }
+    return !table.failed();
+  });
   result.sink_failed = table.failed();
   return result;
 }

@@ -46,8 +46,13 @@ ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtrac
       return result;
     }
   int64_t start = INT64_MAX;
-  for (const Series& s : model.series)
+  for (const Series& s : model.series) {
+    if (s.entries.times_ascending()) {
+      if (!s.entries.empty()) start = std::min(start, s.entries.front().timestamp_ns);
+      continue;
+    }
     for (const BlockEntry& e : s.entries) start = std::min(start, e.timestamp_ns);
+  }
   uint64_t start_ns = start == INT64_MAX || start < 0 ? 0 : static_cast<uint64_t>(start);
   uint64_t from = options.from.resolve(start_ns, 0), to = options.to.resolve(start_ns, UINT64_MAX);
 
@@ -79,12 +84,13 @@ ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtrac
   ProgressTicker ticker(progress, source.size());
   uint64_t blocks = 0, outside = 0;
   std::map<uint32_t, uint64_t> per_series;
-  for (const BlockRef& ref : model.blocks()) {
-    if (ref.kind != BlockKind::Data || ref.series >= model.series.size()) continue;
+  for (BlockList::Cursor rows = model.blocks().cursor(); !rows.done(); rows.next()) {
+    const BlockRef& ref = rows.ref();
+    const BlockEntry* entry = rows.entry();
+    if (!entry) continue;
     auto it = new_index.find(ref.series);
     if (it == new_index.end()) continue;
-    const Series& s = model.series[ref.series];
-    const BlockEntry& e = s.entries[ref.entry];
+    const BlockEntry& e = *entry;
     if (e.timestamp_ns < 0 || static_cast<uint64_t>(e.timestamp_ns) < from || static_cast<uint64_t>(e.timestamp_ns) > to) {
       ++outside;
       continue;
@@ -106,8 +112,7 @@ ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtrac
       result.dropped.push_back("data block at " + bytes_at(ref.offset) + ": " + reader.error());
       continue;
     }
-    std::vector<int64_t> extra(s.extra.begin() + e.extra_first, s.extra.begin() + e.extra_first + e.extra_count);
-    if (!writer.write_block(it->second, e.timestamp_ns, payload, frame.payload_size(), extra)) {
+    if (!writer.write_block(it->second, e.timestamp_ns, payload, frame.payload_size(), rows.extra())) {
       result.error = "writing the new file failed: " + out.error();
       return result;
     }

@@ -26,6 +26,13 @@ const char* region_kind(BlockKind kind) {
 FileMap BddfInspector::file_map(bool full_check, const ProgressFn& progress) {
   const FileModel& model = model_;
   FileMapBuilder map(model.size);
+  // The check first: its damage must be known as the blocks join runs (join_runs_as_added).
+  Report checked;
+  if (full_check) {
+    checked = check(progress);
+    map.refine_with_check(checked);
+  }
+  map.join_runs_as_added();
   for (const BlockRef& block : model.blocks()) {
     if (block.kind == BlockKind::Damaged) {
       map.damaged_from(block.offset, "not readable: " + model.recovery.ended);
@@ -40,7 +47,7 @@ FileMap BddfInspector::file_map(bool full_check, const ProgressFn& progress) {
     map.missing(0, "no index and no trailer: the file ends at byte " + std::to_string(model.size) +
                        " without them (a writer that never closed, or a cut)");
 
-  if (full_check) return map.finish_checked(check(progress));
+  if (full_check) return map.finish("check", std::move(checked.problems));
   return map.finish(model.indexed ? "index" : "scan", model.problems);
 }
 

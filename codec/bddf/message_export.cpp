@@ -15,28 +15,18 @@ namespace {
 constexpr uint64_t kMaxMessage = 64u << 20;  // a bigger message is left out, with a problem
 constexpr size_t kMaxColumns = 20000;        // beyond, further paths are left out, with a problem
 
-std::vector<const BlockEntry*> blocks_in_range(const Series& series, const ExportRequest& request) {
-  std::vector<const BlockEntry*> blocks;
-  for (const BlockEntry& e : series.entries)
-    if (e.timestamp_ns >= 0 && static_cast<uint64_t>(e.timestamp_ns) >= request.from_ns &&
-        static_cast<uint64_t>(e.timestamp_ns) <= request.to_ns)
-      blocks.push_back(&e);
-  std::stable_sort(blocks.begin(), blocks.end(), [](const BlockEntry* a, const BlockEntry* b) { return a->timestamp_ns < b->timestamp_ns; });
-  return blocks;
-}
-
 // Reads each block's message and hands its leaves to `use`; problems for blocks left out.
 // False when cancelled. `step`/`steps` place this pass in the progress of the whole export.
 template <typename Use>
 bool for_each_message(ByteSource& source, const FileModel& model, const MessageReading& reading,
-                      const std::vector<const BlockEntry*>& blocks, ExportResult* result, const ProgressFn& progress,
+                      const EntriesInSpan& blocks, ExportResult* result, const ProgressFn& progress,
                       uint64_t step, uint64_t steps, Use use) {
   std::vector<uint8_t> payload;
   std::vector<protobuf::Leaf> leaves;
   std::string why;
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    if (progress && !progress(step * blocks.size() + b, steps * blocks.size())) return false;
-    const BlockEntry& entry = *blocks[b];
+  bool cancelled = false;
+  blocks.each([&](size_t b, const BlockEntry& entry) {
+    if (progress && !progress(step * blocks.size() + b, steps * blocks.size())) return !(cancelled = true);
     BlockFrame frame;
     why.clear();
     if (read_frame(source, entry.file_offset, model.size, &frame, &why) != FrameStatus::Ok || frame.type != 0) {
@@ -44,7 +34,7 @@ bool for_each_message(ByteSource& source, const FileModel& model, const MessageR
         result->problems.push_back(Problem{Severity::Warning, entry.file_offset, "bddf.export.bad_block",
                                            "the data block at byte " + std::to_string(entry.file_offset) + " is left out: " +
                                                (why.empty() ? "not a data block" : why)});
-      continue;
+      return true;
     }
     uint64_t size = frame.payload_size();
     if (size > kMaxMessage) {
@@ -52,14 +42,14 @@ bool for_each_message(ByteSource& source, const FileModel& model, const MessageR
         result->problems.push_back(Problem{Severity::Warning, entry.file_offset, "bddf.export.message_too_big",
                                            "the message at byte " + std::to_string(entry.file_offset) + " (" + std::to_string(size) +
                                                " bytes) is left out: messages above 64 MB are not exported"});
-      continue;
+      return true;
     }
     payload = source.read_vector(frame.payload_offset(), static_cast<size_t>(size));
     if (payload.size() != size) {
       if (step == 0)
         result->problems.push_back(Problem{Severity::Error, frame.payload_offset(), "bddf.export.short_read",
                                            "the file ends inside the block at byte " + std::to_string(entry.file_offset)});
-      continue;
+      return true;
     }
     leaves.clear();
     why.clear();
@@ -67,11 +57,11 @@ bool for_each_message(ByteSource& source, const FileModel& model, const MessageR
       if (step == 0)
         result->problems.push_back(Problem{Severity::Warning, frame.payload_offset(), "bddf.export.bad_message",
                                            "the message at byte " + std::to_string(frame.payload_offset()) + " is left out: " + why});
-      continue;
+      return true;
     }
-    if (!use(entry, leaves)) break;
-  }
-  return true;
+    return static_cast<bool>(use(entry, leaves));
+  });
+  return !cancelled;
 }
 
 }  // namespace
@@ -102,7 +92,7 @@ std::vector<std::string> message_columns(ByteSource& source, const FileModel& mo
                                          const protobuf::Schemas* schemas, const ExportRequest& request, ExportResult* result,
                                          const ProgressFn& progress) {
   MessageReading reading = message_reading(series, schemas);
-  std::vector<const BlockEntry*> blocks = blocks_in_range(series, request);
+  EntriesInSpan blocks(series.entries, request.from_ns, request.to_ns);
   std::map<std::string, std::vector<uint32_t>> keys;
   bool capped = false;
   bool done = for_each_message(source, model, reading, blocks, result, progress, 0, 1, [&](const BlockEntry&, const std::vector<protobuf::Leaf>& leaves) {
@@ -149,7 +139,7 @@ ExportResult export_messages(ByteSource& source, const FileModel& model, const S
   std::unordered_map<std::string, size_t> column_of;
   for (size_t k = 0; k < paths.size(); ++k) column_of.emplace(paths[k], k);
   std::vector<const protobuf::Leaf*> cells(paths.size());
-  std::vector<const BlockEntry*> blocks = blocks_in_range(series, request);
+  EntriesInSpan blocks(series.entries, request.from_ns, request.to_ns);
   ExportResult second;  // the first pass reported the blocks left out
   bool done = for_each_message(source, model, reading, blocks, &second, progress, 1, 2, [&](const BlockEntry& entry, const std::vector<protobuf::Leaf>& leaves) {
     std::fill(cells.begin(), cells.end(), nullptr);

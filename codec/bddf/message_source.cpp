@@ -76,7 +76,16 @@ MessageSource* BddfInspector::message_source() {
     std::vector<Hit> hits;
     for (uint32_t s = 0; s < model_.series.size(); ++s) {
       if (names[s].empty() || !wanted.count(names[s]) || !schema_note(model_.series[s], schemas_.get()).empty()) continue;
-      for (const BlockEntry& e : model_.series[s].entries) {
+      const BlockEntries& entries = model_.series[s].entries;
+      if (entries.times_ascending() && (entries.empty() || entries.front().timestamp_ns >= 0)) {
+        EntriesInSpan in_span(entries, options.t0_ns, options.t1_ns);
+        in_span.each([&](size_t, const BlockEntry& e) {
+          hits.push_back({static_cast<uint64_t>(e.timestamp_ns), e.file_offset, s});
+          return true;
+        });
+        continue;
+      }
+      for (const BlockEntry& e : entries) {
         const uint64_t t = e.timestamp_ns < 0 ? 0 : static_cast<uint64_t>(e.timestamp_ns);  // before 1970: at 0
         if (t >= options.t0_ns && t <= options.t1_ns) hits.push_back({t, e.file_offset, s});
       }

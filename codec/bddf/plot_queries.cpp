@@ -26,8 +26,12 @@ const Series* series_arg(const FileModel& model, QueryArgs& args, const char* qu
 
 // A series' block times, never negative (as the export keeps them). {0, 0} when it has none.
 std::pair<uint64_t, uint64_t> span(const Series& series) {
+  const BlockEntries& entries = series.entries;
+  if (entries.empty()) return {0, 0};
+  if (entries.times_ascending() && entries.front().timestamp_ns >= 0)
+    return {static_cast<uint64_t>(entries.front().timestamp_ns), static_cast<uint64_t>(entries.back().timestamp_ns)};
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (const BlockEntry& e : series.entries)
+  for (const BlockEntry& e : entries)
     if (e.timestamp_ns >= 0) lo = std::min(lo, e.timestamp_ns), hi = std::max(hi, e.timestamp_ns);
   if (lo > hi) return {0, 0};
   return {static_cast<uint64_t>(lo), static_cast<uint64_t>(hi)};

@@ -21,12 +21,6 @@ Json error(const std::string& message) {
   return j;
 }
 
-bool sorted_by_time(const Series& s) {
-  for (size_t i = 1; i < s.entries.size(); ++i)
-    if (s.entries[i].timestamp_ns < s.entries[i - 1].timestamp_ns) return false;
-  return true;
-}
-
 }  // namespace
 
 Json query_blocks(const FileModel& model, QueryArgs& args) {
@@ -42,7 +36,8 @@ Json query_blocks(const FileModel& model, QueryArgs& args) {
   j["total"] = s.entries.size();
   j["first"] = first;
   Json entries = Json::array();
-  for (uint64_t i = first; i < first + count; ++i) entries.push_back(block_entry_json(s, static_cast<size_t>(i)));
+  auto it = s.entries.at(static_cast<size_t>(first));
+  for (uint64_t i = 0; i < count; ++i, ++it) entries.push_back(block_entry_json(it));
   j["entries"] = std::move(entries);
   return j;
 }
@@ -69,18 +64,17 @@ Json query_extract(const FileModel& model, QueryArgs& args) {
   for (uint32_t s : chosen) {
     const Series& series = model.series[s];
     const auto& e = series.entries;
-    if (sorted_by_time(series)) {
-      auto lo = std::lower_bound(e.begin(), e.end(), t0, [](const BlockEntry& x, int64_t t) { return x.timestamp_ns < t; });
-      auto hi = std::upper_bound(e.begin(), e.end(), t1, [](int64_t t, const BlockEntry& x) { return t < x.timestamp_ns; });
+    if (e.times_ascending()) {
+      size_t lo = e.lower_bound_time(t0), hi = t1 < t0 ? lo : e.upper_bound_time(t1);
       if (hi <= lo) continue;
-      total += static_cast<uint64_t>(hi - lo);
-      for (auto it = lo; it != hi && hits.size() < limit * chosen.size(); ++it)
-        hits.push_back({it->timestamp_ns, it->file_offset, s, static_cast<uint32_t>(it - e.begin())});
+      total += hi - lo;
+      for (auto it = e.at(lo); it.index() < hi && hits.size() < limit * chosen.size(); ++it)
+        hits.push_back({it->timestamp_ns, it->file_offset, s, static_cast<uint32_t>(it.index())});
     } else {
-      for (uint32_t i = 0; i < e.size(); ++i)
-        if (e[i].timestamp_ns >= t0 && e[i].timestamp_ns <= t1) {
+      for (auto it = e.begin(); it != e.end(); ++it)
+        if (it->timestamp_ns >= t0 && it->timestamp_ns <= t1) {
           ++total;
-          if (hits.size() < limit * chosen.size()) hits.push_back({e[i].timestamp_ns, e[i].file_offset, s, i});
+          if (hits.size() < limit * chosen.size()) hits.push_back({it->timestamp_ns, it->file_offset, s, static_cast<uint32_t>(it.index())});
         }
     }
   }

@@ -101,13 +101,16 @@ void read_last_pod_block_size(ByteSource& source, const FileModel& model, Series
 }
 
 void check_entry_order(FileModel& model, const Series& series) {
-  for (size_t i = 1; i < series.entries.size(); ++i) {
-    if (series.entries[i].timestamp_ns < series.entries[i - 1].timestamp_ns) {
-      add(model, Severity::Warning, series.entries[i].file_offset, "bddf.series.timestamps_out_of_order",
-          "series " + std::to_string(series.index) + " (" + series.channel() + "): block " + std::to_string(i) +
+  if (series.entries.times_ascending()) return;
+  int64_t before = INT64_MIN;
+  for (auto it = series.entries.begin(); it != series.entries.end(); ++it) {
+    if (it->timestamp_ns < before) {
+      add(model, Severity::Warning, it->file_offset, "bddf.series.timestamps_out_of_order",
+          "series " + std::to_string(series.index) + " (" + series.channel() + "): block " + std::to_string(it.index()) +
               " is earlier than the block before it");
       return;  // once per series is enough to say it
     }
+    before = it->timestamp_ns;
   }
 }
 
@@ -158,23 +161,16 @@ bool read_descriptor_block(ByteSource& source, uint64_t offset, uint64_t limit, 
 }
 
 // A series' block index at `offset`: read like read_descriptor_block, decoded without protobuf
-// when its encoding is the plain one (block_index.h). False with an empty `why` when the block
+// as it is read when its encoding is the plain one (block_index.h). False with an empty `why` when the block
 // parses but holds another descriptor type.
 bool read_block_index(ByteSource& source, uint64_t offset, uint64_t limit, PlainBlockIndex* sbi, BlockFrame* frame,
                       std::string* why) {
   if (!read_descriptor_frame(source, offset, limit, frame, why)) return false;
-  // Read into memory that is not zero-filled first (a std::string would be): a busy series' index
-  // is megabytes, and in wasm touching fresh memory twice cost a tenth of the time to open.
   size_t size = descriptor_byte_count(*frame);
-  std::unique_ptr<uint8_t[]> buffer;
-  size_t got = 0;
-  if (size != 0) {
-    buffer.reset(new uint8_t[size]);
-    got = source.read(frame->body_offset(), buffer.get(), size);
-  }
-  if (decode_block_index_fast(buffer.get(), got, sbi)) return true;
-  std::string bytes(reinterpret_cast<const char*>(buffer.get()), got);
-  buffer.reset();
+  if (decode_block_index_fast(source, frame->body_offset(), size, sbi)) return true;
+  // Not the plain encoding (or cut short): protobuf parses it whole and says what is wrong.
+  std::string bytes(size, '\0');
+  bytes.resize(size ? source.read(frame->body_offset(), bytes.data(), size) : 0);
   DescriptorBlock block;
   if (!parse_descriptor_block(bytes, offset, &block, why)) return false;
   if (block.DescriptorType_case() != DescriptorBlock::kSeriesBlockIndex) return false;
@@ -275,22 +271,22 @@ bool open_from_index(ByteSource& source, FileModel& model, std::string* reason, 
           "series " + std::to_string(i) + " of the FileIndex: its block index says series " + std::to_string(sbi.series_index) +
               ", its descriptor says " + std::to_string(series.descriptor_series_index));
     // Entries: bounded by what the parsed message holds, which the block size bounded. They move
-    // into the series as decoded; one outside the data area is dropped (its additional indexes
-    // stay unused in the pool).
-    size_t kept = 0;
-    for (const BlockEntry& e : sbi.entries) {
-      uint64_t offset = e.file_offset;
-      if (offset < kFirstBlockOffset || offset >= index_offset || index_offset - offset < 12) {
-        add(model, Severity::Error, sbi_offset, "bddf.index.entry_out_of_bounds",
-            "series " + std::to_string(i) + " lists a block at " + std::to_string(offset) +
-                ", outside the data area [4, " + std::to_string(index_offset) + "); entry skipped");
-        continue;
+    // into the series as decoded; one outside the data area is dropped.
+    auto outside = [&](uint64_t offset) { return offset < kFirstBlockOffset || offset >= index_offset || index_offset - offset < 12; };
+    if (!sbi.entries.empty() && (outside(sbi.entries.min_offset()) || outside(sbi.entries.max_offset()))) {
+      BlockEntries kept;
+      for (auto it = sbi.entries.begin(); it != sbi.entries.end(); ++it) {
+        if (outside(it->file_offset)) {
+          add(model, Severity::Error, sbi_offset, "bddf.index.entry_out_of_bounds",
+              "series " + std::to_string(i) + " lists a block at " + std::to_string(it->file_offset) +
+                  ", outside the data area [4, " + std::to_string(index_offset) + "); entry skipped");
+          continue;
+        }
+        kept.push_back(it->timestamp_ns, it->file_offset, it.extra().data(), it.extra().size());
       }
-      sbi.entries[kept++] = e;
+      sbi.entries = std::move(kept);
     }
-    sbi.entries.resize(kept);
     series.entries = std::move(sbi.entries);
-    series.extra = std::move(sbi.extra);
     // File index vs descriptor: same identifier, and hashes that match it.
     const auto& listed = model.file_index_identifiers[i];
     if (listed.first != series.series_type || listed.second != series.spec)
@@ -376,19 +372,13 @@ void scan_blocks(ByteSource& source, FileModel& model, std::vector<BlockRef>& bl
             model.position_of[descriptor.series_index()] = position;
           }
           Series& series = model.series[position];
-          BlockEntry entry;
-          entry.timestamp_ns = to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos());
-          entry.file_offset = frame.offset;
-          entry.extra_first = static_cast<uint32_t>(series.extra.size());
-          entry.extra_count = static_cast<uint32_t>(descriptor.additional_indexes_size());
-          series.extra.insert(series.extra.end(), descriptor.additional_indexes().begin(), descriptor.additional_indexes().end());
-          series.entries.push_back(entry);
+          series.entries.push_back(to_ns(descriptor.timestamp().seconds(), descriptor.timestamp().nanos()), frame.offset,
+                                   descriptor.additional_indexes().data(), static_cast<size_t>(descriptor.additional_indexes_size()));
           series.total_bytes += frame.payload_size();
-          ref.series = position;
-          ref.entry = static_cast<uint32_t>(series.entries.size() - 1);
           ++model.recovery.recovered_blocks;
+          return true;  // a series entry: the block table has it from the series
         }
-        blocks.push_back(ref);
+        blocks.push_back(ref);  // a data block no series lists
         return true;
       },
       nullptr);
@@ -433,7 +423,7 @@ FileModel open_file_model(ByteSource& source) {
     add(model, Severity::Error, 0, "bddf.header.bad_magic", "the file does not start with \"BDDF\"");
     // Nothing else is read: the block table is not the one an index would imply (a file index at
     // 0 and an END block 40 bytes before the end, before the start of a file under 40 bytes).
-    model.set_blocks({BlockRef{0, BlockKind::Magic}});
+    model.set_blocks_besides_entries({BlockRef{0, BlockKind::Magic}});
     return model;
   }
   // The FileFormatDescriptor is the first block.
@@ -488,7 +478,7 @@ FileModel open_file_model(ByteSource& source) {
   model.recovery.reason = reason;
   std::vector<BlockRef> blocks{BlockRef{0, BlockKind::Magic}};
   scan_blocks(source, model, blocks);
-  model.set_blocks(std::move(blocks));
+  model.set_blocks_besides_entries(std::move(blocks));
   for (Series& series : model.series) {
     if (series.described) check_series_descriptor(model, series);
     check_entry_order(model, series);

@@ -63,13 +63,12 @@ double series_rate_hz(const Series& series) {
   return static_cast<double>(n - 1) / seconds;
 }
 
-Json block_entry_json(const Series& series, size_t index) {
-  const BlockEntry& e = series.entries[index];
+Json block_entry_json(const BlockEntries::iterator& it) {
   Json j = Json::object();
-  j["timestamp_ns"] = e.timestamp_ns;
-  j["file_offset"] = e.file_offset;
+  j["timestamp_ns"] = it->timestamp_ns;
+  j["file_offset"] = it->file_offset;
   Json extra = Json::array();
-  for (uint32_t i = 0; i < e.extra_count; ++i) extra.push_back(series.extra[e.extra_first + i]);
+  for (int64_t value : it.extra()) extra.push_back(value);
   j["additional_indexes"] = std::move(extra);
   return j;
 }
@@ -122,14 +121,13 @@ Json series_json(const Series& s) {
     j["first_timestamp_ns"] = Json();
     j["last_timestamp_ns"] = Json();
   } else {
-    int64_t lo = s.entries.front().timestamp_ns, hi = lo;
-    bool monotonic = true;
-    for (size_t i = 0; i < s.entries.size(); ++i) {
-      int64_t t = s.entries[i].timestamp_ns;
-      lo = std::min(lo, t);
-      hi = std::max(hi, t);
-      if (i && t < s.entries[i - 1].timestamp_ns) monotonic = false;
-    }
+    int64_t lo = s.entries.front().timestamp_ns, hi = s.entries.back().timestamp_ns;
+    bool monotonic = s.entries.times_ascending();
+    if (!monotonic)
+      for (const BlockEntry& e : s.entries) {
+        lo = std::min(lo, e.timestamp_ns);
+        hi = std::max(hi, e.timestamp_ns);
+      }
     j["first_timestamp_ns"] = s.entries.front().timestamp_ns;
     j["last_timestamp_ns"] = s.entries.back().timestamp_ns;
     j["min_timestamp_ns"] = lo;
@@ -187,12 +185,20 @@ Report summary_report(const FileModel& model) {
   // first of each series), left out of the file's span.
   int64_t first = INT64_MAX, last = INT64_MIN;
   for (const Series& s : model.series) {
+    if (s.entries.empty()) continue;
+    // In time order with both ends in range, every time between is: no need to go through them.
+    if (s.entries.times_ascending() && time_math::in_range(s.entries.front().timestamp_ns) &&
+        time_math::in_range(s.entries.back().timestamp_ns)) {
+      first = std::min(first, s.entries.front().timestamp_ns);
+      last = std::max(last, s.entries.back().timestamp_ns);
+      continue;
+    }
     bool reported = false;
-    for (size_t i = 0; i < s.entries.size(); ++i) {
-      const BlockEntry& e = s.entries[i];
+    for (auto it = s.entries.begin(); it != s.entries.end(); ++it) {
+      const BlockEntry& e = *it;
       if (!time_math::in_range(e.timestamp_ns)) {
         if (!reported)
-          report_out_of_range_time(report, e.file_offset, "series " + s.channel() + ", block #" + std::to_string(i) + ": the time",
+          report_out_of_range_time(report, e.file_offset, "series " + s.channel() + ", block #" + std::to_string(it.index()) + ": the time",
                                    std::to_string(e.timestamp_ns) + " ns");
         reported = true;
         continue;

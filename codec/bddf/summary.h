@@ -17,7 +17,7 @@ namespace logscope::bddf {
 Report summary_report(const FileModel& model);
 
 Json series_json(const Series& series);
-Json block_entry_json(const Series& series, size_t entry);
+Json block_entry_json(const BlockEntries::iterator& entry);
 Json recovery_json(const Recovery& recovery);
 double series_rate_hz(const Series& series);   // blocks (messages) or samples per second; 0 if unknown
 uint64_t pod_sample_count(const Series& series);

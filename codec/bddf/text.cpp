@@ -35,12 +35,20 @@ std::string info_text(const FileModel& model, const InfoOptions& options) {
                               : "missing or damaged; rebuilt by a forward scan");
   for (const auto& [key, value] : model.annotations) row("annotation:", key + " = " + value);
   int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const Series& s : model.series)
+  for (const Series& s : model.series) {
+    if (s.entries.empty()) continue;
+    if (s.entries.times_ascending() && time_math::in_range(s.entries.front().timestamp_ns) &&
+        time_math::in_range(s.entries.back().timestamp_ns)) {  // every time between is in range
+      first = std::min(first, s.entries.front().timestamp_ns);
+      last = std::max(last, s.entries.back().timestamp_ns);
+      continue;
+    }
     for (const BlockEntry& e : s.entries) {
       if (!time_math::in_range(e.timestamp_ns)) continue;  // a placeholder or damage (summary's warning)
       first = std::min(first, e.timestamp_ns);
       last = std::max(last, e.timestamp_ns);
     }
+  }
   if (first <= last) {
     std::snprintf(line, sizeof line, "%s .. %s (%.3f s)", short_time(first).c_str(), short_time(last).c_str(),
                   span_seconds(first, last));

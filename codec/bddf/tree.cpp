@@ -46,9 +46,8 @@ const char* body_kind(BlockKind kind) {
   }
 }
 
-BlockView view_block(ByteSource& source, const FileModel& model, size_t position) {
+BlockView view_block(ByteSource& source, const FileModel& model, const BlockRef& ref) {
   BlockView v;
-  const BlockRef& ref = model.blocks()[position];
   if (ref.kind == BlockKind::Magic) {
     v.ok = true;
     v.length = std::min<uint64_t>(4, model.size);
@@ -123,17 +122,18 @@ uint64_t BddfInspector::child_count(const std::string& node_id) {
   size_t position;
   std::string part;
   if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size() || !part.empty()) return 0;
-  return view_block(source_, model_, position).parts.size();
+  return view_block(source_, model_, model_.blocks()[position]).parts.size();
 }
 
 std::vector<TreeNode> BddfInspector::children(const std::string& node_id, uint64_t first, uint64_t count) {
   std::vector<TreeNode> out;
   if (node_id.empty()) {
-    uint64_t end = std::min<uint64_t>(model_.blocks().size(), first + std::min<uint64_t>(count, 10000));
-    for (uint64_t i = first; i < end; ++i) {
-      const BlockRef& ref = model_.blocks()[i];
-      BlockView view = view_block(source_, model_, static_cast<size_t>(i));
-      out.push_back(TreeNode{block_id(i), block_label(model_, ref, view),
+    BlockList blocks = model_.blocks();
+    uint64_t end = std::min<uint64_t>(blocks.size(), first + std::min<uint64_t>(count, 10000));
+    for (BlockList::Cursor rows = blocks.cursor(static_cast<size_t>(std::min<uint64_t>(first, end))); rows.position() < end; rows.next()) {
+      const BlockRef& ref = rows.ref();
+      BlockView view = view_block(source_, model_, ref);
+      out.push_back(TreeNode{block_id(rows.position()), block_label(model_, ref, view),
                              ref.kind == BlockKind::Magic ? "header" : body_kind(ref.kind), ref.offset, view.length,
                              view.parts.size()});
     }
@@ -142,7 +142,7 @@ std::vector<TreeNode> BddfInspector::children(const std::string& node_id, uint64
   size_t position;
   std::string part;
   if (!parse_block_id(node_id, &position, &part) || position >= model_.blocks().size() || !part.empty()) return out;
-  BlockView view = view_block(source_, model_, position);
+  BlockView view = view_block(source_, model_, model_.blocks()[position]);
   for (uint64_t i = first; i < view.parts.size() && i < first + count; ++i) {
     const BlockPart& p = view.parts[i];
     out.push_back(TreeNode{node_id + "/" + p.name, p.label, p.kind, p.offset, p.length, 0});
@@ -154,8 +154,9 @@ std::vector<std::string> BddfInspector::locate(uint64_t offset) {
   std::vector<std::string> path;
   size_t position = model_.block_containing(offset);
   if (position == SIZE_MAX) return path;
-  BlockView view = view_block(source_, model_, position);
-  if (offset >= model_.blocks()[position].offset + view.length) return path;  // in a gap between known blocks
+  BlockRef ref = model_.blocks()[position];
+  BlockView view = view_block(source_, model_, ref);
+  if (offset >= ref.offset + view.length) return path;  // in a gap between known blocks
   path.push_back(block_id(position));
   for (const BlockPart& p : view.parts)
     if (offset >= p.offset && offset < p.offset + p.length) path.push_back(block_id(position) + "/" + p.name);
@@ -164,13 +165,14 @@ std::vector<std::string> BddfInspector::locate(uint64_t offset) {
 
 std::vector<Span> BddfInspector::spans(uint64_t offset, uint64_t length) {
   std::vector<Span> out;
-  if (model_.blocks().empty()) return out;
+  BlockList blocks = model_.blocks();
+  if (blocks.empty()) return out;
   uint64_t end = length > UINT64_MAX - offset ? UINT64_MAX : offset + length;
-  size_t position = model_.block_containing(offset);
+  size_t position = blocks.block_containing(offset);
   if (position == SIZE_MAX) position = 0;
-  for (; position < model_.blocks().size() && model_.blocks()[position].offset < end && out.size() < kMaxSpanBlocks; ++position) {
-    const BlockRef& ref = model_.blocks()[position];
-    BlockView view = view_block(source_, model_, position);
+  for (BlockList::Cursor rows = blocks.cursor(position); !rows.done() && rows.ref().offset < end && out.size() < kMaxSpanBlocks; rows.next()) {
+    const BlockRef& ref = rows.ref();
+    BlockView view = view_block(source_, model_, ref);
     if (ref.offset + view.length <= offset) continue;
     Span span{ref.offset, view.length, block_label(model_, ref, view), ref.kind == BlockKind::Magic ? "header" : body_kind(ref.kind), {}};
     for (const BlockPart& p : view.parts) {
@@ -196,7 +198,7 @@ Json BddfInspector::decode(const std::string& node_id) {
     j["error"] = "no node " + node_id;
     return j;
   }
-  const BlockRef& ref = model_.blocks()[position];
+  BlockRef ref = model_.blocks()[position];
   if (ref.kind == BlockKind::Damaged) {
     Json j = Json::object();
     j["offset"] = ref.offset;

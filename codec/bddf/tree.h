@@ -33,7 +33,7 @@ struct BlockView {
   uint64_t length = 0;
   std::vector<BlockPart> parts;
 };
-BlockView view_block(ByteSource& source, const FileModel& model, size_t position);
+BlockView view_block(ByteSource& source, const FileModel& model, const BlockRef& ref);
 // The kind of a block's body ("descriptor", "index", "data", "trailer", "damaged").
 const char* body_kind(BlockKind kind);
 // "data bosdyn.api.RobotState #3 @ 2026-01-01 00:00:00.060 (96 B)", ...

@@ -7,7 +7,43 @@
 namespace logscope {
 
 void FileMapBuilder::add(uint64_t offset, uint64_t length, const std::string& kind, const std::string& label) {
-  items_.push_back({offset, length, kind, label});
+  if (!join_runs_) {
+    items_.push_back({offset, length, kind, label, label, 1});
+    return;
+  }
+  if (pending_) settle_pending(offset);
+  pending_ = true;
+  pending_item_ = Item{offset, length, kind, label, label, 1};
+}
+
+void FileMapBuilder::settle_pending(uint64_t next_offset) {
+  pending_ = false;
+  Item& item = pending_item_;
+  uint64_t end = item.length ? item.offset + item.length : next_offset;
+  if (mark_offsets_.size() != damaged_at_.size()) {  // the marks came before the structures: sorted once
+    mark_offsets_.clear();
+    for (const Item& mark : damaged_at_) mark_offsets_.push_back(mark.offset);
+    std::sort(mark_offsets_.begin(), mark_offsets_.end());
+  }
+  auto mark = std::lower_bound(mark_offsets_.begin(), mark_offsets_.end(), item.offset);
+  bool damaged = mark != mark_offsets_.end() && *mark < end;
+  // Past where the structures end (a cut, the damage from), a structure is left out by finish():
+  // it must not join a run that is kept.
+  bool beyond = (damaged_ && item.offset >= damaged_from_) || item.offset >= structures_end_;
+  // One that starts inside a structure of a given length is left out by finish(): not in a run.
+  bool overlapped = item.offset < covered_to_;
+  if (item.length) covered_to_ = std::max(covered_to_, item.offset + item.length);
+  bool alone = damaged || beyond || overlapped;
+  if (!items_.empty() && !alone && !last_alone_) {
+    Item& last = items_.back();
+    if (last.kind == item.kind && last.length == 0 && item.length == 0 && item.offset > last.offset) {
+      last.last_label = std::move(item.label);
+      ++last.count;
+      return;
+    }
+  }
+  items_.push_back(std::move(item));
+  last_alone_ = alone;
 }
 
 void FileMapBuilder::damaged_from(uint64_t offset, const std::string& label) {
@@ -36,7 +72,8 @@ void FileMapBuilder::missing(uint64_t expected_end, const std::string& label) {
   missing_label_ = label;
 }
 
-FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems) const {
+FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems) {
+  if (pending_) settle_pending(file_size_);
   FileMap map;
   map.file_size = file_size_;
   map.source = std::move(source);
@@ -55,19 +92,21 @@ FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems
   for (const Item& d : damaged_at_) damage_marks.push_back(&d);
   std::stable_sort(damage_marks.begin(), damage_marks.end(), [](const Item* a, const Item* b) { return a->offset < b->offset; });
 
-  auto push = [&](uint64_t offset, uint64_t length, const std::string& kind, const std::string& label) {
+  auto push = [&](uint64_t offset, uint64_t length, const std::string& kind, const std::string& label,
+                  const std::string* last_label = nullptr, uint64_t count = 1) {
     if (length == 0 && kind != "missing") return;
+    const std::string& last_one = last_label ? *last_label : label;
     bool mergeable = kind != "damaged" && kind != "missing" && kind != "unreachable";
     if (!map.regions.empty() && mergeable) {
       MapRegion& last = map.regions.back();
       if (last.kind == kind && last.offset + last.length == offset) {
         last.length += length;
-        ++last.count;
-        last.last_label = label;
+        last.count += count;
+        last.last_label = last_one;
         return;
       }
     }
-    map.regions.push_back(MapRegion{offset, length, kind, label, label, 1, {}});
+    map.regions.push_back(MapRegion{offset, length, kind, label, last_one, count, {}});
   };
 
   uint64_t at = 0;
@@ -83,7 +122,7 @@ FileMap FileMapBuilder::finish(std::string source, std::vector<Problem> problems
                                  [](const Item* d, uint64_t value) { return d->offset < value; });
     if (past != damage_marks.begin() && (*(past - 1))->offset >= item.offset) damage = *(past - 1);
     if (damage) push(item.offset, stop - item.offset, "damaged", item.label + ": " + damage->label);
-    else push(item.offset, stop - item.offset, item.kind, item.label);
+    else push(item.offset, stop - item.offset, item.kind, item.label, &item.last_label, item.count);
     at = stop;
   }
   if (at < end) push(at, end - at, "unreachable", "not referenced by the index");

@@ -247,7 +247,8 @@ TEST_CASE("bddf damage: random cuts and bit flips never crash or hang, and the c
   // The blocks of the intact file, in file order: a cut copy keeps the data blocks whose bytes all
   // lie before the cut (blocks follow each other without gaps; the last one ends at the trailer).
   auto intact = bddf_test::open_bytes(f.bytes);
-  std::vector<BlockRef> blocks = bddf_test::model_of(*intact.inspector).blocks();
+  BlockList list = bddf_test::model_of(*intact.inspector).blocks();
+  std::vector<BlockRef> blocks(list.begin(), list.end());
   auto complete_data_blocks = [&](uint64_t size) {
     uint64_t complete = 0;
     for (size_t i = 0; i < blocks.size(); ++i) {

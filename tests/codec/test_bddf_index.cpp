@@ -152,8 +152,7 @@ TEST_CASE("block index: the plain encoding decodes without protobuf to what prot
       CHECK(a.entries[i].timestamp_ns == b.entries[i].timestamp_ns);
       CHECK(a.entries[i].file_offset == b.entries[i].file_offset);
       CHECK(a.entries[i].extra_count == b.entries[i].extra_count);
-      for (uint32_t k = 0; k < a.entries[i].extra_count; ++k)
-        CHECK(a.extra[a.entries[i].extra_first + k] == b.extra[b.entries[i].extra_first + k]);
+      CHECK(a.entries.extra(i) == b.entries.extra(i));
     }
   };
   DescriptorBlock block;
