@@ -1,4 +1,5 @@
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
+import { beat } from './helper-start.js';
 
 export { prepareReadAhead, readAheadAvailable };
 
@@ -36,6 +37,17 @@ export { prepareReadAhead, readAheadAvailable };
  *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
  * }} HttpReader
  */
+// A read that blocks the worker (a synchronous request) says it is alive when it ends, once a
+// second at most: a 100 GB BDDF file's index is 358 MiB, read for many seconds before the open
+// has anything else to tell the page's watchdog (worker-client.js).
+let lastAliveMs = 0;
+function aliveAfterRead() {
+  const now = performance.now();
+  if (now - lastAliveMs < 1000) return;
+  lastAliveMs = now;
+  beat();
+}
+
 /** A log's reader: a folder's is web/src/folder-reader.js. @typedef {LocalReader | HttpReader | import('./folder-reader.js').FolderReader} Reader */
 
 // A file the page read for a worker that cannot read it (worker-client.js copyOf), held as the
@@ -111,6 +123,7 @@ export function fileReader(file) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
+      aliveAfterRead();
       this.bytesRead += buffer.byteLength;
       return new Uint8Array(buffer);
     },
@@ -237,6 +250,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
         throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${/** @type {Error} */ (error).message || error}); check the network and open the link again`);
       }
       this.requests++;
+      aliveAfterRead();
       const bytes = rangeBytes(xhr.status, xhr.statusText, (h) => xhr.getResponseHeader(h), xhr.response, offset, end);
       this.bytesRead += bytes.byteLength;
       keep(offset, bytes); // (a caller that transfers it detaches it: then it is just not found)
