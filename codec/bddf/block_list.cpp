@@ -95,7 +95,7 @@ void BlockList::Cursor::load() {
 
 const BlockEntry* BlockList::Cursor::entry() const {
   if (done() || ref_.kind != BlockKind::Data || ref_.series == UINT32_MAX) return nullptr;
-  if (table_->merged) return &*entries_[ref_.series];
+  if (table_->merged) return heap_.front().second == 0 ? nullptr : &*entries_[ref_.series];  // 0: not an entry
   looked_up_ = model_->series[ref_.series].entries[ref_.entry];
   return &looked_up_;
 }

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 #include "skip.h"
@@ -45,9 +46,19 @@ inline void write_file(const std::string& path, const std::vector<uint8_t>& byte
 }
 
 // A fresh scratch directory for a test's generated files, in the build's own folder (the plain
-// and the sanitizer builds' suites may run at the same time).
+// and the sanitizer builds' suites may run at the same time), and this process's own: ctest runs
+// a file's test cases as processes side by side, and two of them writing one file raced (a BDDF
+// demo read while the other process rewrote it: a checksum mismatch). Removed when the process ends.
 inline std::string scratch_dir(const std::string& name) {
-  std::string dir = std::string(LOGSCOPE_SCRATCH_DIR) + "/" + name;
+  static const std::string mine = [] {
+    std::string dir = std::string(LOGSCOPE_SCRATCH_DIR) + "/process-" + std::to_string(::getpid());
+    static struct Remove {
+      std::string dir;
+      ~Remove() { (void)!std::system(("rm -rf '" + dir + "'").c_str()); }
+    } remove{dir};
+    return dir;
+  }();
+  std::string dir = mine + "/" + name;
   std::string command = "mkdir -p '" + dir + "'";
   REQUIRE(std::system(command.c_str()) == 0);
   return dir;
