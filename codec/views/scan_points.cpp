@@ -442,8 +442,8 @@ bool ScanMessage::read_point_cloud(const Json& m, std::string* error) {
   return true;
 }
 
-void ScanMessage::place(ScanPoint& p) const {
-  if (!posed_) return;
+bool ScanMessage::place(ScanPoint& p) const {
+  if (!posed_) return true;
   // p' = q p q* + t
   const double* q = orientation_;
   double tx = 2 * (q[1] * p.z - q[2] * p.y), ty = 2 * (q[2] * p.x - q[0] * p.z), tz = 2 * (q[0] * p.y - q[1] * p.x);
@@ -451,6 +451,7 @@ void ScanMessage::place(ScanPoint& p) const {
   double y = p.y + q[3] * ty + (q[2] * tx - q[0] * tz);
   double z = p.z + q[3] * tz + (q[0] * ty - q[1] * tx);
   p.x = x + position_[0], p.y = y + position_[1], p.z = z + position_[2];
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
 void ScanMessage::for_each(const std::function<void(const ScanPoint&, bool)>& visit) const {
@@ -461,15 +462,16 @@ void ScanMessage::for_each(const std::function<void(const ScanPoint&, bool)>& vi
       for (size_t i = 0; i < ranges.size(); ++i) {
         ScanPoint p;
         double r = ranges[i].is_number() ? ranges[i].as_double() : NAN;
+        // Finite angle_min and angle_increment can still step past the largest double.
         double angle = angle_min_ + static_cast<double>(i) * angle_increment_;
-        bool valid = std::isfinite(r) && r >= range_min_ && r <= range_max_;
+        bool valid = std::isfinite(r) && r >= range_min_ && r <= range_max_ && std::isfinite(angle);
         p.x = r * std::cos(angle);
         p.y = r * std::sin(angle);
         if (intensities_ && (*intensities_)[i].is_number()) {
           p.value = (*intensities_)[i].as_double();
           p.has_value = std::isfinite(p.value);
         }
-        if (valid) place(p);
+        valid = valid && place(p);
         visit(p, valid);
       }
       return;
@@ -496,7 +498,7 @@ void ScanMessage::for_each(const std::function<void(const ScanPoint&, bool)>& vi
             p.has_value = std::isfinite(p.value);
           }
           bool valid = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-          if (valid) place(p);
+          valid = valid && place(p);
           visit(p, valid);
           if (point_step_ == 0) break;  // one point (checked in read)
         }

@@ -84,7 +84,9 @@ class ScanMessage {
   bool read_foxglove_point_cloud(const Json& m, std::string* error);
   bool read_point_cloud(const Json& m, std::string* error);
   bool read_layout(const Json& fields, bool foxglove, std::string* error);
-  void place(ScanPoint& p) const;
+  // Moves a point by the message's pose; false when that leaves it not finite (a huge
+  // coordinate that overflows), so it counts as invalid.
+  bool place(ScanPoint& p) const;
 };
 
 }  // namespace logscope::views

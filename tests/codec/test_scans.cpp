@@ -264,6 +264,28 @@ TEST_CASE("scans: what cannot be read is named, never guessed") {
   count = 0;
   overlap.for_each([&](const views::ScanPoint& p, bool valid) { count += valid && p.x == p.y; });
   CHECK(count == 2);
+  // Finite numbers whose sums overflow (fuzz_scans, regressions/scans/S1): an angle past the
+  // largest double, and a pose that moves a huge point past it, make invalid points, never inf or NaN.
+  Json steep_json = parse(R"({"header": {"frame_id": "l"}, "angle_min": 0, "angle_increment": 1e308,
+    "range_min": 0, "range_max": 1e308, "ranges": [1, 2, 3, 4], "intensities": []})");
+  views::ScanMessage steep;
+  REQUIRE(steep.read("sensor_msgs/LaserScan", steep_json, &error));
+  std::vector<bool> valid_steps;
+  steep.for_each([&](const views::ScanPoint& p, bool valid) {
+    valid_steps.push_back(valid);
+    if (valid) CHECK((std::isfinite(p.x) && std::isfinite(p.y)));
+  });
+  CHECK(valid_steps == std::vector<bool>{true, true, false, false});  // 2e308 is past the largest double
+  Json far_json = parse(R"({"frame_id": "l", "start_angle": 0, "end_angle": 0, "ranges": [1.5e308],
+    "pose": {"position": {"x": 1e308}, "orientation": {"w": 1}}})");
+  views::ScanMessage far;
+  REQUIRE(far.read("foxglove.LaserScan", far_json, &error));
+  size_t far_points = 0;
+  far.for_each([&](const views::ScanPoint&, bool valid) {
+    CHECK(!valid);
+    ++far_points;
+  });
+  CHECK(far_points == 1);
   CHECK(views::is_scan_type("sensor_msgs/msg/PointCloud2"));
   CHECK(views::is_scan_type("sensor_msgs/PointCloud"));
   CHECK(!views::is_scan_type("sensor_msgs/Image"));
