@@ -594,6 +594,8 @@ self.onmessage = (event) => {
   // The page's compiled module, for a load waiting on it (not queued, for the same reason).
   if (event.data.op === 'codec') return gotCodec(event.data.args);
   if (event.data.op === 'configure') gotConfig(event.data.args);
+  // The page's watchdog asks whether this thread can run (worker-client.js): answered at once, not queued.
+  if (event.data.op === 'ping') return beat();
   queue = queue.then(() => handle(event.data));
 };
 

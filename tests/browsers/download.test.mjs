@@ -69,6 +69,8 @@ for (const engine of ['firefox', 'webkit']) {
       await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
       await b.click('#extract-run');
       const state = await b.waitFor(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('#output-result')?.dataset.state) && document.querySelector('#output-result').dataset.state, undefined, { timeout: 180_000, what: 'the extract' });
+      // A silent worker's last events (worker-client.js trail) say where it stopped.
+      if (state !== 'done') t.diagnostic(`job worker trail: ${JSON.stringify(await b.evaluate(() => window.logscope.jobsClient().lastTrail))}`);
       assert.equal(state, 'done', await b.text('#output-result'));
       const facts = await b.evaluate(() => ({ ...document.querySelector('#output-storage').dataset, size: document.querySelector('#output-size').dataset.size }));
       const size = statSync(files.reference).size;

@@ -284,6 +284,35 @@ test('the deadline follows progress: progress and heartbeats keep a request aliv
   await page.context().close();
 });
 
+// Past the deadline the page pings the worker, which answers outside its queue, and waits
+// PING_GRACE_MS: a worker whose thread is free is heard (its beats may have waited behind a busy
+// page), and only one that cannot run is called silent (the stand-in above answers no ping).
+test('a worker past its deadline is pinged first: one whose thread is free answers and goes on', async (t) => {
+  if (skipUnless(t)) return;
+  const page = await newPage({ isolate: false, query: '&watchdog=2' });
+  const result = await page.evaluate(async () => {
+    const script = `
+      postMessage({ beat: true });
+      onmessage = ({ data: { id, op } }) => {
+        if (op === 'configure') return;
+        if (op === 'ping') return postMessage({ beat: true, pinged: true });
+        setTimeout(() => postMessage({ id, ok: true, result: op }), 3500); // no beat of its own
+      };`;
+    self.LOGSCOPE_WORKER_URL = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+    const { WorkerClient } = await import('./src/worker-client.js');
+    const client = new WorkerClient();
+    const created = performance.now();
+    while (client.lastHeard <= created) await new Promise((ok) => setTimeout(ok, 50));
+    const started = performance.now();
+    const answer = await client.call('summary').then((value) => ({ value }), (error) => ({ error: error.name, message: error.message }));
+    return { answer, ms: performance.now() - started, events: client.trail(performance.now()) };
+  });
+  assert.deepEqual(result.answer, { value: 'summary' }, JSON.stringify(result.events));
+  assert.ok(result.ms >= 3400, 'answered past the 2 s deadline');
+  assert.ok(result.events.some((e) => e.endsWith(': pinged')), JSON.stringify(result.events));
+  await page.context().close();
+});
+
 // The single-file build in WebKit: the worker cannot read a File the page can (NotReadableError on
 // every read). The page reads the file and hands the worker a copy; where the page cannot hold the
 // copy either, the message names the browser's limit, not the file.

@@ -3,7 +3,10 @@
 // A crash (uncaught error, trap in wasm) rejects what is pending and calls onCrash.
 // A watchdog follows every request: a worker that says nothing (no answer, progress, heartbeat or
 // signal, helper-start.js) for SILENT_MS while a request waits is stopped, and what waits is
-// rejected with a SilentError that says what it was doing (onSilent). A worker that froze while it
+// rejected with a SilentError that says what it was doing (onSilent). Before that, the worker is
+// asked once more (a ping it answers outside its queue) and given PING_GRACE_MS: a worker whose
+// thread is free answers, and one whose messages waited behind a busy page is heard meanwhile;
+// only a worker that cannot run stays silent. A worker that froze while it
 // started a helper worker (Firefox froze inside `new Worker()` under automation) is instead started
 // again with the same file and its requests sent again; after a second such freeze it runs without
 // helpers, on the slower path, and says so (onNotice).
@@ -29,8 +32,11 @@ export class CrashError extends Error {
 }
 // The worker stopped answering (the watchdog stopped it).
 export class SilentError extends CrashError {
-  /** @param {string} message */
-  constructor(message) { super(message); this.name = 'SilentError'; }
+  /**
+   * @param {string} message
+   * @param {string[]} [trail] what the worker last said or was sent, oldest first, with ms before the silence
+   */
+  constructor(message, trail = []) { super(message); this.name = 'SilentError'; this.trail = trail; }
 }
 
 /** @type {(name: string) => string | null} */
@@ -47,6 +53,10 @@ export const SILENT_MS = secondsParam('watchdog') ?? 20_000;
 const HELPER_START_MS = secondsParam('helper-start');
 // A worker silent while it starts a helper (it said so) is frozen sooner: a helper has 8 s to start.
 const FROZEN_HELPER_START_MS = Math.min(SILENT_MS, HELPER_START_MS ?? 8000);
+// How long a worker silent past its deadline has to answer a ping.
+const PING_GRACE_MS = 1000;
+// The last things a worker said or was sent (SilentError.trail, for a report of what it last did).
+const TRAIL = 12;
 // Test hooks (tests/web/watchdog.test.mjs): the first N workers of each client freeze as they
 // start a helper; the worker cannot read a File the page did not copy (WebKit from file://).
 const FREEZE_HELPER_STARTS = Number(param('test-freeze-helpers')) || 0;
@@ -152,6 +162,11 @@ export class WorkerClient {
     /** @type {{text: string, helper: boolean} | null} what the worker said may block next */
     this.doing = null;
     this.lastHeard = performance.now();
+    this.pinged = false; // a ping is out since the deadline passed (watch)
+    /** @type {{ms: number, what: string}[]} the last TRAIL events, for SilentError.trail */
+    this.events = [];
+    /** @type {string[]} the trail of the last silence */
+    this.lastTrail = [];
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.watchdog = null;
     this.helpers = true; // false after helper starts froze the worker twice
@@ -189,11 +204,25 @@ export class WorkerClient {
     }
     this.doing = null;
     this.lastHeard = performance.now();
+    this.pinged = false;
+    this.note(`started worker ${this.spawns}`);
   }
+
+  /** @param {string} what */
+  note(what) {
+    this.events.push({ ms: performance.now(), what });
+    if (this.events.length > TRAIL) this.events.shift();
+  }
+
+  // The trail as text: each event with the seconds before `now`.
+  /** @param {number} now */
+  trail(now) { return this.events.map((e) => `${((now - e.ms) / 1000).toFixed(1)} s before: ${e.what}`); }
 
   /** @param {WorkerReply | import('./types.js').WorkerSignal} message */
   receive(message) {
     this.lastHeard = performance.now();
+    this.pinged = false;
+    this.note('id' in message ? `${message.progress ? 'progress' : message.needCopy ? 'asked for a copy' : 'answer'} of #${message.id}` : message.doing !== undefined ? `doing: ${message.doing}` : message.notice ? 'notice' : 'beat');
     if (!('id' in message)) {
       if (message.doing !== undefined) {
         this.doing = message.doing === null ? null : { text: message.doing, helper: message.helper };
@@ -261,6 +290,7 @@ export class WorkerClient {
       const request = { id, op, args };
       this.pending.set(id, { resolve: /** @type {(value: unknown) => void} */ (resolve), reject, onProgress, op, request, transferred: transfer.length > 0 });
       this.worker.postMessage(request, transfer);
+      this.note(`sent #${id} ${op}`);
       this.watch();
     });
   }
@@ -301,8 +331,16 @@ export class WorkerClient {
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
       if (!this.pending.size || this.disposed || this.crashed) return;
-      if (performance.now() - this.lastHeard >= this.deadline) this.silent();
-      else this.watch();
+      const silence = performance.now() - this.lastHeard;
+      if (silence < this.deadline) return this.watch();
+      if (this.pinged && silence >= this.deadline + PING_GRACE_MS) return this.silent();
+      if (!this.pinged) {
+        // Past the deadline: one ping (answered outside the worker's queue), and a grace to answer it.
+        this.pinged = true;
+        this.note('pinged');
+        this.worker.postMessage({ id: 0, op: 'ping' });
+      }
+      this.watchdog = setTimeout(() => { this.watchdog = null; this.watch(); }, PING_GRACE_MS);
     }, Math.max(0, left));
   }
 
@@ -334,11 +372,13 @@ export class WorkerClient {
     const first = this.pending.values().next().value;
     const what = doing?.text || (first && DOING[first.op]) || `running "${first?.op}"`;
     const message = `the inspector did not answer for ${Number((this.deadline / 1000).toFixed(1))} s while ${what}`;
+    const trail = this.trail(performance.now());
+    this.lastTrail = trail; // for a test's report of a silence
     this.crashed = true;
     try { this.worker.terminate(); } catch { /* already gone */ }
     const pending = [...this.pending.values()];
     this.pending.clear();
-    for (const entry of pending) entry.reject(new SilentError(message));
+    for (const entry of pending) entry.reject(new SilentError(message, trail));
     this.onSilent(message);
   }
 
