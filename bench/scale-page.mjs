@@ -109,7 +109,8 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       // the pass is timed from when it runs (Cancel shown), with that wait beside it.
       const clicked = Date.now();
       await page.click('#run-check');
-      await page.waitForSelector('#progress button', { timeout: 120_000 }).catch(() => {});
+      // (The bar and its Cancel show from the click; its phase is 'opening' until the pass runs.)
+      await page.waitForFunction(() => document.querySelector('#progress')?.dataset.phase === 'pass', null, { timeout: 120_000 }).catch(() => {});
       row.checkStartSeconds = (Date.now() - clicked) / 1000;
       await reset();
       await page.waitForTimeout(RUN_SECONDS * 1000);

@@ -1,7 +1,7 @@
 // The codec worker: owns the wasm module, one Inspector and the reader of the open file.
 // Protocol: {id, op, args} in; {id, ok, result} | {id, ok: false, error, fatal} | {id, progress} out.
 // C++ runs synchronously here, so the page cancels long work by terminating this worker.
-import { MemoryFile, describeReadError, makeReader, prepareReadAhead, readAheadAvailable } from './src/readers.js';
+import { MemoryFile, describeReadError, makeReader, onSyncReads, prepareReadAhead, readAheadAvailable } from './src/readers.js';
 import { DecompressOffload } from './src/decompress-offload.js';
 import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
@@ -403,7 +403,7 @@ function indexOfChild(parent, id, offset) {
  */
 /** @type {Handlers} */
 const ops = {
-  async open({ source }) {
+  async open({ source }, progress) {
     const View = await loadModule();
     if (inspector) inspector.delete();
     inspector = null;
@@ -414,18 +414,26 @@ const ops = {
     if (source.kind === 'folder') return openFolder(source);
     const opening = (reader = await makeReader(source));
     const started = performance.now();
-    let opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
-    readingModule = View;
-    let detection = parse(opened.detection());
-    // A format read in the full module: the view module detects it and has no reader for it.
-    if (!opened.known() && formatTable.find((f) => f.name === detection?.family)?.module === 'full') {
-      const Full = await loadFullModule();
-      if (Full !== View) {
-        opened.delete();
-        opened = (inspector = new Full.Inspector(opening.size, readFor(opening, Full)));
-        readingModule = Full;
-        detection = parse(opened.detection());
+    // The bytes read so far, as the open's progress (of no known total): a big index (358 MiB
+    // for a 100 GB BDDF file) takes seconds, and the page shows them with its Cancel.
+    onSyncReads(() => progress(opening.bytesRead, 0));
+    let opened, detection;
+    try {
+      opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
+      readingModule = View;
+      detection = parse(opened.detection());
+      // A format read in the full module: the view module detects it and has no reader for it.
+      if (!opened.known() && formatTable.find((f) => f.name === detection?.family)?.module === 'full') {
+        const Full = await loadFullModule();
+        if (Full !== View) {
+          opened.delete();
+          opened = (inspector = new Full.Inspector(opening.size, readFor(opening, Full)));
+          readingModule = Full;
+          detection = parse(opened.detection());
+        }
       }
+    } finally {
+      onSyncReads(null);
     }
     const openMs = performance.now() - started;
     const known = opened.known();

@@ -83,6 +83,27 @@ for (const [kind, name, label] of [['bag', 'big_lz4.bag', 'ROS bag V2.0'], ['bdd
       await page.waitForFunction(() => { const b = document.querySelector('#hex-slot .b[data-offset="0"]'); return b && b.textContent !== '··'; });
       await page.evaluate(() => window.logscope.readStats());
       console.log(`# remote ${kind}: ${atSummary} bytes sent when the summary was shown, ${sent} after the page settled, ${server.stats.bytes} (${(100 * server.stats.bytes / size).toFixed(3)} %) after opening the Structure & bytes tab`);
+
+      // The full check: its bar and Cancel show from the click, while the job worker opens the
+      // file (phase 'opening': the bytes read so far), then the pass (web/src/progress.js).
+      await page.click('#tab-problems');
+      await page.waitForSelector('#run-check:not([disabled])');
+      await page.evaluate(() => {
+        const bar = /** @type {HTMLElement} */ (document.querySelector('#progress'));
+        window.phasesSeen = [];
+        new MutationObserver(() => {
+          const seen = { phase: bar.dataset.phase, text: bar.querySelector('.progress-text')?.textContent, cancel: Boolean(bar.querySelector('button')) };
+          if (seen.phase && seen.phase !== window.phasesSeen.at(-1)?.phase) window.phasesSeen.push(seen);
+        }).observe(bar, { attributes: true, childList: true, subtree: true, characterData: true });
+      });
+      await page.click('#run-check');
+      await page.waitForFunction(() => document.querySelector('#progress').dataset.phase === 'pass');
+      const phases = await page.evaluate(() => window.phasesSeen);
+      assert.deepEqual(phases.map((p) => p.phase), ['opening', 'pass'], JSON.stringify(phases));
+      assert.match(phases[0].text, /^opening the file: [\d.]+ (B|KiB|MiB) read/);
+      assert.ok(phases[0].cancel, 'Cancel is there while the job worker opens the file');
+      await page.click('#progress button:has-text("Cancel")');
+      await page.waitForFunction(() => !document.body.dataset.job);
       assert.deepEqual(page.errors, []);
       await page.context().close();
     } finally {

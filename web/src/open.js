@@ -129,7 +129,16 @@ export function openController(app) {
     };
     // The summary is asked for with the open: the worker runs the two back to back, without a
     // round trip through this thread (busy laying out the views for the new file) between them.
-    const openReply = session.client.open(session.source);
+    // A big index takes seconds to read (358 MiB for a 100 GB BDDF file): past half a second the
+    // bar shows the bytes read so far (the open's progress has no total).
+    let opening = null;
+    const openStarted = performance.now();
+    const openReply = session.client.open(session.source, (done, total) => {
+      if (session.aborted || (!opening && performance.now() - openStarted < 500)) return;
+      opening ??= progress.start(`Opening ${file.name}`);
+      opening(done, total);
+    });
+    openReply.finally(() => { if (opening && !session.aborted) progress.finish(); }).catch(() => {});
     // Only a file without an index (a CARLA log) is scanned whole for its summary, and only
     // such a scan reports progress: the bar appears for it alone.
     let scanning = null;

@@ -1,7 +1,7 @@
 // The progress bar for long work: bytes done, throughput, time left, and a Cancel button.
 import { h, clear, formatBytes, formatDuration } from './dom.js';
 
-/** @typedef {{label: string, started: number, done: number, total: number}} Task */
+/** @typedef {{label: string, started: number, done: number, total: number, opening: boolean}} Task */
 
 export class ProgressBar {
   /** @param {HTMLElement} root */
@@ -27,7 +27,7 @@ export class ProgressBar {
    * @returns {(done: number, total: number) => void}
    */
   start(label, { onCancel, total = 0 } = {}) {
-    const task = { label, started: performance.now(), done: 0, total };
+    const task = { label, started: performance.now(), done: 0, total, opening: false };
     this.active = task;
     this.fill = h('div.progress-fill');
     this.text = h('span.progress-text', {}, 'starting…');
@@ -41,6 +41,7 @@ export class ProgressBar {
     this.root.hidden = false;
     this.root.dataset.state = 'running';
     this.root.dataset.done = '0'; // not the previous task's count
+    delete this.root.dataset.phase; // 'opening' (the worker opens the file), then 'pass'
     return (done, total) => this.update(task, done, total);
   }
 
@@ -49,8 +50,12 @@ export class ProgressBar {
    * @param {number} done
    * @param {number} total
    */
+  // A total of 0: the worker is opening the file (reading its index: web/worker.js open), so
+  // only the bytes read so far are known. The pass after it is timed from its own start.
   update(task, done, total) {
     if (task !== this.active) return;
+    if (total <= 0) task.opening = true;
+    else if (task.opening) task.opening = false, task.started = performance.now();
     task.done = done;
     task.total = total;
     const seconds = (performance.now() - task.started) / 1000;
@@ -59,8 +64,10 @@ export class ProgressBar {
     this.fill.style.transform = `scaleX(${percent / 100})`;
     /** @type {Element} */ (this.root.querySelector('.progress-track')).setAttribute('aria-valuenow', String(Math.round(percent)));
     const left = rate > 0 && total > done ? formatDuration((total - done) / rate) + ' left' : '';
-    this.text.textContent = [`${formatBytes(done)} of ${formatBytes(total)}`, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left].filter(Boolean).join(' · ');
-    this.root.dataset.done = String(done);
+    const amount = total > 0 ? `${formatBytes(done)} of ${formatBytes(total)}` : `opening the file: ${formatBytes(done)} read`;
+    this.text.textContent = [amount, rate ? `${(rate / 1e6).toFixed(0)} MB/s` : '', left].filter(Boolean).join(' · ');
+    this.root.dataset.done = total > 0 ? String(done) : '0';
+    this.root.dataset.phase = total > 0 ? 'pass' : 'opening';
   }
 
   finish(message = '') {

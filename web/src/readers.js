@@ -40,12 +40,19 @@ export { prepareReadAhead, readAheadAvailable };
 // A read that blocks the worker (a synchronous request) says it is alive when it ends, once a
 // second at most: a 100 GB BDDF file's index is 358 MiB, read for many seconds before the open
 // has anything else to tell the page's watchdog (worker-client.js).
+// While an open reads (worker.js), its listener is told instead, four times a second at most:
+// it reports the bytes read so far as the open's progress, which the page shows.
 let lastAliveMs = 0;
+/** @type {(() => void) | null} */
+let readListener = null;
+/** @param {(() => void) | null} listener */
+export function onSyncReads(listener) { readListener = listener; }
 function aliveAfterRead() {
   const now = performance.now();
-  if (now - lastAliveMs < 1000) return;
+  if (now - lastAliveMs < (readListener ? 250 : 1000)) return;
   lastAliveMs = now;
-  beat();
+  if (readListener) readListener();
+  else beat();
 }
 
 /** A log's reader: a folder's is web/src/folder-reader.js. @typedef {LocalReader | HttpReader | import('./folder-reader.js').FolderReader} Reader */
@@ -123,8 +130,8 @@ export function fileReader(file) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
-      aliveAfterRead();
       this.bytesRead += buffer.byteLength;
+      aliveAfterRead();
       return new Uint8Array(buffer);
     },
     // One of many reads in flight at once (web/src/scattered-reads.js).
@@ -250,9 +257,9 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
         throw new Error(`the server stopped answering while reading bytes ${offset}–${end - 1} of ${url} (${/** @type {Error} */ (error).message || error}); check the network and open the link again`);
       }
       this.requests++;
-      aliveAfterRead();
       const bytes = rangeBytes(xhr.status, xhr.statusText, (h) => xhr.getResponseHeader(h), xhr.response, offset, end);
       this.bytesRead += bytes.byteLength;
+      aliveAfterRead();
       keep(offset, bytes); // (a caller that transfers it detaches it: then it is just not found)
       return bytes;
     },

@@ -136,9 +136,11 @@ export class Session extends EventTarget {
 
   // The job worker opens the file on first use. One shared promise, so requests queue in the
   // order they were made (the first caller's open reply would otherwise let later callers post first).
-  ensureJobs() {
+  // onProgress: the first caller's, told the bytes the open has read (of no known total).
+  /** @param {(done: number, total: number) => void} [onProgress] */
+  ensureJobs(onProgress) {
     if (!this.jobsOpen) {
-      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source).then((opened) => {
+      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source, onProgress).then((opened) => {
         // A large local file's checksum or full check will read for seconds: optimise its code first.
         if (!this.file.remote && this.file.size >= WARM_PASSES_BYTES) this.jobs.warmPasses();
         return opened;
@@ -153,7 +155,8 @@ export class Session extends EventTarget {
     await this.jobs.cancel().catch(() => {});
   }
 
-  // A whole-file job in the job worker, with the progress bar and its Cancel button.
+  // A whole-file job in the job worker, with the progress bar and its Cancel button, from the
+  // job worker's open on (a big index takes seconds to read: the bar shows its bytes meanwhile).
   /**
    * @template {'checksum' | 'check'} Op
    * @param {string} label
@@ -164,6 +167,7 @@ export class Session extends EventTarget {
     const onProgress = this.progress.start(label, { total: this.file.size, onCancel: () => this.cancelJobs() });
     status.job(op);
     try {
+      await this.result(this.ensureJobs(onProgress));
       return await this.result(this.jobs.call(op, /** @type {WorkerOps[Op]['args']} */ ({}), { onProgress }));
     } finally {
       if (!this.aborted) status.job(null);
@@ -176,7 +180,6 @@ export class Session extends EventTarget {
     this.emit('checksum');
     status.job('checksum'); // before the job worker is ready, so waiting for idle waits
     try {
-      await this.result(this.ensureJobs());
       const result = await this.longJob('Verifying checksum', 'checksum');
       this.checksum = result.error ? { status: 'error', error: result.error } : { status: 'done', result };
       this.progress.finish(result.status === 'valid' ? 'Checksum verified.' : '');
@@ -196,7 +199,6 @@ export class Session extends EventTarget {
     this.emit('checking');
     status.job('check');
     try {
-      await this.result(this.ensureJobs());
       const report = await this.longJob('Checking every record', 'check');
       if (!report.error) {
         this.report = report;

@@ -406,18 +406,24 @@ export class WorkerClient {
 
   // Opens a source ({kind: 'file', file}); remembered so a fresh worker can re-open it.
   /** @param {Source} source */
-  async open(source) {
+  /**
+   * @param {Source} source
+   * @param {(done: number, total: number) => void} [onProgress] the bytes read so far (total 0)
+   */
+  async open(source, onProgress) {
     this.source = source;
-    return this.call('open', { source });
+    return this.call('open', { source }, { onProgress });
   }
 
-  // Stops everything in flight; resolves when a fresh worker has the same file open again.
+  // Stops everything in flight; resolves when a fresh worker has the same file open again. An
+  // open cancelled on its way is not started again: the next request's caller opens it.
   async cancel() {
     if (this.disposed) return;
     this.worker.onmessage = null;
     this.worker.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
+    if (pending.some((entry) => entry.op === 'open')) this.source = null;
     for (const entry of pending) entry.reject(new CancelledError());
     this.spawn();
     this.resendSchemas();
