@@ -150,7 +150,7 @@ struct BlockListAccess {
     std::make_heap(cursor.heap_.begin(), cursor.heap_.end(), kHeapOrder);
     cursor.load();
   }
-  static void record(const BlockList::Cursor& cursor, BlockTable& table) {
+  static void record(const BlockList::Cursor& cursor, const BlockTable& table) {
     for (size_t n : cursor.next_) table.checkpoint_next.push_back(static_cast<uint32_t>(n));
     table.checkpoint_offset.push_back(cursor.done() ? UINT64_MAX : cursor.ref().offset);
   }
@@ -160,7 +160,7 @@ namespace {
 
 // Makes checkpoints until `enough` holds or the rows end. Under the table's lock.
 template <class Enough>
-void extend_checkpoints(const FileModel& model, BlockTable& table, Enough enough) {
+void extend_checkpoints(const FileModel& model, const BlockTable& table, Enough enough) {
   size_t streams = model.series.size() + 1;
   BlockList::Cursor cursor;
   if (table.checkpoint_offset.empty()) {
@@ -180,27 +180,38 @@ void extend_checkpoints(const FileModel& model, BlockTable& table, Enough enough
 
 }  // namespace
 
-BlockList::Cursor BlockList::cursor(size_t position) const {
-  Cursor cursor;
-  cursor.model_ = model_;
-  cursor.table_ = table_;
-  cursor.size_ = table_->size;
-  cursor.position_ = std::min(position, table_->size);
-  if (!table_->merged || cursor.done()) {
-    cursor.load();
-    return cursor;
-  }
-  BlockTable& table = const_cast<BlockTable&>(*table_);
+template <class Choose>
+BlockList::Cursor BlockList::from_checkpoint(Choose choose) const {
+  const BlockTable& table = *table_;
   size_t streams = model_->series.size() + 1;
-  size_t checkpoint = position / table.spacing;
+  size_t checkpoint = 0;
   std::vector<uint32_t> state;
   {
     std::lock_guard<std::mutex> lock(table.checkpoint_lock);
-    extend_checkpoints(*model_, table, [&] { return table.checkpoint_offset.size() > checkpoint; });
-    checkpoint = std::min(checkpoint, table.checkpoint_offset.size() - 1);
+    checkpoint = choose();
     state.assign(table.checkpoint_next.begin() + checkpoint * streams, table.checkpoint_next.begin() + (checkpoint + 1) * streams);
   }
+  Cursor cursor;
   BlockListAccess::start(cursor, *model_, table, checkpoint * table.spacing, state.data());
+  return cursor;
+}
+
+BlockList::Cursor BlockList::cursor(size_t position) const {
+  if (!table_->merged || position >= table_->size) {
+    Cursor cursor;
+    cursor.model_ = model_;
+    cursor.table_ = table_;
+    cursor.size_ = table_->size;
+    cursor.position_ = std::min(position, table_->size);
+    cursor.load();
+    return cursor;
+  }
+  const BlockTable& table = *table_;
+  Cursor cursor = from_checkpoint([&] {
+    size_t wanted = position / table.spacing;
+    extend_checkpoints(*model_, table, [&] { return table.checkpoint_offset.size() > wanted; });
+    return std::min(wanted, table.checkpoint_offset.size() - 1);
+  });
   while (cursor.position_ < position) cursor.next();
   return cursor;
 }
@@ -211,21 +222,14 @@ BlockList::Cursor BlockList::first_at_or_after(uint64_t offset) const {
     auto it = std::lower_bound(rows.begin(), rows.end(), offset, [](const BlockRef& ref, uint64_t value) { return ref.offset < value; });
     return cursor(static_cast<size_t>(it - rows.begin()));
   }
-  BlockTable& table = const_cast<BlockTable&>(*table_);
-  size_t streams = model_->series.size() + 1;
-  size_t checkpoint = 0;
-  std::vector<uint32_t> state;
-  {
-    std::lock_guard<std::mutex> lock(table.checkpoint_lock);
+  const BlockTable& table = *table_;
+  Cursor cursor = from_checkpoint([&] {
     extend_checkpoints(*model_, table, [&] { return table.checkpoint_offset.back() >= offset; });
     // The last checkpoint before `offset`: rows there and on, up to the first at or after it.
     const std::vector<uint64_t>& at = table.checkpoint_offset;
-    checkpoint = static_cast<size_t>(std::lower_bound(at.begin(), at.end(), offset) - at.begin());
-    if (checkpoint > 0) --checkpoint;
-    state.assign(table.checkpoint_next.begin() + checkpoint * streams, table.checkpoint_next.begin() + (checkpoint + 1) * streams);
-  }
-  Cursor cursor;
-  BlockListAccess::start(cursor, *model_, table, checkpoint * table.spacing, state.data());
+    size_t checkpoint = static_cast<size_t>(std::lower_bound(at.begin(), at.end(), offset) - at.begin());
+    return checkpoint > 0 ? checkpoint - 1 : 0;
+  });
   while (!cursor.done() && cursor.ref().offset < offset) cursor.next();
   return cursor;
 }

@@ -63,10 +63,11 @@ struct BlockTable {
   bool merged = false;           // rows: `others` merged with the series' entries; else `others` holds every row
   std::vector<BlockRef> others;  // sorted by offset
   size_t size = 0;
-  std::mutex checkpoint_lock;               // checkpoints are made as far as they are asked for
-  size_t spacing = 0;                       // rows between checkpoints
-  std::vector<uint64_t> checkpoint_offset;  // the row's offset at each checkpoint
-  std::vector<uint32_t> checkpoint_next;    // per checkpoint, each stream's next index (1 + series count)
+  size_t spacing = 0;            // rows between checkpoints
+  // Checkpoints are made as far as a lookup asks, by readers of a const table: under the lock.
+  mutable std::mutex checkpoint_lock;
+  mutable std::vector<uint64_t> checkpoint_offset;  // the row's offset at each checkpoint
+  mutable std::vector<uint32_t> checkpoint_next;    // per checkpoint, each stream's next index (1 + series count)
 };
 
 // The file-order table of blocks (FileModel::blocks()): the blocks that are not series entries,
@@ -93,6 +94,9 @@ class BlockList {
   friend struct FileModel;
   BlockList(const FileModel& model, const BlockTable& table) : model_(&model), table_(&table) {}
   Cursor first_at_or_after(uint64_t offset) const;
+  // A cursor at the checkpoint `choose` picks; it runs under the table's lock, making checkpoints.
+  template <class Choose>
+  Cursor from_checkpoint(Choose choose) const;
   const FileModel* model_;
   const BlockTable* table_;
 };
