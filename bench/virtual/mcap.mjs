@@ -315,16 +315,18 @@ export class VirtualMcap {
   }
 
   // The summary section, built once when first read if it is at most SUMMARY_KEPT bytes: every open
-  // reads it, and a real server sends it from its page cache.
+  // reads it, and a real server sends it from its page cache. A read that starts before it (a
+  // reader takes the DataEnd record with it) builds only the part before.
   #summary = undefined;
   read(offset, length) {
-    const start = this.file.summaryStart;
-    if (offset >= start && this.#summary === undefined) {
+    const start = this.file.summaryStart, end = Math.min(this.size, offset + length);
+    if (end > start && this.#summary === undefined) {
       this.#summary = null;
       if (this.size - start <= SUMMARY_KEPT) this.#summary = this.file.read(start, this.size - start);
     }
-    if (offset >= start && this.#summary) return Buffer.from(this.#summary.subarray(offset - start, Math.min(this.size, offset + length) - start));
-    return this.file.read(offset, length);
+    if (end <= start || !this.#summary) return this.file.read(offset, length);
+    const kept = this.#summary.subarray(Math.max(0, offset - start), end - start);
+    return offset >= start ? Buffer.from(kept) : Buffer.concat([this.file.read(offset, start - offset), kept]);
   }
 }
 
