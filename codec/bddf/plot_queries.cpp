@@ -106,7 +106,17 @@ Json timeline_query(const FileModel& model, QueryArgs& args) {
   Timeline timeline(t0, t1, bins, model.series.size());
   for (const Series& s : model.series) {
     size_t row = timeline.row(s.channel(), s.type_label());
-    for (const BlockEntry& e : s.entries) timeline.add(row, e.timestamp_ns < 0 ? UINT64_MAX : static_cast<uint64_t>(e.timestamp_ns));
+    const BlockEntries& entries = s.entries;
+    if (!entries.times_ascending()) {
+      for (const BlockEntry& e : entries) timeline.add(row, e.timestamp_ns < 0 ? UINT64_MAX : static_cast<uint64_t>(e.timestamp_ns));
+      continue;
+    }
+    // In time order: counted by binary search (a time before 1970 has no place: UINT64_MAX, as above).
+    uint64_t untimed = entries.lower_bound_time(0);
+    timeline.add_ordered(row, entries.size(), [&](uint64_t t) -> uint64_t {
+      uint64_t before = t > static_cast<uint64_t>(INT64_MAX) ? entries.size() : entries.lower_bound_time(static_cast<int64_t>(t));
+      return before - untimed;
+    });
   }
   return timeline.to_json("block");
 }

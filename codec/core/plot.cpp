@@ -342,13 +342,42 @@ double Timeline::position(uint64_t t) const {
   return offset / (static_cast<double>(t1_ - t0_) + 1) * static_cast<double>(bins_);
 }
 
+size_t Timeline::bin_of(uint64_t t) const {
+  return static_cast<size_t>(std::min(static_cast<double>(bins_ - 1), std::max(0.0, std::floor(position(t)))));
+}
+
 void Timeline::add(size_t index, uint64_t t, uint64_t count) {
   Row& r = rows_[index];
   r.total += count;
   if (t < t0_ || t > t1_) return;
-  size_t bin = static_cast<size_t>(std::min(static_cast<double>(bins_ - 1), std::max(0.0, std::floor(position(t)))));
-  r.counts[bin] += static_cast<double>(count);
+  r.counts[bin_of(t)] += static_cast<double>(count);
   r.in_range += static_cast<double>(count);
+}
+
+void Timeline::add_ordered(size_t index, uint64_t total, const std::function<uint64_t(uint64_t)>& count_before) {
+  Row& r = rows_[index];
+  r.total += total;
+  // Up to t1 inclusive (add() counts a time of UINT64_MAX in range when t1 is UINT64_MAX too).
+  uint64_t through_end = t1_ == UINT64_MAX ? total : count_before(t1_ + 1);
+  uint64_t at_start = count_before(t0_), previous = at_start;
+  // Each bin's first time: the least t in [t0, t1] that bin_of puts in it or a later one (bin_of
+  // never decreases with t), found by halving, so that the counts are add()'s to the message.
+  uint64_t first = t0_;
+  for (size_t bin = 1; bin <= bins_; ++bin) {
+    bool last = bin == bins_ || bin_of(t1_) < bin;  // no time in [t0, t1] reaches this bin
+    if (!last) {
+      uint64_t hi = t1_;
+      while (first < hi) {
+        uint64_t mid = first + (hi - first) / 2;
+        if (bin_of(mid) >= bin) hi = mid; else first = mid + 1;
+      }
+    }
+    uint64_t upto = last ? through_end : count_before(first);
+    r.counts[bin - 1] += static_cast<double>(upto - previous);
+    previous = upto;
+    if (last) break;
+  }
+  r.in_range += static_cast<double>(previous - at_start);
 }
 
 void Timeline::spread(size_t index, uint64_t start, uint64_t end, uint64_t count) {

@@ -4,10 +4,12 @@
 // count what the index holds, and every argument error names its argument.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <random>
 #include <set>
 
 #include "bddf/export.h"
@@ -355,6 +357,36 @@ std::vector<uint8_t> pod_file() {
 }
 
 }  // namespace
+
+// Timeline::add_ordered (a BDDF series in time order: binary searches per bin) gives add()'s
+// counts to the message: times on bin edges, runs at one time, untimed messages (UINT64_MAX),
+// ranges that cut the times or miss them, t1 at UINT64_MAX, one bin and many.
+TEST_CASE("a timeline of times in order counted by binary search equals one counted message by message") {
+  std::mt19937_64 random(36);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<uint64_t> times;
+    size_t n = random() % 400;
+    uint64_t t = random() % 1000;
+    for (size_t i = 0; i < n; ++i) {
+      t += (random() % 4 == 0) ? 0 : random() % (round % 3 == 0 ? 7 : 100000);
+      times.push_back(t);
+    }
+    size_t untimed = random() % 3;  // at the end, as UINT64_MAX sorts
+    for (size_t i = 0; i < untimed; ++i) times.push_back(UINT64_MAX);
+    uint64_t last = times.empty() ? 0 : (untimed ? (n ? times[n - 1] : 0) : times.back());
+    uint64_t t0 = random() % 2 ? 0 : random() % (last + 2);
+    uint64_t t1 = round % 17 == 0 ? UINT64_MAX : t0 + random() % (last + 10);
+    size_t bins = round % 11 == 0 ? 1 : 1 + random() % 500;
+    Timeline one_by_one(t0, t1, bins, 1), ordered(t0, t1, bins, 1);
+    size_t a = one_by_one.row("s"), b = ordered.row("s");
+    for (uint64_t time : times) one_by_one.add(a, time);
+    ordered.add_ordered(b, times.size(), [&](uint64_t at) -> uint64_t {
+      return static_cast<uint64_t>(std::lower_bound(times.begin(), times.begin() + n, at) - times.begin());
+    });
+    INFO("round " << round << ": " << n << " times, t0 " << t0 << ", t1 " << t1 << ", " << bins << " bins");
+    CHECK(ordered.to_json("x").dump() == one_by_one.to_json("x").dump());
+  }
+}
 
 TEST_CASE("a BDDF POD series plots the export's samples and the timeline counts blocks per series") {
   std::vector<uint8_t> bytes = pod_file();
