@@ -405,7 +405,6 @@ export class WorkerClient {
   }
 
   // Opens a source ({kind: 'file', file}); remembered so a fresh worker can re-open it.
-  /** @param {Source} source */
   /**
    * @param {Source} source
    * @param {(done: number, total: number) => void} [onProgress] the bytes read so far (total 0)
