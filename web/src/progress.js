@@ -50,12 +50,16 @@ export class ProgressBar {
    * @param {number} done
    * @param {number} total
    */
-  // A total of 0: the worker is opening the file (reading its index: web/worker.js open), so
-  // only the bytes read so far are known. The pass after it is timed from its own start.
   update(task, done, total) {
     if (task !== this.active) return;
-    if (total <= 0) task.opening = true;
-    else if (task.opening) task.opening = false, task.started = performance.now();
+    // A total of 0: the worker is opening the file (reading its index: web/worker.js open), so
+    // only the bytes read so far are known. The pass after it is timed from its own start.
+    if (total <= 0) {
+      task.opening = true;
+    } else if (task.opening) {
+      task.opening = false;
+      task.started = performance.now();
+    }
     task.done = done;
     task.total = total;
     const seconds = (performance.now() - task.started) / 1000;
