@@ -269,8 +269,11 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // the service worker's longer list (+6) made it 770.08: 771. The ninth wave's BDDF index in
 // bounded memory (packed entries, the index decoded window by window, the block table merged from
 // the series, the map's runs: the view module opens BDDF files, and at 100 GB it held 2.4 GiB)
-// added 7 KB (778 KB and a fraction): 779.
-const FIRST_VISIT_KB = 779;
+// added 7 KB (778 KB and a fraction): 779. Its next stop's watchdog ping and trail of a silent
+// worker's last events, the open's progress (bytes read, then the pass, with Cancel), a scan ray
+// whose angle overflows and the timeline counted by binary search made it 779.00 here and a few
+// bytes more in a clean clone's build: 780.
+const FIRST_VISIT_KB = 780;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
