@@ -417,7 +417,10 @@ const ops = {
     // The bytes read so far, as the open's progress (of no known total): a big index (358 MiB
     // for a 100 GB BDDF file) takes seconds, and the page shows them with its Cancel.
     onSyncReads(() => progress(opening.bytesRead, 0));
-    let opened, detection;
+    /** @type {WasmInspector} */
+    let opened;
+    /** @type {Detection | null} */
+    let detection;
     try {
       opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
       readingModule = View;
