@@ -100,7 +100,8 @@ class Timeline {
   void add(size_t row, uint64_t t_ns, uint64_t count = 1);
   // A row's `total` messages in time order, given as how many come before a time (ordered, so by
   // binary search): the same counts as add() of each, in a few calls per bin, not one per message
-  // (16.5 million block entries at 100 GB). Messages with no time (UINT64_MAX) count in total only.
+  // (16.5 million block entries at 100 GB). Messages with no time (UINT64_MAX) count as add() counts
+  // them: in total, and in range only when t1 is UINT64_MAX; count_before never counts them.
   void add_ordered(size_t row, uint64_t total, const std::function<uint64_t(uint64_t t_ns)>& count_before);
   // `count` messages somewhere in [start_ns, end_ns] (a bag chunk): spread evenly over that span.
   void spread(size_t row, uint64_t start_ns, uint64_t end_ns, uint64_t count);
