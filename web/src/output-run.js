@@ -43,17 +43,38 @@ async function downloadOffer(id, downloadName) {
   return prepareDownload(worker.base, id, downloadName);
 }
 
+// The bar and its Cancel start first, as session.longJob's do: the job worker opens its own copy
+// of the file on first use (a big index takes seconds), and the bar shows its bytes meanwhile
+// (phase 'opening'). A Cancel before the writing starts (the open, or the steps after it) stops
+// there: the outcome is 'cancelled', with nothing written and no download begun.
 export async function runOutput(session, progress, { job, options, label, downloadName = 'output' }) {
-  await session.result(session.ensureJobs());
-  await outputs.removeStale();
-  const name = await outputs.nextName();
-  const jobs = session.jobs;
-  const onCancel = () => session.cancelJobs();
+  let cancelled = false;
+  const onCancel = () => { cancelled = true; return session.cancelJobs(); };
+  let onProgress = progress.start(label, { total: session.file.size, onCancel });
+  status.job(job); // before the job worker is ready, so waiting for idle waits
+  /** @type {string | null} */
+  let name = null;
   let written = null;
-  status.job(job);
-  const download = await downloadOffer(name, downloadName);
+  /** @type {{offer: import('./output-job.js').DownloadOffer | null, stop: () => void}} */
+  let download = { offer: null, stop: () => {} };
+  // Each step before the writing: the session's outcome, or a CancelledError once Cancel was pressed.
+  /**
+   * @template T
+   * @param {Promise<T>} step
+   * @returns {Promise<T>}
+   */
+  const before = async (step) => {
+    const value = await session.result(step);
+    if (cancelled) throw new CancelledError();
+    return value;
+  };
   try {
-    let onProgress = progress.start(label, { total: session.file.size, onCancel });
+    await before(session.ensureJobs(onProgress));
+    await before(outputs.removeStale());
+    name = await before(outputs.nextName());
+    download = await downloadOffer(name, downloadName);
+    if (cancelled) throw new CancelledError();
+    const jobs = session.jobs;
     const args = { job, options, name, memory: memoryOnly(), cap: memoryCap(), download: download.offer };
     const offer = download.offer;
     const transfer = offer && offer.refused === undefined ? [offer.port] : [];
@@ -81,9 +102,11 @@ export async function runOutput(session, progress, { job, options, label, downlo
     progress.finish();
     return { state: 'done', name, written, check, file };
   } catch (error) {
-    outputs.remove(name);
-    // The job worker was stopped (Cancel, another file): a download it was streaming stops too.
-    if (download.offer?.refused === undefined && download.offer) await abortDownload(name);
+    if (name !== null) {
+      outputs.remove(name);
+      // The job worker was stopped (Cancel, another file): a download it was streaming stops too.
+      if (download.offer?.refused === undefined && download.offer) await abortDownload(name);
+    }
     if (error instanceof CancelledError) return { state: 'cancelled', name, written };
     if (!isAbort(error)) progress.finish();
     throw error;
