@@ -5,7 +5,6 @@ import { MemoryFile, describeReadError, makeReader, onSyncReads, prepareReadAhea
 import { DecompressOffload } from './src/decompress-offload.js';
 import { HashOffload } from './src/hash-offload.js';
 import { checkLine, rowFields } from './src/batch/result.js';
-import { outputOps } from './src/output-job.js';
 import { streamFeed } from './src/stream-feed.js';
 import { readScattered } from './src/scattered-reads.js';
 import { folderReader } from './src/folder-reader.js';
@@ -397,6 +396,14 @@ function indexOfChild(parent, id, offset) {
   return -1;
 }
 
+// Extract, repair and export (src/output-job.js, and the streamed download it may use): not part
+// of a first visit, fetched with the first output (which fetches the full module that writes too).
+/** @type {Promise<ReturnType<typeof import('./src/output-job.js').outputOps>> | null} */
+let outputs = null;
+const outputJobs = () => (outputs ??= import('./src/output-job.js').then((m) => m.outputOps(fullInspector)).catch((error) => {
+  outputs = null; // the next output tries again (the network may be back)
+  throw error;
+}));
 /**
  * Each request's handler (WorkerOps in src/types.js: its arguments and its answer).
  * @typedef {{[Op in keyof WorkerOps]: (args: WorkerOps[Op]['args'], progress: ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} Handlers
@@ -572,8 +579,11 @@ const ops = {
     if (inspector?.known()) await applySchemas();
     return { loads: schemaLoads, applied: Boolean(inspector?.known()) };
   },
-  // Extract, repair and export into a new file (writeOutput, checkOutput, takeOutput, discardOutput).
-  ...outputOps(fullInspector),
+  // Extract, repair and export into a new file (src/output-job.js), fetched with the first output.
+  writeOutput: async (args, progress) => (await outputJobs()).writeOutput(args, progress),
+  checkOutput: async (args, progress) => (await outputJobs()).checkOutput(args, progress),
+  takeOutput: async (args, progress) => (await outputJobs()).takeOutput(args, progress),
+  discardOutput: async (args, progress) => { if (outputs) await (await outputs).discardOutput(args, progress); },
 };
 
 // The scattered reads of infoReport and infoText (a bag's chunk headers) fetched at once, several

@@ -3,6 +3,7 @@
 // worker's half (DownloadPieces: each piece sent with a synchronous request that the service
 // worker answers once the download has room, web/src/download-sw.js). Where no service worker can
 // run (file://, the single-file build, a private window that refuses it) downloadWorker() says why.
+// @logscope-first-use: only outputs import it (output-run.js, output-job.js).
 
 const PATH = '__logscope-download/';
 const READY_MS = 10_000;

@@ -7,10 +7,11 @@
 // (download-stream.js), or, where no service worker can stream one (file://, the single-file
 // build) or the output will be patched at the end (a bag's header), the pieces held are sealed
 // into Blobs and the output goes on in them. The page names the file and removes it (outputs.js).
+// @logscope-first-use: the job worker imports it with its first output (worker.js).
 import { DownloadPieces } from './download-stream.js';
 import { beat } from './helper-start.js';
+import { OUTPUT_DIR } from './outputs.js';
 
-export const OUTPUT_DIR = 'logscope-outputs';
 export const MEMORY_CAP = 256 * 1024 * 1024;
 
 export async function opfsAvailable() {

@@ -2,10 +2,10 @@
 // written and how big, what was kept and dropped, the codec's check of the written file, and a
 // link that downloads it (an object URL of the File in the browser's private storage).
 import { h, clear, formatBytes, hexOffset, plural } from './dom.js';
-import { MEMORY_CAP } from './output-job.js';
 
-// The memory cap without OPFS, as it is named (output-job.js MEMORY_CAP: "256 MB").
-const capText = (bytes = MEMORY_CAP) => `${Math.round(Number(bytes) / (1024 * 1024))} MB`;
+// The memory cap without OPFS, as it is named ("256 MB"): the job worker's answer states it
+// (output-job.js MEMORY_CAP, which is fetched with the first output, not imported here).
+const capText = (bytes) => (bytes ? `${Math.round(Number(bytes) / (1024 * 1024))} MB` : 'memory cap');
 
 function verdict(check) {
   if (!check) return null;

@@ -3,6 +3,7 @@
 // written, as `logscope extract` does, then the finished File for a download link. Without OPFS an
 // output past the memory cap goes straight to the user's Downloads as it is written
 // (download-stream.js): nothing is kept to check then, and Cancel stops the download too.
+// @logscope-first-use: the first extract, repair or export imports it (tabs/extract.js).
 import { CancelledError } from './worker-client.js';
 import { isAbort } from './session.js';
 import { abortDownload, downloadWorker, prepareDownload } from './download-stream.js';

@@ -2,7 +2,8 @@
 // worker writes them, output-job.js). Each page names its files after its own id and holds a Web
 // Lock of that name while it lives: files of pages that are gone (closed, crashed) are removed the
 // next time a page writes one, and a page never removes a file another open page still offers.
-import { OUTPUT_DIR } from './output-job.js';
+// The folder of the outputs in the OPFS (the job worker's output-job.js writes there).
+export const OUTPUT_DIR = 'logscope-outputs';
 
 const PAGE_ID = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const lockName = (id) => `logscope-output-${id}`;

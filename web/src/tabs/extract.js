@@ -6,7 +6,6 @@
 // worker (output-run.js, the engines of `logscope extract`, `repair`, `export`), and the result
 // says what was written, with the check of the written file and a download.
 import { $, h, clear } from '../dom.js';
-import { runOutput } from '../output-run.js';
 import { OutputResult } from '../output-result.js';
 import * as outputs from '../outputs.js';
 import { isAbort } from '../session.js';
@@ -109,6 +108,8 @@ export function extractTab(app) {
     await discard();
     result.running(title, what);
     try {
+      // (fetched with the first output, as the job worker's half and the full module that writes)
+      const { runOutput } = await import('../output-run.js');
       const outcome = await runOutput(mine, app.progress, { job, options, label: what, downloadName });
       if (outcome.state === 'done') current = outcome.name;
       result.render(outcome, { title, downloadName, job });
