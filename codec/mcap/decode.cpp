@@ -277,6 +277,7 @@ void McapInspector::add_decoded(Json& j, uint16_t channel_id, std::string_view p
 }
 
 Json McapInspector::decode(const std::string& id) {
+  read_whole_summary();
   auto parsed = NodeId::parse(id);
   const std::vector<RecordFrame>& list = records();
   if (!parsed || parsed->segments.empty() || parsed->segments[0].tag != 'r' || parsed->segments[0].numbers.size() != 1 ||

@@ -530,9 +530,13 @@ Report check_report(CheckResult result) {
   return std::move(result.report);
 }
 
-Report McapInspector::check(const ProgressFn& progress) { return check_report(run_doctor(source_, model_, progress)); }
+Report McapInspector::check(const ProgressFn& progress) {
+  read_whole_summary(progress);
+  return check_report(run_doctor(source_, model_, progress));
+}
 
 Json McapInspector::checksum(const ProgressFn& progress) {
+  read_whole_summary(progress);
   return checksum_json(run_doctor(source_, model_, progress));
 }
 

@@ -34,7 +34,13 @@ std::unique_ptr<ByteFeed> doctor_feed(ByteSource& source, const FileModel& model
   return std::make_unique<DoctorFeed>(source, model, checksum);
 }
 
-std::unique_ptr<ByteFeed> McapInspector::check_feed() { return doctor_feed(source_, model_, false); }
-std::unique_ptr<ByteFeed> McapInspector::checksum_feed() { return doctor_feed(source_, model_, true); }
+std::unique_ptr<ByteFeed> McapInspector::check_feed() {
+  read_whole_summary();
+  return doctor_feed(source_, model_, false);
+}
+std::unique_ptr<ByteFeed> McapInspector::checksum_feed() {
+  read_whole_summary();
+  return doctor_feed(source_, model_, true);
+}
 
 }  // namespace logscope::mcap

@@ -139,6 +139,7 @@ bool McapInspector::learn_columns(const std::map<uint16_t, const PayloadDecoder*
 
 ExportResult McapInspector::export_rows(const std::string& topic, const ExportRequest& request, ExportSink& sink,
                                         const ProgressFn& progress) {
+  read_whole_summary(progress);
   ExportResult result;
   std::set<uint16_t> ids;
   if (!topic_channels(topic, &ids, &result.error)) return result;

@@ -6,6 +6,7 @@
 namespace logscope::mcap {
 
 FileMap McapInspector::file_map(bool full_check, const ProgressFn& progress) {
+  read_whole_summary(progress);
   FileMapBuilder map(model_.file_size);
   map.add(0, model_.header_end ? model_.header_end : std::min<uint64_t>(model_.magic_size, model_.file_size), "header", "magic and Header");
   if (model_.header_end && model_.header_end < model_.file_size) map.add(model_.header_end, 0, "record", "data section records");

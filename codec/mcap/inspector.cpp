@@ -17,12 +17,30 @@ const FileModel* file_model(FormatInspector& inspector) {
   return mcap ? &mcap->model() : nullptr;
 }
 
-McapInspector::McapInspector(ByteSource& source) : source_(source) { open_file(source_, &model_); }
+McapInspector::McapInspector(ByteSource& source) : source_(source) { open_file(source_, &model_, nullptr, false, kDeferChunkIndexesAbove); }
+
+void McapInspector::read_whole_summary(const ProgressFn& progress) {
+  if (!model_.chunk_indexes_deferred) return;
+  FileModel whole;
+  open_file(source_, &whole, progress);
+  model_ = std::move(whole);
+  // Nothing was made from the first model but these (every other user reads the whole first).
+  records_.reset();
+  chunk_cache_.reset();
+  decoders_ = PayloadDecoders();
+  filled_.clear();
+}
 
 Report McapInspector::summary() { return summary_report(model_); }
 
+Report McapInspector::info_report(const ProgressFn& progress) {
+  read_whole_summary(progress);
+  return summary_report(model_);
+}
+
 std::string McapInspector::info_text(const InfoOptions& options) {
   (void)options;
+  read_whole_summary();
   return mcap::info_text(model_);
 }
 

@@ -37,7 +37,11 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
  public:
   explicit McapInspector(ByteSource& source);
 
+  // The summary may come from the summary section without its chunk indexes (reader.h
+  // kDeferChunkIndexesAbove); every other entry point reads the whole summary first
+  // (read_whole_summary), and info_report() gives the facts that need it.
   Report summary() override;
+  Report info_report(const ProgressFn& progress) override;
   Report check(const ProgressFn& progress) override;
   std::string info_text(const InfoOptions& options) override;
   Json checksum(const ProgressFn& progress) override;
@@ -62,6 +66,9 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   const FileModel& model() const { return model_; }
 
  private:
+  // Reads the whole summary where the open left its ChunkIndex group unread: the model is
+  // opened again, and what was made from the first one is dropped.
+  void read_whole_summary(const ProgressFn& progress = nullptr);
   // Every top-level record in file order: the Header, the data section, the summary, the Footer.
   // From the scan when one ran, else listed from the framing on first use.
   const std::vector<RecordFrame>& records();

@@ -7,6 +7,7 @@ namespace logscope::mcap {
 
 MessageSource* McapInspector::message_source() {
   if (message_source_) return message_source_.get();
+  read_whole_summary();
   auto topics = [this] {
     std::vector<SourceTopic> list;
     std::set<std::string> seen;

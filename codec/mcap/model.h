@@ -103,6 +103,11 @@ struct FileModel {
   std::vector<std::pair<uint64_t, SummaryOffset>> summary_offsets;  // (record offset, record)
   std::vector<RecordFrame> summary_records;  // every record of the summary and summary offset sections
 
+  // The summary's ChunkIndex group (offset, length), not read yet (reader.h): `chunks` is empty,
+  // and the summary CRC, which covers the group, is unchecked until the whole summary is read.
+  bool chunk_indexes_deferred = false;
+  std::pair<uint64_t, uint64_t> deferred_chunk_indexes{0, 0};
+
   SummarySource source = SummarySource::None;
   std::string source_reason;  // why a scan was needed ("" when the index served)
 
@@ -134,6 +139,10 @@ struct FileModel {
     if (kept_schema_data + size > kMaxKeptSchemaData) s.data.clear();
     else kept_schema_data += size;
     schemas[s.id] = SchemaInfo{std::move(s), offset, in_chunk, size};
+  }
+  // The chunks the summary counts: listed and unlisted, or the Statistics' count while deferred.
+  uint64_t chunk_count() const {
+    return chunk_indexes_deferred && statistics ? statistics->chunk_count : chunks.size() + unlisted_chunks;
   }
   const Schema* schema(uint16_t id) const {
     auto it = schemas.find(id);

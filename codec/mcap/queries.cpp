@@ -306,6 +306,7 @@ Json McapInspector::iterate_query(QueryArgs& args, const ProgressFn& progress) {
 }
 
 std::vector<QuerySpec> McapInspector::queries() {
+  read_whole_summary();  // (the view queries' message source needs it too)
   std::vector<QuerySpec> list = {
       {"messages", "messages in file order, a page at a time: channel, sequence, log_time, publish_time, offset, size",
        {{"channel", ArgType::U64, "only this channel id"}, {"first", ArgType::U64, "index of the first message (in the selection)"},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "mcap/crc32.h"
@@ -119,19 +120,26 @@ uint64_t chunk_index_bound(std::string_view bytes, uint64_t base, const Footer& 
   return 0;
 }
 
-// Parses the summary and summary offset sections from `bytes` (file offset `base`). False (with a
-// problem) when a record is damaged: the caller scans instead.
-bool parse_summary(std::string_view bytes, uint64_t base, FileModel* m) {
-  const Footer& f = m->footer;
-  uint64_t pos = f.summary_start - base;
-  std::set<uint8_t> groups_done;
+// Which summary groups came before, across the pieces of the summary read (parse_summary).
+struct Grouping {
+  std::set<uint8_t> done;
   uint8_t group = 0;
-  bool grouping_reported = false;
+  bool reported = false;
+};
+
+// Parses the summary and summary offset sections' records in `bytes` (file offset `base`) from
+// file offset `from` on. False (with a problem) when a record is damaged: the caller scans instead.
+bool parse_summary(std::string_view bytes, uint64_t base, uint64_t from, FileModel* m, Grouping& grouping) {
+  const Footer& f = m->footer;
+  uint64_t pos = from - base;
+  std::set<uint8_t>& groups_done = grouping.done;
+  uint8_t& group = grouping.group;
+  bool& grouping_reported = grouping.reported;
   auto damaged = [&](uint64_t offset, const std::string& why) {
     m->problem(Severity::Error, offset, "mcap.summary.damaged", "the summary section is damaged at byte " + std::to_string(offset) + ": " + why);
     return false;
   };
-  m->chunks.reserve(static_cast<size_t>(chunk_index_bound(bytes, base, f)));
+  if (from == f.summary_start) m->chunks.reserve(static_cast<size_t>(chunk_index_bound(bytes, base, f)));
   while (pos < bytes.size()) {
     RecordFrame frame;
     std::string why;
@@ -242,9 +250,105 @@ void check_index_positions(FileModel* m) {
                  "the MetadataIndex at byte " + std::to_string(d.index_offset) + " points outside the data section");
 }
 
+// The DataEnd record right before the summary, read with it from `read_from`.
+void take_data_end(std::string_view bytes, uint64_t read_from, FileModel* m) {
+  if (read_from >= m->footer.summary_start) return;
+  RecordFrame frame;
+  std::string why;
+  if (frame_at(bytes, 0, &frame, &why) && frame.op == kOpDataEnd && frame.length == 4 &&
+      parse_data_end(bytes.substr(kRecordPrefix, 4), &m->data_end, &why)) {
+    m->has_data_end = true;
+    m->data_end_offset = read_from;
+  }
+}
+
+// The counts the summary shows, from the Statistics record.
+void take_statistics(FileModel* m) {
+  m->source = SummarySource::Index;
+  const Statistics& s = *m->statistics;
+  m->message_count = s.message_count;
+  for (const auto& [id, n] : s.channel_message_counts) m->channel_counts[id] += n;
+  m->channel_counts_known = !s.channel_message_counts.empty() || s.message_count == 0;
+  if (s.message_count > 0) {
+    m->start_time = s.message_start_time;
+    m->end_time = s.message_end_time;
+  }
+}
+
+// The summary offset section is one record per group: a longer one is not read for a shortcut.
+constexpr uint64_t kMaxSummaryOffsetsRead = 1u << 20;
+
+// The summary without its ChunkIndex group, when that group is longer than `defer_above`: the
+// summary offsets place the groups, so the schemas and channels before it, and the other indexes
+// and the statistics after it, are read alone. The chunk indexes, and the summary CRC that covers
+// them, wait (FileModel::chunk_indexes_deferred). False, with `m` untouched, where the offsets
+// do not place the groups so: the whole summary is then read, which says what is wrong.
+// (Called before anything of the summary is in `m`: the header and footer only.)
+bool read_summary_first(ByteSource& source, FileModel* m, uint64_t read_from, uint64_t defer_above) {
+  const Footer& f = m->footer;
+  uint64_t offsets_at = f.summary_offset_start, offsets_end = m->footer_offset;
+  // (A summary no longer than that holds no such group: not a read more for it.)
+  if (offsets_end - f.summary_start <= defer_above) return false;
+  if (offsets_at == 0 || offsets_at >= offsets_end || offsets_end - offsets_at > kMaxSummaryOffsetsRead) return false;
+  std::vector<uint8_t> offsets = source.read_vector(offsets_at, static_cast<size_t>(offsets_end - offsets_at));
+  if (offsets.size() != offsets_end - offsets_at) return false;
+  std::string_view offsets_view(reinterpret_cast<const char*>(offsets.data()), offsets.size());
+  std::optional<SummaryOffset> chunk_group;
+  bool statistics_group = false;
+  for (uint64_t pos = 0; pos < offsets_view.size();) {
+    RecordFrame frame;
+    SummaryOffset so;
+    std::string why;
+    if (!frame_at(offsets_view, pos, &frame, &why) || frame.op != kOpSummaryOffset ||
+        !parse_summary_offset(offsets_view.substr(static_cast<size_t>(pos + kRecordPrefix), static_cast<size_t>(frame.length)), &so, &why))
+      return false;
+    pos += kRecordPrefix + frame.length;
+    if (so.group_start < f.summary_start || so.group_start > offsets_at || so.group_length > offsets_at - so.group_start) return false;
+    if (so.group_opcode == kOpChunkIndex) {
+      if (chunk_group) return false;
+      chunk_group = so;
+    }
+    statistics_group |= so.group_opcode == kOpStatistics;
+  }
+  if (!chunk_group || !statistics_group || chunk_group->group_length <= defer_above) return false;
+  uint64_t chunks_at = chunk_group->group_start, chunks_end = chunks_at + chunk_group->group_length;
+  if (chunks_at - read_from > kMaxSummaryRead || offsets_at - chunks_end > kMaxSummaryRead) return false;
+  std::vector<uint8_t> head = source.read_vector(read_from, static_cast<size_t>(chunks_at - read_from));
+  std::vector<uint8_t> tail = source.read_vector(chunks_end, static_cast<size_t>(offsets_at - chunks_end));
+  if (head.size() != chunks_at - read_from || tail.size() != offsets_at - chunks_end) return false;
+  std::string_view head_view(reinterpret_cast<const char*>(head.data()), head.size());
+  std::string_view tail_view(reinterpret_cast<const char*>(tail.data()), tail.size());
+  // Undone on failure: what the pieces added (not a copy of the model: the page's module is
+  // downloaded, and a FileModel copy made it 1 KB larger).
+  size_t problems_before = m->problems.size();
+  auto undo = [&] {
+    clear_index(m);
+    m->problems.resize(problems_before);
+    m->has_data_end = false;
+    m->data_end_offset = 0;
+    m->kept_schema_data = 0;
+    m->private_records = m->unknown_records = 0;
+    return false;
+  };
+  take_data_end(head_view, read_from, m);
+  Grouping grouping;
+  if (!parse_summary(head_view, read_from, f.summary_start, m, grouping)) return undo();
+  if (grouping.group) grouping.done.insert(grouping.group);
+  grouping.group = kOpChunkIndex;  // the group skipped
+  if (!parse_summary(tail_view, chunks_end, chunks_end, m, grouping) || !parse_summary(offsets_view, offsets_at, offsets_at, m, grouping))
+    return undo();
+  // A ChunkIndex outside its group, or no Statistics record: the whole summary says so.
+  if (!m->statistics || !m->chunks.empty()) return undo();
+  m->chunk_indexes_deferred = true;
+  m->deferred_chunk_indexes = {chunks_at, chunk_group->group_length};
+  check_index_positions(m);
+  take_statistics(m);
+  return true;
+}
+
 }  // namespace
 
-void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, bool force_scan) {
+void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, bool force_scan, uint64_t defer_chunk_indexes_above) {
   uint64_t size = m->file_size = source.size();
   m->scan_end = size;
   // The magic and the Header's opcode and length in one read (the summary's budget is 4 reads:
@@ -314,6 +418,7 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
     return;
   }
   uint64_t read_from = f.summary_start >= m->header_end + kDataEndRecord ? f.summary_start - kDataEndRecord : f.summary_start;
+  if (defer_chunk_indexes_above != UINT64_MAX && read_summary_first(source, m, read_from, defer_chunk_indexes_above)) return;
   if (m->footer_offset - read_from > kMaxSummaryRead) {
     m->problem(Severity::Warning, f.summary_start, "mcap.summary.too_large",
                "the summary section is " + std::to_string(m->footer_offset - f.summary_start) + " bytes, more than the " +
@@ -328,15 +433,7 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
     return;
   }
   std::string_view bytes(reinterpret_cast<const char*>(buffer.data()), buffer.size());
-  if (read_from < f.summary_start) {
-    RecordFrame frame;
-    std::string why;
-    if (frame_at(bytes, 0, &frame, &why) && frame.op == kOpDataEnd && frame.length == 4 &&
-        parse_data_end(bytes.substr(kRecordPrefix, 4), &m->data_end, &why)) {
-      m->has_data_end = true;
-      m->data_end_offset = read_from;
-    }
-  }
+  take_data_end(bytes, read_from, m);
   // A DataEnd with fields appended (the spec lets records grow) is not found here; the doctor's
   // walk finds it wherever it is.
   if (f.summary_crc != 0) {
@@ -351,7 +448,8 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
       return;
     }
   }
-  if (!parse_summary(bytes, read_from, m)) {
+  Grouping grouping;
+  if (!parse_summary(bytes, read_from, f.summary_start, m, grouping)) {
     clear_index(m);
     scan_file(source, m, "the summary section is damaged", true, progress);
     return;
@@ -367,15 +465,7 @@ void open_file(ByteSource& source, FileModel* m, const ProgressFn& progress, boo
   // Writers list chunks in file order: the check spares a 100 GB file's sort its buffer.
   if (!std::is_sorted(m->chunks.begin(), m->chunks.end(), by_offset)) std::stable_sort(m->chunks.begin(), m->chunks.end(), by_offset);
   check_index_positions(m);
-  m->source = SummarySource::Index;
-  const Statistics& s = *m->statistics;
-  m->message_count = s.message_count;
-  for (const auto& [id, n] : s.channel_message_counts) m->channel_counts[id] += n;
-  m->channel_counts_known = !s.channel_message_counts.empty() || s.message_count == 0;
-  if (s.message_count > 0) {
-    m->start_time = s.message_start_time;
-    m->end_time = s.message_end_time;
-  }
+  take_statistics(m);
 }
 
 std::vector<RecordFrame> list_records(ByteSource& source, uint64_t from, uint64_t end, bool* listed_all) {

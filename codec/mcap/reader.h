@@ -22,9 +22,18 @@ constexpr uint64_t kMaxSummaryRead = 512ull << 20;
 // At most this many top-level records are kept for the tree (the walk reads them all).
 constexpr size_t kMaxListedRecords = 1u << 20;
 
+// The inspector opens a file without its summary's ChunkIndex group when that group is longer
+// than this (a 10 GB file of 1 MiB chunks has 1.3 MiB of chunk indexes, a 100 GB one 13.5 MiB,
+// which Chromium here took 0.3 s to fetch): the first use of the chunks reads the whole summary.
+constexpr uint64_t kDeferChunkIndexesAbove = 4ull << 20;
+
 // Never fails: damage is in model->problems, and whatever is complete is kept. `force_scan`
-// scans even when the summary could serve (tests compare the two).
-void open_file(ByteSource& source, FileModel* model, const ProgressFn& progress = nullptr, bool force_scan = false);
+// scans even when the summary could serve (tests compare the two). With a summary whose
+// ChunkIndex group is longer than `defer_chunk_indexes_above`, where its summary offsets place
+// the groups, that group is not read (model->chunk_indexes_deferred): open the file again
+// without the argument to read the whole summary.
+void open_file(ByteSource& source, FileModel* model, const ProgressFn& progress = nullptr, bool force_scan = false,
+               uint64_t defer_chunk_indexes_above = UINT64_MAX);
 
 // Fills the model from a walk of the data section (and what follows it up to the footer):
 // schemas, channels, chunks with their message counts, attachments, metadata, counts and times.

@@ -127,14 +127,14 @@ Report summary_report(const FileModel& m) {
   }
   uint64_t attachments = m.attachments.size(), metadata = m.metadata.size();
   r.file.counts = {{"messages", m.message_count}, {"channels", m.channels.size()}, {"schemas", m.schemas.size()},
-                   {"chunks", m.chunks.size() + m.unlisted_chunks}, {"attachments", attachments}, {"metadata", metadata}};
+                   {"chunks", m.chunk_count()}, {"attachments", attachments}, {"metadata", metadata}};
 
   Facts& f = r.facts;
   f.set("profile", m.header.profile, Unit::Text);
   f.set("library", m.header.library, Unit::Text);
   f.set("summary_source", source_name(m.source), Unit::Text);
   if (!m.source_reason.empty()) f.set("summary_source_reason", m.source_reason, Unit::Text);
-  f.set("indexed", m.source == SummarySource::Index && !m.chunks.empty(), Unit::Flag);
+  f.set("indexed", m.source == SummarySource::Index && m.chunk_count() > 0, Unit::Flag);
   std::vector<CompressionRow> rows = compression_rows(m);
   std::string compression;
   uint64_t total_c = 0, total_u = 0;
@@ -143,7 +143,10 @@ Report summary_report(const FileModel& m) {
     total_c += row.compressed;
     total_u += row.uncompressed;
   }
-  f.set("compression", rows.empty() ? "unchunked" : compression, Unit::Text);
+  // The compression facts come from every ChunkIndex: with the group not read yet, they come
+  // later (info_report(), which reads it).
+  if (m.chunk_indexes_deferred) r.later = {"compression", "compressed", "uncompressed", "compression_ratio"};
+  else f.set("compression", rows.empty() ? "unchunked" : compression, Unit::Text);
   if (!rows.empty()) {
     f.set("compressed", total_c, Unit::Bytes);
     f.set("uncompressed", total_u, Unit::Bytes);
@@ -182,7 +185,7 @@ Report summary_report(const FileModel& m) {
   for (const MetadataInfo& d : m.metadata) metadata_table.rows.push_back({d.name, d.length, d.offset});
   r.tables.push_back(std::move(channels));
   r.tables.push_back(std::move(schemas));
-  r.tables.push_back(std::move(compression_table));
+  if (!m.chunk_indexes_deferred) r.tables.push_back(std::move(compression_table));
   r.tables.push_back(std::move(attachment_table));
   r.tables.push_back(std::move(metadata_table));
 
@@ -199,6 +202,12 @@ Report summary_report(const FileModel& m) {
     footer["summary_offset_start"] = m.footer.summary_offset_start;
     footer["summary_crc"] = m.footer.summary_crc;
     d["footer"] = std::move(footer);
+  }
+  if (m.chunk_indexes_deferred) {
+    Json deferred = Json::object();
+    deferred["offset"] = m.deferred_chunk_indexes.first;
+    deferred["length"] = m.deferred_chunk_indexes.second;
+    d["chunk_indexes_deferred"] = std::move(deferred);
   }
   d["data_end_offset"] = m.has_data_end ? Json(m.data_end_offset) : Json();
   d["data_section_crc"] = m.has_data_end ? Json(uint64_t{m.data_end.data_section_crc}) : Json();

@@ -109,6 +109,7 @@ TreeNode McapInspector::inner_node(size_t k, size_t j) {
 }
 
 uint64_t McapInspector::child_count(const std::string& id) {
+  read_whole_summary();
   if (id.empty()) return records().size();
   auto ref = parse_ref(id);
   if (!ref || ref->inner || ref->record >= records().size()) return 0;
@@ -117,6 +118,7 @@ uint64_t McapInspector::child_count(const std::string& id) {
 }
 
 std::vector<TreeNode> McapInspector::children(const std::string& id, uint64_t first, uint64_t count) {
+  read_whole_summary();
   std::vector<TreeNode> out;
   uint64_t total = child_count(id);
   if (first >= total) return out;
@@ -133,6 +135,7 @@ std::vector<TreeNode> McapInspector::children(const std::string& id, uint64_t fi
 }
 
 std::vector<std::string> McapInspector::locate(uint64_t offset) {
+  read_whole_summary();
   const std::vector<RecordFrame>& list = records();
   auto it = std::upper_bound(list.begin(), list.end(), offset, [](uint64_t o, const RecordFrame& f) { return o < f.offset; });
   if (it == list.begin()) return {};
@@ -152,6 +155,7 @@ std::vector<std::string> McapInspector::locate(uint64_t offset) {
 }
 
 std::vector<Span> McapInspector::spans(uint64_t offset, uint64_t length) {
+  read_whole_summary();
   std::vector<Span> out;
   uint64_t end = length > UINT64_MAX - offset ? UINT64_MAX : offset + length;
   auto overlaps = [&](uint64_t o, uint64_t l) { return o < end && o + l > offset; };

@@ -96,7 +96,10 @@ test('a 2 GB virtual MCAP: check (local and remote) and @mcap/core agree', { ski
 });
 
 // Opening reads the magic, the footer's neighbourhood and the summary: requests that do not grow,
-// and bytes that grow only with the summary (a chunk index per chunk).
+// and bytes that grow only with the summary (a chunk index per chunk). At 100 GB the summary's
+// 13.5 MiB of chunk indexes are past codec/mcap/reader.h's kDeferChunkIndexesAbove: the open reads
+// the summary without them first (one request more, for its schemas and channels), then info's
+// compression facts read the whole summary.
 test('info of a remote virtual MCAP reads the summary only, at 2 GB and at 100 GB', { skip: needCli, timeout: 300000 }, async () => {
   for (const gb of [2, 100]) {
     const mcap = new VirtualMcap(readFileSync(template), gb * GB);
@@ -105,9 +108,10 @@ test('info of a remote virtual MCAP reads the summary only, at 2 GB and at 100 G
     const stats = await (await fetch(`${server.base}/stats`)).json();
     assert.equal(info.status, 0, `${gb} GB: ${info.stderr}`);
     assert.equal(JSON.parse(info.stdout).summary.file.counts.messages, mcap.messageCount, `${gb} GB: messages`);
-    assert.ok(stats.requests <= 4, `${gb} GB: ${stats.requests} requests`);
+    const deferred = gb === 100;
+    assert.ok(stats.requests <= (deferred ? 5 : 4), `${gb} GB: ${stats.requests} requests`);
     const summary = mcap.size - mcap.file.summaryStart;
-    assert.ok(stats.bytes <= summary + 8192, `${gb} GB: ${stats.bytes} bytes read for a ${summary}-byte summary`);
+    assert.ok(stats.bytes <= summary + (deferred ? 16384 : 8192), `${gb} GB: ${stats.bytes} bytes read for a ${summary}-byte summary`);
   }
 });
 

@@ -15,6 +15,8 @@ const codecsOf = (report) => (Array.isArray(report.details?.compression_by_codec
 function compressionFact(value, report) {
   const d = report.details || {};
   const codecs = codecsOf(report);
+  // An MCAP's value says it all ("zstd (120912 chunks)"): no chunk list by codec to add.
+  if (!codecs.length && d.chunks === undefined) return h('div.fact', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'), h('dd', {}, h('span.mono', {}, String(value ?? '—'))));
   const chunks = d.chunks ?? codecs.reduce((n, x) => n + (x.chunks || 0), 0);
   const byCodec = codecs.length > 1 ? codecs.map((x) => `${x.compression} ${formatCount(x.chunks)}`).join(', ') : `${formatCount(codecs[0]?.chunks ?? chunks)} of ${formatCount(chunks)} chunks`;
   return h('div.fact', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'),
@@ -34,7 +36,8 @@ function compressionTable(report) {
 }
 
 // key -> {label, after: text after the value, render(value, report) -> node, table(report),
-//         reading: {note, cost, ask, again} (see DEFAULT_READING)}
+//         reading: {note, cost, ask, again} (see DEFAULT_READING; a format's page module may
+//         name its own: FormatPage.laterReading)}
 export const FACT_VIEWS = {
   compression: {
     render: compressionFact,

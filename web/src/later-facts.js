@@ -20,7 +20,7 @@ export class LaterFacts {
     this.keys = (session.summary?.later || []).filter((key) => !(key in known));
     this.state = null; // {status: 'ask' | 'running' | 'done' | 'error' | 'cancelled', report, error}
     const first = this.keys[0];
-    this.reading = { ...DEFAULT_READING, ...FACT_VIEWS[first]?.reading };
+    this.reading = { ...DEFAULT_READING, ...FACT_VIEWS[first]?.reading, ...session.formatPage?.laterReading?.[first] };
   }
 
   // Reads them now, or asks first when that would cost a big remote file many requests.

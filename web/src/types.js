@@ -259,6 +259,7 @@ export {};
  * @property {(summary: Report) => string[]} [messageDefinitions] ROS 2 message types the log stores no definition for, decoded with the user's .msg files (schemas.js)
  * @property {(summary: Report) => boolean} [embeddedSchemas] the file carries protobuf schemas, read by name in the full module
  * @property {(source: FormatSource) => boolean} [slowColumns] the source's columns are learned from every message: asked in the job worker, with progress
+ * @property {{[key: string]: {note?: string, cost?: string, ask?: string, again?: string}}} [laterReading] the format's words for the read that fills in a later fact (fact-views.js DEFAULT_READING), by the first later key
  */
 
 // ---- The report (docs/report.md, core/report.h) -----------------------------------------------

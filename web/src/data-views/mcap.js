@@ -42,4 +42,7 @@ export default /** @type {import('../types.js').FormatPage} */ ({
   extractSources: (summary) => topics(summary),
   // Busiest first: the plot looks for a field worth showing from the top.
   plotSources: (summary) => topics(summary).filter((t) => t.plottable).map((t) => ({ ...t, label: t.option })).sort((a, b) => b.count - a.count),
+  // A big summary's chunk indexes are left for later (codec/mcap/reader.h): the compression facts
+  // come from them, in one read.
+  laterReading: { compression: { note: 'reading the chunk index…', cost: 'needs the summary\u2019s chunk index', ask: 'Read it', again: 'Read the chunk index' } },
 });
