@@ -41,6 +41,20 @@ async function readLimit(page, url, seconds) {
   }, [url, seconds * 1000]);
 }
 
+// The summary's own requests (after the probe's, the server's first) made again by the same page,
+// one after another as the open makes them, each with its answer read whole: the transport's
+// share of *asked*, which no work in the page can go below.
+async function readsAlone(page, url, ranges) {
+  return page.evaluate(async ([href, list]) => {
+    const t0 = performance.now();
+    for (const [start, length] of list) {
+      const response = await fetch(href, { cache: 'no-store', headers: { Range: `bytes=${start}-${start + length - 1}` } });
+      await response.arrayBuffer();
+    }
+    return performance.now() - t0;
+  }, [url, ranges]);
+}
+
 const progressText = (page) => page.$eval('#progress', (p) => (p.hidden ? '' : p.querySelector('.progress-text')?.textContent?.trim() || ''));
 const mib = (n) => n / 2 ** 20;
 
@@ -96,6 +110,7 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       // Asked again in the same page, once its next workers are up (they start 0.5 s after a
       // summary): what a user with the page already open waits for a file.
       await page.waitForTimeout(2000);
+      row.readsAloneMs = await readsAlone(page, url, atSummary.ranges.slice(1));
       await page.evaluate(() => { delete document.body.dataset.summaryMs; });
       await page.evaluate((again) => /** @type {any} */ (window).logscope.openUrl(again), `${url}&again=1`);
       await page.waitForFunction(() => document.body.dataset.summaryMs, null, { timeout: 300_000, polling: 10 });

@@ -115,7 +115,7 @@ const version = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: roo
 const sizeText = (gb) => (gb >= 1000 ? `${gb / 1000} TB` : `${gb} GB`);
 const secondsOf = (ms) => (ms === null || ms === undefined ? '—' : `${Math.round(ms)} ms`);
 const pageErrors = (list) => (list.some((r) => r.errors.length) ? `\nPage errors: ${list.flatMap((r) => r.errors.map((e) => `${r.format ?? 'bag'} ${sizeText(r.gb)}: ${e.replace(/\s+/g, ' ').slice(0, 160)}`)).join('; ')}\n` : '');
-const askedCells = (r) => [r.askedMs, r.againMs].map((ms) => (Number.isFinite(ms) ? secondsOf(ms) : '—')).join(' | ');
+const askedCells = (r) => [r.askedMs, r.againMs, r.readsAloneMs].map((ms) => (Number.isFinite(ms) ? secondsOf(ms) : '—')).join(' | ');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${r.checkStartSeconds === undefined ? '—' : `${r.checkStartSeconds.toFixed(1)} s`} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
 const doc = `# Scale benchmark: opening a remote log of 1 GB to 1 TB
@@ -153,7 +153,9 @@ Headless Chromium (bench/scale-page.mjs) opens \`?url=\` of the same bags. *Summ
 navigation to the summary shown (the page's start, its workers and its WebAssembly included),
 *asked*: the page's own time from asking for the file to the summary shown, and *asked again*:
 the same when the page, already open with its next workers up, asks for the file a second time
-(what a user with the page open waits), with the requests and
+(what a user with the page open waits), *its reads alone*: the summary's requests after the
+probe made again by the same page, one after another as the open makes them (the transport's
+share of *asked*: no work in the page goes below it), with the requests and
 bytes the server counted by then, and the view worker's wasm memory. The compression facts are not read at open: for a big remote file
 the Overview asks first. *Timeline*: the requests the Timeline tab added (it reads the index in
 memory). A plot over the whole log and a full check then each run ${8} s: their progress text
@@ -162,8 +164,8 @@ worker opens its own copy of the index first), the check's read rate over those 
 memory, and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order, 8 MiB a request, for ${8} s after the check was cancelled.
 
-| size | summary | asked | asked again | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
-|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
+| size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
 ${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${r.plotProgress || '—'} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(pages)}
 Screenshots of each (summary, timeline, plot and check in progress) are written to
@@ -199,8 +201,8 @@ read rate. A virtual BDDF file is at most 200 GB (its index is built whole in th
 
 As for the bag above, without the timeline and the plot.
 
-| format | size | summary | asked | asked again | requests | bytes | view worker | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
+| format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
 ${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(otherPages)}
 The CARLA log opens in the page at 1 GB only: its summary is a scan of the whole file, so at 10 GB
