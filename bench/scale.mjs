@@ -191,7 +191,8 @@ from: the MCAP's summary section, the BDDF's series block indexes and file index
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${otherRows.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${r.units} | ${mib(r.indexBytes)} MiB | ${r.stopped ? `stopped at ${LIMIT_S} s` : `${r.seconds.toFixed(2)} s`} | ${r.requests} | ${mib(r.bytes)} MiB | ${mib(r.peakKiB * 1024)} MiB |`).join('\n')}
 
-An MCAP opens from its footer and summary in a few requests, whatever its size; the summary grows
+An MCAP opens from its footer and summary in a few requests, whatever its size (one more past 4 MiB
+of chunk indexes: the page's summary without them, then the whole for \`info\`); the summary grows
 with the chunks. A BDDF file opens from its trailer and index, which grow with the data blocks
 (about 23 bytes each, for the demo's mix of small POD blocks, states and images). A CARLA log has
 no index: its summary is a scan of every byte, 8 MiB a request, so its time is the size over the
@@ -199,7 +200,11 @@ read rate. A virtual BDDF file is at most 200 GB (its index is built whole in th
 
 ### The page: \`?url=\` in Chromium
 
-As for the bag above, without the timeline and the plot.
+As for the bag above, without the timeline and the plot. An MCAP whose summary holds more than
+4 MiB of chunk indexes (100 GB here) opens to its summary without them (docs/mcap.md): the
+page reads its schemas, channels and statistics alone, and its compression facts wait to be
+asked for. Its map of the file then reads the whole summary in the view worker, after the
+summary is shown, which is the view worker's memory here.
 
 | format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
