@@ -56,15 +56,14 @@ export async function fileServer(dir, { range = true, cors = 'full', delayMs = 0
       }
       return;
     }
-    const m = range && /^bytes=(\d+)-(\d*)$/.exec(request.headers.range || '');
+    // One range (a suffix "-n" too) as parseRanges reads it, as the multipart answer above does.
     let start = 0, end = info.size - 1, status = 200;
-    if (m) {
-      start = Number(m[1]);
-      end = m[2] === '' ? info.size - 1 : Math.min(Number(m[2]), info.size - 1);
-      if (start >= info.size || start > end) {
+    if (several) {
+      if (several.length === 0) {
         response.writeHead(416, { ...headers, 'Content-Range': `bytes */${info.size}` });
         return response.end();
       }
+      [start, end] = [several[0][0], several[0][1] - 1];
       status = 206;
       headers['Content-Range'] = `bytes ${start}-${end}/${info.size}`;
       stats.ranged++;
