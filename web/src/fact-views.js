@@ -15,12 +15,12 @@ const codecsOf = (report) => (Array.isArray(report.details?.compression_by_codec
 function compressionFact(value, report) {
   const d = report.details || {};
   const codecs = codecsOf(report);
-  // An MCAP's value says it all ("zstd (120912 chunks)"): no chunk list by codec to add.
-  if (!codecs.length && d.chunks === undefined) return h('div.fact', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'), h('dd', {}, h('span.mono', {}, String(value ?? '—'))));
+  // A report without chunk counts (an MCAP's value says them: "zstd (120912 chunks)") adds none.
+  const counted = codecs.length > 0 || d.chunks !== undefined;
   const chunks = d.chunks ?? codecs.reduce((n, x) => n + (x.chunks || 0), 0);
   const byCodec = codecs.length > 1 ? codecs.map((x) => `${x.compression} ${formatCount(x.chunks)}`).join(', ') : `${formatCount(codecs[0]?.chunks ?? chunks)} of ${formatCount(chunks)} chunks`;
   return h('div.fact', { dataset: { key: 'compression' } }, h('dt', {}, 'Compression'),
-    h('dd', {}, h('span.mono', {}, String(value ?? d.compression ?? '—')), h('span.muted', {}, ` · ${byCodec}`)));
+    h('dd', {}, h('span.mono', {}, String(value ?? d.compression ?? '—')), counted ? h('span.muted', {}, ` · ${byCodec}`) : null));
 }
 
 // A table beside the other index tables when chunks use more than one codec.
