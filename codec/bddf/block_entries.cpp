@@ -4,59 +4,12 @@
 #include <cstring>
 
 namespace logscope::bddf {
-namespace {
-
-uint64_t zigzag(uint64_t v) { return (v << 1) ^ (0 - (v >> 63)); }
-uint64_t unzigzag(uint64_t v) { return (v >> 1) ^ (0 - (v & 1)); }
-
-uint8_t* put_varint(uint8_t* at, uint64_t v) {
-  while (v >= 0x80) {
-    *at++ = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *at++ = static_cast<uint8_t>(v);
-  return at;
-}
-
-bool get_varint(const uint8_t*& at, const uint8_t* end, uint64_t* out) {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64 && at < end; shift += 7) {
-    uint8_t byte = *at++;
-    v |= uint64_t{byte & 0x7fu} << shift;
-    if (!(byte & 0x80)) {
-      *out = v;
-      return true;
-    }
-  }
-  return false;
-}
-
-// A flag and a 64-bit value in one varint-like run: the first byte holds the flag and 6 bits.
-uint8_t* put_head(uint8_t* at, bool flag, uint64_t v) {
-  uint8_t first = static_cast<uint8_t>((flag ? 1 : 0) | ((v & 0x3f) << 1));
-  v >>= 6;
-  if (!v) {
-    *at++ = first;
-    return at;
-  }
-  *at++ = first | 0x80;
-  return put_varint(at, v);
-}
-
-bool get_head(const uint8_t*& at, const uint8_t* end, bool* flag, uint64_t* out) {
-  if (at == end) return false;
-  uint8_t first = *at++;
-  *flag = first & 1;
-  uint64_t v = (first >> 1) & 0x3f, rest = 0;
-  if (first & 0x80) {
-    if (!get_varint(at, end, &rest)) return false;
-    v |= rest << 6;
-  }
-  *out = v;
-  return true;
-}
-
-}  // namespace
+using packed::get_head;
+using packed::get_varint;
+using packed::put_head;
+using packed::put_varint;
+using packed::unzigzag;
+using packed::zigzag;
 
 // Whole: zigzag(time), offset, count, zigzag(each extra). After: head(count changed, zigzag(change
 // of interval)), zigzag(offset change), [count], zigzag(each extra's change from the same one before).
@@ -99,18 +52,10 @@ size_t BlockEntries::decode(const uint8_t* at, const uint8_t* end, bool whole, S
 void BlockEntries::push_back(int64_t timestamp_ns, uint64_t file_offset, const int64_t* extra, size_t extra_count) {
   bool whole = count_ % kGroup == 0;
   size_t room = 32 + 10 * extra_count;  // at most three 10-byte varints and a head, and the extras
-  if (pages_.empty() || pages_.back().capacity - pages_.back().used < room) {
-    Page page;
-    page.capacity = std::max(kPage, room);
-    page.bytes.reset(new uint8_t[page.capacity]);
-    pages_.push_back(std::move(page));
-  }
-  Page& page = pages_.back();
-  uint8_t* start = page.bytes.get() + page.used;
+  uint8_t* start = bytes_.room(room, whole);
   uint8_t* at = start;
   uint64_t time = static_cast<uint64_t>(timestamp_ns);
   if (whole) {
-    groups_.push_back(Position{static_cast<uint32_t>(pages_.size() - 1), static_cast<uint32_t>(page.used)});
     at = put_varint(at, zigzag(time));
     at = put_varint(at, file_offset);
     at = put_varint(at, extra_count);
@@ -132,32 +77,12 @@ void BlockEntries::push_back(int64_t timestamp_ns, uint64_t file_offset, const i
   if (count_ > 0 && file_offset < last_.file_offset) offsets_ascending_ = false;
   min_offset_ = std::min(min_offset_, file_offset);
   max_offset_ = std::max(max_offset_, file_offset);
-  page.used += static_cast<size_t>(at - start);
+  bytes_.commit(static_cast<size_t>(at - start));
   tail_.time = time;
   tail_.offset = file_offset;
   tail_.extra.assign(extra, extra + extra_count);
   last_ = BlockEntry{timestamp_ns, file_offset, static_cast<uint32_t>(extra_count)};
   ++count_;
-}
-
-BlockEntries::BlockEntries(const BlockEntries& other)
-    : groups_(other.groups_), count_(other.count_), tail_(other.tail_), last_(other.last_),
-      times_ascending_(other.times_ascending_), offsets_ascending_(other.offsets_ascending_),
-      min_offset_(other.min_offset_), max_offset_(other.max_offset_) {
-  pages_.reserve(other.pages_.size());
-  for (const Page& page : other.pages_) {
-    Page copy;
-    copy.capacity = page.capacity;
-    copy.used = page.used;
-    copy.bytes.reset(new uint8_t[page.capacity]);
-    std::memcpy(copy.bytes.get(), page.bytes.get(), page.used);
-    pages_.push_back(std::move(copy));
-  }
-}
-
-BlockEntries& BlockEntries::operator=(const BlockEntries& other) {
-  if (this != &other) *this = BlockEntries(other);
-  return *this;
 }
 
 BlockEntry BlockEntries::decode_at(size_t i, std::vector<int64_t>* extra) const {
@@ -188,18 +113,16 @@ BlockEntries::iterator BlockEntries::at(size_t i) const {
   iterator it;
   it.list_ = this;
   it.index_ = i - i % kGroup;
-  it.next_ = groups_[i / kGroup];
+  it.next_ = bytes_.mark(i / kGroup);
   it.load();
   while (it.index_ < i) ++it;
   return it;
 }
 
 void BlockEntries::iterator::load() {
-  const std::vector<Page>& pages = list_->pages_;
-  if (next_.page < pages.size() && next_.at >= pages[next_.page].used) next_ = Position{next_.page + 1, 0};
-  const Page& page = pages[next_.page];
-  const uint8_t* at = page.bytes.get() + next_.at;
-  size_t used = decode(at, page.bytes.get() + page.used, index_ % kGroup == 0, &state_, &entry_);
+  const uint8_t* end;
+  const uint8_t* at = list_->bytes_.bytes_at(next_, &end);
+  size_t used = decode(at, end, index_ % kGroup == 0, &state_, &entry_);
   next_.at += static_cast<uint32_t>(used);
 }
 
@@ -210,7 +133,7 @@ BlockEntries::iterator& BlockEntries::iterator::operator++() {
 
 size_t BlockEntries::lower_bound_time(int64_t t) const {
   // The last group whose first entry is before t, then on in order.
-  size_t lo = 0, hi = groups_.size();
+  size_t lo = 0, hi = bytes_.marks();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if ((*this)[mid * kGroup].timestamp_ns < t) lo = mid + 1; else hi = mid;
@@ -221,7 +144,7 @@ size_t BlockEntries::lower_bound_time(int64_t t) const {
 }
 
 size_t BlockEntries::upper_bound_time(int64_t t) const {
-  size_t lo = 0, hi = groups_.size();
+  size_t lo = 0, hi = bytes_.marks();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if ((*this)[mid * kGroup].timestamp_ns <= t) lo = mid + 1; else hi = mid;
@@ -246,10 +169,6 @@ EntriesInSpan::EntriesInSpan(const BlockEntries& entries, uint64_t from_ns, uint
   count_ = sorted_.size();
 }
 
-size_t BlockEntries::memory_bytes() const {
-  size_t bytes = groups_.capacity() * sizeof(Position) + pages_.capacity() * sizeof(Page);
-  for (const Page& page : pages_) bytes += page.capacity;
-  return bytes;
-}
+size_t BlockEntries::memory_bytes() const { return bytes_.memory_bytes(); }
 
 }  // namespace logscope::bddf

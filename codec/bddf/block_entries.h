@@ -8,8 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <memory>
 #include <vector>
+
+#include "core/paged_bytes.h"
 
 namespace logscope::bddf {
 
@@ -23,12 +24,6 @@ struct BlockEntry {
 class BlockEntries {
  public:
   class iterator;
-
-  BlockEntries() = default;
-  BlockEntries(const BlockEntries& other);
-  BlockEntries& operator=(const BlockEntries& other);
-  BlockEntries(BlockEntries&&) = default;
-  BlockEntries& operator=(BlockEntries&&) = default;
 
   size_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
@@ -55,24 +50,16 @@ class BlockEntries {
 
  private:
   static constexpr size_t kGroup = 64;       // entries per whole-stored entry
-  static constexpr size_t kPage = 256 << 10;  // bytes per page; an entry never spans two
-  struct Page {
-    std::unique_ptr<uint8_t[]> bytes;
-    size_t capacity = 0, used = 0;
-  };
   // What decoding entry i+1 needs of entry i.
   struct State {
     uint64_t time = 0, interval = 0, offset = 0;
     std::vector<int64_t> extra;
   };
-  struct Position {
-    uint32_t page = 0, at = 0;
-  };
+  using Position = packed::PagedBytes::Position;
   static size_t decode(const uint8_t* at, const uint8_t* end, bool whole, State* state, BlockEntry* out);
   BlockEntry decode_at(size_t i, std::vector<int64_t>* extra) const;
 
-  std::vector<Page> pages_;
-  std::vector<Position> groups_;  // where entry g * kGroup starts
+  packed::PagedBytes bytes_;  // marked where entry g * kGroup starts
   size_t count_ = 0;
   State tail_;       // the last entry appended, for the next one's differences
   BlockEntry last_;  // the last entry, whole
