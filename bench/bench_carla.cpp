@@ -3,7 +3,8 @@
 //   bench_carla FILE [--op scan|file-info|collisions|blocked|actors] [--source pread|mapped]
 // scan is the forward pass every CARLA view starts with (frame index, statistics, variant, doctor
 // framing); the others are the official queries, each a scan plus a pass of its own.
-// Prints one JSON line: seconds (the operation, the scan included), frames, rows.
+// Prints one JSON line: seconds (the operation, the scan included), frames, the packed frame
+// index's bytes, rows.
 #include <cstdio>
 #include <string>
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   }
   double seconds = bench::now() - t0;
   bench::report(seconds, cpu0, bench::field("bytes", source.size()) + ", " + bench::field("frames", scan.frames.size()) + ", " +
+                             bench::field("frame_index_bytes", scan.frames.memory_bytes()) + ", " +
                              bench::field("problems", scan.problems.size()) + ", " + bench::field("rows", rows));
   return 0;
 }

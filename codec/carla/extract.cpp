@@ -127,7 +127,7 @@ ExtractResult extract_carla(ByteSource& source, OutputSink& out, const CarlaExtr
     result.error = "the log has no complete frame; nothing to extract";
     return result;
   }
-  const std::vector<FrameEntry>& frames = scan.frames;
+  const FrameList& frames = scan.frames;
 
   // The span: frames whose time (the header's date plus their elapsed time) is in [from, to],
   // compared in nanoseconds after the date: exact, where absolute nanoseconds (~1.7e18) would
@@ -146,9 +146,14 @@ ExtractResult extract_carla(ByteSource& source, OutputSink& out, const CarlaExtr
   };
   int64_t from = bound_ns(options.from, -INT64_MAX), to = bound_ns(options.to, INT64_MAX);
   auto frame_ns = [&](const FrameEntry& f) { return clamp_ns(static_cast<long double>(f.elapsed) * 1e9L); };
-  size_t first = 0, last = frames.size();
-  while (first < frames.size() && frame_ns(frames[first]) < from) ++first;
-  while (last > 0 && frame_ns(frames[last - 1]) > to) --last;
+  // The first frame not before `from`, and one past the last frame not after `to` (times may go
+  // backwards in a damaged log): one pass, in order, as the list decodes best.
+  size_t first = frames.size(), last = 0;
+  for (auto it = frames.begin(); it != frames.end(); ++it) {
+    int64_t ns = frame_ns(*it);
+    if (first == frames.size() && ns >= from) first = it.index();
+    if (ns <= to) last = it.index() + 1;
+  }
   if (first >= last) {
     auto bound = [&](const TimeBound& b, const char* none) {
       if (!b.set) return std::string(none);
@@ -245,7 +250,7 @@ ExtractResult extract_carla(ByteSource& source, OutputSink& out, const CarlaExtr
     return result;
   }
 
-  const FrameEntry &begin = frames[first], &end = frames[last];
+  const FrameEntry begin = frames[first], end = frames[last];
   result.kept.push_back("frames " + std::to_string(begin.id) + "-" + std::to_string(end.id) + " (" + std::to_string(counts.frames) +
                         " frames at " + seconds_text(begin.elapsed) + "-" + seconds_text(end.elapsed) + " s, " + bytes_range(cut, span_end) +
                         "), renumbered 1-" + std::to_string(counts.frames) + " from elapsed 0; the last frame's duration is -1");

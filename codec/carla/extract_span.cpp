@@ -206,12 +206,11 @@ void SpanWriter::recreate(const ActorLives& lives) {
 }
 
 void SpanWriter::packet(const PacketRef& packet, const uint8_t* payload) {
-  const std::vector<FrameEntry>& frames = scan_.frames;
-  if (frame_ > last_ || packet.offset < frames[frame_].offset) {  // between frames: no frame of CARLA's has it
+  if (frame_ > last_ || packet.offset < at_->offset) {  // between frames: no frame of CARLA's has it
     ++counts_.packets_outside;
     return;
   }
-  const FrameEntry& frame = frames[frame_];
+  const FrameEntry frame = *at_;
   if (packet.offset == frame.offset) {
     frame_start(frame);
   } else {
@@ -229,6 +228,7 @@ void SpanWriter::packet(const PacketRef& packet, const uint8_t* payload) {
     }
     ++counts_.frames;
     ++frame_;
+    ++at_;
   }
 }
 
@@ -236,7 +236,7 @@ void SpanWriter::frame_start(const FrameEntry& frame) {
   uint8_t payload[24];
   uint64_t id = frame_ - first_ + 1;
   double duration = frame_ == last_ ? -1.0 : frame.duration;  // CARLA leaves -1 in the last frame
-  double elapsed = frame.elapsed - scan_.frames[first_].elapsed;
+  double elapsed = frame.elapsed - first_elapsed_;
   std::memcpy(payload, &id, 8);
   std::memcpy(payload + 8, &duration, 8);
   std::memcpy(payload + 16, &elapsed, 8);

@@ -102,7 +102,9 @@ class SpanWriter {
  public:
   // Frames [first, last] of the scan's index.
   SpanWriter(PacketOut& out, const ScanResult& scan, size_t first, size_t last, const ActorSelection& selection, CutCounts& counts)
-      : out_(out), scan_(scan), variant_(scan.variant.variant), first_(first), last_(last), frame_(first), selection_(selection), counts_(counts) {}
+      : out_(out), variant_(scan.variant.variant), first_(first), last_(last), frame_(first),
+        at_(scan.frames.begin() + static_cast<std::ptrdiff_t>(first)), first_elapsed_(first < scan.frames.size() ? scan.frames[first].elapsed : 0),
+        selection_(selection), counts_(counts) {}
 
   // The records the first frame gets, per packet id: the kept actors alive at the cut, in creation
   // order. `lives` must outlive the writer (its records are written from where they are kept).
@@ -122,9 +124,10 @@ class SpanWriter {
   void copy(const PacketRef& packet, const uint8_t* payload);
 
   PacketOut& out_;
-  const ScanResult& scan_;
   Variant variant_;
   size_t first_, last_, frame_;
+  FrameList::const_iterator at_;  // at frame_: stepping it decodes each frame once
+  double first_elapsed_;
   const ActorSelection& selection_;
   CutCounts& counts_;
   std::vector<Pending> pending_;

@@ -158,7 +158,7 @@ Json positions_query(ByteSource& source, const ScanResult& scan, QueryArgs& args
   if (!args.ok()) return QueryArgs::error_json(args.error());
   if (index >= scan.frames.size())
     return QueryArgs::error_json("argument \"frame\" must be a frame index in [0, " + std::to_string(scan.frames.size()) + ")");
-  const FrameEntry& frame = scan.frames[index];
+  const FrameEntry frame = scan.frames[index];
   const Variant& variant = scan.variant.variant;
   Json positions = Json::array();
   auto visit = [&](const FrameStartRecord&, const PacketRef& packet, const uint8_t* payload) {

@@ -268,8 +268,9 @@ std::vector<QuerySpec> query_table(ByteSource& source, const std::function<const
          j["total"] = s.frames.size();
          j["first"] = first;
          Json frames = Json::array();
-         for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i) {
-           const FrameEntry& f = s.frames[i];
+         auto it = s.frames.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(first, s.frames.size()));
+         for (uint64_t i = first; i < s.frames.size() && i - first < count; ++i, ++it) {
+           const FrameEntry f = *it;  // in order: the list decodes each frame once
            Json frame = Json::object();
            frame["index"] = i;
            frame["id"] = f.id;

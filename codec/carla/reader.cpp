@@ -246,7 +246,8 @@ struct LogScanner::State {
   VariantJudge judge;
   bool in_frame = false;
   FrameEntry frame;
-  const FrameEntry* previous = nullptr;
+  FrameEntry previous;  // the last closed frame, when there is one
+  bool has_previous = false;
 };
 
 LogScanner::LogScanner(ScanResult& result, uint64_t file_size) : state_(std::make_unique<State>(result, file_size)) {
@@ -275,32 +276,25 @@ void LogScanner::State::keep_event(const PacketRef& packet, const uint8_t* paylo
 
 void LogScanner::State::close_frame(uint64_t end) {
   frame.end = end;
-  if (previous) {
-    if (frame.id != previous->id + 1)
+  if (has_previous) {
+    if (frame.id != previous.id + 1)
       problems.add(Severity::Warning, frame.offset, "carla.frame.id_gap",
-                   "frame id " + std::to_string(frame.id) + " follows frame " + std::to_string(previous->id) + " (ids should count up by one)");
-    if (frame.elapsed < previous->elapsed)
+                   "frame id " + std::to_string(frame.id) + " follows frame " + std::to_string(previous.id) + " (ids should count up by one)");
+    if (frame.elapsed < previous.elapsed)
       problems.add(Severity::Error, frame.offset, "carla.frame.time_backwards",
-                   "frame " + std::to_string(frame.id) + " is at " + std::to_string(frame.elapsed) + " s, before frame " + std::to_string(previous->id) +
-                       " at " + std::to_string(previous->elapsed) + " s");
-    if (previous->duration == -1.0)
-      problems.add(Severity::Error, previous->offset, "carla.frame.duration_missing",
-                   "frame " + std::to_string(previous->id) + " keeps the duration -1 that only the last frame should have (its duration was never back-patched)");
-    else if (std::fabs(previous->elapsed + previous->duration - frame.elapsed) > 1e-6 * std::max(1.0, std::fabs(frame.elapsed)))
+                   "frame " + std::to_string(frame.id) + " is at " + std::to_string(frame.elapsed) + " s, before frame " + std::to_string(previous.id) +
+                       " at " + std::to_string(previous.elapsed) + " s");
+    if (previous.duration == -1.0)
+      problems.add(Severity::Error, previous.offset, "carla.frame.duration_missing",
+                   "frame " + std::to_string(previous.id) + " keeps the duration -1 that only the last frame should have (its duration was never back-patched)");
+    else if (std::fabs(previous.elapsed + previous.duration - frame.elapsed) > 1e-6 * std::max(1.0, std::fabs(frame.elapsed)))
       problems.add(Severity::Warning, frame.offset, "carla.frame.time_inconsistent",
                    "frame " + std::to_string(frame.id) + " starts at " + std::to_string(frame.elapsed) + " s, but the previous frame started at " +
-                       std::to_string(previous->elapsed) + " s and lasted " + std::to_string(previous->duration) + " s");
-  }
-  if (r.frames.size() == r.frames.capacity() && r.frames.size() >= 1024) {
-    // Grow the index in large steps guided by the bytes left (each regrowth copies it into fresh
-    // pages, and page faults are what a scan pays most for), but never beyond 8x the frames
-    // actually seen: a count guessed from the file is not trusted with an allocation.
-    uint64_t per_frame = std::max<uint64_t>(1, (end - r.header.size) / r.frames.size());
-    uint64_t expected = r.frames.size() + (file_size - std::min(end, file_size)) / per_frame * 11 / 10 + 64;
-    r.frames.reserve(static_cast<size_t>(std::min<uint64_t>(expected, uint64_t{8} * r.frames.size())));
+                       std::to_string(previous.elapsed) + " s and lasted " + std::to_string(previous.duration) + " s");
   }
   r.frames.push_back(frame);
-  previous = &r.frames.back();
+  previous = frame;
+  has_previous = true;
   r.data_end = end;
   in_frame = false;
 }

@@ -58,11 +58,10 @@ TreeNode packet_node(ByteSource& source, const Variant& variant, const PacketRef
 }
 
 size_t frame_containing(const ScanResult& scan, uint64_t offset) {
-  const auto& frames = scan.frames;
-  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
-  if (it == frames.begin()) return frames.size();
-  --it;
-  return offset < it->end ? static_cast<size_t>(it - frames.begin()) : frames.size();
+  const FrameList& frames = scan.frames;
+  size_t after = frames.partition_point([offset](const FrameEntry& f) { return f.offset <= offset; });
+  if (after == 0) return frames.size();
+  return offset < frames[after - 1].end ? after - 1 : frames.size();
 }
 
 uint64_t CarlaInspector::child_count(const std::string& id) {
@@ -81,12 +80,14 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
   std::vector<TreeNode> out;
   if (id.empty()) {
     uint64_t total = child_count(id);
+    auto frame = s.frames.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(first ? first - 1 : 0, s.frames.size()));
     for (uint64_t i = first; i < total && out.size() < count; ++i) {
       TreeNode node;
       if (i == 0) {
         node = TreeNode{"header", "Info header (" + s.header.map + ")", "header", 0, s.header_ok ? s.header.size : source_.size(), 0};
       } else if (i - 1 < s.frames.size()) {
-        const FrameEntry& f = s.frames[i - 1];
+        const FrameEntry f = *frame;
+        ++frame;  // in order: the list decodes each frame once
         char elapsed[32];
         std::snprintf(elapsed, sizeof elapsed, "%g", f.elapsed);
         node = TreeNode{NodeId::one('f', {i - 1}), "Frame " + std::to_string(f.id) + " at " + elapsed + " s" + (f.has_events ? " (events)" : ""),
@@ -97,9 +98,11 @@ std::vector<TreeNode> CarlaInspector::children(const std::string& id, uint64_t f
       out.push_back(std::move(node));
     }
   } else if (auto index = parse_node_number(id, 'f')) {
-    if (*index < s.frames.size())
-      for (const PacketRef& p : frame_packets(source_, s.frames[*index].offset, s.frames[*index].end, first, std::min<uint64_t>(count, 100000)))
+    if (*index < s.frames.size()) {
+      const FrameEntry f = s.frames[*index];
+      for (const PacketRef& p : frame_packets(source_, f.offset, f.end, first, std::min<uint64_t>(count, 100000)))
         out.push_back(packet_node(source_, s.variant.variant, p));
+    }
   } else if (auto offset = parse_node_number(id, 'p')) {
     auto packet = packet_at(source_, s, *offset);
     DecodedPacket decoded;
@@ -125,7 +128,7 @@ std::vector<std::string> CarlaInspector::locate(uint64_t offset) {
   size_t index = frame_containing(s, offset);
   if (index >= s.frames.size()) return {};
   std::vector<std::string> path{NodeId::one('f', {index})};
-  const FrameEntry& f = s.frames[index];
+  const FrameEntry f = s.frames[index];
   for (const PacketRef& p : frame_packets(source_, f.offset, f.end, 0, UINT64_MAX)) {
     if (offset < p.offset || offset >= p.end()) continue;
     path.push_back(NodeId::one('p', {p.offset}));
@@ -149,9 +152,9 @@ std::vector<Span> CarlaInspector::spans(uint64_t offset, uint64_t length) {
   uint64_t end = offset + length;
   if (offset < s.header.size)
     out.push_back(Span{0, s.header.size, "Info header", "header", {}});
-  const auto& frames = s.frames;
-  auto it = std::upper_bound(frames.begin(), frames.end(), offset, [](uint64_t o, const FrameEntry& f) { return o < f.offset; });
-  if (it != frames.begin()) --it;
+  const FrameList& frames = s.frames;
+  size_t after = frames.partition_point([offset](const FrameEntry& f) { return f.offset <= offset; });
+  auto it = frames.begin() + static_cast<std::ptrdiff_t>(after ? after - 1 : 0);
   size_t detailed = 0;
   for (; it != frames.end() && it->offset < end; ++it) {
     if (it->end <= offset) continue;
@@ -202,7 +205,7 @@ Json CarlaInspector::node_json(const std::string& id) {
   if (node && node->is('f')) {
     uint64_t index = node->number();
     if (index >= s.frames.size()) return Json::object();
-    const FrameEntry& f = s.frames[index];
+    const FrameEntry f = s.frames[index];
     j["frame"] = f.id;
     j["elapsed"] = f.elapsed;
     j["duration"] = f.duration;
