@@ -18,6 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+import { jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
@@ -48,52 +49,6 @@ function ensureInputs() {
   if (inputsArg) throw new Error(`bench:browser: ${missing.map((p) => p.file).join(', ')} not in ${inputs}`);
   console.log(`bench:browser: writing missing inputs (${missing.map((p) => p.file).join(', ')}) with npm run bench:inputs`);
   execFileSync('npm', ['run', '--silent', 'bench:inputs'], { cwd: root, stdio: 'inherit' });
-}
-
-// The browser's own read limit for this file: a fresh worker of the same page reads the whole
-// File with FileReaderSync in 32 MB reads, with file.stream(), and in 16 MB slices three at a
-// time (Blob.slice().arrayBuffer(), as the page's feeder reads). The file is set on a
-// hidden input of our own (the page empties its input after opening, so the same file can be
-// picked again).
-async function readLimit(page, path) {
-  await page.evaluate(() => {
-    if (document.querySelector('#bench-probe-input')) return;
-    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'bench-probe-input', hidden: true });
-    document.body.append(input);
-  });
-  await page.setInputFiles('#bench-probe-input', path);
-  return page.evaluate(async () => {
-    const file = document.querySelector('#bench-probe-input').files[0];
-    const code = `onmessage = async ({ data: { file, how } }) => {
-      const t0 = performance.now();
-      let bytes = 0;
-      if (how === 'sync') {
-        const sync = new FileReaderSync();
-        for (let at = 0; at < file.size; at += 32 << 20) bytes += sync.readAsArrayBuffer(file.slice(at, at + (32 << 20))).byteLength;
-      } else if (how === 'slices') {
-        const reads = [];
-        for (let at = 0; at < file.size || reads.length;) {
-          while (reads.length < 3 && at < file.size) reads.push(file.slice(at, (at += 16 << 20)).arrayBuffer());
-          bytes += (await reads.shift()).byteLength;
-        }
-      } else {
-        const reader = file.stream().getReader();
-        for (;;) { const { done, value } = await reader.read(); if (done) break; bytes += value.byteLength; }
-      }
-      postMessage({ bytes, seconds: (performance.now() - t0) / 1000 });
-    };`;
-    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-    const run = (how) => new Promise((resolve, reject) => {
-      const worker = new Worker(url);
-      worker.onerror = (event) => reject(new Error(`read-limit worker: ${event.message}`));
-      worker.onmessage = ({ data }) => { worker.terminate(); resolve(data); };
-      worker.postMessage({ file, how });
-    });
-    const sync = await run('sync');
-    const stream = await run('stream');
-    const slices = await run('slices');
-    return { sync, stream, slices };
-  });
 }
 
 // The codec alone: the same work (CARLA scan for the summary, SHA1 for the checksum, the full
@@ -241,54 +196,6 @@ async function routePeer(context, url, peer) {
       },
     });
   });
-}
-
-const JOB_DONE = {
-  checksum: () => ['valid', 'mismatch', 'none', 'absent', 'not_applicable'].includes(document.querySelector('#checksum-status')?.dataset.status) && !document.body.dataset.job,
-  check: () => document.body.dataset.checked === 'true' && !document.body.dataset.job,
-};
-
-async function timePass(page, pass) {
-  if (pass === 'checksum') {
-    const t0 = Date.now();
-    await page.click('#verify-checksum');
-    await page.waitForFunction(JOB_DONE.checksum, null, { timeout: 600_000, polling: 50 });
-    return { seconds: (Date.now() - t0) / 1000, status: await page.getAttribute('#checksum-status', 'data-status') };
-  }
-  await page.click('#tab-problems');
-  if (!(await page.locator('#run-check').count())) throw new Error('the full check ran by itself on opening (a local file under 64 MiB): nothing to time');
-  const t0 = Date.now();
-  await page.click('#run-check');
-  await page.waitForFunction(JOB_DONE.check, null, { timeout: 900_000, polling: 50 });
-  return { seconds: (Date.now() - t0) / 1000, problems: await page.locator('#problems-card li').count() };
-}
-
-// Opens the page and the file as a user does and returns the summary timing.
-async function openPage(context, url, path, query = '') {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${url}?nodemo${query}`);
-  await page.waitForTimeout(1500); // the worker and the module warm up before a file is chosen, as for a user
-  const t0 = Date.now();
-  await page.setInputFiles('#file-input', path);
-  await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), basename(path), { timeout: 600_000, polling: 20 });
-  const summary = { seconds: (Date.now() - t0) / 1000, pageMs: Number(await page.evaluate(() => document.body.dataset.summaryMs)) };
-  await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 600_000 });
-  // The facts read after the summary (a bag's compression row: every chunk header, in the job
-  // worker) are done before a pass is timed, as a user clicks once the overview is complete: a
-  // pass started earlier would wait for them in the same worker.
-  await page.waitForFunction(() => document.body.dataset.compression !== 'running', null, { timeout: 600_000, polling: 20 });
-  summary.factsSeconds = (Date.now() - t0) / 1000;
-  return { page, errors, summary };
-}
-
-// What the job worker holds once a pass is over: its wasm memory (which never shrinks, so the
-// peak), the read-ahead ring, and the decompression helpers' mailboxes and modules.
-async function jobMemory(page) {
-  const stats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
-  const ring = stats.read_ahead ? 4 * (8 << 20) : 0;
-  return { ...stats, ring, total: stats.wasm_memory + ring + (stats.offload_memory || 0) + (stats.hash_memory || 0) };
 }
 
 async function benchFile(browser, url, spec, peer) {

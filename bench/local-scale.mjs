@@ -1,23 +1,48 @@
-// `npm run bench:local-scale [-- --size 50G --dir DIR]`: the largest local file the disk holds
-// (issue 36, "Any size"). Writes a virtual ROS bag (bench/virtual/write.mjs, from an uncompressed
-// template our writer makes) of the given size, then, with the page cache dropped before each:
-// dd's read rate of the file, `logscope info` (time, peak memory) and `logscope check` (time, read
-// rate against dd's, peak memory), each under /usr/bin/time -v. Deletes the file and writes
-// docs/benchmarks-local.md. Needs root to drop the page cache (else the file must be larger than
-// the RAM for the reads to come from the disk, and the doc says which it was).
+// `npm run bench:local-scale [-- --size 50G --formats bag,mcap --dir DIR --no-page]`: the largest
+// local file the disk holds (issue 36, "Any size"). For each format, writes a virtual log
+// (bench/virtual/write.mjs, from an uncompressed template our writer makes) of the given size,
+// then, with the page cache dropped before each run:
+// - natively: dd's read rate of the file, `logscope info` (time, peak memory) and `logscope check`
+//   (time, read rate against dd's, peak memory), each under /usr/bin/time -v;
+// - in Chromium (bench/browser-page.mjs): the summary after the file is set on the page's input,
+//   the full check from its button (screenshot in progress), the workers' memory, and the read
+//   limit of the same page on the same File, each way on its own.
+// Deletes the file and writes docs/benchmarks-local.md. Needs root to drop the page cache (else
+// the file must be larger than the RAM for the reads to come from the disk, and the doc says
+// which it was).
+import { chromium } from 'playwright-core';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { serveStatic } from '../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+import { READ_WAYS, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
 import { parseSize } from './virtual/formats.mjs';
 import { writeVirtual } from './virtual/write.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'build', 'native', 'logscope');
-const { values } = parseArgs({ options: { size: { type: 'string', default: '50G' }, dir: { type: 'string', default: join(root, 'test-results', 'local-scale') } } });
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '50G' },
+    formats: { type: 'string', default: 'bag' },
+    dir: { type: 'string', default: join(root, 'test-results', 'local-scale') },
+    'no-page': { type: 'boolean', default: false },
+  },
+});
+// Each format's template, made by our writer: uncompressed, so that the reads are what is timed.
+const FORMATS = {
+  bag: { name: 'ROS bag', make: ['make-demo-rosbag', '--compression', 'none'], from: 'a 4 MB uncompressed demo bag from `logscope make-demo-rosbag`, repeated with its times, offsets and index rewritten (bench/virtual/rosbag.mjs)' },
+  mcap: { name: 'MCAP', make: ['make-demo-mcap', '--compression', 'none'], from: 'a 4 MB demo MCAP from `logscope make-demo-mcap`, repeated with its times, offsets and summary rewritten (bench/virtual/mcap.mjs)' },
+  bddf: { name: 'BDDF', make: ['make-demo-bddf'], from: 'a 4 MB demo BDDF file from `logscope make-demo-bddf`, repeated with its index and SHA1 trailer rewritten (bench/virtual/bddf.mjs)' },
+};
+const formats = values.formats.split(',');
+for (const f of formats) if (!FORMATS[f]) throw new Error(`--formats: ${f} is not one of ${Object.keys(FORMATS).join(', ')}`);
 const size = parseSize(values.size);
+const RUN_SECONDS = 8; // the check runs this long before its screenshot in progress
 mkdirSync(values.dir, { recursive: true });
 const free = statfsSync(values.dir).bavail * statfsSync(values.dir).bsize;
 if (free < size + (4 << 30)) throw new Error(`${values.dir} has ${(free / 2 ** 30).toFixed(1)} GiB free: too little for ${values.size} and 4 GiB to spare`);
@@ -42,17 +67,9 @@ function timed(command, args) {
   return { seconds, rss, stdout: run.stdout };
 }
 
-const template = join(values.dir, 'template.bag');
-const path = join(values.dir, `local-${values.size}.bag`);
-execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none']);
-let t0 = process.hrtime.bigint();
-const written = writeVirtual({ bag: template }, path, size);
-execFileSync('sync');
-const writeSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-console.log(`wrote ${path}: ${written} bytes in ${writeSeconds.toFixed(1)} s`);
-const rows = {};
-try {
-  const dropped = dropCaches();
+function nativeRuns(path) {
+  const rows = {};
+  dropCaches();
   rows.dd = timed('dd', [`if=${path}`, 'of=/dev/null', 'bs=16M']);
   console.log(`dd: ${rows.dd.seconds.toFixed(1)} s`);
   dropCaches();
@@ -64,31 +81,102 @@ try {
   rows.problems = report.problems.length;
   rows.messages = report.file.counts.messages;
   console.log(`check: ${rows.check.seconds.toFixed(1)} s, ${rows.problems} problems`);
-  rows.dropped = dropped;
-} finally {
-  rmSync(path, { force: true });
-  rmSync(template, { force: true });
+  return rows;
 }
 
-const rate = (seconds) => written / seconds / 1e6;
+// The page on the same file, cold each time: the summary, the full check, the read limit.
+async function pageRuns(path, shots) {
+  const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
+  await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    dropCaches();
+    const { page, errors, summary } = await openPage(context, url, path);
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('crash', () => errors.push('the page crashed'));
+    console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
+    await page.screenshot({ path: join(shots, 'summary.png') });
+    const viewMemory = (await page.evaluate(() => window.logscope.readStats())).wasm_memory;
+    dropCaches();
+    let progress = '';
+    const check = await timePass(page, 'check', async (p) => {
+      await p.waitForTimeout(RUN_SECONDS * 1000);
+      progress = await p.$eval('#progress', (el) => (el.hidden ? '' : el.querySelector('.progress-text')?.textContent?.trim() || ''));
+      await p.screenshot({ path: join(shots, 'check-running.png') });
+    });
+    check.progress = progress;
+    check.memory = await jobMemory(page);
+    check.state = await page.evaluate(() => document.body.dataset.state);
+    await page.screenshot({ path: join(shots, 'check-done.png') });
+    console.log(`page check: ${check.seconds.toFixed(1)} s, ${check.problems} problems listed`);
+    const limits = {};
+    for (const way of READ_WAYS) {
+      dropCaches();
+      Object.assign(limits, await readLimit(page, path, [way]));
+      console.log(`read limit (${way}): ${limits[way].seconds.toFixed(1)} s`);
+    }
+    return { summary, viewMemory, check, limits, errors, version: browser.version() };
+  } finally {
+    await browser.close();
+    await new Promise((ok) => server.close(ok));
+  }
+}
+
 const mib = (n) => (n / 2 ** 20).toFixed(1);
+const WAY_NAMES = { sync: 'FileReaderSync, 32 MB reads', stream: '`file.stream()`', slices: 'three 16 MB `Blob.slice().arrayBuffer()` at once' };
+
+function section(format, written, writeSeconds, dropped, native, page) {
+  const rate = (seconds) => `${(written / seconds / 1e6).toFixed(0)} MB/s`;
+  const lines = [`## ${FORMATS[format].name}`, '',
+    `${FORMATS[format].from}, written to disk: ${written} bytes in ${writeSeconds.toFixed(0)} s. ${dropped ? 'The page cache was dropped before each run below' : `The page cache could not be dropped (not root): the file is larger than the ${(totalmem() / 2 ** 30).toFixed(0)} GB of RAM, so most reads come from the disk`}.`,
+    '', '### The CLI', '', 'Peak memory is the maximum resident set size (`/usr/bin/time -v`).', '',
+    '| run | time | read rate | against dd | peak memory |', '|---|---:|---:|---:|---:|',
+    `| \`dd if=FILE of=/dev/null bs=16M\` | ${native.dd.seconds.toFixed(1)} s | ${rate(native.dd.seconds)} | 1.00 | ${mib(native.dd.rss)} MiB |`,
+    `| \`logscope info FILE --json\` | ${native.info.seconds.toFixed(2)} s | | | ${mib(native.info.rss)} MiB |`,
+    `| \`logscope check FILE --json\` (every chunk and record) | ${native.check.seconds.toFixed(1)} s | ${rate(native.check.seconds)} | ${(native.dd.seconds / native.check.seconds).toFixed(2)} | ${mib(native.check.rss)} MiB |`,
+    '', `The check found ${native.problems} problems in ${native.messages} messages.`, ''];
+  if (!page) return lines;
+  const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
+  lines.push('### The page (Chromium, the file chosen in its file input)', '',
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    '| run | time | read rate | against the read limit | memory |', '|---|---:|---:|---:|---:|');
+  for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | |`);
+  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms) | | | ${mib(page.viewMemory)} MiB (view worker) |`);
+  lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | |`);
+  lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${mib(page.check.memory.total)} MiB (job worker) |`);
+  lines.push('', `After ${RUN_SECONDS} s the check's progress read "${page.check.progress}"; it ended in state \`${page.check.state}\` with ${page.check.problems} problems listed. ${page.errors.length ? `Page errors: ${page.errors.join('; ')}` : 'No page errors.'}`, '');
+  return lines;
+}
+
+const sections = [];
+for (const format of formats) {
+  const template = join(values.dir, `template.${format}`);
+  const path = join(values.dir, `local-${values.size}.${format}`);
+  execFileSync(cli, [FORMATS[format].make[0], template, '--size-mb', '4', ...FORMATS[format].make.slice(1)]);
+  const t0 = process.hrtime.bigint();
+  const written = writeVirtual({ [format]: template }, path, size);
+  execFileSync('sync');
+  const writeSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  console.log(`wrote ${path}: ${written} bytes in ${writeSeconds.toFixed(1)} s`);
+  try {
+    const dropped = dropCaches();
+    const native = nativeRuns(path);
+    const shots = join(values.dir, format);
+    mkdirSync(shots, { recursive: true });
+    const page = values['no-page'] ? null : await pageRuns(path, shots);
+    sections.push(...section(format, written, writeSeconds, dropped, native, page));
+  } finally {
+    rmSync(path, { force: true });
+    rmSync(template, { force: true });
+  }
+}
+
 const version = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-const doc = `# Local scale benchmark: a ${values.size} file on this machine's disk
-
-Written by \`npm run bench:local-scale -- --size ${values.size}\` (bench/local-scale.mjs) on ${new Date().toISOString().slice(0, 10)} at commit ${version}:
-${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}.
-
-The file is a virtual ROS bag (bench/virtual/rosbag.mjs: a 4 MB uncompressed demo bag from
-\`logscope make-demo-rosbag\`, repeated with its times, offsets and index rewritten) written to disk:
-${written} bytes in ${writeSeconds.toFixed(0)} s. ${rows.dropped ? 'The page cache was dropped before each run below' : `The page cache could not be dropped (not root): the file is larger than the ${(totalmem() / 2 ** 30).toFixed(0)} GB of RAM, so most reads come from the disk`}. Peak memory is the maximum resident set size (\`/usr/bin/time -v\`).
-
-| run | time | read rate | against dd | peak memory |
-|---|---:|---:|---:|---:|
-| \`dd if=FILE of=/dev/null bs=16M\` | ${rows.dd.seconds.toFixed(1)} s | ${rate(rows.dd.seconds).toFixed(0)} MB/s | 1.00 | ${mib(rows.dd.rss)} MiB |
-| \`logscope info FILE --json\` (the index section, then every chunk's header for the compression line) | ${rows.info.seconds.toFixed(2)} s | | | ${mib(rows.info.rss)} MiB |
-| \`logscope check FILE --json\` (every chunk and record) | ${rows.check.seconds.toFixed(1)} s | ${rate(rows.check.seconds).toFixed(0)} MB/s | ${(rows.dd.seconds / rows.check.seconds).toFixed(2)} | ${mib(rows.check.rss)} MiB |
-
-The check found ${rows.problems} problems in ${rows.messages} messages.
-`;
-writeFileSync(join(root, 'docs', 'benchmarks-local.md'), doc);
+const doc = [`# Local scale benchmark: a ${values.size} file on this machine's disk`, '',
+  `Written by \`npm run bench:local-scale -- --size ${values.size} --formats ${values.formats}${values['no-page'] ? ' --no-page' : ''}\` (bench/local-scale.mjs) on ${new Date().toISOString().slice(0, 10)} at commit ${version}:`,
+  `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}. Screenshots of the page are written to test-results/local-scale/.`,
+  '', ...sections];
+writeFileSync(join(root, 'docs', 'benchmarks-local.md'), doc.join('\n'));
 console.log('wrote docs/benchmarks-local.md');
