@@ -130,7 +130,7 @@ const WAY_NAMES = { sync: 'FileReaderSync, 32 MB reads', stream: '`file.stream()
 function section(format, written, writeSeconds, dropped, native, page) {
   const rate = (seconds) => `${(written / seconds / 1e6).toFixed(0)} MB/s`;
   const lines = [`## ${FORMATS[format].name}`, '',
-    `${FORMATS[format].from}, written to disk: ${written} bytes in ${writeSeconds.toFixed(0)} s. ${dropped ? 'The page cache was dropped before each run below' : `The page cache could not be dropped (not root): the file is larger than the ${(totalmem() / 2 ** 30).toFixed(0)} GB of RAM, so most reads come from the disk`}.`,
+    `The file is ${FORMATS[format].from}, written to disk: ${written} bytes in ${writeSeconds.toFixed(0)} s. ${dropped ? 'The page cache was dropped before each run below' : `The page cache could not be dropped (not root): the file is larger than the ${(totalmem() / 2 ** 30).toFixed(0)} GB of RAM, so most reads come from the disk`}.`,
     '', '### The CLI', '', 'Peak memory is the maximum resident set size (`/usr/bin/time -v`).', '',
     '| run | time | read rate | against dd | peak memory |', '|---|---:|---:|---:|---:|',
     `| \`dd if=FILE of=/dev/null bs=16M\` | ${native.dd.seconds.toFixed(1)} s | ${rate(native.dd.seconds)} | 1.00 | ${mib(native.dd.rss)} MiB |`,
