@@ -275,8 +275,10 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // bytes more in a clean clone's build: 780. The next stop's big MCAP summary without its chunk
 // indexes (+2.2 KB in the view module) was won back by fetching extract, repair and export with
 // their first use (output-run.js, output-job.js and the streamed download: -6 KB): 775.95, and a
-// clean clone's few bytes more: 777.
-const FIRST_VISIT_KB = 777;
+// clean clone's few bytes more: 777. The stop after, CARLA's packed frame index (carla/frame_list,
+// core/paged_bytes: the view module scans CARLA logs, and at 100 GB their index took 1.3 GB) added
+// 1.2 KB: 777.13 here, and its clean clone failed 777: 778.
+const FIRST_VISIT_KB = 778;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
