@@ -27,4 +27,22 @@ uint64_t Bag::message_count() const {
   return n;
 }
 
+// Here, not in summary.cpp: that file is built for size in wasm, where this loop over every
+// chunk's counts took 83 ms of a 50 GB bag's summary (77,000 chunks, 620,000 counts) through a
+// std::map that did not inline. by_id finds each count's connection.
+std::vector<uint64_t> Bag::messages_by_connection() const {
+  std::vector<uint64_t> totals(connections.size(), 0);
+  auto add = [&](uint32_t id, uint64_t count) {
+    auto it = by_id.find(id);
+    if (it != by_id.end()) totals[it->second] += count;
+  };
+  if (format == Format::RosbagV20) {
+    for (const Chunk& c : chunks)
+      for (const auto& count : c.counts) add(count.first, count.second);
+  } else {
+    for (const MessageRef& m : messages) add(m.conn, 1);
+  }
+  return totals;
+}
+
 }  // namespace logscope::rosbag

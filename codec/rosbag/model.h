@@ -98,6 +98,9 @@ struct Bag {
   // Adds the connection unless its id is known; returns its index.
   size_t add_connection(Connection connection);
   uint64_t message_count() const;
+  // Messages per connection, in the order of `connections`: from the chunks' counts (V2.0) or
+  // the messages (V1.x). Counts for an id no connection has are left out.
+  std::vector<uint64_t> messages_by_connection() const;
   void problem(Severity severity, uint64_t offset, std::string code, std::string message) {
     problems.push_back(Problem{severity, offset, std::move(code), std::move(message)});
   }

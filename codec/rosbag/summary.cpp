@@ -96,7 +96,6 @@ BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read
   s.empty = bag.connections.empty() && bag.chunks.empty() && bag.messages.empty();
   s.messages = bag.message_count();
   s.chunk_count = bag.chunks.size();
-  std::map<uint32_t, uint64_t> per_connection;
   if (bag.format == Format::RosbagV20) {
     if (read_compression) read_chunk_headers(source, &bag, progress);
     bool first = true;
@@ -104,7 +103,6 @@ BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read
       if (first) s.start = c.start, s.end = c.end, first = false;
       if (c.start < s.start) s.start = c.start;
       if (s.end < c.end) s.end = c.end;
-      for (const auto& count : c.counts) per_connection[count.first] += count.second;
       if (!c.header_read) s.compression_read = false;
       if (!c.header_ok) continue;
       auto it = std::find_if(s.compressions.begin(), s.compressions.end(), [&](const CompressionStats& x) { return x.name == c.compression; });
@@ -126,9 +124,9 @@ BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read
     }
     s.rosbag_start = s.start;
     s.rosbag_end = s.end;
-    for (const MessageRef& m : bag.messages) ++per_connection[m.conn];
   }
 
+  const std::vector<uint64_t> per_connection = bag.messages_by_connection();  // as bag.connections
   std::map<uint32_t, std::vector<uint64_t>> times;
   std::vector<const Connection*> connections;
   if (frequencies) times = index_times(source, bag);
@@ -147,7 +145,7 @@ BagStats compute_stats(ByteSource& source, Bag& bag, bool frequencies, bool read
     TopicStats& t = topics[c->topic];
     if (t.connections == 0) t.topic = c->topic, t.type = c->type;
     ++t.connections;
-    t.messages += per_connection[c->id];
+    t.messages += per_connection[static_cast<size_t>(c - bag.connections.data())];
     if (frequencies) {
       auto& list = topic_times[c->topic];
       list.insert(list.end(), times[c->id].begin(), times[c->id].end());
