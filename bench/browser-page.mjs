@@ -75,13 +75,16 @@ export async function timePass(page, pass, whileRunning = null) {
   return { seconds, problems: await page.locator('#problems-card li').count() };
 }
 
-// Opens the page and the file as a user does and returns the summary timing.
-export async function openPage(context, url, path, query = '') {
+// Opens the page and the file as a user does and returns the summary timing. `beforePick` runs
+// once the page is warm, just before the file is chosen (local-scale drops the page cache there:
+// the file is cold, the browser's own code is not, as for a user whose browser is open).
+export async function openPage(context, url, path, query = '', { beforePick = null } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${url}?nodemo${query}`);
   await page.waitForTimeout(1500); // the worker and the module warm up before a file is chosen, as for a user
+  await beforePick?.();
   const t0 = Date.now();
   await page.setInputFiles('#file-input', path);
   await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), basename(path), { timeout: 600_000, polling: 20 });
