@@ -33,12 +33,7 @@ double double_of(uint64_t b) {
 
 using packed::get_varint;
 using packed::put_varint;
-
-size_t varint_size(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) v >>= 7, ++n;
-  return n;
-}
+using packed::varint_size;
 
 // Stores `value` against `predicted`; returns the mode and advances *p past what it wrote.
 DoubleMode put_double(uint8_t*& p, double value, double predicted) {
