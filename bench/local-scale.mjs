@@ -94,7 +94,7 @@ async function pageRuns(path, shots) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     // Dropped once the page is warm: dropped before it loaded, the browser's own code was read
     // back from the disk during the summary (775 ms for a 50 GB bag, 250-310 ms with only the file cold).
-    const { page, errors, summary } = await openPage(context, url, path, '', { beforePick: async () => { dropCaches(); } });
+    const { page, errors, summary } = await openPage(context, url, path, '', { beforePick: dropCaches });
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('crash', () => errors.push('the page crashed'));
     console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
@@ -141,7 +141,7 @@ function section(format, written, writeSeconds, dropped, native, page) {
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
-    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm, and the page cache dropped just before) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
     '| run | time | read rate | against the read limit | memory |', '|---|---:|---:|---:|---:|');
   for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | |`);
   lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms) | | | ${mib(page.viewMemory)} MiB (view worker) |`);
