@@ -16,13 +16,13 @@ inline uint64_t unzigzag(uint64_t v) { return (v >> 1) ^ (0 - (v & 1)); }
 
 // Little-endian base-128 (at most 10 bytes). get_ advances `at`; false when the bytes end first.
 uint8_t* put_varint(uint8_t* at, uint64_t v);
+bool get_varint(const uint8_t*& at, const uint8_t* end, uint64_t* out);
 // How many bytes put_varint writes for `v` (1 to 10).
 inline size_t varint_size(uint64_t v) {
   size_t n = 1;
   while (v >= 0x80) v >>= 7, ++n;
   return n;
 }
-bool get_varint(const uint8_t*& at, const uint8_t* end, uint64_t* out);
 // A flag and a 64-bit value in one varint-like run: the first byte holds the flag and 6 bits.
 uint8_t* put_head(uint8_t* at, bool flag, uint64_t v);
 bool get_head(const uint8_t*& at, const uint8_t* end, bool* flag, uint64_t* out);
