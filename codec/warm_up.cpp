@@ -23,10 +23,15 @@ bool open_and_summarise(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
+bool warm_up_format(size_t index) {
+  if (index >= formats().size()) return false;
+  const FormatEntry& entry = formats()[index];
+  return entry.small_demo && open_and_summarise(entry.small_demo());
+}
+
 int warm_up_opening() {
   int opened = 0;
-  for (const FormatEntry& entry : formats())
-    if (entry.small_demo) opened += open_and_summarise(entry.small_demo());
+  for (size_t i = 0; i < formats().size(); i++) opened += warm_up_format(i);
   return opened;
 }
 

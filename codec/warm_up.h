@@ -4,10 +4,16 @@
 // summary of a 1 GB bag went from about 10 to 70 ms in a fresh page).
 #pragma once
 
+#include <cstddef>
+
 namespace logscope {
 
 // Returns how many of the files opened cleanly (known, summarised without errors or warnings): all of
 // them unless the writers and readers disagree, which the tests would catch.
 int warm_up_opening();
+
+// The same for the format at `index` of the table alone (false past its end, or without a small
+// demo): the page warms up one format at a time, so a file asked for meanwhile waits for one only.
+bool warm_up_format(size_t index);
 
 }  // namespace logscope

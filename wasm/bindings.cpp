@@ -301,7 +301,7 @@ void prepare_heap(double megabytes) {
 
 EMSCRIPTEN_BINDINGS(logscope) {
   emscripten::function("prepareHeap", &logscope::prepare_heap);
-  emscripten::function("warmUp", &logscope::warm_up_opening);
+  emscripten::function("warmUpFormat", &logscope::warm_up_format);
   emscripten::function("formats", &logscope::formats_text);
 #ifndef LOGSCOPE_VIEW_ONLY
   emscripten::function("lastFrameBytes", &logscope::last_frame_bytes);

@@ -609,6 +609,8 @@ const INDEX_OPS = new Set(['open', 'checkFile', 'useSchemas', 'summary', 'readSt
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();
 let requestId = 0; // the request being handled
+// An open arrived (it may wait in the queue behind the warm-up): warming up then only delays it.
+let openAsked = false;
 self.onmessage = (event) => {
   // The page's copy of a file, for an open waiting on it (not queued: that open holds the queue).
   if (event.data.op === 'fileCopy') return copiesAsked.get(event.data.id)?.(event.data.args);
@@ -617,6 +619,7 @@ self.onmessage = (event) => {
   if (event.data.op === 'configure') gotConfig(event.data.args);
   // The page's watchdog asks whether this thread can run (worker-client.js): answered at once, not queued.
   if (event.data.op === 'ping') return beat();
+  if (event.data.op === 'open') openAsked = true;
   queue = queue.then(() => handle(event.data));
 };
 
@@ -633,7 +636,16 @@ async function handle({ id, op, args }) {
   if (op === 'warmUp') {
     // Compiles the opening path before a file is chosen (codec/warm_up.h). Compiled code is shared
     // by every worker of the page, so one worker does it; a failure only loses the head start.
-    try { (await loadModule()).warmUp(); } catch { /* the open that follows reports real errors */ }
+    // One format at a time, and none once a file is asked for (a link with ?url= asks while the
+    // module loads): the open then waits for one format's warm-up at most, not every format's
+    // (the whole warm-up took 110-160 ms here), and compiles what it runs itself.
+    try {
+      const loaded = await loadModule();
+      for (let i = 0; i < formatTable.length && !openAsked; i++) {
+        loaded.warmUpFormat(i);
+        await new Promise((resolve) => setTimeout(resolve)); // an open posted meanwhile arrives here
+      }
+    } catch { /* the open that follows reports real errors */ }
     return;
   }
   if (op === 'warmPasses') {

@@ -111,7 +111,7 @@ export {};
  *   one file over its read function, or a log that is a folder (wasm/js_folder.h): its files as [{name, size}] and one read over them
  * @property {Uint8Array} HEAPU8 the codec's memory; replaced when it grows
  * @property {(megabytes: number) => void} prepareHeap
- * @property {() => void} warmUp
+ * @property {(index: number) => boolean} warmUpFormat opens and summarises the small demo of the table's format at index (codec/warm_up.h)
  * @property {(offload: DecompressOffloadApi | null) => void} setDecompressOffload
  * @property {(offload: Sha1OffloadApi | null) => void} setSha1Offload
  * @property {(compression: string, uncompressedSize: number, verify: boolean) => DecompressedChunk} decompressChunk input from helperInput
