@@ -29,10 +29,4 @@ bool warm_up_format(size_t index) {
   return entry.small_demo && open_and_summarise(entry.small_demo());
 }
 
-int warm_up_opening() {
-  int opened = 0;
-  for (size_t i = 0; i < formats().size(); i++) opened += warm_up_format(i);
-  return opened;
-}
-
 }  // namespace logscope

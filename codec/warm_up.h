@@ -8,12 +8,10 @@
 
 namespace logscope {
 
-// Returns how many of the files opened cleanly (known, summarised without errors or warnings): all of
-// them unless the writers and readers disagree, which the tests would catch.
-int warm_up_opening();
-
-// The same for the format at `index` of the table alone (false past its end, or without a small
-// demo): the page warms up one format at a time, so a file asked for meanwhile waits for one only.
+// Opens and summarises the small demo of the format at `index` of the table. True when it opened
+// cleanly (known, summarised without errors or warnings), as every format's should unless the
+// writers and readers disagree, which the tests would catch; false past the table's end, or without
+// a small demo. The page warms up one format at a time, so a file asked for meanwhile waits for one only.
 bool warm_up_format(size_t index);
 
 }  // namespace logscope
