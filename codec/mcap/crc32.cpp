@@ -2,7 +2,21 @@
 
 #include <cstring>
 
+#ifdef LOGSCOPE_CRC32_FROM_ZLIB
+#include <zlib.h>
+#endif
+
 namespace logscope::mcap {
+
+#ifdef LOGSCOPE_CRC32_FROM_ZLIB
+
+// zlib's running value is the final form (inverted); state_ holds it before the final XOR.
+void Crc32::update(const uint8_t* data, size_t size) {
+  state_ = ~static_cast<uint32_t>(crc32_z(~state_, data, size));
+}
+
+#else
+
 namespace {
 
 // tables[0] is the byte-at-a-time table; tables[k][b] is the CRC of byte b followed by k zero bytes.
@@ -42,5 +56,7 @@ void Crc32::update(const uint8_t* data, size_t size) {
   while (size--) c = (c >> 8) ^ t[0][(c ^ *data++) & 0xFF];
   state_ = c;
 }
+
+#endif
 
 }  // namespace logscope::mcap

@@ -1,7 +1,10 @@
 // CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF): the
 // checksum MCAP stores for chunks, attachments, the data section and the summary (docs/mcap.md).
-// zlib has the same function but the codec does not link zlib; this is the table-driven
-// algorithm, eight bytes a step ("slicing by 8"), so a 10 GB data section CRC stays I/O bound.
+// Natively it is zlib's crc32 (CMakeLists.txt): 2.85 GB/s against 1.49 for the table loop below,
+// and a native MCAP check spent 72 % of its time here. The wasm build keeps the loop: the page's
+// view module links no zlib (its size is the first visit's), and there zlib's crc32 is no faster
+// (256 MB, node: 0.93 GB/s from its -Os build, 1.11 at -O2, the loop 1.20; 2026-12-05). The loop
+// is table-driven, eight bytes a step ("slicing by 8").
 #pragma once
 
 #include <cstddef>
