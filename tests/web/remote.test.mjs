@@ -66,10 +66,12 @@ for (const [kind, name, label] of [['bag', 'big_lz4.bag', 'ROS bag V2.0'], ['bdd
       // on opening (summary, info, first views) has been read too, and is counted.
       const stats = await page.evaluate(() => window.logscope.readStats());
       const sent = server.stats.bytes;
-      console.log(`# remote ${kind} ${(size / 1e9).toFixed(2)} GB: summary ${wall} ms after navigation; server sent ${sent} bytes (${(100 * sent / size).toFixed(3)} %) in ${server.stats.requests} requests (${server.stats.ranged} ranged, ${server.stats.full} whole); the codec read ${stats.bytes_read} bytes`);
+      console.log(`# remote ${kind} ${(size / 1e9).toFixed(2)} GB: summary ${wall} ms after navigation; server sent ${sent} bytes (${(100 * sent / size).toFixed(3)} %) in ${server.stats.requests} requests (${server.stats.ranged} ranged, ${server.stats.full} whole); the codec read ${stats.bytes_read} bytes, ${stats.reader_fetched_ahead} of them fetched ahead`);
       assert.equal(server.stats.full, 0, 'no request for the whole file');
       assert.ok(server.stats.ranged >= 2, 'the probe and the codec used Range requests');
       assert.ok(stats.reader_bytes > 0 && stats.reader_requests > 0, 'the worker read through HTTP');
+      // The open's reads were found by a trial open and fetched, not read synchronously (worker.js openRemote).
+      assert.ok(stats.reader_fetched_ahead > 0 && stats.reader_fetched_ahead <= stats.reader_bytes, `fetched ahead ${stats.reader_fetched_ahead} of ${stats.reader_bytes} bytes`);
       if (label) assert.equal(await page.textContent('.format-pill'), label);
       assert.match(await page.textContent('#source-note'), /Remote/);
       if (kind === 'bag') assert.equal(await page.locator('#load-info-text').count(), 1, 'the info text (it reads every chunk header) waits to be asked for');

@@ -34,6 +34,7 @@ export { prepareReadAhead, readAheadAvailable };
  * @typedef {ReaderBase & {
  *   kind: 'url', url: string, requests: number,
  *   readRanges: (ranges: [offset: number, length: number][]) => Promise<{start: number, bytes: Uint8Array}[] | null>,
+ *   missing: [offset: number, end: number][] | null, fetchedAhead: number, fetchAhead: (offset: number, length: number) => Promise<void>, dropAhead: () => void,
  *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
  * }} HttpReader
  */
@@ -200,9 +201,12 @@ const KEEP_ANSWER_BYTES = 1 << 20;
 export function httpReader({ url, size, name, etag = null, lastModified = null, head }) {
   /** @type {{offset: number, bytes: Uint8Array}[]} the head first (kept), then the latest answers */
   const kept = head?.byteLength ? [{ offset: 0, bytes: head }] : [];
+  /** @type {{offset: number, bytes: Uint8Array}[]} an open's reads fetched ahead (fetchAhead), until dropAhead */
+  let ahead = [];
   /** @type {(offset: number, end: number) => Uint8Array | null} */
   const fromKept = (offset, end) => {
-    const piece = kept.find((k) => k.offset <= offset && end <= k.offset + k.bytes.byteLength);
+    const inside = (/** @type {{offset: number, bytes: Uint8Array}} */ k) => k.offset <= offset && end <= k.offset + k.bytes.byteLength;
+    const piece = kept.find(inside) ?? ahead.find(inside);
     return piece ? piece.bytes.subarray(offset - piece.offset, end - piece.offset) : null;
   };
   /** @type {(offset: number, bytes: Uint8Array) => void} */
@@ -247,6 +251,10 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       if (end <= offset) return new Uint8Array(0);
       const known = fromKept(offset, end);
       if (known) return known.slice(); // a copy: the caller may transfer it
+      if (this.missing) {
+        this.missing.push([offset, end]); // a trial open (worker.js openRemote): no request, no bytes
+        return new Uint8Array(0);
+      }
       const xhr = new XMLHttpRequest();
       xhr.open('GET', url, false);
       xhr.responseType = 'arraybuffer';
@@ -277,6 +285,16 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       this.bytesRead += bytes.byteLength;
       return bytes;
     },
+    // While set, read() records what it lacks and answers it with no bytes (worker.js openRemote).
+    missing: null,
+    fetchedAhead: 0,
+    // A range the open will read, fetched now, to be served to read() until dropAhead.
+    async fetchAhead(offset, length) {
+      const bytes = await this.readRange(offset, length);
+      this.fetchedAhead += bytes.byteLength;
+      ahead.push({ offset, bytes });
+    },
+    dropAhead() { ahead = []; },
     // Many ranges in one request (web/src/byteranges.js, fetched on first use).
     async readRanges(ranges) {
       return (await import('./byteranges.js')).fetchRanges(this, { url, size, etag, lastModified }, ranges);
