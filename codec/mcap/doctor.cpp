@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "core/printf_text.h"
 #include "mcap/crc32.h"
@@ -18,7 +19,9 @@ namespace {
 
 class DoctorRun : public ScanBuilder {
  public:
-  DoctorRun(FileModel& seen, CheckResult& result, WalkFindings& found) : ScanBuilder(seen), result_(result), found_(found) {}
+  // data_crc: the walk's data section CRC, told each uncompressed chunk's records' CRC (or null).
+  DoctorRun(FileModel& seen, CheckResult& result, WalkFindings& found, Crc32Stream* data_crc)
+      : ScanBuilder(seen), result_(result), found_(found), data_crc_(data_crc) {}
 
   void record(const RecordFrame& frame, std::string_view content, bool whole) override {
     end_message_index_run(frame);
@@ -111,6 +114,9 @@ class DoctorRun : public ScanBuilder {
     if (header.uncompressed_crc) {
       ++result_.chunks.checked;
       uint32_t computed = crc32(records.view());
+      // Uncompressed, the records are the file's bytes: the data section CRC takes this CRC for them.
+      if (data_crc_ && header.compression.empty())
+        data_crc_->known(frame.content_offset() + header.records_offset, records.view().size(), computed);
       if (computed != header.uncompressed_crc) {
         ++result_.chunks.mismatched;
         add(Severity::Error, frame.offset, "mcap.chunk.crc_mismatch",
@@ -285,6 +291,7 @@ class DoctorRun : public ScanBuilder {
  private:
   CheckResult& result_;
   WalkFindings& found_;
+  Crc32Stream* data_crc_;
   std::map<uint16_t, std::vector<std::pair<uint64_t, uint64_t>>> chunk_messages_;  // channel -> (offset in records, log_time)
   std::set<uint16_t> indexed_channels_;
   std::set<uint16_t> unknown_channels_;
@@ -352,8 +359,8 @@ struct DoctorPass::State {
   FileModel seen;
   WalkFindings found;
   std::unique_ptr<DoctorRun> run;  // refers to seen, result and found
-  Crc32 data_crc;
-  bool crc_start = false;
+  std::optional<Crc32Stream> data_crc;  // none when it cannot be computed (line endings damaged) or is not stored
+  bool data_crc_not_stored = false;
   uint64_t end = 0;
 };
 
@@ -375,8 +382,13 @@ DoctorPass::DoctorPass(ByteSource& source, const FileModel& model) : model_(mode
   seen.header_end = model.header_end;
   seen.has_footer = model.has_footer;
   seen.footer_offset = model.footer_offset;
-  state_->run = std::make_unique<DoctorRun>(seen, result, state_->found);
-  state_->crc_start = !model.line_endings_damaged && crc_of(source, 0, model.header_end, &state_->data_crc);
+  // A data section CRC stored as 0 ("not computed") verifies nothing, so it is not computed either:
+  // a pass over every byte (known here when the DataEnd came with the summary).
+  state_->data_crc_not_stored = model.has_data_end && model.data_end.data_section_crc == 0;
+  Crc32 head;
+  if (!state_->data_crc_not_stored && !model.line_endings_damaged && crc_of(source, 0, model.header_end, &head))
+    state_->data_crc.emplace(head, model.header_end);
+  state_->run = std::make_unique<DoctorRun>(seen, result, state_->found, data_crc());
   state_->end = model.has_footer ? model.footer_offset : model.file_size;
 }
 
@@ -387,7 +399,7 @@ uint64_t DoctorPass::from() const { return model_.header_end; }
 uint64_t DoctorPass::end() const { return state_->end; }
 RecordHandler& DoctorPass::handler() { return *state_->run; }
 std::vector<Problem>* DoctorPass::problems() { return &state_->result.report.problems; }
-Crc32* DoctorPass::data_crc() { return state_->crc_start ? &state_->data_crc : nullptr; }
+Crc32Stream* DoctorPass::data_crc() { return state_->data_crc ? &*state_->data_crc : nullptr; }
 
 CheckResult DoctorPass::finish(const WalkResult& walk) {
   if (!walks()) return std::move(state_->result);
@@ -418,7 +430,9 @@ CheckResult DoctorPass::finish(const WalkResult& walk) {
                                    "the data section CRC does not match (stored " + std::to_string(result.data_crc_stored) + ", computed " +
                                        std::to_string(walk.data_crc) + " over bytes [0, " + std::to_string(seen.data_end_offset) + "))"});
     } else {
-      result.data_crc_why = walk.skipped_bytes ? "damaged bytes were skipped before the DataEnd record" : "the data section could not be read in one pass";
+      result.data_crc_why = state_->data_crc_not_stored ? "the DataEnd before the summary stores 0 (not computed), so there is nothing to compare"
+                            : walk.skipped_bytes   ? "damaged bytes were skipped before the DataEnd record"
+                                                   : "the data section could not be read in one pass";
     }
   } else if (walk.complete && !walk.cancelled) {
     problems.push_back(Problem{Severity::Error, end, "mcap.data_end.missing", "the file has no DataEnd record (the last record of the data section must be one)"});

@@ -58,7 +58,7 @@ class DoctorPass {
   uint64_t end() const;
   RecordHandler& handler();
   std::vector<Problem>* problems();
-  Crc32* data_crc();  // null when the data section CRC cannot be computed (line endings damaged)
+  Crc32Stream* data_crc();  // null when the data section CRC cannot be computed (line endings damaged)
   CheckResult finish(const WalkResult& walk);  // once
 
  private:

@@ -148,7 +148,7 @@ void hand_on(RecordHandler& handler, const RecordFrame& frame, std::string_view 
 }
 
 WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordHandler& handler, std::vector<Problem>* problems,
-                        const ProgressFn& progress, Crc32* data_crc) {
+                        const ProgressFn& progress, Crc32Stream* data_crc) {
   WalkResult r;
   end = std::min(end, source.size());
   bool end_is_boundary = end < source.size();  // the walk stops at a footer: a record may reach it exactly
@@ -214,8 +214,7 @@ WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordH
       continue;
     }
     if (frame.op == kOpDataEnd && crc_running && !r.data_crc_known) {
-      r.data_crc_known = true;
-      r.data_crc = data_crc->value();
+      r.data_crc_known = data_crc->value(&r.data_crc);
       r.data_crc_offset = p;
     }
     bool whole = frame.length <= kMaxRecordView;

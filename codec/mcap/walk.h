@@ -50,10 +50,11 @@ struct WalkResult {
   uint64_t data_crc_offset = 0;
 };
 
-// Walks [from, end) of `source`. `data_crc`, when given, must hold the CRC of [0, from) already.
+// Walks [from, end) of `source`. `data_crc`, when given, must hold the CRC of [0, from) already;
+// the handler may tell it the CRC of a range ahead (Crc32Stream::known) while it sees a record.
 // Problems (cuts, damaged records, resynchronisations) go to `problems` with their offsets.
 WalkResult walk_records(ByteSource& source, uint64_t from, uint64_t end, RecordHandler& handler, std::vector<Problem>* problems,
-                        const ProgressFn& progress, Crc32* data_crc = nullptr);
+                        const ProgressFn& progress, Crc32Stream* data_crc = nullptr);
 
 // One record to `handler`, as both walks hand it on: record(), then a whole Chunk's records
 // decompressed into `chunk_records` (one buffer for the pass) and chunk().
@@ -67,7 +68,7 @@ void hand_on(RecordHandler& handler, const RecordFrame& frame, std::string_view 
 class PushedWalk {
  public:
   // `data_crc`, when given, must hold the CRC of [0, from) already.
-  PushedWalk(uint64_t from, uint64_t end, RecordHandler& handler, Crc32* data_crc);
+  PushedWalk(uint64_t from, uint64_t end, RecordHandler& handler, Crc32Stream* data_crc);
   // The next bytes of the file (from `from` on, in order); bytes past `end` are ignored.
   void push(const uint8_t* data, size_t size);
   // Every record of the range was handed on, none stopped the walk.
@@ -83,7 +84,7 @@ class PushedWalk {
   uint64_t received_;  // offset after the last pushed byte
   uint64_t end_;
   RecordHandler& handler_;
-  Crc32* data_crc_;
+  Crc32Stream* data_crc_;
   bool stopped_ = false;
   std::string stop_reason_;
   WalkResult result_;

@@ -8,7 +8,7 @@
 
 namespace logscope::mcap {
 
-PushedWalk::PushedWalk(uint64_t from, uint64_t end, RecordHandler& handler, Crc32* data_crc)
+PushedWalk::PushedWalk(uint64_t from, uint64_t end, RecordHandler& handler, Crc32Stream* data_crc)
     : position_(from), received_(from), end_(std::max(from, end)), handler_(handler), data_crc_(data_crc) {}
 
 void PushedWalk::push(const uint8_t* data, size_t size) {
@@ -52,17 +52,16 @@ void PushedWalk::push(const uint8_t* data, size_t size) {
 }
 
 void PushedWalk::handle(const RecordFrame& frame, const uint8_t* record) {
-  if (data_crc_ && !result_.data_crc_known) {
-    if (frame.op == kOpDataEnd) {  // the data section CRC covers [0, DataEnd)
-      result_.data_crc_known = true;
-      result_.data_crc = data_crc_->value();
-      result_.data_crc_offset = frame.offset;
-    } else {
-      data_crc_->update(record, static_cast<size_t>(kRecordPrefix + frame.length));
-    }
+  bool hashing = data_crc_ && !result_.data_crc_known;
+  if (hashing && frame.op == kOpDataEnd) {  // the data section CRC covers [0, DataEnd)
+    result_.data_crc_known = data_crc_->value(&result_.data_crc);
+    result_.data_crc_offset = frame.offset;
+    hashing = false;
   }
   hand_on(handler_, frame, std::string_view(reinterpret_cast<const char*>(record + kRecordPrefix), static_cast<size_t>(frame.length)), true,
           &chunk_records_);
+  // After the handler, which may have given the CRC of an uncompressed chunk's records.
+  if (hashing) data_crc_->update(record, static_cast<size_t>(kRecordPrefix + frame.length));
   ++result_.records;
 }
 
