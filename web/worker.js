@@ -91,7 +91,6 @@ function loadModule() {
         beat();
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
-        // An open asked already does it when it can wait for nothing else (prepareHeapOnce).
         if (!openAsked) prepareHeapOnce(Module, HEAP_PREPARED_MB);
         beat();
         formatTable = JSON.parse(Module.formats());
@@ -191,14 +190,11 @@ async function openFolder(source) {
   return { detection: parse(opened.detection()), known: opened.known(), format: openFormat(), size: total, name: source.name, openMs: performance.now() - started, readStats: parse(opened.readStats()) };
 }
 
-// A remote file's open: its reads are synchronous requests (sync XHR), and the index of a 100 GB
-// bag (25 MiB in one read) took 210-280 ms that way against 160 ms by fetch. So the open first
-// runs as a trial on the bytes here (the probe's head), every read it lacks recorded and answered
-// with no bytes. The first of them is the read the real open makes next (up to there the two read
-// the same bytes): it is fetched, and the trial runs again. A trial that lacked nothing is the
-// open. The requests are the open's own, one after another. Reads the open makes piece by piece
-// (more than PLAN_ROUNDS), or one too large to hold twice for long (PLAN_MAX_BYTES, read with
-// progress shown), are left to the open itself, which still finds what was fetched.
+// A remote open reads by sync XHR: a 100 GB bag's 25 MiB index took 210-280 ms so, 160 by fetch.
+// So it first runs as a trial on the bytes here, what it lacks answered empty; the first read it
+// lacked is the open's next (the same bytes before it), fetched, and the trial runs again. One that
+// lacked nothing is the open. Many reads (PLAN_ROUNDS) or a huge one (read with progress) are left
+// to the open, which still finds what was fetched.
 const PLAN_ROUNDS = 3;
 const PLAN_MAX_BYTES = 64 << 20;
 /**
@@ -224,10 +220,9 @@ async function openRemote(View, opening, progress) {
     trial.delete();
     const [offset, end] = missing[0];
     if (end - offset > PLAN_MAX_BYTES) break;
-    // A failed fetch leaves the read to the open, which says what went wrong in its words.
+    // A failed fetch leaves the read to the open, which says why in its words.
     const fetching = opening.fetchAhead(offset, end - offset).then(() => true, () => false);
-    // Meanwhile this thread is idle: touch the heap the open will fill (2.5 times the index read:
-    // the 100 GB bag's open peaked at 62 MiB after reading 25 MiB).
+    // Meanwhile, touch the heap the open fills (a 100 GB bag's: 62 MiB after a 25 MiB read).
     prepareHeapOnce(View, HEAP_PREPARED_MB + 2.5 * (end - offset) / 2 ** 20);
     if (!(await fetching)) break;
     progress(opening.bytesRead, 0); // as a synchronous read tells (onSyncReads below)

@@ -285,10 +285,9 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       this.bytesRead += bytes.byteLength;
       return bytes;
     },
-    // While set, read() records what it lacks and answers it with no bytes (worker.js openRemote).
+    // While set, read() records what it lacks and answers it empty (worker.js openRemote).
     missing: null,
     fetchedAhead: 0,
-    // A range the open will read, fetched now, to be served to read() until dropAhead.
     async fetchAhead(offset, length) {
       const bytes = await this.readRange(offset, length);
       this.fetchedAhead += bytes.byteLength;
