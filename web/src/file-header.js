@@ -81,7 +81,8 @@ export function fileHeader(app) {
 
     // The summary is on screen: how long it took and what it read.
     summaryShown(elapsed, stats, bytesRead) {
-      const where = session.file.remote ? `, fetched ${formatBytes(stats?.reader_bytes ?? 0)} in ${stats?.reader_requests ?? 0} range requests` : '';
+      const requests = stats?.reader_requests ?? 0;
+      const where = session.file.remote ? `, fetched ${formatBytes(stats?.reader_bytes ?? 0)} in ${requests} range request${requests === 1 ? '' : 's'}` : '';
       sub(`${session.summary.format_label || session.detection.label} · summary in ${formatDuration(elapsed / 1000)}, read ${formatBytes(bytesRead ?? 0)} of ${formatBytes(session.file.size)}${where}`);
       sourceNote();
     },
