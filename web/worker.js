@@ -91,7 +91,7 @@ function loadModule() {
         beat();
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
-        if (!openAsked) prepareHeapOnce(Module, HEAP_PREPARED_MB);
+        if (!openAsked) prepareHeapOnce(Module);
         beat();
         formatTable = JSON.parse(Module.formats());
         return Module;
@@ -101,9 +101,9 @@ function loadModule() {
 }
 
 let heapPrepared = false;
-/** @type {(mod: LogscopeModule, megabytes: number) => void} */
-function prepareHeapOnce(mod, megabytes) {
-  if (!heapPrepared) mod.prepareHeap(megabytes);
+/** @type {(mod: LogscopeModule) => void} */
+function prepareHeapOnce(mod) {
+  if (!heapPrepared) mod.prepareHeap(HEAP_PREPARED_MB);
   heapPrepared = true;
 }
 
@@ -217,13 +217,10 @@ async function openRemote(View, opening, progress) {
   if (trial && !missing.length) return trial; // all in the head
   trial?.delete();
   const [offset, end] = missing[0] ?? [0, 0];
-  if (end > offset && end - offset <= PLAN_MAX_BYTES) {
-    // A failed fetch leaves the read to the open, which says why in its words.
-    const fetching = opening.fetchAhead(offset, end - offset).then(() => true, () => false);
-    prepareHeapOnce(View, HEAP_PREPARED_MB);
-    if (await fetching) progress(opening.bytesRead, 0); // as a synchronous read tells (onSyncReads)
-  }
-  prepareHeapOnce(View, HEAP_PREPARED_MB);
+  // A failed fetch leaves the read to the open, which says why in its words.
+  const fetching = end > offset && end - offset <= PLAN_MAX_BYTES ? opening.fetchAhead(offset, end - offset).then(() => true, () => false) : null;
+  prepareHeapOnce(View); // meanwhile
+  if (fetching && (await fetching)) progress(opening.bytesRead, 0); // as a synchronous read tells (onSyncReads)
   return new View.Inspector(opening.size, readFor(opening, View));
 }
 
@@ -473,8 +470,12 @@ const ops = {
     /** @type {Detection | null} */
     let detection;
     try {
-      if (opening.kind !== 'url') prepareHeapOnce(View, HEAP_PREPARED_MB);
-      opened = (inspector = opening.kind === 'url' ? await openRemote(View, opening, progress) : new View.Inspector(opening.size, readFor(opening, View)));
+      if (opening.kind === 'url') {
+        opened = (inspector = await openRemote(View, opening, progress));
+      } else {
+        prepareHeapOnce(View);
+        opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
+      }
       readingModule = View;
       detection = parse(opened.detection());
       // A format read in the full module: the view module detects it and has no reader for it.

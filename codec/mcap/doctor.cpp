@@ -337,6 +337,10 @@ void check_statistics(const FileModel& seen, const WalkResult& walk, CheckResult
   }
 }
 
+// A data section CRC stored as 0 ("not computed") verifies nothing, so it is not computed either:
+// a pass over every byte (known before the walk when the DataEnd came with the summary).
+bool data_crc_not_stored(const FileModel& model) { return model.has_data_end && model.data_end.data_section_crc == 0; }
+
 // CRC of [from, to) read in pieces.
 bool crc_of(ByteSource& source, uint64_t from, uint64_t to, Crc32* crc) {
   std::vector<uint8_t> buffer;
@@ -360,7 +364,6 @@ struct DoctorPass::State {
   WalkFindings found;
   std::unique_ptr<DoctorRun> run;  // refers to seen, result and found
   std::optional<Crc32Stream> data_crc;  // none when it cannot be computed (line endings damaged) or is not stored
-  bool data_crc_not_stored = false;
   uint64_t end = 0;
 };
 
@@ -382,11 +385,8 @@ DoctorPass::DoctorPass(ByteSource& source, const FileModel& model) : model_(mode
   seen.header_end = model.header_end;
   seen.has_footer = model.has_footer;
   seen.footer_offset = model.footer_offset;
-  // A data section CRC stored as 0 ("not computed") verifies nothing, so it is not computed either:
-  // a pass over every byte (known here when the DataEnd came with the summary).
-  state_->data_crc_not_stored = model.has_data_end && model.data_end.data_section_crc == 0;
   Crc32 head;
-  if (!state_->data_crc_not_stored && !model.line_endings_damaged && crc_of(source, 0, model.header_end, &head))
+  if (!data_crc_not_stored(model) && !model.line_endings_damaged && crc_of(source, 0, model.header_end, &head))
     state_->data_crc.emplace(head, model.header_end);
   state_->run = std::make_unique<DoctorRun>(seen, result, state_->found, data_crc());
   state_->end = model.has_footer ? model.footer_offset : model.file_size;
@@ -430,7 +430,7 @@ CheckResult DoctorPass::finish(const WalkResult& walk) {
                                    "the data section CRC does not match (stored " + std::to_string(result.data_crc_stored) + ", computed " +
                                        std::to_string(walk.data_crc) + " over bytes [0, " + std::to_string(seen.data_end_offset) + "))"});
     } else {
-      result.data_crc_why = state_->data_crc_not_stored ? "the DataEnd before the summary stores 0 (not computed), so there is nothing to compare"
+      result.data_crc_why = data_crc_not_stored(model) ? "the DataEnd before the summary stores 0 (not computed), so there is nothing to compare"
                             : walk.skipped_bytes   ? "damaged bytes were skipped before the DataEnd record"
                                                    : "the data section could not be read in one pass";
     }

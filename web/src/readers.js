@@ -201,12 +201,12 @@ const KEEP_ANSWER_BYTES = 1 << 20;
 export function httpReader({ url, size, name, etag = null, lastModified = null, head }) {
   /** @type {{offset: number, bytes: Uint8Array}[]} the head first (kept), then the latest answers */
   const kept = head?.byteLength ? [{ offset: 0, bytes: head }] : [];
-  /** @type {{offset: number, bytes: Uint8Array}[]} an open's reads fetched ahead (fetchAhead), until dropAhead */
-  let ahead = [];
+  /** @type {{offset: number, bytes: Uint8Array} | null} an open's read fetched ahead (fetchAhead), until dropAhead */
+  let ahead = null;
   /** @type {(offset: number, end: number) => Uint8Array | null} */
   const fromKept = (offset, end) => {
     const inside = (/** @type {{offset: number, bytes: Uint8Array}} */ k) => k.offset <= offset && end <= k.offset + k.bytes.byteLength;
-    const piece = kept.find(inside) ?? ahead.find(inside);
+    const piece = kept.find(inside) ?? (ahead && inside(ahead) ? ahead : null);
     return piece ? piece.bytes.subarray(offset - piece.offset, end - piece.offset) : null;
   };
   /** @type {(offset: number, bytes: Uint8Array) => void} */
@@ -291,9 +291,9 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     async fetchAhead(offset, length) {
       const bytes = await this.readRange(offset, length);
       this.fetchedAhead += bytes.byteLength;
-      ahead.push({ offset, bytes });
+      ahead = { offset, bytes };
     },
-    dropAhead() { ahead = []; },
+    dropAhead() { ahead = null; },
     // Many ranges in one request (web/src/byteranges.js, fetched on first use).
     async readRanges(ranges) {
       return (await import('./byteranges.js')).fetchRanges(this, { url, size, etag, lastModified }, ranges);
