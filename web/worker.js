@@ -628,6 +628,11 @@ const ops = {
     return { loads: schemaLoads, applied: Boolean(inspector?.known()) };
   },
   // Extract, repair and export into a new file (src/output-job.js), fetched with the first output.
+  // prepareOutputs fetches it and the full module before the page may start the service worker
+  // that streams downloads (output-run.js), which takes over this worker's requests. A CI run saw
+  // Firefox fail this import after a 60 s stall with that worker just in control (its limit for a
+  // pending event is 30 + 30 s); fetched first, the code does not depend on it. Not reproduced here.
+  prepareOutputs: async () => { await Promise.all([outputJobs(), loadFullModule()]); },
   writeOutput: async (args, progress) => (await outputJobs()).writeOutput(args, progress),
   checkOutput: async (args, progress) => (await outputJobs()).checkOutput(args, progress),
   takeOutput: async (args, progress) => (await outputJobs()).takeOutput(args, progress),
@@ -652,7 +657,7 @@ async function preloadScatteredReads(progress = () => true) {
 }
 
 // Requests that read only the index or a few small ranges: they never wait for the read-ahead.
-const INDEX_OPS = new Set(['open', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
+const INDEX_OPS = new Set(['open', 'prepareOutputs', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();

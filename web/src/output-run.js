@@ -71,6 +71,9 @@ export async function runOutput(session, progress, { job, options, label, downlo
   };
   try {
     await before(session.ensureJobs(onProgress));
+    // The job worker's code for outputs is fetched before downloadOffer may start the download
+    // service worker, which takes over the job worker's requests (worker.js prepareOutputs).
+    await before(session.jobs.call('prepareOutputs', {}));
     await before(outputs.removeStale());
     name = await before(outputs.nextName());
     download = await downloadOffer(name, downloadName);

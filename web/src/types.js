@@ -563,6 +563,7 @@ export {};
  *   module, with the frame's pixels (RGBA, then depth values as float32) or stored bytes
  * @property {{args: {hex: string, from: number, backward: boolean}, result: SearchAnswer}} search
  * @property {{args: {}, result: ReadStats}} readStats
+ * @property {{args: {}, result: void}} prepareOutputs fetches the code that writes outputs (output-job.js and the full module)
  * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean, cap?: number,
  *   download?: import('./output-job.js').DownloadOffer | null}, result: WrittenOutput}} writeOutput
  * @property {{args: {}, result: OutputCheck}} checkOutput
