@@ -1,9 +1,29 @@
 // The page as a user drives it on a local file, for the browser benchmarks (bench/browser.mjs,
 // bench/local-scale.mjs): open it through the file input, run a pass from its button, read the
 // workers' memory, and the browser's own read limit for the same File.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 
 export const READ_WAYS = ['sync', 'stream', 'slices'];
+
+// CPU seconds (user + system) used so far by every process whose executable is Chromium's (the
+// browser, its renderers and helpers; /usr/bin/chromium is a script that runs it): a pass's
+// difference over its wall time is the cores it kept busy. At 1.9 of 2 cores nothing is left.
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+export function browserCpuSeconds() {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!/\/(chromium|chrome)$/.test(readlinkSync(`/proc/${pid}/exe`))) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (of its threads, live and ended)
+    } catch { /* gone meanwhile */ }
+  }
+  return ticks / TICKS;
+}
 
 // The browser's own read limit for this file: a fresh worker of the same page reads the whole
 // File with FileReaderSync in 32 MB reads, with file.stream(), and in 16 MB slices three at a

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
-import { READ_WAYS, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
+import { READ_WAYS, browserCpuSeconds, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
 import { parseSize } from './virtual/formats.mjs';
 import { writeVirtual } from './virtual/write.mjs';
 
@@ -102,11 +102,13 @@ async function pageRuns(path, shots) {
     const viewMemory = (await page.evaluate(() => window.logscope.readStats())).wasm_memory;
     dropCaches();
     let progress = '';
+    const checkCpu = browserCpuSeconds();
     const check = await timePass(page, 'check', async (p) => {
       await p.waitForTimeout(RUN_SECONDS * 1000);
       progress = await p.$eval('#progress', (el) => (el.hidden ? '' : el.querySelector('.progress-text')?.textContent?.trim() || ''));
       await p.screenshot({ path: join(shots, 'check-running.png') });
     });
+    check.cores = (browserCpuSeconds() - checkCpu) / check.seconds;
     check.progress = progress;
     check.memory = await jobMemory(page);
     check.state = await page.evaluate(() => document.body.dataset.state);
@@ -115,7 +117,9 @@ async function pageRuns(path, shots) {
     const limits = {};
     for (const way of READ_WAYS) {
       dropCaches();
+      const cpu = browserCpuSeconds();
       Object.assign(limits, await readLimit(page, path, [way]));
+      limits[way].cores = (browserCpuSeconds() - cpu) / limits[way].seconds;
       console.log(`read limit (${way}): ${limits[way].seconds.toFixed(1)} s`);
     }
     return { summary, viewMemory, check, limits, errors, version: browser.version() };
@@ -141,12 +145,12 @@ function section(format, written, writeSeconds, dropped, native, page) {
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
-    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
-    '| run | time | read rate | against the read limit | memory |', '|---|---:|---:|---:|---:|');
-  for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | |`);
-  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms) | | | ${mib(page.viewMemory)} MiB (view worker) |`);
-  lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | |`);
-  lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${mib(page.check.memory.total)} MiB (job worker) |`);
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of Chromium's processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    '| run | time | read rate | against the read limit | CPU | memory |', '|---|---:|---:|---:|---:|---:|');
+  for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | ${l.cores.toFixed(2)} | |`);
+  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
+  lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | | |`);
+  lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${page.check.cores.toFixed(2)} | ${mib(page.check.memory.total)} MiB (job worker) |`);
   lines.push('', `After ${RUN_SECONDS} s the check's progress read "${page.check.progress}"; it ended in state \`${page.check.state}\` with ${page.check.problems} problems listed. ${page.errors.length ? `Page errors: ${page.errors.join('; ')}` : 'No page errors.'}`, '');
   return lines;
 }
