@@ -19,6 +19,7 @@ export { prepareReadAhead, readAheadAvailable };
  * @property {number} bytesRead
  * @property {(offset: number, length: number) => Uint8Array} read
  * @property {(offset: number, length: number) => Promise<Uint8Array>} readRange
+ * @property {number} [readMs] time spent waiting in synchronous reads (a local file's FileReaderSync)
  * @property {number} [scatteredReads] ranges handed to the codec's cache (worker.js)
  * @property {{[pass: string]: {bytes: number, feeder: boolean}}} [fed] bytes pushed into each pass (worker.js)
  */
@@ -124,13 +125,16 @@ export function fileReader(file) {
     name: file.name,
     size: file.size,
     bytesRead: 0,
+    readMs: 0,
     readAhead: null, // attached by makeReader once the read-ahead worker has the file
     ready: Promise.resolve(), // settles once the read-ahead is attached or known to be missing
     closed: false,
     read(offset, length) {
       const end = Math.min(this.size, offset + length);
       if (end <= offset) return new Uint8Array(0);
+      const started = performance.now();
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
+      this.readMs = (this.readMs ?? 0) + performance.now() - started;
       this.bytesRead += buffer.byteLength;
       aliveAfterRead();
       return new Uint8Array(buffer);
