@@ -98,7 +98,7 @@ export async function timePass(page, pass, whileRunning = null) {
 // Opens the page and the file as a user does and returns the summary timing. `beforePick` runs
 // once the page is warm, just before the file is chosen (local-scale drops the page cache there:
 // the file is cold, the browser's own code is not, as for a user whose browser is open).
-export async function openPage(context, url, path, query = '', { beforePick = null } = {}) {
+export async function openPage(context, url, path, query = '', { beforePick = null, facts = true } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -109,6 +109,9 @@ export async function openPage(context, url, path, query = '', { beforePick = nu
   await page.setInputFiles('#file-input', path);
   await page.waitForFunction((n) => document.body.dataset.fileName === n && ['summary', 'unknown', 'error', 'crashed'].includes(document.body.dataset.state), basename(path), { timeout: 600_000, polling: 20 });
   const summary = { seconds: (Date.now() - t0) / 1000, pageMs: Number(await page.evaluate(() => document.body.dataset.summaryMs)) };
+  // The part of it the view worker waited in reads (a cold disk's share).
+  summary.readMs = (await page.evaluate(() => window.logscope.readStats())).reader_read_ms;
+  if (!facts) return { page, errors, summary };
   await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 600_000 });
   // The facts read after the summary (a bag's compression row: every chunk header, in the job
   // worker) are done before a pass is timed, as a user clicks once the overview is complete: a

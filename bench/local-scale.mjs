@@ -47,6 +47,7 @@ mkdirSync(values.dir, { recursive: true });
 const free = statfsSync(values.dir).bavail * statfsSync(values.dir).bsize;
 if (free < size + (4 << 30)) throw new Error(`${values.dir} has ${(free / 2 ** 30).toFixed(1)} GiB free: too little for ${values.size} and 4 GiB to spare`);
 
+const SUMMARY_AGAIN = 3;
 const dropCaches = () => {
   execFileSync('sync');
   try {
@@ -97,7 +98,7 @@ async function pageRuns(path, shots) {
     const { page, errors, summary } = await openPage(context, url, path, '', { beforePick: dropCaches });
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('crash', () => errors.push('the page crashed'));
-    console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
+    console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms, reads ${summary.readMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
     await page.screenshot({ path: join(shots, 'summary.png') });
     const viewMemory = (await page.evaluate(() => window.logscope.readStats())).wasm_memory;
     dropCaches();
@@ -122,7 +123,16 @@ async function pageRuns(path, shots) {
       limits[way].cores = (browserCpuSeconds() - cpu) / limits[way].seconds;
       console.log(`read limit (${way}): ${limits[way].seconds.toFixed(1)} s`);
     }
-    return { summary, viewMemory, check, limits, errors, version: browser.version() };
+    // The summary again, cold each time, in new pages: one cold read of the disk varies.
+    const again = [];
+    for (let i = 0; i < SUMMARY_AGAIN; i++) {
+      const next = await openPage(context, url, path, '', { beforePick: dropCaches, facts: false });
+      again.push(next.summary);
+      errors.push(...next.errors);
+      await next.page.close();
+    }
+    console.log(`page summary again: ${again.map((a) => `${a.seconds.toFixed(3)} s (page ${a.pageMs} ms)`).join(', ')}`);
+    return { summary, again, viewMemory, check, limits, errors, version: browser.version() };
   } finally {
     await browser.close();
     await new Promise((ok) => server.close(ok));
@@ -145,10 +155,11 @@ function section(format, written, writeSeconds, dropped, native, page) {
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
-    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of Chromium's processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it and the part of that the view worker waited in reads; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of Chromium's processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
     '| run | time | read rate | against the read limit | CPU | memory |', '|---|---:|---:|---:|---:|---:|');
   for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | ${l.cores.toFixed(2)} | |`);
-  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
+  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms, reads ${page.summary.readMs} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
+  if (page.again.length) lines.push(`| the summary again, cold, in ${page.again.length} new pages | ${page.again.map((a) => `${a.seconds.toFixed(3)} s`).join(', ')} (page: ${page.again.map((a) => a.pageMs.toFixed(0)).join(', ')} ms; reads ${page.again.map((a) => a.readMs).join(', ')} ms) | | | | |`);
   lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | | |`);
   lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${page.check.cores.toFixed(2)} | ${mib(page.check.memory.total)} MiB (job worker) |`);
   lines.push('', `After ${RUN_SECONDS} s the check's progress read "${page.check.progress}"; it ended in state \`${page.check.state}\` with ${page.check.problems} problems listed. ${page.errors.length ? `Page errors: ${page.errors.join('; ')}` : 'No page errors.'}`, '');
