@@ -3,9 +3,10 @@
 // (bench/virtual/, from templates our writer makes), served with HTTP Range by
 // bench/virtual/serve.mjs 50 ms late per request; `logscope info URL` opens each one under
 // /usr/bin/time -v. Then the page opens the same logs by URL in Chromium (bench/scale-page.mjs).
-// Writes docs/benchmarks-scale.md: time, requests, bytes read, memory.
+// The CLI's whole-file passes (check, map, export, extract) run on the 100 GB logs for a while,
+// with their memory sampled. Writes docs/benchmarks-scale.md: time, requests, bytes read, memory.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,30 +19,51 @@ import { pageRows } from './scale-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'build', 'native', 'logscope');
-const SIZES = [1, 10, 100, 1000];  // GB
-const PAGE_SIZES = [1, 10, 100];     // GB; at 1 TB the index alone (254 MiB) is past the page's memory goal
+const SIZES = [1, 10, 50, 100, 1000];  // GB
+const PAGE_SIZES = [1, 10, 50, 100];     // GB; at 1 TB the index alone (254 MiB) is past the page's memory goal
 const DELAY_MS = 50;
 const LIMIT_S = 90;
 const RUN_SECONDS = 8;  // as bench/scale-page.mjs runs a plot or check before its screenshot  // an open still running then is stopped (timeout(1)); the row says so
 if (!existsSync(cli)) throw new Error(`${cli} is not built (npm run build:native)`);
 
 // Runs the CLI under /usr/bin/time -v (its peak RSS covers timeout's child) and timeout(1);
-// resolves with the wall time, peak RSS and whether it was stopped.
-function timed(args) {
+// resolves with the wall time, peak RSS and whether it was stopped. With `sampleAt` (seconds),
+// also the highest resident set the CLI showed up to then (sampled every 250 ms from /proc).
+function timed(args, { limit = LIMIT_S, sampleAt = 0 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-v', 'timeout', String(LIMIT_S), cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-v', 'timeout', String(limit), cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const started = process.hrtime.bigint();
+    let earlyKiB = 0;
+    const sampler = sampleAt ? setInterval(() => {
+      if (Number(process.hrtime.bigint() - started) / 1e9 <= sampleAt) earlyKiB = Math.max(earlyKiB, residentKiB(child.pid));
+    }, 250) : null;
     child.on('error', reject);
     child.on('close', (status) => {
+      if (sampler) clearInterval(sampler);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
       const stopped = status === 124;
       if ((status !== 0 && !stopped) || !rss) return reject(new Error(`logscope ${args.join(' ')} failed (${status}):\n${stderr}`));
-      resolve({ seconds, peakKiB: Number(rss[1]), stopped });
+      resolve({ seconds, peakKiB: Number(rss[1]), earlyKiB, stopped });
     });
   });
+}
+
+// The resident set (KiB) of the logscope process under `pid` (time, then timeout, then it).
+function residentKiB(pid) {
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const kid of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
+        const status = readFileSync(`/proc/${kid}/status`, 'utf8');
+        if (/^Name:\s+logscope$/m.test(status)) return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] || 0);
+        const below = residentKiB(Number(kid));
+        if (below) return below;
+      }
+    }
+  } catch { /* ended meanwhile */ }
+  return 0;
 }
 
 // The other formats, each with its sizes (GB) for the CLI and the page, and the ranges that warm
@@ -50,11 +72,13 @@ function timed(args) {
 const OTHERS = [
   {
     ext: 'mcap', name: 'MCAP', make: ['make-demo-mcap', '--compression', 'none'], open: (bytes, size) => new VirtualMcap(bytes, size),
-    sizes: [1, 10, 100, 1000], pageSizes: [1, 10, 100], units: (v) => `${v.chunkCount} chunks`, indexAt: (v) => v.file.summaryStart,
+    sizes: [1, 10, 50, 100, 1000], pageSizes: [1, 10, 50, 100], units: (v) => `${v.chunkCount} chunks`, indexAt: (v) => v.file.summaryStart,
+    exportOf: ['--topic', '/rosout'], extractOf: ['--topics', '/imu'],
   },
   {
     ext: 'bddf', name: 'BDDF', make: ['make-demo-bddf'], open: (bytes, size) => new VirtualBddf(bytes, size),
-    sizes: [1, 10, 100], pageSizes: [1, 10, 100], units: (v) => `${v.blockCount} blocks`, indexAt: (v) => v.indexPos,
+    sizes: [1, 10, 50, 100], pageSizes: [1, 10, 50, 100], units: (v) => `${v.blockCount} blocks`, indexAt: (v) => v.indexPos,
+    exportOf: ['--series', '0'], extractOf: ['--series', '0'],
   },
   {
     ext: 'log', name: 'CARLA', make: ['make-demo-carla'], open: (bytes, size) => new VirtualCarla(bytes, size),
@@ -87,11 +111,41 @@ async function infoByUrl(ext, gb, warm) {
   const counted = await stats();
   return { ...run, requests: counted.requests, bytes: counted.bytes };
 }
+// The CLI's whole-file passes of one 100 GB virtual log by URL, each stopped after PASS_SECONDS
+// (long before its end at this server's rate): what it read by then, and its
+// memory in its first PASS_EARLY_SECONDS and by the end. `exportOf`/`extractOf`: a topic or series.
+const PASS_GB = 100;
+const PASS_SECONDS = 30;
+const PASS_EARLY_SECONDS = 10;
+const passRows = [];
+async function passesByUrl(format, ext, warm, exportOf, extractOf) {
+  const url = `${server.base}/scale.${ext}?size=${PASS_GB}G`;
+  for (const [start, length] of warm) await (await fetch(url, { headers: { Range: `bytes=${start}-${start + length - 1}` } })).arrayBuffer();
+  const passes = {
+    check: ['check', url, '--json'],
+    map: ['map', url, '--json'],
+    export: ['export', url, ...exportOf, '-o', join(dir, 'pass.export.csv')],
+    extract: ['extract', url, join(dir, `pass.extract.${ext}`), ...extractOf],
+  };
+  for (const [pass, args] of Object.entries(passes)) {
+    await reset();
+    const run = await timed(args, { limit: PASS_SECONDS, sampleAt: PASS_EARLY_SECONDS });
+    const counted = await stats();
+    passRows.push({ format, pass, ...run, requests: counted.requests, bytes: counted.bytes });
+    console.log(JSON.stringify(passRows.at(-1)));
+    rmSync(join(dir, 'pass.export.csv'), { force: true });
+    rmSync(join(dir, `pass.extract.${ext}`), { force: true });
+  }
+}
 try {
   for (const gb of SIZES) {
     const bag = new VirtualBag(readFileSync(template), gb * 2 ** 30);
     rows.push({ gb, size: bag.size, chunks: bag.chunkCount, indexBytes: bag.size - bag.indexPos, ...(await infoByUrl('bag', gb, [[bag.indexPos, 1]])) });
     console.log(JSON.stringify(rows.at(-1)));
+  }
+  {
+    const bag = new VirtualBag(readFileSync(template), PASS_GB * 2 ** 30);
+    await passesByUrl('ROS bag', 'bag', [[bag.indexPos, 1]], ['--topic', '/imu/data'], ['--topics', '/imu/data']);
   }
   pages = await pageRows({ root, base: server.base, sizes: PAGE_SIZES, stats, reset });
   for (const f of OTHERS) {
@@ -101,6 +155,7 @@ try {
       const warm = [...(f.indexAt(log) < log.size ? [[f.indexAt(log), 1]] : []), [log.size - 64, 64]];
       otherRows.push({ format: f.name, gb, units: f.units(log), indexBytes: log.size - f.indexAt(log), ...(await infoByUrl(f.ext, gb, warm)) });
       console.log(JSON.stringify(otherRows.at(-1)));
+      if (gb === PASS_GB && f.exportOf) await passesByUrl(f.name, f.ext, warm, f.exportOf, f.extractOf);
     }
     for (const row of await pageRows({ root, base: server.base, sizes: f.pageSizes, stats, reset, ext: f.ext, full: false })) otherPages.push({ format: f.name, ...row });
   }
@@ -212,6 +267,18 @@ ${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} |
 ${pageErrors(otherPages)}
 The CARLA log opens in the page at 1 GB only: its summary is a scan of the whole file, so at 10 GB
 it would take the size over the read limit.
+
+## The CLI's whole-file passes at ${PASS_GB} GB by URL
+
+Each pass runs on a ${PASS_GB} GB log above for ${PASS_SECONDS} s and is then stopped (timeout(1)),
+long before its end. *Read* is what the server sent by
+then, and memory is the resident set: the highest sampled in the first ${PASS_EARLY_SECONDS} s (the
+open and the pass's start), and the peak of the whole run (\`/usr/bin/time -v\`). The export and
+the extract take one topic (the bag's \`/imu/data\`; the MCAP's \`/rosout\` and \`/imu\`: its \`/imu\` is JSON, which export does not take) or series (0), and their output is deleted.
+
+| format | pass | read | requests | read rate | memory in the first ${PASS_EARLY_SECONDS} s | peak memory |
+|---|---|---:|---:|---:|---:|---:|
+${passRows.map((r) => `| ${r.format} | \`${r.pass}\` | ${mib(r.bytes)} MiB${r.stopped ? '' : ' (done)'} | ${r.requests} | ${(r.bytes / r.seconds / 1e6).toFixed(0)} MB/s | ${mib(r.earlyKiB * 1024)} MiB | ${mib(r.peakKiB * 1024)} MiB |`).join('\n')}
 `;
 writeFileSync(join(root, 'docs', 'benchmarks-scale.md'), doc);
 console.log('wrote docs/benchmarks-scale.md');
