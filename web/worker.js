@@ -596,7 +596,7 @@ const ops = {
     .../** @type {import('./src/types.js').CodecReadStats} */ (parse(current().inspector.readStats())),
     reader_bytes: reader ? reader.bytesRead : 0,
     reader_requests: reader ? reader.requests || 0 : 0,
-    reader_read_ms: Math.round((reader && 'readMs' in reader ? reader.readMs : 0) ?? 0), // in synchronous reads of a local file (its disk, its IPC)
+    reader_read_ms: reader?.kind === 'file' ? Math.round(reader.readMs) : 0, // in synchronous reads of a local file (its disk, its IPC)
     reader_fetched_ahead: reader?.kind === 'url' ? reader.fetchedAhead : 0, // bytes an open's trial fetched (openRemote)
     scattered_reads: reader?.scatteredReads ?? 0,
     read_ahead: Boolean(reader?.readAhead),

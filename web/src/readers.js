@@ -19,14 +19,15 @@ export { prepareReadAhead, readAheadAvailable };
  * @property {number} bytesRead
  * @property {(offset: number, length: number) => Uint8Array} read
  * @property {(offset: number, length: number) => Promise<Uint8Array>} readRange
- * @property {number} [readMs] time spent waiting in synchronous reads (a local file's FileReaderSync)
  * @property {number} [scatteredReads] ranges handed to the codec's cache (worker.js)
  * @property {{[pass: string]: {bytes: number, feeder: boolean}}} [fed] bytes pushed into each pass (worker.js)
  */
 /**
  * A local file: also the read-ahead stream, and writes straight into the codec's memory.
+ * `readMs`: the time its synchronous reads (FileReaderSync) waited.
  * @typedef {ReaderBase & {
  *   kind: 'file', file: File | MemoryFile, readAhead: ReadAhead | null, ready: Promise<void>, closed: boolean, requests?: undefined,
+ *   readMs: number,
  *   readInto: (offset: number, length: number, heap: Uint8Array, pointer: number) => number, close: () => void,
  * }} LocalReader
  */
@@ -134,7 +135,7 @@ export function fileReader(file) {
       if (end <= offset) return new Uint8Array(0);
       const started = performance.now();
       const buffer = sync.readAsArrayBuffer(file.slice(offset, end));
-      this.readMs = (this.readMs ?? 0) + performance.now() - started;
+      this.readMs += performance.now() - started;
       this.bytesRead += buffer.byteLength;
       aliveAfterRead();
       return new Uint8Array(buffer);
@@ -316,6 +317,7 @@ function memoryReader(file) {
     name: file.name,
     size: file.size,
     bytesRead: 0,
+    readMs: 0, // nothing to wait for
     readAhead: null, // the bytes are here already
     ready: Promise.resolve(),
     closed: false,
