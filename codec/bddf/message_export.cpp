@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "bddf/blocks.h"
 #include "protobuf/raw.h"
@@ -136,33 +135,13 @@ ExportResult export_messages(ByteSource& source, const FileModel& model, const S
     result.sink_failed = table.failed();
     return result;
   }
-  std::unordered_map<std::string, size_t> column_of;
-  for (size_t k = 0; k < paths.size(); ++k) column_of.emplace(paths[k], k);
-  std::vector<const protobuf::Leaf*> cells(paths.size());
+  protobuf::LeafRowWriter row(paths);
   EntriesInSpan blocks(series.entries, request.from_ns, request.to_ns);
   ExportResult second;  // the first pass reported the blocks left out
   bool done = for_each_message(source, model, reading, blocks, &second, progress, 1, 2, [&](const BlockEntry& entry, const std::vector<protobuf::Leaf>& leaves) {
-    std::fill(cells.begin(), cells.end(), nullptr);
-    for (const protobuf::Leaf& leaf : leaves) {
-      auto it = column_of.find(leaf.path);
-      if (it != column_of.end()) cells[it->second] = &leaf;
-    }
     table.begin_row();
     table.integer(entry.timestamp_ns);
-    for (const protobuf::Leaf* leaf : cells) {
-      if (!leaf) {
-        table.empty();
-        continue;
-      }
-      switch (leaf->type) {
-        case protobuf::LeafType::Unsigned: table.unsigned_integer(leaf->u); break;
-        case protobuf::LeafType::Signed:
-        case protobuf::LeafType::Enum: table.integer(leaf->i); break;
-        case protobuf::LeafType::Float: table.f32(leaf->f); break;
-        case protobuf::LeafType::Double: table.f64(leaf->d); break;
-        case protobuf::LeafType::Bool: table.boolean(leaf->u != 0); break;
-      }
-    }
+    row.write(leaves, table);
     if (!table.end_row()) return false;
     ++result.rows;
     return true;

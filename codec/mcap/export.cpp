@@ -105,8 +105,8 @@ const PayloadDecoder* McapInspector::topic_decoder(const std::string& topic, con
   for (uint16_t id : ids) {
     std::string why;
     const PayloadDecoder* decoder = payload_decoder(id, &why);
-    if (decoder && !decoder->has_columns()) {
-      why = "channel " + std::to_string(id) + " is " + model_.channel(id)->message_encoding + ", whose messages have no columns fixed by a schema";
+    if (decoder && !decoder->has_columns() && !decoder->columns_from_messages()) {
+      why = "channel " + std::to_string(id) + " is " + model_.channel(id)->message_encoding + ", whose messages have no columns";
       decoder = nullptr;
     }
     if (!decoder) {

@@ -2,6 +2,8 @@
 
 #include <google/protobuf/stubs/strutil.h>  // Base64Unescape
 
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "cdr/decode.h"
@@ -103,11 +105,101 @@ bool base64_fields_to_hex(const Json& schema, Json& value, const std::string& pa
   return true;
 }
 
-// JSON text, shown as the value it is (no columns: its fields are the data's, not a schema's).
+// The order of a json channel's members, as its messages first write them: per object path, each
+// member name's place at first sight. A leaf's key is its path's places (array elements by index),
+// so the export's columns keep each object's members together, in that order, whatever order a
+// later message writes them in. At most kMaxNames names; later ones sort last, by path.
+class JsonMemberOrder {
+ public:
+  struct Member {
+    uint32_t place;  // among its parent's members; UINT32_MAX past kMaxNames
+    uint32_t node;   // the parent of its own members
+  };
+  Member member(uint32_t parent, const std::string& name) {
+    if (parent == kFull) return {UINT32_MAX, kFull};
+    auto found = members_.find({parent, name});
+    if (found != members_.end()) return found->second;
+    if (members_.size() >= kMaxNames) return {UINT32_MAX, kFull};
+    Member made{++count_of_[parent], static_cast<uint32_t>(members_.size() + 1)};
+    members_.emplace(std::make_pair(parent, name), made);
+    return made;
+  }
+
+ private:
+  static constexpr size_t kMaxNames = 100000;
+  static constexpr uint32_t kFull = UINT32_MAX;  // below a name past kMaxNames
+  std::map<std::pair<uint32_t, std::string>, Member> members_;  // by (parent node, name); node 0 is the message
+  std::map<uint32_t, uint32_t> count_of_;                        // members per parent node
+};
+
+// A JSON message's leaves (JsonDecoder::leaves): members by dotted path, array elements as
+// `a[2]`, an array longer than kExportArrayColumns (or nested deeper than kMaxDepth) as one JSON
+// cell, null as no leaf (an empty cell).
+class JsonLeaves {
+ public:
+  JsonLeaves(std::vector<protobuf::Leaf>* out, JsonMemberOrder* order) : out_(out), order_(order) {}
+  void add(const Json& value, const std::string& path, uint32_t node = 0) {
+    switch (value.type()) {
+      case Json::Type::Null: return;
+      case Json::Type::Bool: leaf(path, protobuf::LeafType::Bool).u = value.as_bool() ? 1 : 0; return;
+      case Json::Type::Int: leaf(path, protobuf::LeafType::Signed).i = value.as_int(); return;
+      case Json::Type::UInt: leaf(path, protobuf::LeafType::Unsigned).u = value.as_uint(); return;
+      case Json::Type::Double: leaf(path, protobuf::LeafType::Double).d = value.as_double(); return;
+      case Json::Type::String: leaf(path, protobuf::LeafType::Text).s = value.as_string(); return;
+      case Json::Type::Object:
+      case Json::Type::Array: break;
+    }
+    if (key_.size() >= kMaxDepth || (value.is_array() && value.size() > kExportArrayColumns)) {
+      leaf(path, protobuf::LeafType::Json).s = value.dump();
+      return;
+    }
+    if (value.is_object()) {
+      for (const auto& [name, member] : value.items()) {
+        JsonMemberOrder::Member at = order_->member(node, name);
+        key_.push_back(at.place);
+        add(member, path.empty() ? name : path + "." + name, at.node);
+        key_.pop_back();
+      }
+    } else {
+      uint32_t index = 0, elements = order_->member(node, "[]").node;  // the parent of every element's members
+      for (const Json& element : value.elements()) {
+        key_.push_back(index + 1);
+        add(element, (path.empty() ? "value" : path) + "[" + std::to_string(index) + "]", elements);
+        key_.pop_back();
+        ++index;
+      }
+    }
+  }
+
+ private:
+  static constexpr size_t kMaxDepth = 32;
+  protobuf::Leaf& leaf(const std::string& path, protobuf::LeafType type) {
+    protobuf::Leaf& made = out_->emplace_back();
+    made.path = path.empty() ? "value" : path;  // a message that is a bare number or string
+    made.key = key_;
+    made.type = type;
+    return made;
+  }
+  std::vector<protobuf::Leaf>* out_;
+  JsonMemberOrder* order_;
+  std::vector<uint32_t> key_;
+};
+
+// JSON text, shown as the value it is. Its export columns are the data's, not the schema's
+// (a jsonschema may leave members out, and allow any): learned from the messages, as protobuf's.
 // A jsonschema's base64 fields are bytes for the views (to_json, whole).
 class JsonDecoder : public PayloadDecoder {
  public:
-  explicit JsonDecoder(std::optional<Json> schema) : schema_(std::move(schema)) {}
+  JsonDecoder(std::optional<Json> schema, std::string type) : schema_(std::move(schema)), type_(std::move(type)) {}
+  bool columns_from_messages() const override { return true; }
+  bool leaves(std::string_view payload, std::vector<protobuf::Leaf>* out, std::string* error) const override {
+    Json value = parse(payload, SIZE_MAX, error);
+    if (!error->empty()) return false;
+    std::lock_guard<std::mutex> lock(order_mutex_);
+    JsonLeaves(out, &order_).add(value, "");
+    return true;
+  }
+  std::string message_type() const override { return type_; }
   Json to_json(std::string_view payload, bool whole, std::string* error) const override {
     if (!whole) return parse(payload, 4u << 20, error);
     Json value = parse(payload, 64u << 20, error);  // a camera frame's base64 (3 MB of RGB: 4 MB of text)
@@ -132,6 +224,9 @@ class JsonDecoder : public PayloadDecoder {
     return std::move(*value);
   }
   std::optional<Json> schema_;  // the channel's jsonschema, when it parses
+  std::string type_;            // the schema's name
+  mutable std::mutex order_mutex_;
+  mutable JsonMemberOrder order_;  // grows as leaves() meets members (the export's column order)
 };
 
 std::unique_ptr<PayloadDecoder> make_cdr(const Schema* schema, std::string* error) {
@@ -162,7 +257,7 @@ std::unique_ptr<PayloadDecoder> make_ros1(const Schema* schema, std::string* err
 std::unique_ptr<PayloadDecoder> make_json(const Schema* schema, std::string*) {
   std::optional<Json> parsed;
   if (schema && schema->encoding == "jsonschema") parsed = Json::parse(schema->data);
-  return std::make_unique<JsonDecoder>(std::move(parsed));
+  return std::make_unique<JsonDecoder>(std::move(parsed), schema ? schema->name : std::string());
 }
 
 }  // namespace

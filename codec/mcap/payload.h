@@ -38,7 +38,7 @@ class PayloadDecoder {
     *error = "this encoding has no columns";
     return false;
   }
-  // Columns the messages decide, not the schema (protobuf: a repeated field has a column per
+  // Columns the messages decide, not the schema (JSON; protobuf: a repeated field has a column per
   // element, a field no message sets has none). columns() is then empty: the export reads its
   // range twice, first every message's leaves() for the columns (protobuf::LeafColumns), then
   // the rows (protobuf::LeafRowWriter).

@@ -9,7 +9,7 @@
 namespace logscope::mcap {
 
 // {"topic"} -> {"topic", "type", "columns": [{"name", "kind"}]}: `logscope export --topic`'s
-// columns after time_ns (for protobuf, read from every message of the topic).
+// columns after time_ns (for protobuf and JSON, read from every message of the topic).
 Json McapInspector::columns_query(QueryArgs& args, const ProgressFn& progress) {
   if (!args.has("topic")) return QueryArgs::error_json("columns needs {\"topic\": name}");
   std::string topic = args.str("topic"), error;
@@ -30,7 +30,10 @@ Json McapInspector::columns_query(QueryArgs& args, const ProgressFn& progress) {
     if (!learn_columns(decoders, 0, UINT64_MAX, progress, &learned)) return QueryArgs::error_json("cancelled");
     std::vector<std::string> paths = learned.paths();
     std::vector<protobuf::LeafType> types = learned.types();
-    for (size_t i = 0; i < paths.size(); ++i) add(paths[i], types[i] == protobuf::LeafType::Bool ? "bool" : "number");
+    for (size_t i = 0; i < paths.size(); ++i) {
+      protobuf::LeafType type = types[i];
+      add(paths[i], type == protobuf::LeafType::Bool ? "bool" : type == protobuf::LeafType::Text ? "text" : type == protobuf::LeafType::Json ? "json" : "number");
+    }
   } else {
     for (size_t i = 0; i < decoder->columns().size(); ++i) add(decoder->columns()[i], TableWriter::kind_name(decoder->kinds()[i]));
   }

@@ -1,6 +1,7 @@
 #include "protobuf/leaves.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/export.h"
 
@@ -14,6 +15,8 @@ std::string leaf_text(const Leaf& leaf) {
     case LeafType::Float: return format_f32(leaf.f);
     case LeafType::Double: return format_f64(leaf.d);
     case LeafType::Bool: return leaf.u ? "true" : "false";
+    case LeafType::Text:
+    case LeafType::Json: return leaf.s;
   }
   return "";
 }
@@ -26,6 +29,8 @@ double leaf_number(const Leaf& leaf) {
     case LeafType::Enum: return static_cast<double>(leaf.i);
     case LeafType::Float: return leaf.f;
     case LeafType::Double: return leaf.d;
+    case LeafType::Text:
+    case LeafType::Json: return std::nan("");
   }
   return 0;
 }
@@ -71,18 +76,21 @@ void LeafRowWriter::write(const std::vector<Leaf>& leaves, TableWriter& out) {
     if (it != column_of_.end()) cells_[it->second] = &leaf;
   }
   for (const Leaf* leaf : cells_) {
-    if (!leaf) {
-      out.empty();
-      continue;
-    }
-    switch (leaf->type) {
-      case LeafType::Unsigned: out.unsigned_integer(leaf->u); break;
-      case LeafType::Signed:
-      case LeafType::Enum: out.integer(leaf->i); break;
-      case LeafType::Float: out.f32(leaf->f); break;
-      case LeafType::Double: out.f64(leaf->d); break;
-      case LeafType::Bool: out.boolean(leaf->u != 0); break;
-    }
+    if (leaf) write_leaf(*leaf, out);
+    else out.empty();
+  }
+}
+
+void write_leaf(const Leaf& leaf, TableWriter& out) {
+  switch (leaf.type) {
+    case LeafType::Unsigned: out.unsigned_integer(leaf.u); break;
+    case LeafType::Signed:
+    case LeafType::Enum: out.integer(leaf.i); break;
+    case LeafType::Float: out.f32(leaf.f); break;
+    case LeafType::Double: out.f64(leaf.d); break;
+    case LeafType::Bool: out.boolean(leaf.u != 0); break;
+    case LeafType::Text: out.text(leaf.s); break;
+    case LeafType::Json: out.json(leaf.s); break;
   }
 }
 

@@ -20,7 +20,9 @@ namespace logscope::protobuf {
 
 // How a leaf's value reads: by the schema's type, or, without one, by wire type (a varint as an
 // unsigned integer, a fixed32/fixed64 as its bit pattern, as `protoc --decode_raw` prints them).
-enum class LeafType : uint8_t { Unsigned, Signed, Float, Double, Bool, Enum };
+// Text and Json are JSON messages' (MCAP's json channels, mcap/payload.cpp): a string, and a long
+// array as one JSON cell. Protobuf's leaves are numeric only.
+enum class LeafType : uint8_t { Unsigned, Signed, Float, Double, Bool, Enum, Text, Json };
 
 struct Leaf {
   std::string path;
@@ -32,12 +34,14 @@ struct Leaf {
   int64_t i = 0;     // Signed, Enum (the number)
   double d = 0;      // Double
   float f = 0;       // Float
+  std::string s;     // Text (as stored), Json (its JSON text)
 };
 
 // The leaf's value as export text: integers in decimal, floats and doubles as the shortest text
 // that reads back to the same value ("nan", "inf", "-inf"), bools as true/false.
 std::string leaf_text(const Leaf& leaf);
-// The value as a double (for sorting and plots): exact for every float, double and integer below 2^53.
+// The value as a double (for sorting and plots): exact for every float, double and integer below
+// 2^53; NaN for Text and Json.
 double leaf_number(const Leaf& leaf);
 
 // Orders by `key` (protoc's printing order).
@@ -65,6 +69,9 @@ class LeafColumns {
   bool capped_ = false;
   std::map<std::string, Column> by_path_;
 };
+
+// Writes one leaf as a cell of its kind.
+void write_leaf(const Leaf& leaf, TableWriter& out);
 
 // Writes one message's leaves as the cells of `paths` (an empty cell where the message has no
 // such leaf; leaves of other paths are dropped), after whatever cells the row already has.

@@ -103,9 +103,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     inspector->query("timeline", logscope::Json::object(), progress);
     // Payloads decoded by their channels (mcap/payload.h): a page of them, and a topic's columns and plot.
     inspector->query("decoded", logscope::Json::parse("{\"count\": 30}").value_or(logscope::Json::object()), progress);
-    // The CDR seed's topics, the protobuf seed's (make_seeds.cpp) and the protobuf samples'.
+    // The CDR seed's topics (its /status is json), the protobuf seed's (make_seeds.cpp), the
+    // protobuf samples' and the json samples'.
     for (auto [topic, fields] : {std::pair{"/pose", "header.stamp.sec"}, {"/imu", "header.stamp.sec"}, {"/all_kinds", "header.stamp.sec"},
-                                 {"/proto", "x,next.x"}, {"pose", "pose.position.x"}}) {
+                                 {"/status", "n,ok"}, {"/proto", "x,next.x"}, {"pose", "pose.position.x"},
+                                 {"tracked_objects", "objects[0].pose.x"}, {"mouse", "clientX"}}) {
       logscope::Json args = logscope::Json::object();
       args["topic"] = topic;
       inspector->query("columns", args, progress);
