@@ -1,7 +1,7 @@
 // MCAP with CDR channels in the page (a file `logscope make-demo-cdr` writes): the Data tab lists
 // the messages decoded by their channel's encodings, as `logscope export` decodes them, with the
-// reason where a message stays bytes or does not fit; the plot of a CDR topic holds the rows the
-// export writes. Screenshots of both.
+// reason where a message stays bytes or does not fit; the plots of a CDR topic and a json one hold
+// the rows the export writes. Screenshots of both.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -69,7 +69,7 @@ test('MCAP plot: a CDR topic plots the rows logscope export writes', async (t) =
   await page.click('#tab-plots');
   await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true');
   const sources = await page.$$eval('#plot-source option', (options) => options.map((o) => o.value));
-  assert.deepEqual(sources.sort(), ['/all_kinds', '/imu', '/legacy', '/mismatch', '/pose', '/scan'], 'the topics whose encodings give columns');
+  assert.deepEqual(sources.sort(), ['/all_kinds', '/imu', '/legacy', '/mismatch', '/pose', '/scan', '/status'], 'the topics whose encodings give columns (/status is json)');
   await page.selectOption('#plot-source', '/pose');
   // The default fields of a pose: its position.
   await page.waitForFunction(() => document.querySelector('#plot-fields-summary')?.textContent.includes('pose.position'), null, { timeout: 60_000 });
@@ -81,6 +81,23 @@ test('MCAP plot: a CDR topic plots the rows logscope export writes', async (t) =
   assert.equal(rows.length, 60);
   shown.plot.columns.forEach((column, c) => rows.forEach((row, i) => assert.equal(shown.plot.values[c][i], Number(row[c + 1]), `${column} row ${i}`)));
   await screenshot(page, 'plots-mcap-cdr');
+
+  // A json topic: its columns are its messages' (codec/mcap/payload.cpp), plotted as exported.
+  await page.selectOption('#plot-source', '/status');
+  await page.waitForFunction(() => [...document.querySelectorAll('#plot-fields input[type=checkbox]')].map((i) => i.value).sort().join() === 'n,ok', null, { timeout: 60_000 });
+  await page.click('#plot-fields-summary');
+  const boxes = await page.$$eval('#plot-fields input[type=checkbox]', (inputs) => inputs.map((i) => ({ name: i.value, checked: i.checked })));
+  assert.deepEqual(boxes.map((b) => b.name).sort(), ['n', 'ok'], 'its number and bool members');
+  for (const b of boxes) if (b.checked !== (b.name === 'n')) await page.click(`#plot-fields input[value="${b.name}"]`);
+  await page.click('#plot-fields-summary');
+  await page.click('#plot-run');
+  await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'done' && document.querySelector('#plot-card')?.dataset.source === '/status', null, { timeout: 120_000 });
+  const json = await page.$eval('#plot-card', (card) => ({ ...card.dataset, plot: card.plotData }));
+  const statusRows = exportRows('/status', 'n');
+  assert.equal(statusRows.length, 60);
+  assert.deepEqual(json.plot.columns, ['n']);
+  assert.deepEqual(json.plot.values[0], statusRows.map((row) => Number(row[1])));
+  await screenshot(page, 'plots-mcap-json');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

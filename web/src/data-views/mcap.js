@@ -1,15 +1,18 @@
 // MCAP in the page, beyond the format table: the Data tab's decoded messages per channel, the
 // topics that export and plot choose from (the summary's channels table; a topic may have several
 // channels), plotting and exporting only the topics whose encodings give columns (CDR with
-// ros2msg, ROS 1); extract chooses from every topic.
+// ros2msg, ROS 1, protobuf, JSON); extract chooses from every topic.
 import { formatCount } from '../dom.js';
 import { tableRows } from './common.js';
 import channelMessages from './channel-messages.js';
 
 // Encodings whose schema fixes the export's columns (codec/mcap/payload.cpp); protobuf's columns
 // come from the messages, by name from the file's own descriptor sets in the full module, which
-// the page loads for such a file (embeddedSchemas, ../schemas.js).
+// the page loads for such a file (embeddedSchemas, ../schemas.js); JSON's from the messages,
+// with any schema or none.
 const COLUMNS = new Set(['cdr/ros2msg', 'ros1/ros1msg', 'ros/ros1msg', 'protobuf/protobuf']);
+/** @type {(c: {message_encoding: string, schema_encoding: string}) => boolean} */
+const givesColumns = (c) => c.message_encoding === 'json' || COLUMNS.has(`${c.message_encoding}/${c.schema_encoding}`);
 /** @type {(summary: import('../types.js').Report) => boolean} */
 const hasProtobuf = (summary) => tableRows(summary, 'channels').some((c) => c.message_encoding === 'protobuf' && c.schema_encoding === 'protobuf');
 
@@ -24,7 +27,7 @@ const topics = (summary) => {
     seen.channels += 1;
     seen.schemas.add(c.schema || 'no schema');
     seen.encodings.add(c.message_encoding || 'no encoding');
-    seen.plottable ||= COLUMNS.has(`${c.message_encoding}/${c.schema_encoding}`);
+    seen.plottable ||= givesColumns(c);
     byTopic.set(c.topic, seen);
   }
   return [...byTopic].map(([topic, t]) => ({
