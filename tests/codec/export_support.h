@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -100,6 +102,14 @@ inline logscope::Json cell_value(const std::string& cell) {
     if (auto parsed = logscope::Json::parse(cell, &error)) return *parsed;
   }
   return logscope::Json(cell);
+}
+
+// JSON Lines text as one value per line; null in place of a line that is not JSON.
+inline std::vector<logscope::Json> jsonl_rows(const std::string& text) {
+  std::vector<logscope::Json> rows;
+  for (size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
+    rows.push_back(logscope::Json::parse(std::string_view(text).substr(at, end - at)).value_or(logscope::Json()));
+  return rows;
 }
 
 }  // namespace export_support

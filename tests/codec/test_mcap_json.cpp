@@ -8,6 +8,7 @@
 
 #include "core/byte_source.h"
 #include "core/export.h"
+#include "export_support.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
 
@@ -47,15 +48,6 @@ std::string make_file() {
   return writer.finish();
 }
 
-std::vector<Json> rows_of(const std::string& jsonl) {
-  std::vector<Json> rows;
-  for (size_t at = 0, end; (end = jsonl.find('\n', at)) != std::string::npos; at = end + 1) {
-    std::optional<Json> row = Json::parse(std::string_view(jsonl).substr(at, end - at));
-    REQUIRE(row.has_value());
-    rows.push_back(std::move(*row));
-  }
-  return rows;
-}
 
 }  // namespace
 
@@ -87,7 +79,7 @@ TEST_CASE("a json channel exports its members as columns learned from the messag
   jsonl.format = ExportFormat::Jsonl;
   StringSink lines;
   REQUIRE(inspector->export_rows("/state", jsonl, lines, nullptr).error.empty());
-  std::vector<Json> rows = rows_of(lines.text());
+  std::vector<Json> rows = export_support::jsonl_rows(lines.text());
   REQUIRE(rows.size() == 3);
   // 64-bit integers exact, text as written, null as an empty cell, floats round-trip.
   CHECK(rows[0].dump() == R"({"time_ns":1700000000000000000,"id":18446744073709551615,"ok":true,"name":"a,\"b\"","pose.x":0.1,"pose.y":-2,"v[0]":1,"v[1]":2.5,"v[2]":null,"v[3]":null,"big":)" + long_array() + R"(,"extra.deep[0].k":null})");

@@ -18,6 +18,7 @@
 
 #include "core/byte_source.h"
 #include "core/export.h"
+#include "export_support.h"
 #include "mcap/inspector.h"
 #include "mcap/model.h"
 #include "mcap/walk.h"
@@ -218,15 +219,6 @@ MessageList list_messages(const std::string& path) {
   return list;
 }
 
-std::vector<Json> jsonl_rows(const std::string& text) {
-  std::vector<Json> rows;
-  for (size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1) {
-    std::optional<Json> row = Json::parse(std::string_view(text).substr(at, end - at));
-    REQUIRE(row.has_value());
-    rows.push_back(std::move(*row));
-  }
-  return rows;
-}
 
 // `logscope export FILE --topic T --format jsonl`'s rows.
 std::vector<Json> cli_export(const std::string& file, const std::string& topic, const std::string& dir) {
@@ -236,7 +228,7 @@ std::vector<Json> cli_export(const std::string& file, const std::string& topic, 
   std::string said = test_support::run_cli("export '" + file + "' --topic '" + topic + "' --format jsonl -o '" + out + "'", &status);
   INFO("logscope export said: " << said);
   REQUIRE(status <= 1);
-  return jsonl_rows(test_support::read_text(out));
+  return export_support::jsonl_rows(test_support::read_text(out));
 }
 
 // The exported rows of a topic against protoc's decoding of its messages (file order; null where
