@@ -8,12 +8,13 @@
 // to the page. Writes docs/benchmarks-batch.md.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+import { pssBytes, processTree, processWith } from './procs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
@@ -50,31 +51,10 @@ function folderOf(n) {
 
 // PSS in bytes of every process of this run's Chromium (the browser process has MARKER on its
 // command line; the others descend from it).
-function chromiumPss() {
-  const parents = new Map();
-  let top = null;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!top && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(MARKER)) top = pid;
-    } catch { /* gone */ }
-  }
-  if (!top) return 0;
-  const ours = new Set([top]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, parent] of parents) if (!ours.has(pid) && ours.has(parent)) { ours.add(pid); grew = true; }
-  }
-  let total = 0;
-  for (const pid of ours) {
-    try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch { /* gone */ }
-  }
-  return total;
-}
+const chromiumPss = () => {
+  const browser = processWith(MARKER);
+  return browser ? pssBytes(processTree(browser)) : 0;
+};
 
 async function run(browser, url, n) {
   const dir = folderOf(n);

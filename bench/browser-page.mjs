@@ -1,28 +1,20 @@
 // The page as a user drives it on a local file, for the browser benchmarks (bench/browser.mjs,
 // bench/local-scale.mjs): open it through the file input, run a pass from its button, read the
 // workers' memory, and the browser's own read limit for the same File.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
+import { cpuSeconds, processTree, processWith } from './procs.mjs';
 
 export const READ_WAYS = ['sync', 'stream', 'slices'];
 
-// CPU seconds (user + system) used so far by every process whose executable is Chromium's (the
-// browser, its renderers and helpers; /usr/bin/chromium is a script that runs it): a pass's
-// difference over its wall time is the cores it kept busy. At 1.9 of 2 cores nothing is left.
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+// A browser launched with this argument is found in /proc by browserCpuSeconds.
+export const BROWSER_MARKER = `--logscope-bench=${process.pid}`;
+
+// CPU seconds (user + system) used so far by the browser launched with BROWSER_MARKER and every
+// process below it (its renderers and helpers): a pass's difference over its wall time is the
+// cores it kept busy. At 1.9 of 2 cores nothing is left.
 export function browserCpuSeconds() {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (!/\/(chromium|chrome)$/.test(readlinkSync(`/proc/${pid}/exe`))) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (of its threads, live and ended)
-    } catch { /* gone meanwhile */ }
-  }
-  return ticks / TICKS;
+  const browser = processWith(BROWSER_MARKER);
+  return browser ? cpuSeconds(processTree(browser)) : 0;
 }
 
 // The browser's own read limit for this file: a fresh worker of the same page reads the whole
@@ -111,6 +103,10 @@ export async function openPage(context, url, path, query = '', { beforePick = nu
   const summary = { seconds: (Date.now() - t0) / 1000, pageMs: Number(await page.evaluate(() => document.body.dataset.summaryMs)) };
   // The part of it the view worker waited in reads (a cold disk's share).
   summary.readMs = (await page.evaluate(() => window.logscope.readStats())).reader_read_ms;
+  // The page's own marks (open.js): when the open answered and the summary came, from the pick.
+  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('measure').map((m) => [m.name, m.duration])));
+  summary.openedMs = marks['logscope: opened'] ?? NaN;
+  summary.answeredMs = marks['logscope: summary answered'] ?? NaN;
   if (!facts) return { page, errors, summary };
   await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 600_000 });
   // The facts read after the summary (a bag's compression row: every chunk header, in the job

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
-import { READ_WAYS, browserCpuSeconds, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
+import { BROWSER_MARKER, READ_WAYS, browserCpuSeconds, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
 import { parseSize } from './virtual/formats.mjs';
 import { writeVirtual } from './virtual/write.mjs';
 
@@ -90,7 +90,7 @@ async function pageRuns(path, shots) {
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, BROWSER_MARKER] });
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     // Dropped once the page is warm: dropped before it loaded, the browser's own code was read
@@ -98,7 +98,7 @@ async function pageRuns(path, shots) {
     const { page, errors, summary } = await openPage(context, url, path, '', { beforePick: dropCaches });
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('crash', () => errors.push('the page crashed'));
-    console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms, reads ${summary.readMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
+    console.log(`page summary: ${summary.seconds.toFixed(3)} s (page ${summary.pageMs} ms: opened ${summary.openedMs.toFixed(0)}, summary answered ${summary.answeredMs.toFixed(0)}; reads ${summary.readMs} ms), later facts ${summary.factsSeconds.toFixed(1)} s`);
     await page.screenshot({ path: join(shots, 'summary.png') });
     const viewMemory = (await page.evaluate(() => window.logscope.readStats())).wasm_memory;
     dropCaches();
@@ -155,10 +155,10 @@ function section(format, written, writeSeconds, dropped, native, page) {
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
-    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it and the part of that the view worker waited in reads; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of Chromium's processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it, its marks (when the open answered, and the summary; \`performance.measure\` in web/src/open.js) and the part the view worker waited in reads; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of this run's Chromium and its processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
     '| run | time | read rate | against the read limit | CPU | memory |', '|---|---:|---:|---:|---:|---:|');
   for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | ${l.cores.toFixed(2)} | |`);
-  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms, reads ${page.summary.readMs} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
+  lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms, of which the open ${page.summary.openedMs.toFixed(0)} and the summary's answer ${page.summary.answeredMs.toFixed(0)}; reads ${page.summary.readMs} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
   if (page.again.length) lines.push(`| the summary again, cold, in ${page.again.length} new pages | ${page.again.map((a) => `${a.seconds.toFixed(3)} s`).join(', ')} (page: ${page.again.map((a) => a.pageMs.toFixed(0)).join(', ')} ms; reads ${page.again.map((a) => a.readMs).join(', ')} ms) | | | | |`);
   lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | | |`);
   lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${page.check.cores.toFixed(2)} | ${mib(page.check.memory.total)} MiB (job worker) |`);

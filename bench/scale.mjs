@@ -16,6 +16,7 @@ import { VirtualMcap } from './virtual/mcap.mjs';
 import { VirtualBddf } from './virtual/bddf.mjs';
 import { VirtualCarla } from './virtual/carla.mjs';
 import { pageRows } from './scale-page.mjs';
+import { processName, processTree, residentKiB } from './procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'build', 'native', 'logscope');
@@ -37,7 +38,7 @@ function timed(args, { limit = LIMIT_S, sampleAt = 0 } = {}) {
     const started = process.hrtime.bigint();
     let earlyKiB = 0;
     const sampler = sampleAt ? setInterval(() => {
-      if (Number(process.hrtime.bigint() - started) / 1e9 <= sampleAt) earlyKiB = Math.max(earlyKiB, residentKiB(child.pid));
+      if (Number(process.hrtime.bigint() - started) / 1e9 <= sampleAt) earlyKiB = Math.max(earlyKiB, cliResidentKiB(child.pid));
     }, 250) : null;
     child.on('error', reject);
     child.on('close', (status) => {
@@ -52,19 +53,10 @@ function timed(args, { limit = LIMIT_S, sampleAt = 0 } = {}) {
 }
 
 // The resident set (KiB) of the logscope process under `pid` (time, then timeout, then it).
-function residentKiB(pid) {
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      for (const kid of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) {
-        const status = readFileSync(`/proc/${kid}/status`, 'utf8');
-        if (/^Name:\s+logscope$/m.test(status)) return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] || 0);
-        const below = residentKiB(Number(kid));
-        if (below) return below;
-      }
-    }
-  } catch { /* ended meanwhile */ }
-  return 0;
-}
+const cliResidentKiB = (pid) => {
+  const cli = processTree(pid).find((p) => processName(p.pid) === 'logscope');
+  return cli ? residentKiB(cli.pid) : 0;
+};
 
 // The other formats, each with its sizes (GB) for the CLI and the page, and the ranges that warm
 // the server (what a real server sends from its page cache: the summary, index and digest that
