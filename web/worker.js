@@ -657,7 +657,8 @@ async function preloadScatteredReads(progress = () => true) {
   else await readScattered((offset, length) => reader.readRange(offset, length), ranges, take, progress);
 }
 
-// Requests that read only the index or a few small ranges: they never wait for the read-ahead.
+// Requests that read only the index, a few small ranges or nothing of the file (prepareOutputs
+// fetches code): they never wait for the read-ahead.
 const INDEX_OPS = new Set(['open', 'prepareOutputs', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.

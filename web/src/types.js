@@ -221,7 +221,7 @@ export {};
  * @property {string} [note] beside a checkbox
  * @property {string} [option] a select's text
  * @property {number} [count] its messages (the plot looks at the busiest first)
- * @property {boolean} [message] protobuf messages: fields by path (see FormatPage.slowColumns)
+ * @property {boolean} [message] its columns are learned from every message (protobuf, JSON), not a definition (see FormatPage.slowColumns)
  */
 
 /** A unit a convention sets for a field whose file stores none (REP 103 for bags). @typedef {{unit: string, convention: string, why?: string}} ConventionalUnit */
