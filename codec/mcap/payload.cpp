@@ -3,7 +3,6 @@
 #include <google/protobuf/stubs/strutil.h>  // Base64Unescape
 
 #include <map>
-#include <mutex>
 #include <optional>
 
 #include "cdr/decode.h"
@@ -117,19 +116,26 @@ class JsonMemberOrder {
   };
   Member member(uint32_t parent, const std::string& name) {
     if (parent == kFull) return {UINT32_MAX, kFull};
-    auto found = members_.find({parent, name});
-    if (found != members_.end()) return found->second;
+    key_ = std::to_string(parent) + '/' + name;  // the parent in digits: no other parent's key is the same
+    auto found = index_.find(key_);
+    if (found != index_.end()) return unpack(members_[found->second]);
     if (members_.size() >= kMaxNames) return {UINT32_MAX, kFull};
+    if (parent >= count_of_.size()) count_of_.resize(size_t{parent} + 1, 0);  // node ids are dense
     Member made{++count_of_[parent], static_cast<uint32_t>(members_.size() + 1)};
-    members_.emplace(std::make_pair(parent, name), made);
+    index_.emplace(key_, members_.size());
+    members_.push_back(uint64_t{made.place} << 32 | made.node);
     return made;
   }
 
  private:
   static constexpr size_t kMaxNames = 100000;
   static constexpr uint32_t kFull = UINT32_MAX;  // below a name past kMaxNames
-  std::map<std::pair<uint32_t, std::string>, Member> members_;  // by (parent node, name); node 0 is the message
-  std::map<uint32_t, uint32_t> count_of_;                        // members per parent node
+  static Member unpack(uint64_t packed) { return {static_cast<uint32_t>(packed >> 32), static_cast<uint32_t>(packed)}; }
+  // Plain containers the codec has already (the page's first download counts every new one).
+  std::map<std::string, size_t> index_;  // "parent/name" -> its member in members_
+  std::vector<uint64_t> members_;         // place << 32 | node
+  std::vector<uint32_t> count_of_;        // members per parent node; node 0 is the message
+  std::string key_;
 };
 
 // A JSON message's leaves (JsonDecoder::leaves): members by dotted path, array elements as
@@ -195,7 +201,6 @@ class JsonDecoder : public PayloadDecoder {
   bool leaves(std::string_view payload, std::vector<protobuf::Leaf>* out, std::string* error) const override {
     Json value = parse(payload, SIZE_MAX, error);
     if (!error->empty()) return false;
-    std::lock_guard<std::mutex> lock(order_mutex_);
     JsonLeaves(out, &order_).add(value, "");
     return true;
   }
@@ -225,8 +230,9 @@ class JsonDecoder : public PayloadDecoder {
   }
   std::optional<Json> schema_;  // the channel's jsonschema, when it parses
   std::string type_;            // the schema's name
-  mutable std::mutex order_mutex_;
-  mutable JsonMemberOrder order_;  // grows as leaves() meets members (the export's column order)
+  // Grows as leaves() meets members (the export's column order). Not locked: an inspector and its
+  // decoders serve one thread at a time, as their other caches do.
+  mutable JsonMemberOrder order_;
 };
 
 std::unique_ptr<PayloadDecoder> make_cdr(const Schema* schema, std::string* error) {

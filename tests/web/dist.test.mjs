@@ -280,8 +280,11 @@ test('dist/ and the single file carry a strict Content-Security-Policy', (t) => 
 // 1.2 KB: 777.13 here, and its clean clone failed 777: 778. The stop after, a remote open's
 // trial that fetches the open's read instead of a sync XHR (worker.js openRemote) and MCAP's data
 // section CRC combined over uncompressed chunks or skipped when none is stored (zlib's
-// crc32_combine, core of a check 1.5x as fast in wasm) made it 778.30: 779.
-const FIRST_VISIT_KB = 779;
+// crc32_combine, core of a check 1.5x as fast in wasm) made it 778.30: 779. The next stop's MCAP
+// json channels in the export and the plots (mcap/payload.cpp JsonLeaves and JsonMemberOrder, on
+// containers the codec had already) made it 780.53 here, and its clean clone's 781 with a
+// lock since removed: 782.
+const FIRST_VISIT_KB = 782;
 test(`a first visit downloads at most ${FIRST_VISIT_KB} KB gzip; the full module is not part of it`, (t) => {
   if (!haveWasm) return t.skip('SKIPPED: web/gen/logscope.mjs is not built');
   const sw = readFileSync(join(out, 'sw.js'), 'utf8');
