@@ -116,13 +116,13 @@ class JsonMemberOrder {
   };
   Member member(uint32_t parent, const std::string& name) {
     if (parent == kFull) return {UINT32_MAX, kFull};
-    key_ = std::to_string(parent) + '/' + name;  // the parent in digits: no other parent's key is the same
-    auto found = index_.find(key_);
+    std::string key = std::to_string(parent) + '/' + name;  // the parent in digits: no other parent's key is the same
+    auto found = index_.find(key);
     if (found != index_.end()) return unpack(members_[found->second]);
     if (members_.size() >= kMaxNames) return {UINT32_MAX, kFull};
     if (parent >= count_of_.size()) count_of_.resize(size_t{parent} + 1, 0);  // node ids are dense
     Member made{++count_of_[parent], static_cast<uint32_t>(members_.size() + 1)};
-    index_.emplace(key_, members_.size());
+    index_.emplace(std::move(key), members_.size());
     members_.push_back(uint64_t{made.place} << 32 | made.node);
     return made;
   }
@@ -135,7 +135,6 @@ class JsonMemberOrder {
   std::map<std::string, size_t> index_;  // "parent/name" -> its member in members_
   std::vector<uint64_t> members_;         // place << 32 | node
   std::vector<uint32_t> count_of_;        // members per parent node; node 0 is the message
-  std::string key_;
 };
 
 // A JSON message's leaves (JsonDecoder::leaves): members by dotted path, array elements as

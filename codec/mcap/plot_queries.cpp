@@ -30,10 +30,7 @@ Json McapInspector::columns_query(QueryArgs& args, const ProgressFn& progress) {
     if (!learn_columns(decoders, 0, UINT64_MAX, progress, &learned)) return QueryArgs::error_json("cancelled");
     std::vector<std::string> paths = learned.paths();
     std::vector<protobuf::LeafType> types = learned.types();
-    for (size_t i = 0; i < paths.size(); ++i) {
-      protobuf::LeafType type = types[i];
-      add(paths[i], type == protobuf::LeafType::Bool ? "bool" : type == protobuf::LeafType::Text ? "text" : type == protobuf::LeafType::Json ? "json" : "number");
-    }
+    for (size_t i = 0; i < paths.size(); ++i) add(paths[i], protobuf::leaf_kind_name(types[i]));
   } else {
     for (size_t i = 0; i < decoder->columns().size(); ++i) add(decoder->columns()[i], TableWriter::kind_name(decoder->kinds()[i]));
   }

@@ -94,4 +94,13 @@ void write_leaf(const Leaf& leaf, TableWriter& out) {
   }
 }
 
+const char* leaf_kind_name(LeafType type) {
+  switch (type) {
+    case LeafType::Bool: return TableWriter::kind_name(TableWriter::Kind::Bool);
+    case LeafType::Text: return TableWriter::kind_name(TableWriter::Kind::Text);
+    case LeafType::Json: return TableWriter::kind_name(TableWriter::Kind::Json);
+    default: return TableWriter::kind_name(TableWriter::Kind::Number);
+  }
+}
+
 }  // namespace logscope::protobuf

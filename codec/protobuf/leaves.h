@@ -72,6 +72,9 @@ class LeafColumns {
 
 // Writes one leaf as a cell of its kind.
 void write_leaf(const Leaf& leaf, TableWriter& out);
+// The kind of column a leaf type makes, as TableWriter::kind_name names it ("number", "bool",
+// "text", "json"): the columns query's.
+const char* leaf_kind_name(LeafType type);
 
 // Writes one message's leaves as the cells of `paths` (an empty cell where the message has no
 // such leaf; leaves of other paths are dropped), after whatever cells the row already has.
