@@ -126,6 +126,13 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
         return open->cached->preload(offset, data, size);
       });
     };
+    // A pass's planned chunks (a plot's sample, an export's) come 32 MB at a time, many requests
+    // in flight, instead of one round trip each.
+    open->plan_fetch = [raw, open = open.get()](const std::vector<ByteRange>& ranges) {
+      raw->read_scattered(ranges, [open](uint64_t offset, const uint8_t* data, size_t size) {
+        return open->cached->preload(offset, data, size);
+      }, kPlanWindowBytes);
+    };
   } else if (struct stat info {}; ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
     return open_folder(path, error, with_inspector);
   } else {
@@ -146,6 +153,7 @@ std::unique_ptr<OpenFile> try_open_file(const std::string& path, std::string* er
     };
   }
   open->cached = std::make_unique<CachedByteSource>(*open->file, cache);
+  if (open->plan_fetch) open->cached->set_range_fetcher(open->plan_fetch, kPlanWindowBytes);
   open->detection = detect(*open->cached);
   const FormatEntry* entry = find_format(open->detection.family);
   if (entry && entry->shape == LogShape::Folder && entry->open_folder && !is_url(path)) {

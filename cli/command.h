@@ -68,7 +68,12 @@ struct OpenFile {
   // Reads scattered ranges ahead, many at a time, into `cached` where each read is a round trip
   // (a remote file); null where reading them one by one costs little.
   std::function<void(const std::vector<ByteRange>&)> prefetch;
+  // Fetches the next window of a pass's planned reads the same way (CachedByteSource::set_range_fetcher).
+  std::function<void(const std::vector<ByteRange>&)> plan_fetch;
 };
+
+// How far ahead a remote pass's planned chunks are fetched: 32 lanes of 1 MB requests.
+constexpr uint64_t kPlanWindowBytes = 32u << 20;
 
 // "" when every read succeeded; otherwise the reason, and the command exits 2.
 inline std::string remote_failure(const OpenFile& file) { return file.read_failure ? file.read_failure() : ""; }

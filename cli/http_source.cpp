@@ -273,7 +273,7 @@ bool parse_byteranges(std::string_view body, const std::string& boundary, uint64
 
 }  // namespace
 
-size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take) {
+size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take, uint64_t max_range) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!failure_.empty() || ranges.empty()) return 0;
   CURLM* multi = curl_multi_init();
@@ -292,7 +292,7 @@ size_t HttpByteSource::read_scattered(const std::vector<ByteRange>& ranges, cons
   size_t next = 0, handed = 0, running = 0;
   bool stopped = false;
   auto in_file = [&](size_t i) { return ranges[i].offset < size_ && ranges[i].length > 0; };
-  auto length_of = [&](size_t i) { return std::min<uint64_t>({ranges[i].length, size_ - ranges[i].offset, kMaxScatteredRange}); };
+  auto length_of = [&](size_t i) { return std::min<uint64_t>({ranges[i].length, size_ - ranges[i].offset, max_range}); };
   // Fills `lane` with the next ranges (from `again` first, one per request); false when none is left.
   auto batch = [&](Lane& lane) {
     lane.members.clear();

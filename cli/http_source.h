@@ -42,9 +42,10 @@ class HttpByteSource : public ByteSource {
   // several ranges otherwise (the whole file, or only the first range: S3, simple servers) is
   // asked one range a request from then on. Hands each range's bytes to `take` as they arrive;
   // stops at the first failure or when `take` returns false (what was not handed over, the codec
-  // reads again). Returns how many were handed over.
+  // reads again). Returns how many were handed over. A range is cut to its first `max_range`
+  // bytes (a plan's chunks are asked whole: CachedByteSource::set_range_fetcher).
   using ScatteredTake = std::function<bool(uint64_t offset, const uint8_t* data, size_t size)>;
-  size_t read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take);
+  size_t read_scattered(const std::vector<ByteRange>& ranges, const ScatteredTake& take, uint64_t max_range = kMaxScatteredRange);
   static constexpr size_t kScatteredInFlight = 32;
   static constexpr uint64_t kMaxScatteredRange = 1 << 20;
   // Apache answers at most 200 ranges a request (MaxRanges), and 100 keep the Range header under

@@ -1,7 +1,9 @@
 // Serves virtual logs over HTTP with Range: GET /<name>.<ext>?size=100G (206 for a range, 206
 // multipart/byteranges for several, as nginx answers them, 200 for the whole file, 416 past the
 // end), HEAD, an optional delay before every answer (a remote
-// server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them). CORS
+// server's latency), and counts of requests and bytes at GET /stats (?reset=1 zeroes them), with
+// `rounds`: the longest chain of requests each asked after the one before was answered, the round
+// trips a reader waited for one after another (requests in flight together are one round). CORS
 // is open, so a page served from another origin opens them with ?url= (bench/scale-page.mjs).
 // `multiRange` ('multipart', 'whole', 'first') answers several ranges as nginx does, or as servers
 // without multipart answers do (the whole file, as S3; only the first range), for the tests.
@@ -26,13 +28,13 @@ async function send(res, log, start, end) {
 
 export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.1', multiRange = 'multipart' }) {
   const open = virtualLogs(templates);
-  const stats = { requests: 0, bytes: 0, ranges: [] };
+  const stats = { requests: 0, bytes: 0, ranges: [], rounds: 0 };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (url.pathname === '/stats') {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(stats));
-      if (url.searchParams.has('reset')) Object.assign(stats, { requests: 0, bytes: 0, ranges: [] });
+      if (url.searchParams.has('reset')) Object.assign(stats, { requests: 0, bytes: 0, ranges: [], rounds: 0 });
       return;
     }
     const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Content-Range, Content-Length, ETag, Accept-Ranges', 'Cross-Origin-Resource-Policy': 'cross-origin' };
@@ -42,6 +44,8 @@ export function startServer({ templates, port = 0, delayMs = 0, host = '127.0.0.
       return res.end();
     }
     stats.requests++;
+    const round = stats.rounds + 1; // a chain: after every request answered before this one came
+    res.once('close', () => { stats.rounds = Math.max(stats.rounds, round); });
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const fail = (status, message) => { res.writeHead(status, { 'Content-Type': 'text/plain' }); res.end(message + '\n'); };
     const m = /^\/[\w.-]+\.(\w+)$/.exec(url.pathname);

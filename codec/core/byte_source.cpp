@@ -110,8 +110,7 @@ const CachedByteSource::Block* CachedByteSource::find_preloaded(uint64_t offset)
 bool CachedByteSource::preload(uint64_t offset, const uint8_t* data, size_t size) {
   uint64_t total = inner_.size();
   if (size == 0 || offset >= total || size > total - offset) return false;
-  size_t cap = options_.preload_capacity ? options_.preload_capacity : options_.capacity / 4;
-  if (preloaded_bytes_ + size > cap) return false;
+  if (preloaded_bytes_ + size > preload_cap()) return false;
   auto after = preloaded_.lower_bound(offset);
   if (after != preloaded_.end() && after->first < offset + size) return false;
   if (after != preloaded_.begin()) {
@@ -128,6 +127,46 @@ bool CachedByteSource::preload(uint64_t offset, const uint8_t* data, size_t size
 void CachedByteSource::release_preloaded() {
   preloaded_.clear();
   preloaded_bytes_ = 0;
+}
+
+void CachedByteSource::set_range_fetcher(RangeFetcher fetcher, uint64_t window_bytes) {
+  fetcher_ = std::move(fetcher);
+  window_bytes_ = window_bytes;
+  will_read_ranges({});
+}
+
+void CachedByteSource::will_read_ranges(std::vector<ByteRange> ranges) {
+  if (!plan_.empty()) release_preloaded();  // the last window of the pass before
+  plan_.clear();
+  plan_fetched_ = 0;
+  if (fetcher_) plan_ = std::move(ranges);
+}
+
+bool CachedByteSource::follow_plan(uint64_t offset) {
+  // Reads follow the plan, so a new window starts at the first range not yet fetched (or a few
+  // after it, where the pass passed some over). Other reads (an index record between two chunks,
+  // what a window did not get) are read as before.
+  constexpr size_t kLookAhead = 8;
+  const auto holds = [&](const ByteRange& r) { return offset >= r.offset && offset - r.offset < r.length; };
+  size_t at = plan_fetched_;
+  while (at < plan_.size() && at < plan_fetched_ + kLookAhead && !holds(plan_[at])) ++at;
+  if (at >= plan_.size() || !holds(plan_[at])) return false;
+  release_preloaded();
+  const uint64_t limit = std::min<uint64_t>(window_bytes_, preload_cap());
+  std::vector<ByteRange> window;
+  uint64_t bytes = 0;
+  size_t end = at;
+  for (; end < plan_.size(); ++end) {
+    if (bytes + plan_[end].length > limit) break;
+    bytes += plan_[end].length;
+    window.push_back(plan_[end]);
+  }
+  plan_fetched_ = std::max(end, at + 1);  // a range larger than the window is read as before
+  if (window.empty()) return false;
+  ++plan_windows_;
+  plan_ranges_fetched_ += window.size();
+  fetcher_(window);
+  return find_preloaded(offset) != nullptr;
 }
 
 const CachedByteSource::Block* CachedByteSource::fetch(uint64_t offset, size_t wanted) {
@@ -184,13 +223,16 @@ size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length)
   uint64_t total = inner_.size();
   if (offset >= total) return 0;
   length = static_cast<size_t>(std::min<uint64_t>(length, total - offset));
+  if (!plan_.empty() && !find_preloaded(offset)) follow_plan(offset);
   // Large reads go straight through: caching them would only evict useful blocks.
-  if (length >= options_.max_fetch) return inner_.read(offset, destination, length);
+  if (length >= options_.max_fetch && (preloaded_.empty() || !find_preloaded(offset))) return inner_.read(offset, destination, length);
   auto* out = static_cast<uint8_t*>(destination);
   size_t done = 0;
   while (done < length) {
     uint64_t at = offset + done;
     const Block* block = preloaded_.empty() ? nullptr : find_preloaded(at);
+    // A read across the end of a window (a group of adjacent chunks) starts the next one.
+    if (!block && !plan_.empty() && done > 0 && follow_plan(at)) block = find_preloaded(at);
     if (!block) block = find_block(at);
     if (!block) block = fetch(at, length - done);
     if (!block) break;

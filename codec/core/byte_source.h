@@ -43,6 +43,23 @@ class ByteSource {
   // bytes (a blob in SQLite's overflow pages, whose place only SQLite knows). A cache fetches that
   // much at once, instead of one block and then a run doubling from it. 0 drops the hint.
   virtual void expect_run(uint64_t length) { (void)length; }
+  // A hint: a pass will read these ranges next, in this order (the chunks a plot samples, every
+  // chunk of an export). A source that pays per request (a remote file) fetches the coming ones
+  // several at once as the pass reaches them; others ignore it. Empty: the pass is over.
+  virtual void will_read_ranges(std::vector<ByteRange> ranges) { (void)ranges; }
+};
+
+// Announces a pass's ranges for its lifetime (ByteSource::will_read_ranges), and ends the plan
+// however the pass ends.
+class PlannedReads {
+ public:
+  PlannedReads(ByteSource& source, std::vector<ByteRange> ranges) : source_(source) { source_.will_read_ranges(std::move(ranges)); }
+  ~PlannedReads() { source_.will_read_ranges({}); }
+  PlannedReads(const PlannedReads&) = delete;
+  PlannedReads& operator=(const PlannedReads&) = delete;
+
+ private:
+  ByteSource& source_;
 };
 
 // Reads a native file with pread.
@@ -98,6 +115,7 @@ class CountingByteSource : public ByteSource {
   size_t read(uint64_t offset, void* destination, size_t length) override;
   void will_read(uint64_t offset, uint64_t length) override { inner_.will_read(offset, length); }
   void expect_run(uint64_t length) override { inner_.expect_run(length); }
+  void will_read_ranges(std::vector<ByteRange> ranges) override { inner_.will_read_ranges(std::move(ranges)); }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t read_calls() const { return read_calls_; }
   void reset() { bytes_read_ = read_calls_ = 0; }
@@ -147,6 +165,16 @@ class CachedByteSource : public ByteSource {
   void release_preloaded();
   size_t preloaded_bytes() const { return preloaded_bytes_; }
   void clear();
+  // Fetches several ranges at once (a remote file's concurrent or multi-range requests) and
+  // preloads what it got; what it did not get is read as before. Set by the source's owner: a
+  // plan (will_read_ranges) is then followed a window at a time, at most `window_bytes` (and the
+  // preload capacity) ahead. Without a fetcher, plans are ignored.
+  using RangeFetcher = std::function<void(const std::vector<ByteRange>& ranges)>;
+  void set_range_fetcher(RangeFetcher fetcher, uint64_t window_bytes);
+  void will_read_ranges(std::vector<ByteRange> ranges) override;
+  // Windows fetched for plans, and the ranges in them: what a pass cost in round trips.
+  uint64_t plan_windows() const { return plan_windows_; }
+  uint64_t plan_ranges_fetched() const { return plan_ranges_fetched_; }
 
  private:
   struct Block {
@@ -157,6 +185,9 @@ class CachedByteSource : public ByteSource {
   const Block* find_block(uint64_t offset);
   const Block* find_preloaded(uint64_t offset) const;
   const Block* fetch(uint64_t offset, size_t wanted);
+  // At a planned range that is not preloaded: fetches the window from it. True when it did.
+  bool follow_plan(uint64_t offset);
+  size_t preload_cap() const { return options_.preload_capacity ? options_.preload_capacity : options_.capacity / 4; }
   bool is_small(const Block& b) const { return b.size <= kSmallBlocks * options_.block_size; }
   static constexpr size_t kSmallBlocks = 4;
 
@@ -170,6 +201,11 @@ class CachedByteSource : public ByteSource {
   size_t next_fetch_;
   std::map<uint64_t, Block> preloaded_;  // by offset; never overlapping
   size_t preloaded_bytes_ = 0;
+  RangeFetcher fetcher_;
+  uint64_t window_bytes_ = 0;
+  std::vector<ByteRange> plan_;
+  size_t plan_fetched_ = 0;  // ranges before this one were offered to the fetcher already
+  uint64_t plan_windows_ = 0, plan_ranges_fetched_ = 0;
 };
 
 }  // namespace logscope

@@ -18,53 +18,67 @@ constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; mor
 
 bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
                                      const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks, const SparseChunkFn* sparse) {
-  const std::vector<RecordFrame>& list = records();
   ProgressTicker ticker(progress, model_.file_size);
-  for (size_t k = 0; k < list.size(); ++k) {
-    const RecordFrame& f = list[k];
-    if (!ticker.update(f.offset)) return false;
+  // The chunk's index entry, when the index lists it (then it says which channels and times the
+  // chunk holds).
+  auto indexed = [&](const RecordFrame& f) -> const ChunkInfo* {
+    auto info = std::lower_bound(model_.chunks.begin(), model_.chunks.end(), f.offset,
+                                 [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
+    return info != model_.chunks.end() && info->offset == f.offset && info->index_offset ? &*info : nullptr;
+  };
+  // A chunk the index rules out: none of the channels or times fit, or not in the sample. (A
+  // writer without message indexes lists no channel there: then only the times count.)
+  auto passed_over = [&](const ChunkInfo* info) {
+    if (!info) return false;
+    bool any = info->message_index_offsets.empty();
+    for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
+    bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
+    return !any || !in_time || (only_chunks && !only_chunks->count(info->offset));
+  };
+  // The chunks read whole, announced: a remote file fetches the coming ones several at once.
+  std::vector<ByteRange> reads;
+  if (!sparse)
+    for (const RecordFrame& f : indexed_chunk_frames())
+      if (f.length <= kMaxRecordView && !passed_over(indexed(f))) reads.push_back({f.content_offset(), f.length});
+  PlannedReads planned(source_, std::move(reads));
+  bool cancelled = false;
+  // fn's false stops the walk as a finish; the ticker's, as a cancel.
+  for_each_data_record([&](const RecordFrame& f) {
+    if (!ticker.update(f.offset)) return !(cancelled = true);
     if (f.op == kOpMessage) {
-      if (f.length > kMaxRecordView) continue;
+      if (f.length > kMaxRecordView) return true;
       std::string bytes = content(f, f.length);
       MessageHeader m;
       std::string why;
-      if (bytes.size() != f.length || !parse_message_header(bytes, &m, &why)) continue;
-      if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) continue;
-      if (!fn(m, std::string_view(bytes).substr(MessageHeader::kSize), f.offset, 0)) return true;
-    } else if (f.op == kOpChunk) {
-      auto info = std::lower_bound(model_.chunks.begin(), model_.chunks.end(), f.offset,
-                                   [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
-      if (info != model_.chunks.end() && info->offset == f.offset && info->index_offset) {
-        // The index says what the chunk holds: skip it when none of the channels or times fit.
-        // (A writer without message indexes lists no channel there: then only the times count.)
-        bool any = info->message_index_offsets.empty();
-        for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
-        bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
-        if (!any || !in_time) continue;
-        if (only_chunks && !only_chunks->count(f.offset)) continue;
-      }
-      uint64_t delivered_through = 0;  // messages before this offset in the chunk were handed on
-      if (sparse && info != model_.chunks.end() && info->offset == f.offset && info->index_offset) {
-        SparseChunk read = (*sparse)(*info, &delivered_through);
-        if (read == SparseChunk::Stopped) return true;
-        if (read == SparseChunk::Done) continue;
-      }
-      const LoadedChunk* chunk = chunk_at(k, /*verify_lz4_checksum=*/false);
-      if (!chunk) continue;
-      if (!chunk->error.empty() && problems && problems->size() < kMaxProblems)
-        problems->push_back(Problem{Severity::Warning, f.offset, "mcap.export.chunk", "the Chunk at byte " + std::to_string(f.offset) + ": " + chunk->error});
-      for (const RecordFrame& inner : chunk->inner) {
-        if (inner.op != kOpMessage || inner.offset < delivered_through) continue;
-        std::string_view bytes = chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length));
-        MessageHeader m;
-        std::string why;
-        if (!parse_message_header(bytes, &m, &why)) continue;
-        if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) continue;
-        if (!fn(m, bytes.substr(MessageHeader::kSize), f.offset, inner.offset)) return true;
-      }
+      if (bytes.size() != f.length || !parse_message_header(bytes, &m, &why)) return true;
+      if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) return true;
+      return fn(m, std::string_view(bytes).substr(MessageHeader::kSize), f.offset, 0);
     }
-  }
-  return true;
+    if (f.op != kOpChunk) return true;
+    const ChunkInfo* info = indexed(f);
+    if (passed_over(info)) return true;
+    uint64_t delivered_through = 0;  // messages before this offset in the chunk were handed on
+    if (sparse && info) {
+      SparseChunk read = (*sparse)(*info, &delivered_through);
+      if (read == SparseChunk::Stopped) return false;
+      if (read == SparseChunk::Done) return true;
+    }
+    const LoadedChunk* chunk = load_chunk(f, /*verify_lz4_checksum=*/false);
+    if (!chunk) return true;
+    if (!chunk->error.empty() && problems && problems->size() < kMaxProblems)
+      problems->push_back(Problem{Severity::Warning, f.offset, "mcap.export.chunk", "the Chunk at byte " + std::to_string(f.offset) + ": " + chunk->error});
+    for (const RecordFrame& inner : chunk->inner) {
+      if (inner.op != kOpMessage || inner.offset < delivered_through) continue;
+      std::string_view bytes = chunk->bytes().substr(static_cast<size_t>(inner.content_offset()), static_cast<size_t>(inner.length));
+      MessageHeader m;
+      std::string why;
+      if (!parse_message_header(bytes, &m, &why)) continue;
+      if (!channels.count(m.channel_id) || m.log_time < t0 || m.log_time > t1) continue;
+      if (!fn(m, bytes.substr(MessageHeader::kSize), f.offset, inner.offset)) return false;
+    }
+    return true;
+  });
+  return !cancelled;
 }
 
 std::set<uint64_t> McapInspector::sample_chunks(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, uint64_t max_chunks,

@@ -74,10 +74,55 @@ std::string McapInspector::content(const RecordFrame& frame, uint64_t limit) {
   return bytes;
 }
 
+std::vector<RecordFrame> McapInspector::indexed_chunk_frames() const {
+  std::vector<RecordFrame> out;
+  if (model_.source != SummarySource::Index || model_.chunks.empty()) return out;
+  uint64_t at = model_.header_end;
+  for (const ChunkInfo& c : model_.chunks) {
+    // Every chunk indexed, in file order, apart, within the file: else the walk decides.
+    if (!c.index_offset || c.offset < at || c.length < kRecordPrefix || c.end() > model_.file_size) return {};
+    out.push_back(RecordFrame{c.offset, kOpChunk, c.length - kRecordPrefix});
+    at = c.end();
+  }
+  return out;
+}
+
+bool McapInspector::for_each_data_record(const std::function<bool(const RecordFrame&)>& fn) {
+  std::vector<RecordFrame> chunks = indexed_chunk_frames();
+  if (chunks.empty()) {
+    for (const RecordFrame& f : records())
+      if (!fn(f)) return false;
+    return true;
+  }
+  uint64_t data_end = model_.has_data_end ? model_.data_end_offset
+                      : model_.footer.summary_start ? model_.footer.summary_start
+                      : model_.has_footer ? model_.footer_offset : model_.file_size;
+  // Walks [from, to): what lies between indexed chunks (nothing, in most files).
+  auto walk = [&](uint64_t from, uint64_t to) {
+    if (from >= to) return true;
+    bool all = true;
+    for (const RecordFrame& f : list_records(source_, from, to, &all))
+      if (!fn(f)) return false;
+    return true;
+  };
+  uint64_t at = model_.header_end;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (!walk(at, chunks[i].offset) || !fn(chunks[i])) return false;
+    // Its MessageIndex records follow it (their length is in the index): nothing to deliver there.
+    at = chunks[i].end() + model_.chunks[i].message_index_length;
+  }
+  return walk(at, std::max(at, data_end));
+}
+
 const LoadedChunk* McapInspector::chunk_at(size_t k, bool verify_lz4_checksum) {
   const std::vector<RecordFrame>& list = records();
   if (k >= list.size() || list[k].op != kOpChunk) return nullptr;
-  if (chunk_cache_ && chunk_cache_->record == k) return chunk_cache_.get();
+  return load_chunk(list[k], verify_lz4_checksum);
+}
+
+const LoadedChunk* McapInspector::load_chunk(const RecordFrame& frame, bool verify_lz4_checksum) {
+  if (frame.op != kOpChunk) return nullptr;
+  if (chunk_cache_ && chunk_cache_->offset == frame.offset) return chunk_cache_.get();
   // The previous chunk's buffers are reused (a pass over every chunk allocates them once).
   std::unique_ptr<LoadedChunk> loaded = chunk_cache_ ? std::move(chunk_cache_) : std::make_unique<LoadedChunk>();
   loaded->header = ChunkHeader();
@@ -87,17 +132,16 @@ const LoadedChunk* McapInspector::chunk_at(size_t k, bool verify_lz4_checksum) {
   loaded->data.bytes.resize(0);
   loaded->inner.clear();
   loaded->error.clear();
-  loaded->record = k;
-  loaded->offset = list[k].offset;
-  if (list[k].length > kMaxRecordView) {
-    loaded->error = "the chunk is " + std::to_string(list[k].length) + " bytes, more than this reader holds at once";
+  loaded->offset = frame.offset;
+  if (frame.length > kMaxRecordView) {
+    loaded->error = "the chunk is " + std::to_string(frame.length) + " bytes, more than this reader holds at once";
   } else {
     std::string& bytes = chunk_read_;
-    uint64_t n = list[k].content_offset() < source_.size() ? std::min(list[k].length, source_.size() - list[k].content_offset()) : 0;
+    uint64_t n = frame.content_offset() < source_.size() ? std::min(frame.length, source_.size() - frame.content_offset()) : 0;
     bytes.resize(static_cast<size_t>(n));
-    bytes.resize(n ? source_.read(list[k].content_offset(), bytes.data(), bytes.size()) : 0);
+    bytes.resize(n ? source_.read(frame.content_offset(), bytes.data(), bytes.size()) : 0);
     std::string why;
-    if (bytes.size() != list[k].length) {
+    if (bytes.size() != frame.length) {
       loaded->error = "the chunk could not be read";
     } else if (!parse_chunk_header(bytes, &loaded->header, &why)) {
       loaded->error = why;

@@ -23,7 +23,6 @@ namespace logscope::mcap {
 
 // A chunk's records, decompressed, with where each record starts in them.
 struct LoadedChunk {
-  size_t record = SIZE_MAX;  // its position in records()
   uint64_t offset = 0;       // file offset of the Chunk record
   ChunkHeader header;
   bool header_ok = false;
@@ -75,7 +74,16 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   // The decompressed chunk at records()[k] (the last one is kept); null when that record is no
   // chunk. Passes over every message skip an lz4 frame's XXH32 (`verify_lz4_checksum`), as a
   // bag's iteration does; the doctor checks it.
-  const LoadedChunk* chunk_at(size_t k, bool verify_lz4_checksum = true);
+  const LoadedChunk* chunk_at(size_t k, bool verify_lz4_checksum = true);  // records()[k]
+  const LoadedChunk* load_chunk(const RecordFrame& frame, bool verify_lz4_checksum = true);
+  // The data section's top-level records in file order for a pass over messages, without listing
+  // them all (records() reads every record's head: a request each, by URL): where the summary
+  // indexes the chunks, the chunks from there and a walk of only what lies between them (the
+  // schemas and channels before the first, messages outside chunks); else records(). `fn`
+  // returns false to stop; false when it did.
+  bool for_each_data_record(const std::function<bool(const RecordFrame&)>& fn);
+  // The chunks for_each_data_record will give from the index, in file order (none without one).
+  std::vector<RecordFrame> indexed_chunk_frames() const;
   // The record's content, up to `limit` bytes (the start of it when longer).
   std::string content(const RecordFrame& frame, uint64_t limit);
   TreeNode record_node(size_t k);

@@ -186,6 +186,17 @@ struct ChunkPipeline::Impl {
 #endif
     window_ = load.read_ahead ? kGroupBytes * 2 : 0;  // 0: one chunk queued at a time
     (void)n;
+    // A remote file then fetches the coming chunks several at once, not one round trip each.
+    if (!mapped_ && bag.encryptor.empty() && order_.size() > 1) {
+      std::vector<ByteRange> ranges;
+      ranges.reserve(order_.size());
+      for (size_t i : order_) {
+        const Chunk& c = bag.chunks[i];
+        uint64_t end = span_end(c);
+        if (end > c.pos && end - c.pos <= kMaxChunkSpan) ranges.push_back({c.pos, end - c.pos});
+      }
+      planned_ = std::make_unique<PlannedReads>(source, std::move(ranges));
+    }
   }
   ~Impl() {
 #if LOGSCOPE_ROSBAG_THREADS
@@ -460,6 +471,7 @@ struct ChunkPipeline::Impl {
 #endif
 
   ByteSource& source_;
+  std::unique_ptr<PlannedReads> planned_;
   const uint8_t* mapped_;  // the whole file in memory (mmap): groups are not read, only pointed at
   const Bag& bag_;
   std::vector<size_t> order_;
