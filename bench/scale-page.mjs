@@ -68,8 +68,17 @@ async function timelineAndPlot(page, row, stats, atSummary, shots, name) {
 
   // A plot over the whole log: started, shown in progress, cancelled.
   await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0, null, { timeout: 60_000 });
+  // A plot that ends within the time says how long it took (its chunks come a window a request:
+  // HttpReader.readWindow), one still running is shown in progress and cancelled.
+  const started = Date.now();
   await page.click('#plot-run');
-  await page.waitForTimeout(RUN_SECONDS * 1000);
+  const plotted = await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'done', null, { timeout: RUN_SECONDS * 1000, polling: 50 }).then(() => true, () => false);
+  if (plotted) {
+    row.plotSeconds = (Date.now() - started) / 1000;
+    row.plotSampled = await page.$eval('#plot-card', (card) => card.dataset.sampled || '');
+    await page.screenshot({ path: join(shots, `${name}-plot.png`) });
+    return;
+  }
   row.plotProgress = await progressText(page);
   await page.screenshot({ path: join(shots, `${name}-plot-running.png`) });
   row.plotCancelMs = await cancelMs(page, '#progress button', () => /Cancelled/.test(document.querySelector('#plot-note')?.textContent || ''));

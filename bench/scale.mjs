@@ -163,6 +163,8 @@ const sizeText = (gb) => (gb >= 1000 ? `${gb / 1000} TB` : `${gb} GB`);
 const secondsOf = (ms) => (ms === null || ms === undefined ? '—' : `${Math.round(ms)} ms`);
 const pageErrors = (list) => (list.some((r) => r.errors.length) ? `\nPage errors: ${list.flatMap((r) => r.errors.map((e) => `${r.format ?? 'bag'} ${sizeText(r.gb)}: ${e.replace(/\s+/g, ' ').slice(0, 160)}`)).join('; ')}\n` : '');
 const askedCells = (r) => [r.askedMs, r.againMs, r.readsAloneMs].map((ms) => (Number.isFinite(ms) ? secondsOf(ms) : '—')).join(' | ');
+// A plot that ended within the run: its time and sample (chunks read of those in range).
+const plotCell = (r) => (r.plotSeconds !== undefined ? `done in ${r.plotSeconds.toFixed(1)} s (${r.plotSampled || 'every'} chunks)` : r.plotProgress || '—');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${r.checkStartSeconds === undefined ? '—' : `${r.checkStartSeconds.toFixed(1)} s`} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
 const doc = `# Scale benchmark: opening a remote log of 1 GB to 1 TB
@@ -213,12 +215,13 @@ page fetching the same file in order, 8 MiB a request, for ${8} s after the chec
 
 | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
 |---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
-${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${r.plotProgress || '—'} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
+${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${plotCell(r)} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(pages)}
 Screenshots of each (summary, timeline, plot and check in progress) are written to
 test-results/scale/. The plot over the whole log is a sample (\`max_chunks\`): one chunk per pixel
-column of its topic, about 1 GiB here whatever the size, each chunk one request after another, so
-at 50 ms a request it takes minutes. The summary's time grows with the index section it reads in
+column of its topic, about 1 GiB here whatever the size. Its chunks are fetched 16 MB a request
+(several ranges in one multipart answer: HttpReader.readWindow), not one request each; a plot
+still running after ${8} s is cancelled. The summary's time grows with the index section it reads in
 one request (${mib(rows.find((r) => r.gb === 100)?.indexBytes ?? 0)} MiB at 100 GB). The server builds each bag's index
 section once, before the timed opens (up to 64 MiB: not at 1 TB), as a real server sends it
 from its page cache; the chunks it builds for every read, so the read limit is the virtual
@@ -266,7 +269,7 @@ Each pass runs on a ${PASS_GB} GB log above for ${PASS_SECONDS} s and is then st
 long before its end. *Read* is what the server sent by
 then, and memory is the resident set: the highest sampled in the first ${PASS_EARLY_SECONDS} s (the
 open and the pass's start), and the peak of the whole run (\`/usr/bin/time -v\`, or the sample if higher: the two count a little differently). The export and
-the extract take one topic (the bag's \`/imu/data\`; the MCAP's \`/rosout\` and \`/imu\`: its \`/imu\` is JSON, which export does not take) or series (0), and their output is deleted.
+the extract take one topic (the bag's \`/imu/data\`; the MCAP's \`/rosout\` for the export and \`/imu\` for the extract) or series (0), and their output is deleted.
 
 | format | pass | read | requests | read rate | memory in the first ${PASS_EARLY_SECONDS} s | peak memory |
 |---|---|---:|---:|---:|---:|---:|

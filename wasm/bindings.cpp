@@ -131,6 +131,24 @@ class WasmInspector {
     val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
     return cached_.preload(static_cast<uint64_t>(offset), data.data(), data.size());
   }
+  // `fetch` (a JS function, or null to stop): given a pass's next planned ranges as
+  // [offset, length, offset, length, ...], it answers [offset, bytes, offset, bytes, ...] with
+  // what it got at once (a remote file's multi-range request), or null; those are preloaded and
+  // the rest is read as before (CachedByteSource::set_range_fetcher).
+  void set_range_fetcher(val fetch) {
+    if (fetch.isNull() || fetch.isUndefined()) return cached_.set_range_fetcher(nullptr, 0);
+    cached_.set_range_fetcher([this, fetch](const std::vector<ByteRange>& ranges) {
+      val asked = val::array();
+      for (const ByteRange& r : ranges) {
+        asked.call<void>("push", static_cast<double>(r.offset));
+        asked.call<void>("push", static_cast<double>(r.length));
+      }
+      val got = fetch(asked);
+      if (!got.isArray()) return;
+      size_t n = got["length"].as<size_t>();
+      for (size_t i = 0; i + 1 < n; i += 2) preload(got[i].as<double>(), got[i + 1]);
+    }, kPlanWindowBytes);
+  }
   std::string info_report(val progress) {
     std::string report = guarded([&] { return inspector_->info_report(js_progress(progress)).to_json(); });
     cached_.release_preloaded();
@@ -235,10 +253,14 @@ class WasmInspector {
     }
 #endif
     out["preloaded_bytes"] = cached_.preloaded_bytes();
+    out["plan_windows"] = cached_.plan_windows();
+    out["plan_ranges_fetched"] = cached_.plan_ranges_fetched();
     return out.dump();
   }
 
  private:
+  // A pass's planned chunks fetched ahead: one request's answer, within the preload capacity.
+  static constexpr uint64_t kPlanWindowBytes = 16u << 20;
   static CachedByteSource::Options cache_options() {
     CachedByteSource::Options options;
     // FileReaderSync costs ~1 ms per call: scans grow to 8 MB reads; scattered small reads
@@ -319,6 +341,7 @@ EMSCRIPTEN_BINDINGS(logscope) {
       .function("summary", &logscope::WasmInspector::summary)
       .function("infoReportReads", &logscope::WasmInspector::info_report_reads)
       .function("preload", &logscope::WasmInspector::preload)
+      .function("setRangeFetcher", &logscope::WasmInspector::set_range_fetcher)
       .function("infoReport", &logscope::WasmInspector::info_report)
       .function("check", &logscope::WasmInspector::check)
       .function("checksum", &logscope::WasmInspector::checksum)

@@ -138,6 +138,18 @@ function readFor(open, mod) {
     : (offset, length) => open.read(offset, length);
 }
 
+// The codec's inspector over a reader. A remote file's fetches a pass's planned chunks (a plot's
+// sample, an export's) a window at a time, in one request each (HttpReader.readWindow).
+/**
+ * @param {LogscopeModule} mod
+ * @param {Reader} open
+ */
+function inspectorOver(mod, open) {
+  const inspector = new mod.Inspector(open.size, readFor(open, mod));
+  if (open.kind === 'url') inspector.setRangeFetcher((/** @type {number[]} */ flat) => open.readWindow(flat));
+  return inspector;
+}
+
 // An inspector of the open file in the full module, for jobs that write a file: the open one
 // when the file is read there already, else a second one over the same reader.
 /** @type {{inspector: WasmInspector, Module: LogscopeModule, for: WasmInspector} | null} */
@@ -148,7 +160,7 @@ async function fullInspector() {
   if (readingModule === Full) return { Module: Full, inspector: open };
   if (fullOpen?.for === open) return fullOpen;
   fullOpen?.inspector.delete();
-  fullOpen = { Module: Full, inspector: new Full.Inspector(openReader.size, readFor(openReader, Full)), for: open };
+  fullOpen = { Module: Full, inspector: inspectorOver(Full, openReader), for: open };
   return fullOpen;
 }
 
@@ -208,7 +220,7 @@ async function openRemote(View, opening, progress) {
   /** @type {WasmInspector | null} */
   let trial = null;
   try {
-    trial = new View.Inspector(opening.size, readFor(opening, View));
+    trial = inspectorOver(View, opening);
   } catch {
     // (the open below meets the same failure where it can report it)
   } finally {
@@ -221,7 +233,7 @@ async function openRemote(View, opening, progress) {
   const fetching = end > offset && end - offset <= PLAN_MAX_BYTES ? opening.fetchAhead(offset, end - offset).then(() => true, () => false) : null;
   prepareHeapOnce(View); // meanwhile
   if (fetching && (await fetching)) progress(opening.bytesRead, 0); // as a synchronous read tells (onSyncReads)
-  return new View.Inspector(opening.size, readFor(opening, View));
+  return inspectorOver(View, opening);
 }
 
 // The user's protobuf schemas for this worker's file (op useSchemas, from src/schemas.js), and
@@ -235,7 +247,7 @@ async function applySchemas() {
   if (!schemaSets || !inspector || !reader) return;
   const Full = await loadFullModule();
   if (readingModule !== Full) {
-    const opened = new Full.Inspector(reader.size, readFor(reader, Full));
+    const opened = inspectorOver(Full, reader);
     if (!opened.known()) { opened.delete(); throw new Error('the full module cannot read this file'); }
     inspector.delete();
     inspector = opened;
@@ -474,7 +486,7 @@ const ops = {
         opened = (inspector = await openRemote(View, opening, progress));
       } else {
         prepareHeapOnce(View);
-        opened = (inspector = new View.Inspector(opening.size, readFor(opening, View)));
+        opened = (inspector = inspectorOver(View, opening));
       }
       readingModule = View;
       detection = parse(opened.detection());
@@ -483,7 +495,7 @@ const ops = {
         const Full = await loadFullModule();
         if (Full !== View) {
           opened.delete();
-          opened = (inspector = new Full.Inspector(opening.size, readFor(opening, Full)));
+          opened = (inspector = inspectorOver(Full, opening));
           readingModule = Full;
           detection = parse(opened.detection());
         }
@@ -661,6 +673,11 @@ async function preloadScatteredReads(progress = () => true) {
 // fetches code): they never wait for the read-ahead.
 const INDEX_OPS = new Set(['open', 'prepareOutputs', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
+// Requests that read a pass's planned chunks (a plot's, an export's: HttpReader.readWindow).
+const PLANNED_QUERIES = new Set(['plot', 'columns', 'decoded']);
+/** @param {string} op @param {unknown} args */
+const readsPlanned = (op, args) => op === 'writeOutput' || ((op === 'query' || op === 'fullQuery') && PLANNED_QUERIES.has(/** @type {{name?: string}} */ (args)?.name ?? ''));
+
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();
 let requestId = 0; // the request being handled
@@ -751,6 +768,7 @@ async function handle({ id, op, args }) {
   const beating = setInterval(beat, 1000);
   try {
     if (!INDEX_OPS.has(op)) await reader?.ready; // a pass may read the whole file: with read-ahead (bounded: helper-start.js)
+    if (reader?.kind === 'url' && readsPlanned(op, args)) await reader.learnMultipart(); // before readWindow may need it
     requestId = id;
     const result = await handler(args || {}, progress);
     const bytes = result instanceof Uint8Array ? result : /** @type {{bytes?: unknown} | null} */ (result)?.bytes;

@@ -147,3 +147,64 @@ export async function readScatteredRemote(reader, ranges, take, progress = () =>
   const rest = [...alone, ...ranges.slice(next)];
   return done + (await readScattered((offset, length) => reader.readRange(offset, length), rest, take, (d) => progress(done + d, ranges.length)));
 }
+
+// A pass's next planned ranges (the chunks a plot samples: CachedByteSource::set_range_fetcher)
+// in one synchronous request (HttpReader.readWindow), answered as [offset, bytes, ...], or null:
+// the codec then reads them one request each, as before, and those reads check the answers and
+// name any change. Ranges that touch are one span. Several spans go in one request only where the
+// server is known to answer them as parts (`reader.multipart`, HttpReader.learnMultipart): one
+// that ignores them sends the whole file, which a synchronous request cannot stop.
+/**
+ * @param {{requests: number, bytesRead: number, multipart: boolean | undefined}} reader
+ * @param {{url: string, size: number, etag: string | null, lastModified: string | null,
+ *   rangeBytes: (status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array}} file
+ * @param {number[]} flat [offset, length, offset, length, ...]
+ * @returns {(number | Uint8Array)[] | null}
+ */
+export function readWindow(reader, { url, size, etag, lastModified, rangeBytes }, flat) {
+  /** @type {[offset: number, length: number][]} */
+  const spans = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const offset = flat[i], end = Math.min(size, offset + flat[i + 1]);
+    if (end <= offset) continue;
+    const last = spans[spans.length - 1];
+    if (last && offset >= last[0] && offset <= last[0] + last[1]) last[1] = Math.max(last[1], end - last[0]);
+    else spans.push([offset, end - offset]);
+  }
+  if (!spans.length || (spans.length > 1 && !reader.multipart)) return null;
+  const asked = spans.slice(0, RANGES_PER_REQUEST);
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', url, false);
+  xhr.responseType = 'arraybuffer';
+  xhr.setRequestHeader('Range', rangesHeader(asked));
+  try {
+    xhr.send();
+  } catch {
+    return null;
+  }
+  reader.requests++;
+  const header = (/** @type {string} */ name) => xhr.getResponseHeader(name);
+  /** @type {{start: number, bytes: Uint8Array}[] | null} */
+  let parts = null;
+  if (asked.length === 1) {
+    try {
+      parts = [{ start: asked[0][0], bytes: rangeBytes(xhr.status, xhr.statusText, header, xhr.response, asked[0][0], asked[0][0] + asked[0][1]) }];
+    } catch {
+      return null; // the codec's own read of it says what went wrong
+    }
+  } else {
+    const same = (/** @type {string} */ name, /** @type {string | null} */ was) => !was || !header(name) || header(name) === was;
+    const boundary = xhr.status === 206 && same('ETag', etag) && same('Last-Modified', lastModified) && byterangesBoundary(header('Content-Type'));
+    parts = boundary ? parseByteranges(new Uint8Array(xhr.response), boundary, size) : null;
+  }
+  if (!parts) return null;
+  for (const part of parts) reader.bytesRead += part.bytes.byteLength;
+  /** @type {(number | Uint8Array)[]} */
+  const out = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const offset = flat[i], length = Math.min(size, offset + flat[i + 1]) - offset;
+    const bytes = length > 0 ? partBytes(parts, offset, length) : null;
+    if (bytes) out.push(offset, bytes);
+  }
+  return out;
+}

@@ -36,6 +36,8 @@ export { prepareReadAhead, readAheadAvailable };
  * @typedef {ReaderBase & {
  *   kind: 'url', url: string, requests: number,
  *   readRanges: (ranges: [offset: number, length: number][]) => Promise<{start: number, bytes: Uint8Array}[] | null>,
+ *   multipart: boolean | undefined, byteranges: typeof import('./byteranges.js') | null, learnMultipart: () => Promise<void>,
+ *   readWindow: (flat: number[]) => (number | Uint8Array)[] | null,
  *   missing: [offset: number, end: number][] | null, fetchedAhead: number, fetchAhead: (offset: number, length: number) => Promise<void>, dropAhead: () => void,
  *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
  * }} HttpReader
@@ -302,6 +304,24 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     // Many ranges in one request (web/src/byteranges.js, fetched on first use).
     async readRanges(ranges) {
       return (await import('./byteranges.js')).fetchRanges(this, { url, size, etag, lastModified }, ranges);
+    },
+    multipart: undefined,
+    byteranges: null,
+    // Whether this server answers several ranges in one multipart/byteranges response, asked once
+    // with two bytes before a pass that may read a window of scattered ranges (readWindow).
+    async learnMultipart() {
+      if (this.multipart !== undefined) return;
+      this.byteranges = await import('./byteranges.js');
+      const parts = size > 2 ? await this.readRanges([[0, 1], [2, 1]]).catch(() => null) : null;
+      this.multipart = Boolean(parts && parts.length === 2);
+    },
+    // A pass's next planned ranges in one synchronous request (byteranges.js readWindow, loaded
+    // by learnMultipart), or null: the codec then reads them one request each, as before.
+    readWindow(flat) {
+      if (this.missing || !this.byteranges) return null;
+      const got = this.byteranges.readWindow(this, { url, size, etag, lastModified, rangeBytes }, flat);
+      aliveAfterRead();
+      return got;
     },
   };
 }

@@ -47,6 +47,7 @@ export {};
  * @property {() => string} summary {@link Report}, or {@link CodecError}
  * @property {() => string} infoReportReads `[[offset, length], ...]`
  * @property {(offset: number, bytes: Uint8Array) => boolean} preload
+ * @property {(fetch: ((flat: number[]) => (number | Uint8Array)[] | null) | null) => void} setRangeFetcher a pass's planned ranges, a window at a time
  * @property {(progress?: ProgressFn) => string} infoReport {@link Report}
  * @property {(progress?: ProgressFn) => string} check {@link Report}
  * @property {(progress?: ProgressFn) => string} checksum {@link ChecksumAnswer}
@@ -452,6 +453,8 @@ export {};
  * @property {number} read_calls
  * @property {number} size
  * @property {number} preloaded_bytes
+ * @property {number} plan_windows windows of planned ranges fetched at once (a plot's, an export's)
+ * @property {number} plan_ranges_fetched the ranges in them
  */
 
 /**
