@@ -17,7 +17,8 @@ constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; mor
 }  // namespace
 
 bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
-                                     const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks, const SparseChunkFn* sparse) {
+                                     const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks, const SparseChunkFn* sparse,
+                                     bool read_ahead) {
   ProgressTicker ticker(progress, model_.file_size);
   // The chunk's index entry, when the index lists it (then it says which channels and times the
   // chunk holds).
@@ -37,7 +38,7 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
   };
   // The chunks read whole, announced: a remote file fetches the coming ones several at once.
   std::vector<ByteRange> reads;
-  if (!sparse)
+  if (!sparse && read_ahead)
     for (const RecordFrame& f : indexed_chunk_frames())
       if (f.length <= kMaxRecordView && !passed_over(indexed(f))) reads.push_back({f.content_offset(), f.length});
   PlannedReads planned(source_, std::move(reads));

@@ -107,11 +107,13 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   using MessageFn = std::function<bool(const MessageHeader&, std::string_view payload, uint64_t offset, uint64_t in_chunk)>;
   // `sparse`, when given, reads an indexed chunk first (the caller stops after a message or few:
   // sparse_chunk_messages, which the message source passes where it is compiled in).
+  // `read_ahead` false: the caller stops after a message or few, so the chunks it may read are not
+  // announced (ByteSource::will_read_ranges: a remote file would fetch a window of them).
   enum class SparseChunk { Done, Stopped, Unusable };
   using SparseChunkFn = std::function<SparseChunk(const ChunkInfo&, uint64_t* delivered_through)>;
   bool for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
                         const MessageFn& fn, std::vector<Problem>* problems, const std::set<uint64_t>* only_chunks = nullptr,
-                        const SparseChunkFn* sparse = nullptr);
+                        const SparseChunkFn* sparse = nullptr, bool read_ahead = true);
   // One indexed chunk's messages of `channels` in [t0, t1] in file order, each read alone. Unusable
   // when the chunk is compressed or its MessageIndex disagrees with its records (the doctor names
   // that; the records win); `delivered_through`: past the offset (in its records) of the last

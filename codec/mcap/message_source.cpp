@@ -59,7 +59,7 @@ MessageSource* McapInspector::message_source() {
     // Times alone: from the MessageIndex records, no chunk read.
     if (!options.read_ahead || options.times_only) sparse = &sparse_reader;
 #endif
-    bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, deliver, &problems, nullptr, sparse);
+    bool walked = ids.empty() || for_each_message(ids, options.t0_ns, options.t1_ns, progress, deliver, &problems, nullptr, sparse, options.read_ahead);
     if (!problems.empty() && error) {
       *error = problems.front().message;
       if (problems.size() > 1) *error += " and " + std::to_string(problems.size() - 1) + " more";

@@ -186,8 +186,9 @@ struct ChunkPipeline::Impl {
 #endif
     window_ = load.read_ahead ? kGroupBytes * 2 : 0;  // 0: one chunk queued at a time
     (void)n;
-    // A remote file then fetches the coming chunks several at once, not one round trip each.
-    if (!mapped_ && bag.encryptor.empty() && order_.size() > 1) {
+    // A remote file then fetches the coming chunks several at once, not one round trip each
+    // (not for a caller that stops after a message or few: the Data tab's page, an image).
+    if (!mapped_ && load.read_ahead && bag.encryptor.empty() && order_.size() > 1) {
       std::vector<ByteRange> ranges;
       ranges.reserve(order_.size());
       for (size_t i : order_) {

@@ -18,6 +18,7 @@
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
 #include "rosbag/inspector.h"
+#include "rosbag/iterate.h"
 #include "rosbag/model.h"
 #include "rosbag/writer.h"
 
@@ -286,4 +287,23 @@ TEST_CASE("planned reads: an MCAP's export from its index equals the scan's, wit
   Pass planned = run(indexed, true, 0, true, "x");
   CHECK(planned.answer == scanned.answer);
   CHECK(planned.requests <= 10);
+}
+
+// A caller that stops after a message or few (the Data tab's page, one image) announces nothing:
+// a remote file would fetch a window of chunks for one message.
+TEST_CASE("planned reads: a walk without read-ahead fetches no window") {
+  std::vector<uint8_t> bytes = chunky_bag("lz4");
+  Remote remote(bytes, true);
+  auto inspector = open_inspector(remote.cached, detect(remote.cached));
+  rosbag::Bag& bag = *rosbag::opened_bag(*inspector);
+  rosbag::IterateOptions options;
+  options.read_ahead = false;
+  uint64_t seen = 0;
+  rosbag::for_each_message(remote.cached, bag, options, [&](const rosbag::MessageView&) { return ++seen < 3; }, nullptr);
+  CHECK(seen == 3);
+  CHECK(remote.windows == 0);
+  options.read_ahead = true;
+  seen = 0;
+  rosbag::for_each_message(remote.cached, bag, options, [&](const rosbag::MessageView&) { return ++seen < 3; }, nullptr);
+  CHECK(remote.windows == 1);
 }
