@@ -14,6 +14,15 @@ namespace {
 constexpr size_t kMaxProblems = 100;  // then only counted
 constexpr size_t kMaxColumns = 20000;  // columns learned from the messages; more are left out, with a problem
 
+// Whether an indexed chunk may hold messages of `channels` in [t0, t1], by its ChunkIndex. (A
+// writer without message indexes lists no channel there: then only the times count.)
+bool may_hold(const ChunkInfo& info, const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1) {
+  if (info.message_start_time > t1 || info.message_end_time < t0) return false;
+  bool any = info.message_index_offsets.empty();
+  for (const auto& [id, offset] : info.message_index_offsets) any |= channels.count(id) > 0;
+  return any;
+}
+
 }  // namespace
 
 bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, const ProgressFn& progress,
@@ -27,24 +36,20 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
                                  [](const ChunkInfo& c, uint64_t o) { return c.offset < o; });
     return info != model_.chunks.end() && info->offset == f.offset && info->index_offset ? &*info : nullptr;
   };
-  // A chunk the index rules out: none of the channels or times fit, or not in the sample. (A
-  // writer without message indexes lists no channel there: then only the times count.)
+  // A chunk the index rules out: none of the channels or times fit, or not in the sample.
   auto passed_over = [&](const ChunkInfo* info) {
-    if (!info) return false;
-    bool any = info->message_index_offsets.empty();
-    for (const auto& [id, offset] : info->message_index_offsets) any |= channels.count(id) > 0;
-    bool in_time = info->message_start_time <= t1 && info->message_end_time >= t0;
-    return !any || !in_time || (only_chunks && !only_chunks->count(info->offset));
+    return info && (!may_hold(*info, channels, t0, t1) || (only_chunks && !only_chunks->count(info->offset)));
   };
   // The chunks read whole, announced: a remote file fetches the coming ones several at once.
+  const std::vector<RecordFrame> chunks = indexed_chunk_frames();
   std::vector<ByteRange> reads;
   if (!sparse && read_ahead)
-    for (const RecordFrame& f : indexed_chunk_frames())
+    for (const RecordFrame& f : chunks)
       if (f.length <= kMaxRecordView && !passed_over(indexed(f))) reads.push_back({f.content_offset(), f.length});
   PlannedReads planned(source_, std::move(reads));
   bool cancelled = false;
   // fn's false stops the walk as a finish; the ticker's, as a cancel.
-  for_each_data_record([&](const RecordFrame& f) {
+  for_each_data_record(chunks, [&](const RecordFrame& f) {
     if (!ticker.update(f.offset)) return !(cancelled = true);
     if (f.op == kOpMessage) {
       if (f.length > kMaxRecordView) return true;
@@ -85,12 +90,8 @@ bool McapInspector::for_each_message(const std::set<uint16_t>& channels, uint64_
 std::set<uint64_t> McapInspector::sample_chunks(const std::set<uint16_t>& channels, uint64_t t0, uint64_t t1, uint64_t max_chunks,
                                                 uint64_t* in_range) const {
   std::vector<const ChunkInfo*> held;
-  for (const ChunkInfo& info : model_.chunks) {
-    if (!info.index_offset || info.message_start_time > t1 || info.message_end_time < t0) continue;
-    bool any = info.message_index_offsets.empty();
-    for (const auto& [id, offset] : info.message_index_offsets) any |= channels.count(id) > 0;
-    if (any) held.push_back(&info);
-  }
+  for (const ChunkInfo& info : model_.chunks)
+    if (info.index_offset && may_hold(info, channels, t0, t1)) held.push_back(&info);
   *in_range = held.size();
   std::set<uint64_t> chosen;
   if (!max_chunks || held.size() <= max_chunks) return chosen;

@@ -87,8 +87,7 @@ std::vector<RecordFrame> McapInspector::indexed_chunk_frames() const {
   return out;
 }
 
-bool McapInspector::for_each_data_record(const std::function<bool(const RecordFrame&)>& fn) {
-  std::vector<RecordFrame> chunks = indexed_chunk_frames();
+bool McapInspector::for_each_data_record(const std::vector<RecordFrame>& chunks, const std::function<bool(const RecordFrame&)>& fn) {
   if (chunks.empty()) {
     for (const RecordFrame& f : records())
       if (!fn(f)) return false;

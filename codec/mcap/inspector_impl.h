@@ -79,10 +79,11 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   // The data section's top-level records in file order for a pass over messages, without listing
   // them all (records() reads every record's head: a request each, by URL): where the summary
   // indexes the chunks, the chunks from there and a walk of only what lies between them (the
-  // schemas and channels before the first, messages outside chunks); else records(). `fn`
-  // returns false to stop; false when it did.
-  bool for_each_data_record(const std::function<bool(const RecordFrame&)>& fn);
-  // The chunks for_each_data_record will give from the index, in file order (none without one).
+  // schemas and channels before the first, messages outside chunks); else records(). `chunks`:
+  // indexed_chunk_frames(), which the caller has already. `fn` returns false to stop; false when it did.
+  bool for_each_data_record(const std::vector<RecordFrame>& chunks, const std::function<bool(const RecordFrame&)>& fn);
+  // The chunks in file order from the index, where every chunk is indexed, in order and apart;
+  // else none.
   std::vector<RecordFrame> indexed_chunk_frames() const;
   // The record's content, up to `limit` bytes (the start of it when longer).
   std::string content(const RecordFrame& frame, uint64_t limit);

@@ -74,6 +74,19 @@ export function partBytes(parts, offset, length) {
   return part ? part.bytes.subarray(offset - part.start, offset - part.start + length) : null;
 }
 
+// The boundary of an answer in parts of the file as it was probed (206, multipart/byteranges,
+// the same ETag and Last-Modified where both name one), or null.
+/**
+ * @param {number} status
+ * @param {(name: string) => string | null} header
+ * @param {{etag: string | null, lastModified: string | null}} file
+ */
+function partsBoundary(status, header, { etag, lastModified }) {
+  /** @type {(name: string, was: string | null) => boolean} */
+  const same = (name, was) => !was || !header(name) || header(name) === was;
+  return status === 206 && same('ETag', etag) && same('Last-Modified', lastModified) ? byterangesBoundary(header('Content-Type')) : null;
+}
+
 // Several ranges in one fetch of the file: the parts, or null when the server refused such a
 // request (a cross-origin server whose preflight does not allow it), or answered otherwise than
 // with several parts of this file (the whole file, one part, another ETag, Last-Modified or
@@ -92,9 +105,7 @@ export async function fetchRanges(reader, { url, size, etag, lastModified }, ran
     return null;
   }
   reader.requests++;
-  /** @type {(name: string, was: string | null) => boolean} */
-  const same = (name, was) => !was || !response.headers.get(name) || response.headers.get(name) === was;
-  const boundary = response.status === 206 && same('ETag', etag) && same('Last-Modified', lastModified) && byterangesBoundary(response.headers.get('Content-Type'));
+  const boundary = partsBoundary(response.status, (name) => response.headers.get(name), { etag, lastModified });
   if (!boundary) {
     await response.body?.cancel().catch(() => {});
     return null;
@@ -193,8 +204,7 @@ export function readWindow(reader, { url, size, etag, lastModified, rangeBytes }
       return null; // the codec's own read of it says what went wrong
     }
   } else {
-    const same = (/** @type {string} */ name, /** @type {string | null} */ was) => !was || !header(name) || header(name) === was;
-    const boundary = xhr.status === 206 && same('ETag', etag) && same('Last-Modified', lastModified) && byterangesBoundary(header('Content-Type'));
+    const boundary = partsBoundary(xhr.status, header, { etag, lastModified });
     parts = boundary ? parseByteranges(new Uint8Array(xhr.response), boundary, size) : null;
   }
   if (!parts) return null;
