@@ -9,6 +9,11 @@
 #include "mcap/walk.h"
 
 namespace logscope::mcap {
+namespace {
+
+constexpr uint64_t kWalkPiece = 4u << 20;  // a planned range of a walk between indexed chunks
+
+}  // namespace
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<McapInspector>(source); }
 
@@ -56,11 +61,53 @@ const std::vector<RecordFrame>& McapInspector::records() {
     records_complete_ = model_.top_records_complete;
   } else if (model_.header_end > 0) {
     bool all = true;
-    std::vector<RecordFrame> listed = list_records(source_, model_.header_end, end, &all);
+    std::vector<RecordFrame> chunks = indexed_chunk_frames();
+    std::vector<RecordFrame> listed = chunks.empty() ? list_records(source_, model_.header_end, end, &all) : records_from_index(chunks, end, &all);
     out.insert(out.end(), listed.begin(), listed.end());
     records_complete_ = all;
   }
   if (model_.has_footer) out.push_back(RecordFrame{model_.footer_offset, kOpFooter, kFooterContent});
+  return out;
+}
+
+// The top-level records where the index places every chunk: each chunk and its MessageIndex
+// records come from the ChunkIndex without a read (a 100 GB file by URL would take a round trip a
+// chunk), and only what lies between them is walked: the schemas and channels before the first
+// chunk, DataEnd and the summary after the last, a planned read at a time. Capped as a walk is.
+std::vector<RecordFrame> McapInspector::records_from_index(const std::vector<RecordFrame>& chunks, uint64_t end, bool* all) {
+  std::vector<RecordFrame> out;
+  *all = true;
+  auto room = [&] {
+    if (out.size() < kMaxListedRecords) return true;
+    *all = false;
+    return false;
+  };
+  auto walk = [&](uint64_t from, uint64_t to) {
+    if (from >= to || !room()) return;
+    std::vector<ByteRange> pieces;  // a remote file fetches the region a window at a time
+    for (uint64_t at = from; at < to; at += kWalkPiece) pieces.push_back({at, std::min(kWalkPiece, to - at)});
+    PlannedReads planned(source_, std::move(pieces));
+    bool listed = true;
+    std::vector<RecordFrame> found = list_records(source_, from, to, &listed);
+    size_t take = std::min(found.size(), kMaxListedRecords - out.size());
+    out.insert(out.end(), found.begin(), found.begin() + static_cast<std::ptrdiff_t>(take));
+    *all = *all && listed && take == found.size();
+  };
+  std::vector<MessageIndexPlace> places;
+  uint64_t at = model_.header_end;
+  for (size_t i = 0; i < chunks.size() && *all; ++i) {
+    walk(at, chunks[i].offset);
+    if (!room()) break;
+    out.push_back(chunks[i]);
+    at = chunks[i].end();
+    if (!message_index_places(model_.chunks[i], &places)) continue;  // walked with the next gap
+    for (const MessageIndexPlace& p : places) {
+      if (!room()) break;
+      out.push_back(p.frame);
+      at = p.frame.end();
+    }
+  }
+  if (*all) walk(at, end);
   return out;
 }
 

@@ -19,6 +19,10 @@
 #include "mcap/payload.h"
 #include "mcap/reader.h"
 
+namespace logscope {
+class Timeline;
+}
+
 namespace logscope::mcap {
 
 // A chunk's records, decompressed, with where each record starts in them.
@@ -85,6 +89,7 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   // The chunks in file order from the index, where every chunk is indexed, in order and apart;
   // else none.
   std::vector<RecordFrame> indexed_chunk_frames() const;
+  std::vector<RecordFrame> records_from_index(const std::vector<RecordFrame>& chunks, uint64_t end, bool* all);
   // The record's content, up to `limit` bytes (the start of it when longer).
   std::string content(const RecordFrame& frame, uint64_t limit);
   TreeNode record_node(size_t k);
@@ -94,6 +99,7 @@ class McapInspector : public FormatInspector, public MessageSourceOwner {
   Json attachments_query(QueryArgs& args);
   Json metadata_query(QueryArgs& args);
   Json timeline_query(QueryArgs& args);
+  bool add_message_indexes(const ChunkInfo& c, Timeline& timeline, const std::map<uint16_t, size_t>& rows);
   Json channels_query();
   // Every message, payloads viewed and not decoded (the iteration benchmark, `iterate_all`).
   Json iterate_query(QueryArgs& args, const ProgressFn& progress);

@@ -14,7 +14,25 @@ namespace {
 
 constexpr uint64_t kMaxPage = 10000;
 constexpr uint64_t kMaxTimelineMessageReads = 1000000;  // messages outside chunks read for the timeline
+constexpr size_t kMaxExactTimelineChunks = 512;  // chunks in a timeline's range whose MessageIndex records are read
 constexpr uint64_t kMaxHashedOutsideMessage = 256u << 20;  // a message outside chunks read whole for its SHA1
+
+// Where a chunk's MessageIndex records start (UINT64_MAX: the index names none, or too many bytes).
+uint64_t index_records_start(const ChunkInfo& c) {
+  if (c.message_index_offsets.empty() || c.message_index_length == 0 || c.message_index_length > (64u << 20)) return UINT64_MAX;
+  uint64_t from = UINT64_MAX;
+  for (const auto& [id, o] : c.message_index_offsets) from = std::min(from, o);
+  return from;
+}
+
+// Messages per channel in a chunk from its MessageIndex records' lengths, without reading them.
+bool counts_from_index_lengths(const ChunkInfo& c, std::vector<std::pair<uint16_t, uint64_t>>* counts) {
+  std::vector<MessageIndexPlace> places;
+  if (!message_index_places(c, &places)) return false;
+  counts->clear();
+  for (const MessageIndexPlace& p : places) counts->push_back({p.channel_id, p.messages()});
+  return true;
+}
 
 }  // namespace
 
@@ -204,9 +222,37 @@ Json McapInspector::metadata_query(QueryArgs& args) {
   return out;
 }
 
-// Per channel, from each chunk's MessageIndex records (one read per chunk, exact times); a chunk
-// without them spreads its counted messages over its span; messages outside chunks come from the
-// records (bounded). No chunk is decompressed.
+// Adds a chunk's messages at their exact times from its MessageIndex records; false when they
+// cannot be read whole or do not parse (the caller then spreads the chunk's count).
+bool McapInspector::add_message_indexes(const ChunkInfo& c, Timeline& timeline, const std::map<uint16_t, size_t>& rows) {
+  uint64_t from = index_records_start(c);
+  if (from == UINT64_MAX) return false;
+  std::vector<uint8_t> bytes = source_.read_vector(from, static_cast<size_t>(c.message_index_length));
+  if (bytes.size() != c.message_index_length) return false;
+  std::string_view view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  std::vector<std::pair<size_t, uint64_t>> times;  // (row, log time), added once all parse
+  for (uint64_t pos = 0; pos < view.size();) {
+    RecordFrame frame;
+    MessageIndex mi;
+    std::string why;
+    if (!frame_at(view, pos, &frame, &why) || frame.op != kOpMessageIndex ||
+        !parse_message_index(view.substr(static_cast<size_t>(frame.content_offset()), static_cast<size_t>(frame.length)), &mi, &why))
+      return false;
+    auto row = rows.find(mi.channel_id);
+    if (row != rows.end())
+      for (const auto& [t, o] : mi.entries) times.push_back({row->second, t});
+    pos = frame.end();
+  }
+  for (const auto& [row, t] : times) timeline.add(row, t);
+  return true;
+}
+
+// Per channel. A whole-log view has a few bins per chunk at most, so each chunk's count is spread
+// over its span (as a bag's), counted without a read from its MessageIndex records' lengths. Up to
+// kMaxExactTimelineChunks chunks in [t0, t1] give exact times instead: their MessageIndex records
+// are read (one planned pass, so a remote file fetches them a window at a time). A chunk whose count
+// the index cannot give is read too; messages outside chunks come from the records (bounded). No
+// chunk is decompressed.
 Json McapInspector::timeline_query(QueryArgs& args) {
   uint64_t lo = model_.start_time.value_or(0), hi = model_.end_time.value_or(0);
   uint64_t t0 = 0, t1 = 0;
@@ -218,42 +264,49 @@ Json McapInspector::timeline_query(QueryArgs& args) {
     const Schema* s = model_.schema(info.channel.schema_id);
     rows[id] = timeline.row(info.channel.topic, s ? s->name : "");
   }
-  std::string resolution = "message";
-  for (const ChunkInfo& c : model_.chunks) {
-    bool exact = false;
-    if (!c.message_index_offsets.empty() && c.message_index_length > 0 && c.message_index_length <= (64u << 20)) {
-      uint64_t from = UINT64_MAX;
-      for (const auto& [id, o] : c.message_index_offsets) from = std::min(from, o);
-      std::vector<uint8_t> bytes = source_.read_vector(from, static_cast<size_t>(c.message_index_length));
-      std::string_view view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      uint64_t pos = 0;
-      exact = bytes.size() == c.message_index_length;
-      while (exact && pos < view.size()) {
-        RecordFrame frame;
-        MessageIndex mi;
-        std::string why;
-        if (!frame_at(view, pos, &frame, &why) || frame.op != kOpMessageIndex ||
-            !parse_message_index(view.substr(static_cast<size_t>(frame.content_offset()), static_cast<size_t>(frame.length)), &mi, &why)) {
-          exact = false;
-          break;
-        }
-        auto row = rows.find(mi.channel_id);
-        if (row != rows.end())
-          for (const auto& [t, o] : mi.entries) timeline.add(row->second, t);
-        pos = frame.end();
-      }
+  auto spread = [&](const ChunkInfo& c, const std::vector<std::pair<uint16_t, uint64_t>>& counts) {
+    for (const auto& [id, n] : counts) {
+      auto row = rows.find(id);
+      if (row != rows.end()) timeline.spread(row->second, c.message_start_time, c.message_end_time, n);
     }
-    if (exact) continue;
-    if (c.counted) {
-      resolution = "chunk";
-      for (const auto& [id, n] : c.channel_counts) {
-        auto row = rows.find(id);
-        if (row != rows.end()) timeline.spread(row->second, c.message_start_time, c.message_end_time, n);
+  };
+  size_t in_range = 0;
+  for (const ChunkInfo& c : model_.chunks) in_range += c.message_end_time >= t0 && c.message_start_time <= t1;
+  const bool exact = in_range <= kMaxExactTimelineChunks;
+  std::vector<std::pair<uint16_t, uint64_t>> counts;  // one chunk's, from the lengths (not kept: 1 TB has a million chunks)
+  std::vector<size_t> to_read;  // chunks whose MessageIndex records are read, in file order
+  std::vector<ByteRange> ranges;
+  for (size_t k = 0; k < model_.chunks.size(); k++) {
+    const ChunkInfo& c = model_.chunks[k];
+    bool wanted = exact && c.message_end_time >= t0 && c.message_start_time <= t1;
+    if (!wanted && (c.counted || counts_from_index_lengths(c, &counts))) continue;
+    uint64_t from = index_records_start(c);
+    if (from == UINT64_MAX) continue;
+    to_read.push_back(k);
+    ranges.push_back({from, c.message_index_length});
+  }
+  bool spread_any = false, partial = false;
+  {
+    PlannedReads planned(source_, std::move(ranges));
+    size_t next = 0;
+    for (size_t k = 0; k < model_.chunks.size(); k++) {
+      const ChunkInfo& c = model_.chunks[k];
+      if (next < to_read.size() && to_read[next] == k) {
+        next++;
+        if (add_message_indexes(c, timeline, rows)) continue;
       }
-    } else {
-      resolution = "partial";
+      if (c.counted) {
+        spread(c, c.channel_counts);
+      } else if (counts_from_index_lengths(c, &counts)) {
+        spread(c, counts);
+      } else {
+        partial = true;
+        continue;
+      }
+      spread_any |= c.message_end_time >= t0 && c.message_start_time <= t1;  // the bins shown are not exact
     }
   }
+  std::string resolution = partial ? "partial" : spread_any ? "chunk" : "message";
   // Messages outside chunks have no index: their records are read (22 bytes each), up to a bound.
   bool outside = model_.messages_outside_chunks > 0 || (model_.chunks.empty() && model_.message_count > 0);
   if (outside) {

@@ -494,4 +494,30 @@ std::vector<RecordFrame> list_records(ByteSource& source, uint64_t from, uint64_
   return out;
 }
 
+bool message_index_places(const ChunkInfo& c, std::vector<MessageIndexPlace>* places) {
+  places->clear();
+  if (c.message_index_offsets.empty() || c.message_index_length == 0) return false;
+  // In offset order (sorting plain offsets: the page's module already holds that sort).
+  std::vector<uint64_t> offsets;
+  offsets.reserve(c.message_index_offsets.size());
+  for (const auto& [id, o] : c.message_index_offsets) offsets.push_back(o);
+  std::sort(offsets.begin(), offsets.end());
+  places->resize(offsets.size());
+  for (const auto& [id, o] : c.message_index_offsets) {
+    MessageIndexPlace& p = (*places)[static_cast<size_t>(std::lower_bound(offsets.begin(), offsets.end(), o) - offsets.begin())];
+    if (p.frame.op) return false;  // two channels at one offset
+    p = {id, RecordFrame{o, kOpMessageIndex, 0}};
+  }
+  const uint64_t from = places->front().frame.offset;
+  if (from != c.end() || c.message_index_length > UINT64_MAX - from) return false;
+  const uint64_t end = from + c.message_index_length;
+  for (size_t i = 0; i < places->size(); i++) {
+    RecordFrame& f = (*places)[i].frame;
+    uint64_t next = i + 1 < places->size() ? (*places)[i + 1].frame.offset : end;
+    if (next < f.offset || next - f.offset < kRecordPrefix + 6 || (next - f.offset - kRecordPrefix - 6) % 16 != 0) return false;
+    f.length = next - f.offset - kRecordPrefix;
+  }
+  return true;
+}
+
 }  // namespace logscope::mcap

@@ -85,4 +85,15 @@ class ScanBuilder : public RecordHandler {
 // skipped as the scan does: the tree's list when the index served. Capped at kMaxListedRecords.
 std::vector<RecordFrame> list_records(ByteSource& source, uint64_t from, uint64_t end, bool* listed_all);
 
+// A chunk's MessageIndex records as its ChunkIndex places them: each channel's offset, and their
+// total length. The records lie end to end from the chunk's end, so each one's length is the
+// distance to the next; false when the offsets and the length do not fit that (then only a read
+// can tell). No byte is read.
+struct MessageIndexPlace {
+  uint16_t channel_id = 0;
+  RecordFrame frame;
+  uint64_t messages() const { return (frame.length - 6) / 16; }  // channel id, entries' length, 16 bytes each
+};
+bool message_index_places(const ChunkInfo& c, std::vector<MessageIndexPlace>* places);
+
 }  // namespace logscope::mcap

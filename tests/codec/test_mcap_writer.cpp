@@ -237,6 +237,65 @@ TEST_CASE("mcap writer: the summary of an indexed file reads the header, the foo
   CHECK(counting.bytes_read() == index_bytes);
 }
 
+TEST_CASE("mcap timeline: a whole log of many chunks from the chunk index alone, a narrow range exact") {
+  WriterOptions many, few;
+  many.chunk_size = 1024;
+  few.chunk_size = 256 * 1024;
+  mcap_test::Written small = small_file(many, 20000), big = small_file(few, 20000);
+  MemoryByteSource memory(reinterpret_cast<const uint8_t*>(small.bytes.data()), small.bytes.size());
+  CountingByteSource counting(memory);
+  auto inspector = open_inspector(counting);
+  inspector->summary();
+  REQUIRE(file_model(*inspector)->chunks.size() > 600);
+  MemoryByteSource big_memory(reinterpret_cast<const uint8_t*>(big.bytes.data()), big.bytes.size());
+  auto reference = open_inspector(big_memory);
+  reference->summary();
+  REQUIRE(file_model(*reference)->chunks.size() < 20);
+  auto totals = [](const Json& timeline) {
+    std::map<std::string, uint64_t> out;
+    for (const Json& row : timeline.find("rows")->elements()) out[row.find("name")->as_string()] = row.find("total")->as_uint();
+    return out;
+  };
+
+  // Past 512 chunks, the whole log spreads each chunk's count (from its MessageIndex records'
+  // lengths) over its span, and reads nothing.
+  counting.reset();
+  Json whole = inspector->query("timeline", Json::object(), nullptr);
+  CHECK(whole.find("resolution")->as_string() == "chunk");
+  CHECK(counting.bytes_read() == 0);
+  Json exact_whole = reference->query("timeline", Json::object(), nullptr);
+  CHECK(exact_whole.find("resolution")->as_string() == "message");
+  CHECK(totals(whole) == totals(exact_whole));
+  CHECK(totals(whole)["/imu"] == small.per_channel.begin()->second);
+
+  // 20 s of the 200 s: about a tenth of the chunks, read exactly, as the few-chunk file's.
+  Json narrow = Json::object();
+  narrow["t0_ns"] = small.first_time + 50000000000ull;
+  narrow["t1_ns"] = small.first_time + 70000000000ull;
+  narrow["bins"] = 200;
+  counting.reset();
+  Json got = inspector->query("timeline", narrow, nullptr);
+  CHECK(got.find("resolution")->as_string() == "message");
+  CHECK(counting.bytes_read() > 0);
+  CHECK(counting.bytes_read() < small.bytes.size() / 5);
+  Json want = reference->query("timeline", narrow, nullptr);
+  CHECK(got.find("rows")->dump() == want.find("rows")->dump());
+
+  // The tree's top level: every record the writer wrote, the chunks and their MessageIndex records
+  // placed from the index; only what lies between chunks (the attachment, the metadata, the
+  // summary) is walked, not a read a chunk.
+  counting.reset();
+  REQUIRE(inspector->child_count("") == small.ledger.size());
+  std::vector<TreeNode> nodes = inspector->children("", 0, small.ledger.size());
+  size_t between = 0;
+  for (size_t k = 0; k < small.ledger.size(); ++k) {
+    CHECK(nodes[k].offset == small.ledger[k].offset);
+    CHECK(nodes[k].length == small.ledger[k].length);
+    between += small.ledger[k].op != kOpChunk && small.ledger[k].op != kOpMessageIndex;
+  }
+  CHECK(counting.read_calls() <= between + 4);  // a record head each (the summary's ChunkIndexes among them)
+}
+
 TEST_CASE("mcap format: the magic, a magic cut short, and the info text's layout") {
   mcap_test::Written w = small_file(WriterOptions(), 30);
   CHECK(looks_like_mcap(w.bytes.substr(0, 8)));
