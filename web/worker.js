@@ -673,10 +673,12 @@ async function preloadScatteredReads(progress = () => true) {
 // fetches code): they never wait for the read-ahead.
 const INDEX_OPS = new Set(['open', 'prepareOutputs', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
-// Requests that read a pass's planned chunks (a plot's, an export's: HttpReader.readWindow).
-const PLANNED_QUERIES = new Set(['plot', 'columns', 'decoded']);
+// Requests that read a pass's planned chunks (a plot's, an export's, the MCAP timeline's message
+// indexes, the chunk heads of the tree's top level: HttpReader.readWindow).
+const PLANNED_QUERIES = new Set(['plot', 'columns', 'decoded', 'timeline']);
 /** @param {string} op @param {unknown} args */
-const readsPlanned = (op, args) => op === 'writeOutput' || ((op === 'query' || op === 'fullQuery') && PLANNED_QUERIES.has(/** @type {{name?: string}} */ (args)?.name ?? ''));
+const readsPlanned = (op, args) => op === 'writeOutput' || (op === 'children' && !(/** @type {{id?: string}} */ (args)?.id)) ||
+  ((op === 'query' || op === 'fullQuery') && PLANNED_QUERIES.has(/** @type {{name?: string}} */ (args)?.name ?? ''));
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.
 let queue = Promise.resolve();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,17 @@ struct Remote {
   }
 };
 
+// The file opened to its summary; then what the open cached (a small file's whole) is gone, as in a
+// big one, and the requests are counted from zero.
+std::unique_ptr<FormatInspector> open_remote(Remote& remote) {
+  auto inspector = open_inspector(remote.cached, detect(remote.cached));
+  REQUIRE(inspector);
+  inspector->summary();
+  remote.cached.clear();
+  remote.requests.reset();
+  return inspector;
+}
+
 struct Pass {
   std::string answer;
   uint64_t requests = 0, windows = 0, window_ranges = 0, most_preloaded = 0, left_preloaded = 0;
@@ -126,11 +138,7 @@ Pass run(const std::vector<uint8_t>& bytes, bool planned, uint64_t max_chunks, b
          bool keep_every_other = false, uint64_t window_bytes = 32u << 20) {
   Remote remote(bytes, planned, window_bytes);
   remote.keep_every_other = keep_every_other;
-  auto inspector = open_inspector(remote.cached, detect(remote.cached));
-  REQUIRE(inspector);
-  inspector->summary();
-  remote.cached.clear();  // what the open cached (a small file's whole) is gone, as in a big one
-  remote.requests.reset();
+  auto inspector = open_remote(remote);
   Pass out;
   if (export_all) {
     StringSink sink;
@@ -306,4 +314,34 @@ TEST_CASE("planned reads: a walk without read-ahead fetches no window") {
   seen = 0;
   rosbag::for_each_message(remote.cached, bag, options, [&](const rosbag::MessageView&) { return ++seen < 3; }, nullptr);
   CHECK(remote.windows == 1);
+}
+
+TEST_CASE("planned reads: the structure tree's first page of a remote file, not a round trip a chunk") {
+  // The bag's chunk nodes read each chunk's header (their compression): one window for the page.
+  for (bool planned : {false, true}) {
+    CAPTURE(planned);
+    std::vector<uint8_t> bytes = chunky_bag("lz4");
+    Remote remote(bytes, planned);
+    auto inspector = open_remote(remote);
+    std::vector<TreeNode> page = inspector->children("", 0, 100);
+    REQUIRE(page.size() == 100);
+    CHECK(page[1].label.find("chunk 0 (lz4, ") == 0);
+    CHECK(page[99].label.find("chunk 98 (lz4, ") == 0);
+    if (planned) {
+      CHECK(remote.windows == 1);
+      CHECK(remote.window_ranges == 99);
+      CHECK(remote.requests.read_calls() <= 2);
+    } else {
+      CHECK(remote.requests.read_calls() >= 99);
+    }
+  }
+  // The MCAP's top-level records come from its chunk index: only what lies between chunks and the
+  // summary are read, whatever the chunks.
+  std::vector<uint8_t> bytes = chunky_mcap();
+  Remote remote(bytes, true);
+  auto inspector = open_remote(remote);
+  uint64_t roots = inspector->child_count("");
+  CHECK(roots > 3 * 100);  // the chunks and their MessageIndex records, and the summary's
+  CHECK(inspector->children("", 0, 50).size() == 50);
+  CHECK(remote.requests.read_calls() + remote.windows <= 4);
 }

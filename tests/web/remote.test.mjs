@@ -214,6 +214,43 @@ test('a plot over a 50 GB remote virtual bag reads its sampled chunks 16 MB a re
   }
 });
 
+// Found by visiting every tab of 100 GB virtual logs by URL (2026-12-06): the MCAP's Timeline read
+// every chunk's MessageIndex records and its Structure tab every record's head, a request each
+// (about 120,000 at 100 GB), and the bag's Structure tab each listed chunk's head, a request each.
+// Now the timeline of a whole log spreads each chunk's count, known from its index, the MCAP's top
+// level comes from its chunk index, and the bag's page of chunk heads is one planned window.
+test('the Timeline and the Structure tab of 50 GB remote virtual logs take a few requests, not one a chunk', async (t) => {
+  if (skip(t)) return;
+  const templates = { bag: join(dir, 'tabs.bag'), mcap: join(dir, 'tabs.mcap') };
+  execFileSync(cli, ['make-demo-rosbag', templates.bag, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  execFileSync(cli, ['make-demo-mcap', templates.mcap, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates, delayMs: 20 });
+  const requests = async () => (await (await fetch(`${server.base}/stats`)).json()).requests;
+  try {
+    for (const ext of ['mcap', 'bag']) {
+      const page = await env.newPage({ query: remoteQuery(`${server.base}/tabs.${ext}?size=50G`) });
+      assert.equal(await waitRemote(page), 'summary');
+      let before = await requests();
+      await page.click('#tab-plots');
+      await page.waitForFunction(() => /per slice/.test(document.querySelector('#timeline-note')?.textContent || ''), null, { timeout: 60_000 });
+      assert.match(await page.textContent('#timeline-note'), /from the chunk index/);
+      assert.ok(await requests() - before <= 1, `${ext}: the timeline took ${await requests() - before} requests`);
+      before = await requests();
+      await page.click('#tab-explore');
+      await page.waitForFunction(() => document.querySelectorAll('.tree-row').length > 20 && /chunk|Chunk/.test(document.querySelector('.tree')?.textContent || ''), null, { timeout: 60_000 });
+      // The MCAP's whole summary (its chunk indexes) in a window or two; the bag's chunk heads in
+      // a window, after learning that the server answers several ranges in one request.
+      const took = await requests() - before;
+      assert.ok(took <= 6, `${ext}: the structure tab took ${took} requests`);
+      await screenshot(page, `remote-${ext}-50G-structure`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 // Found with bench:scale (2026-12-04): a 1 GB CARLA log by URL (50 ms a request) went "silent"
 // after 20 s. The log has no index, so its summary is a scan of the whole file; the codec read it
 // one synchronous request after another with no progress, and the watchdog stopped the worker.

@@ -183,7 +183,34 @@ export function readWindow(reader, { url, size, etag, lastModified, rangeBytes }
     else spans.push([offset, end - offset]);
   }
   if (!spans.length || (spans.length > 1 && !reader.multipart)) return null;
-  const asked = spans.slice(0, RANGES_PER_REQUEST);
+  // A hundred spans a request, one request after another (a tree page's chunk heads are more).
+  /** @type {{start: number, bytes: Uint8Array}[]} */
+  const parts = [];
+  for (let first = 0; first < spans.length; first += RANGES_PER_REQUEST) {
+    const got = windowRequest(reader, { url, size, etag, lastModified, rangeBytes }, spans.slice(first, first + RANGES_PER_REQUEST));
+    if (!got) break; // what came is used; the codec reads the rest itself
+    parts.push(...got);
+  }
+  if (!parts.length) return null;
+  for (const part of parts) reader.bytesRead += part.bytes.byteLength;
+  /** @type {(number | Uint8Array)[]} */
+  const out = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const offset = flat[i], length = Math.min(size, offset + flat[i + 1]) - offset;
+    const bytes = length > 0 ? partBytes(parts, offset, length) : null;
+    if (bytes) out.push(offset, bytes);
+  }
+  return out;
+}
+
+// One synchronous request for `asked` spans: their parts, or null.
+/**
+ * @param {{requests: number}} reader
+ * @param {Parameters<typeof readWindow>[1]} file
+ * @param {[offset: number, length: number][]} asked
+ * @returns {{start: number, bytes: Uint8Array}[] | null}
+ */
+function windowRequest(reader, { url, size, etag, lastModified, rangeBytes }, asked) {
   const xhr = new XMLHttpRequest();
   xhr.open('GET', url, false);
   xhr.responseType = 'arraybuffer';
@@ -195,26 +222,13 @@ export function readWindow(reader, { url, size, etag, lastModified, rangeBytes }
   }
   reader.requests++;
   const header = (/** @type {string} */ name) => xhr.getResponseHeader(name);
-  /** @type {{start: number, bytes: Uint8Array}[] | null} */
-  let parts = null;
   if (asked.length === 1) {
     try {
-      parts = [{ start: asked[0][0], bytes: rangeBytes(xhr.status, xhr.statusText, header, xhr.response, asked[0][0], asked[0][0] + asked[0][1]) }];
+      return [{ start: asked[0][0], bytes: rangeBytes(xhr.status, xhr.statusText, header, xhr.response, asked[0][0], asked[0][0] + asked[0][1]) }];
     } catch {
       return null; // the codec's own read of it says what went wrong
     }
-  } else {
-    const boundary = partsBoundary(xhr.status, header, { etag, lastModified });
-    parts = boundary ? parseByteranges(new Uint8Array(xhr.response), boundary, size) : null;
   }
-  if (!parts) return null;
-  for (const part of parts) reader.bytesRead += part.bytes.byteLength;
-  /** @type {(number | Uint8Array)[]} */
-  const out = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) {
-    const offset = flat[i], length = Math.min(size, offset + flat[i + 1]) - offset;
-    const bytes = length > 0 ? partBytes(parts, offset, length) : null;
-    if (bytes) out.push(offset, bytes);
-  }
-  return out;
+  const boundary = partsBoundary(xhr.status, header, { etag, lastModified });
+  return boundary ? parseByteranges(new Uint8Array(xhr.response), boundary, size) : null;
 }
