@@ -674,10 +674,11 @@ async function preloadScatteredReads(progress = () => true) {
 const INDEX_OPS = new Set(['open', 'prepareOutputs', 'checkFile', 'useSchemas', 'summary', 'readStats', 'childCount', 'children', 'locate', 'reveal', 'spans', 'bytes', 'decode', 'infoText']);
 
 // Requests that read a pass's planned chunks (a plot's, an export's, the MCAP timeline's message
-// indexes, the chunk heads of the tree's top level: HttpReader.readWindow).
+// indexes, the chunk heads of the tree's top level, a bag's chunk heads and IndexData for the
+// images' frame times: HttpReader.readWindow).
 const PLANNED_QUERIES = new Set(['plot', 'columns', 'decoded', 'timeline']);
 /** @param {string} op @param {unknown} args */
-const readsPlanned = (op, args) => op === 'writeOutput' || (op === 'children' && !(/** @type {{id?: string}} */ (args)?.id)) ||
+const readsPlanned = (op, args) => op === 'writeOutput' || op === 'imageFrame' || (op === 'children' && !(/** @type {{id?: string}} */ (args)?.id)) ||
   ((op === 'query' || op === 'fullQuery') && PLANNED_QUERIES.has(/** @type {{name?: string}} */ (args)?.name ?? ''));
 
 // Requests run one after another: `open` awaits the module, and later requests need its result.

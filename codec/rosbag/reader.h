@@ -25,6 +25,9 @@ void open_bag(ByteSource& source, Format format, Bag* bag, const ProgressFn& pro
 bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress = nullptr);
 // One chunk's header (compression, sizes), read once; the views read only the chunks they show.
 bool read_chunk_header(ByteSource& source, Bag* bag, size_t index);
+// The bytes from a chunk's position that hold its head as writers write it (lengths, op,
+// compression, size: about 60): the range a pass announces for read_chunk_header.
+constexpr uint64_t kChunkHeadBytes = 512;
 // The IndexData records after chunk `index` (its header is read first), as (offset, length)
 // pairs: at most one more than the chunk's ChunkInfo lists connections.
 std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(ByteSource& source, Bag* bag, size_t index);

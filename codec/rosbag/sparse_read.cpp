@@ -4,6 +4,7 @@
 #include "rosbag/sparse_read.h"
 
 #include <algorithm>
+#include <memory>
 #include <queue>
 
 #include "rosbag/chunk_pipeline.h"
@@ -67,13 +68,39 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
 
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> pending;
   ProgressTicker ticker(progress, bag.file_size, 1);  // in bytes of the file, as every pass reports
+  // Listing times reads every chosen chunk's head, then its IndexData: two plans, so that a remote
+  // file fetches them a window at a time, not two round trips a chunk. The heads are the first
+  // half of the progress.
+  auto done_at = [&](uint64_t pos) { return times_only ? bag.file_size / 2 + pos / 2 : pos; };
+  std::unique_ptr<PlannedReads> planned;
+  if (times_only) {
+    std::vector<ByteRange> heads, spans;
+    for (size_t index : order) {
+      const Chunk& c = bag.chunks[index];
+      if (!c.header_read && c.pos < bag.file_size) heads.push_back({c.pos, std::min(kChunkHeadBytes, bag.file_size - c.pos)});
+    }
+    {
+      PlannedReads reading_heads(source, std::move(heads));  // ended before the next plan starts
+      for (size_t index : order) {
+        if (!ticker.update(bag.chunks[index].pos / 2)) {
+          result.cancelled = true;
+          return result;
+        }
+        if (!read_chunk_header(source, &bag, index)) break;  // the walk below says so
+        const Chunk& c = bag.chunks[index];
+        const uint64_t from = c.record_end(), to = chunk_span_end(bag, positions, c);
+        if (to > from && to - from <= kMaxIndexSpan) spans.push_back({from, to - from});
+      }
+    }
+    planned = std::make_unique<PlannedReads>(source, std::move(spans));
+  }
   size_t next = 0;
   std::string header_bytes, why;
   HeaderFields fields;
   for (;;) {
     // A chunk may hold the next message while it starts no later than the earliest one pending.
     while (next < order.size() && (pending.empty() || bag.chunks[order[next]].start.ns() <= pending.top().time_ns)) {
-      if (!ticker.update(bag.chunks[order[next]].pos)) {
+      if (!ticker.update(done_at(bag.chunks[order[next]].pos))) {
         result.cancelled = true;
         return result;
       }

@@ -28,7 +28,6 @@ bool parse_node_index(const std::string& text, size_t from, uint64_t* out) {
 namespace {
 
 constexpr size_t kMaxSpans = 2000;  // a hex view shows a few KB; never build spans for a whole file
-constexpr uint64_t kChunkHeadGuess = 512;  // a chunk record's lengths and header (op, compression, size): ~60 bytes
 
 std::string label_for(int op, const HeaderFields& fields, const Bag& bag) {
   std::string label = op_name(op);
@@ -188,7 +187,7 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
     uint64_t skip = bag_.has_header ? 1 : 0;
     for (uint64_t k = std::max(first, skip); k < total && k < first + count && k - skip < bag_.chunks.size(); ++k) {
       const Chunk& c = bag_.chunks[k - skip];
-      if (!c.header_read && c.pos < bag_.file_size) heads.push_back({c.pos, std::min(kChunkHeadGuess, bag_.file_size - c.pos)});
+      if (!c.header_read && c.pos < bag_.file_size) heads.push_back({c.pos, std::min(kChunkHeadBytes, bag_.file_size - c.pos)});
     }
   }
   PlannedReads planned(source_, std::move(heads));

@@ -15,6 +15,7 @@
 #include "core/detect.h"
 #include "core/export.h"
 #include "core/inspector.h"
+#include "core/message_source.h"
 #include "inspector.h"
 #include "mcap/inspector.h"
 #include "mcap/writer.h"
@@ -344,4 +345,36 @@ TEST_CASE("planned reads: the structure tree's first page of a remote file, not 
   CHECK(roots > 3 * 100);  // the chunks and their MessageIndex records, and the summary's
   CHECK(inspector->children("", 0, 50).size() == 50);
   CHECK(remote.requests.read_calls() + remote.windows <= 4);
+}
+
+TEST_CASE("planned reads: a bag's listing of a topic's times (the images view) reads its heads, then its IndexData, a window at a time") {
+  std::vector<uint8_t> bytes = chunky_bag("lz4");
+  std::vector<uint64_t> want;
+  for (bool planned : {false, true}) {
+    CAPTURE(planned);
+    Remote remote(bytes, planned);
+    auto inspector = open_remote(remote);
+    const size_t chunks = rosbag::opened_bag(*inspector)->chunks.size();
+    REQUIRE(chunks >= 100);
+    WalkOptions listing;
+    listing.times_only = true;
+    std::vector<uint64_t> times;
+    std::string error;
+    CHECK(message_source_of(*inspector)->walk_with({"/x"}, listing, [&](const SourceMessage& m) {
+      times.push_back(m.time_ns);
+      return true;
+    }, nullptr, &error));
+    CHECK(error == "");
+    CHECK(times.size() == 2000);
+    CHECK(std::is_sorted(times.begin(), times.end()));
+    if (!planned) {
+      want = times;
+      CHECK(remote.requests.read_calls() >= chunks);  // a head and an IndexData each, a block or two
+    } else {
+      CHECK(times == want);
+      CHECK(remote.windows == 2);
+      CHECK(remote.window_ranges >= 2 * chunks - 2);
+      CHECK(remote.requests.read_calls() <= 4);
+    }
+  }
 }
