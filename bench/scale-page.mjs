@@ -58,15 +58,26 @@ async function readsAlone(page, url, ranges) {
 const progressText = (page) => page.$eval('#progress', (p) => (p.hidden ? '' : p.querySelector('.progress-text')?.textContent?.trim() || ''));
 const mib = (n) => n / 2 ** 20;
 
-// The timeline (from the index in memory), then a plot over the whole log: started, shown in
-// progress, cancelled.
-async function timelineAndPlot(page, row, stats, atSummary, shots, name) {
-  await page.click('#tab-plots');
-  await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true', null, { timeout: 300_000 });
-  row.timelineRequests = (await stats()).requests - atSummary.requests;
-  await page.screenshot({ path: join(shots, `${name}-timeline.png`) });
+// The Timeline tab and the Structure tab's first page, each first shown: the requests it added
+// and its time from the click to its rows on screen (row.timeline, row.structure).
+async function tabCosts(page, row, stats, shots, name) {
+  const tabs = [
+    ['timeline', '#tab-plots', () => document.querySelector('#timeline-card')?.dataset.loaded === 'true'],
+    ['structure', '#tab-explore', () => document.querySelectorAll('.tree-row').length > 1],
+  ];
+  for (const [key, tab, shown] of tabs) {
+    const before = (await stats()).requests;
+    const t0 = Date.now();
+    await page.click(tab);
+    await page.waitForFunction(shown, null, { timeout: 300_000, polling: 20 });
+    row[key] = { ms: Date.now() - t0, requests: (await stats()).requests - before };
+    await page.screenshot({ path: join(shots, `${name}-${key}.png`) });
+  }
+}
 
-  // A plot over the whole log: started, shown in progress, cancelled.
+// A plot over the whole log: started, shown in progress, cancelled.
+async function plotWhole(page, row, shots, name) {
+  await page.click('#tab-plots');
   await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0, null, { timeout: 60_000 });
   // A plot that ends within the time says how long it took (its chunks come a window a request:
   // HttpReader.readWindow), one still running is shown in progress and cancelled.
@@ -124,7 +135,8 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       await page.evaluate((again) => /** @type {any} */ (window).logscope.openUrl(again), `${url}&again=1`);
       await page.waitForFunction(() => document.body.dataset.summaryMs, null, { timeout: 300_000, polling: 10 });
       row.againMs = Number(await page.evaluate(() => document.body.dataset.summaryMs));
-      if (full) await timelineAndPlot(page, row, stats, atSummary, shots, `${ext}-${gb}G`);
+      await tabCosts(page, row, stats, shots, `${ext}-${gb}G`);
+      if (full) await plotWhole(page, row, shots, `${ext}-${gb}G`);
 
       // The full check: started, shown in progress with its estimate, cancelled.
       await page.click('#tab-problems');

@@ -165,6 +165,8 @@ const pageErrors = (list) => (list.some((r) => r.errors.length) ? `\nPage errors
 const askedCells = (r) => [r.askedMs, r.againMs, r.readsAloneMs].map((ms) => (Number.isFinite(ms) ? secondsOf(ms) : '—')).join(' | ');
 // A plot that ended within the run: its time and sample (chunks read of those in range).
 const plotCell = (r) => (r.plotSeconds !== undefined ? `done in ${r.plotSeconds.toFixed(1)} s (${r.plotSampled || 'every'} chunks)` : r.plotProgress || '—');
+// A tab first shown: its time to its rows, and the requests it added.
+const tabCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req.` : '—');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${r.checkStartSeconds === undefined ? '—' : `${r.checkStartSeconds.toFixed(1)} s`} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
 const doc = `# Scale benchmark: opening a remote log of 1 GB to 1 TB
@@ -206,16 +208,18 @@ the same when the page, already open with its next workers up, asks for the file
 probe made again by the same page, one after another as the open makes them (the transport's
 share of *asked*: no work in the page goes below it), with the requests and
 bytes the server counted by then, and the view worker's wasm memory. The compression facts are not read at open: for a big remote file
-the Overview asks first. *Timeline*: the requests the Timeline tab added (it reads the index in
-memory). A plot over the whole log and a full check then each run ${8} s: their progress text
+the Overview asks first. *Timeline* and *structure*: the Timeline tab and the Structure tab's
+first page of the tree, each first shown: from the click to its rows on screen, and the requests
+it added (the timeline reads the index in memory; the tree's page of chunks reads their heads,
+planned as one window). A plot over the whole log and a full check then each run ${8} s: their progress text
 (with the estimate of the time left), *check starts*: from the click to the pass running (the job
 worker opens its own copy of the index first), the check's read rate over those seconds, the job worker's
 memory, and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order, 8 MiB a request, for ${8} s after the check was cancelled.
 
-| size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline requests | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
-${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${r.timelineRequests} | ${plotCell(r)} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
+| size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
+${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${plotCell(r)} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(pages)}
 Screenshots of each (summary, timeline, plot and check in progress) are written to
 test-results/scale/. The plot over the whole log is a sample (\`max_chunks\`): one chunk per pixel
@@ -250,15 +254,17 @@ read rate. A virtual BDDF file is at most 200 GB (its index is built whole in th
 
 ### The page: \`?url=\` in Chromium
 
-As for the bag above, without the timeline and the plot. An MCAP whose summary holds more than
+As for the bag above, without the plot. The MCAP's timeline counts each chunk's messages from
+its chunk index (the lengths of its MessageIndex records), and its tree places its chunks and
+their MessageIndex records from there: neither reads a chunk's records. An MCAP whose summary holds more than
 4 MiB of chunk indexes (100 GB here) opens to its summary without them (docs/mcap.md): the
 page reads its schemas, channels and statistics alone, and its compression facts wait to be
 asked for. Its map of the file then reads the whole summary in the view worker, after the
 summary is shown, which is the view worker's memory here.
 
-| format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
-${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${checkCells(r)} |`).join('\n')}
+| format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
+${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(otherPages)}
 The CARLA log opens in the page at 1 GB only: its summary is a scan of the whole file, so at 10 GB
 it would take the size over the read limit.
