@@ -138,6 +138,9 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       await tabCosts(page, row, stats, shots, `${ext}-${gb}G`);
       if (full) await plotWhole(page, row, shots, `${ext}-${gb}G`);
 
+      // A pass a tab started is let finish first (a CARLA log's Timeline & plots tab draws its
+      // actor map: the job worker's open, a scan, and a whole pass), so the check is not queued.
+      await page.waitForFunction(() => document.querySelector('#progress')?.dataset.state !== 'running', null, { timeout: 600_000, polling: 200 });
       // The full check: started, shown in progress with its estimate, cancelled.
       await page.click('#tab-problems');
       await page.waitForSelector('#run-check:not([disabled])', { timeout: 60_000 });
