@@ -194,6 +194,11 @@ bool read_chunk_header(ByteSource& source, Bag* bag, size_t index) {
   return chunk.header_ok;
 }
 
+void plan_chunk_head(const Bag& bag, size_t index, std::vector<ByteRange>* ranges) {
+  const Chunk& c = bag.chunks[index];
+  if (!c.header_read && c.pos < bag.file_size) ranges->push_back({c.pos, std::min(kChunkHeadBytes, bag.file_size - c.pos)});
+}
+
 bool read_chunk_headers(ByteSource& source, Bag* bag, const ProgressFn& progress) {
   ProgressTicker ticker(progress, bag->chunks.size(), 16);
   for (size_t i = 0; i < bag->chunks.size(); ++i) {

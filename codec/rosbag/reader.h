@@ -28,6 +28,9 @@ bool read_chunk_header(ByteSource& source, Bag* bag, size_t index);
 // The bytes from a chunk's position that hold its head as writers write it (lengths, op,
 // compression, size: about 60): the range a pass announces for read_chunk_header.
 constexpr uint64_t kChunkHeadBytes = 512;
+// Adds that range of chunk `index` to a plan (ByteSource::will_read_ranges), unless its header was
+// read already.
+void plan_chunk_head(const Bag& bag, size_t index, std::vector<ByteRange>* ranges);
 // The IndexData records after chunk `index` (its header is read first), as (offset, length)
 // pairs: at most one more than the chunk's ChunkInfo lists connections.
 std::vector<std::pair<uint64_t, uint64_t>> chunk_index_records(ByteSource& source, Bag* bag, size_t index);

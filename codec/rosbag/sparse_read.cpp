@@ -75,10 +75,7 @@ SparseResult sparse_messages(ByteSource& source, Bag& bag, const IterateOptions&
   std::unique_ptr<PlannedReads> planned;
   if (times_only) {
     std::vector<ByteRange> heads, spans;
-    for (size_t index : order) {
-      const Chunk& c = bag.chunks[index];
-      if (!c.header_read && c.pos < bag.file_size) heads.push_back({c.pos, std::min(kChunkHeadBytes, bag.file_size - c.pos)});
-    }
+    for (size_t index : order) plan_chunk_head(bag, index, &heads);
     {
       PlannedReads reading_heads(source, std::move(heads));  // ended before the next plan starts
       for (size_t index : order) {

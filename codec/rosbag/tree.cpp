@@ -185,10 +185,8 @@ std::vector<TreeNode> BagInspector::children(const std::string& id, uint64_t fir
   std::vector<ByteRange> heads;
   if (id.empty() && bag_.version == 200) {
     uint64_t skip = bag_.has_header ? 1 : 0;
-    for (uint64_t k = std::max(first, skip); k < total && k < first + count && k - skip < bag_.chunks.size(); ++k) {
-      const Chunk& c = bag_.chunks[k - skip];
-      if (!c.header_read && c.pos < bag_.file_size) heads.push_back({c.pos, std::min(kChunkHeadBytes, bag_.file_size - c.pos)});
-    }
+    for (uint64_t k = std::max(first, skip); k < total && k < first + count && k - skip < bag_.chunks.size(); ++k)
+      plan_chunk_head(bag_, static_cast<size_t>(k - skip), &heads);
   }
   PlannedReads planned(source_, std::move(heads));
   for (uint64_t k = first; k < total && k < first + count; ++k) {
