@@ -112,8 +112,15 @@ for (const engine of ['firefox', 'webkit']) {
         await b.setFiles('#file-input', [files.big]);
         await b.waitFor(finished, 'big.bddf', { timeout: 180_000, what: 'big.bddf to be opened, verified and checked' });
         const said = await b.evaluate(notices);
-        assert.ok(said.includes('The file feeder did not answer (tried twice); the file is read without it, more slowly.'), said.join('\n'));
-        if (isolated) assert.ok(said.some((n) => /^The read-ahead helper did not start \(tried twice: .*\); the file is read without it, more slowly\.$/.test(n)), said.join('\n'));
+        // Firefox may also stop inside `new Worker()` while the feeder's script is held: the
+        // watchdog then tells that story instead. Either way the page says why it is slower.
+        const feederNotice = said.find((n) => n === 'The file feeder did not answer (tried twice); the file is read without it, more slowly.'
+          || n === 'The inspector froze twice while starting the file feeder; it now works without helper workers, more slowly.');
+        assert.ok(feederNotice, said.join('\n'));
+        if (feederNotice.startsWith('The inspector froze')) t.diagnostic(`${b.version} froze inside new Worker() while the feeder's script was held`);
+        // After a freeze the worker starts no helper at all, which also says why there is no read-ahead.
+        if (isolated) assert.ok(said.some((n) => /^The read-ahead helper did not start \(tried twice: .*\); the file is read without it, more slowly\.$/.test(n)
+          || /^The inspector froze twice while starting the (read-ahead helper|file feeder); it now works without helper workers, more slowly\.$/.test(n)), said.join('\n'));
         else t.diagnostic(`${b.version} is not cross-origin isolated: it has no read-ahead helper to keep from starting`);
         assert.equal(await b.evaluate(() => document.body.dataset.slowPath), 'true');
         assert.equal(await b.evaluate(() => window.logscope.state.checksum.result?.status), 'valid');
