@@ -74,6 +74,13 @@ size_t CountingByteSource::read(uint64_t offset, void* destination, size_t lengt
   return n;
 }
 
+size_t CountingByteSource::read_once(uint64_t offset, void* destination, size_t length) {
+  size_t n = inner_.read_once(offset, destination, length);
+  bytes_read_ += n;
+  ++read_calls_;
+  return n;
+}
+
 CachedByteSource::CachedByteSource(ByteSource& inner, Options options)
     : inner_(inner), options_(options), next_fetch_(options.block_size) {
   options_.block_size = std::max<size_t>(options_.block_size, 512);
@@ -217,6 +224,13 @@ void CachedByteSource::will_read(uint64_t offset, uint64_t length) {
   const Block* cached = find_block(offset);
   if (cached && cached->offset + cached->size >= offset + length) return;
   fetch(offset, static_cast<size_t>(length));
+}
+
+size_t CachedByteSource::read_once(uint64_t offset, void* destination, size_t length) {
+  if (!plan_.empty() || (!preloaded_.empty() && find_preloaded(offset)) || find_block(offset)) return read(offset, destination, length);
+  uint64_t total = inner_.size();
+  if (offset >= total) return 0;
+  return inner_.read(offset, destination, static_cast<size_t>(std::min<uint64_t>(length, total - offset)));
 }
 
 size_t CachedByteSource::read(uint64_t offset, void* destination, size_t length) {

@@ -26,6 +26,9 @@ class ByteSource {
   // Copies up to `length` bytes at `offset` into `destination` and returns how many were copied.
   // A short count means end of file or an unreadable range; it never throws.
   virtual size_t read(uint64_t offset, void* destination, size_t length) = 0;
+  // The same, for bytes a pass reads once, in order (SequentialReader's windows): a cache need not
+  // keep them. Wrappers hand it on.
+  virtual size_t read_once(uint64_t offset, void* destination, size_t length) { return read(offset, destination, length); }
 
   // Convenience: reads [offset, offset+length) clipped to the file into a new buffer.
   std::vector<uint8_t> read_vector(uint64_t offset, size_t length);
@@ -113,6 +116,7 @@ class CountingByteSource : public ByteSource {
   explicit CountingByteSource(ByteSource& inner) : inner_(inner) {}
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  size_t read_once(uint64_t offset, void* destination, size_t length) override;
   void will_read(uint64_t offset, uint64_t length) override { inner_.will_read(offset, length); }
   void expect_run(uint64_t length) override { inner_.expect_run(length); }
   void will_read_ranges(std::vector<ByteRange> ranges) override { inner_.will_read_ranges(std::move(ranges)); }
@@ -151,6 +155,9 @@ class CachedByteSource : public ByteSource {
   explicit CachedByteSource(ByteSource& inner) : CachedByteSource(inner, Options()) {}
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override;
+  // Served from the cache where it holds the bytes (or a plan fetched them), else straight from
+  // the inner source and not kept: a 357 MiB index read once would otherwise fill the cache.
+  size_t read_once(uint64_t offset, void* destination, size_t length) override;
   ByteSource* concurrent_source() override { return inner_.concurrent_source(); }
   // Fetches the range in one call when it fits in half the cache and is not cached already.
   void will_read(uint64_t offset, uint64_t length) override;
@@ -164,6 +171,7 @@ class CachedByteSource : public ByteSource {
   bool preload(uint64_t offset, const uint8_t* data, size_t size);
   void release_preloaded();
   size_t preloaded_bytes() const { return preloaded_bytes_; }
+  size_t cached_bytes() const { return cached_bytes_; }  // in the LRU blocks, besides the preloaded
   void clear();
   // Fetches several ranges at once (a remote file's concurrent or multi-range requests) and
   // preloads what it got; what it did not get is read as before. Set by the source's owner: a

@@ -17,6 +17,7 @@ class BorrowedSource : public ByteSource {
   explicit BorrowedSource(ByteSource& inner) : inner_(inner) {}
   uint64_t size() const override { return inner_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override { return inner_.read(offset, destination, length); }
+  size_t read_once(uint64_t offset, void* destination, size_t length) override { return inner_.read_once(offset, destination, length); }
   const uint8_t* mapped_data() const override { return inner_.mapped_data(); }
   void will_read(uint64_t offset, uint64_t length) override { inner_.will_read(offset, length); }
 

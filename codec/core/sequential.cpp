@@ -79,7 +79,7 @@ bool SequentialReader::fill_to(uint64_t until) {
     base_ = 0;
     window_begin_ = consumed_;
     if (buffer_.size() < needed) buffer_.resize(needed);
-    size_t got = source_.read(read_from, buffer_.data() + keep, static_cast<size_t>(want_end - read_from));
+    size_t got = source_.read_once(read_from, buffer_.data() + keep, static_cast<size_t>(want_end - read_from));
     ++reads_;
     window_end_ = read_from + got;
   }

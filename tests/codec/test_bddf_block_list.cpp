@@ -113,13 +113,13 @@ TEST_CASE("block entries: a steady series costs a few bytes an entry, and time s
   CHECK(span.size() >= 501);
 }
 
-TEST_CASE("block index: a large index decodes window by window, to what protobuf reads, never read whole") {
+TEST_CASE("block index: a large index decodes window by window, to what protobuf reads, never read whole nor kept in a cache") {
   bosdyn::api::DescriptorBlock block;
   auto* sbi = block.mutable_series_block_index();
   sbi->set_series_index(3);
   sbi->set_descriptor_file_offset(77);
   sbi->set_total_bytes(123456789);
-  for (int i = 0; i < 300000; ++i) {  // ~7 MB: entries cross many 1 MiB views and 4 MiB windows
+  for (int i = 0; i < 750000; ++i) {  // ~17 MB: entries cross many 1 MiB views and 8 MiB windows
     auto* e = sbi->add_block_entries();
     e->mutable_timestamp()->set_seconds(1767225600 + i / 50);
     e->mutable_timestamp()->set_nanos((i % 50) * 20000000);
@@ -127,7 +127,8 @@ TEST_CASE("block index: a large index decodes window by window, to what protobuf
     for (int k = 0; k < i % 3; ++k) e->add_additional_indexes(i * 10 + k);
   }
   std::string bytes = block.SerializeAsString();
-  REQUIRE(bytes.size() > 6u << 20);
+  REQUIRE(bytes.size() > 16u << 20);
+  REQUIRE(bytes.size() < 24u << 20);  // three windows
   MemoryByteSource memory(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   CountingByteSource counting(memory);
   struct Largest : ByteSource {
@@ -154,7 +155,17 @@ TEST_CASE("block index: a large index decodes window by window, to what protobuf
     REQUIRE(a.extra() == b.extra());
   }
   CHECK(counting.bytes_read() == bytes.size());  // each byte once
-  CHECK(largest.largest <= 4u << 20);           // in windows, not whole
+  CHECK(largest.largest <= 8u << 20);           // in windows, not whole
+  // Through the page's cache (64 MiB, 8 MiB fetches): whole windows pass through it, and only the
+  // last, shorter one stays. 4 MiB windows once filled it with bytes never read again.
+  CachedByteSource::Options page;
+  page.block_size = 16 * 1024;
+  page.capacity = 64u << 20;
+  CachedByteSource cache(memory, page);
+  PlainBlockIndex cached;
+  REQUIRE(decode_block_index_fast(cache, 0, bytes.size(), &cached));
+  CHECK(cached.entries.size() == parsed.entries.size());
+  CHECK(cache.cached_bytes() <= bytes.size() - (16u << 20) + page.block_size);
   // Cut anywhere, it declines (and protobuf then says why).
   for (size_t cut : {size_t{3}, size_t{1} << 20, (size_t{1} << 20) + 7, bytes.size() - 1}) {
     MemoryByteSource part(reinterpret_cast<const uint8_t*>(bytes.data()), cut);
