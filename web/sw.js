@@ -36,6 +36,8 @@ scope.addEventListener('activate', (event) => {
 
 scope.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') scope.skipWaiting();
+  // A page it has not taken (Firefox under load can leave a page out of the claim on activation).
+  else if (event.data === 'claim') event.waitUntil(scope.clients.claim());
 });
 
 // The app's own responses get the cross-origin isolation headers, as a static host that cannot

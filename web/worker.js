@@ -705,9 +705,10 @@ async function handle({ id, op, args }) {
     cores = Math.max(1, Math.min(options.cores || cores, navigator.hardwareConcurrency || 1));
     configureHelpers({ helpers: options.helpers, helperStartMs: options.helperStartMs, test: options.test });
     testHooks = options.test || {};
-    prepareReadAhead();
+    if (options.prepareHelpers !== false) prepareReadAhead();
     return;
   }
+  if (op === 'prepareHelpers') return void prepareReadAhead();
   if (op === 'warmUp') {
     // Compiles the opening path before a file is chosen (codec/warm_up.h). Compiled code is shared
     // by every worker of the page, so one worker does it; a failure only loses the head start.

@@ -11,6 +11,7 @@ const PATH = '__logscope-download/';
 // not reproduce it).
 const READY_MS = 30_000;
 const POLL_MS = 50;
+const CLAIM_AGAIN_MS = 2_000;
 const PING_MS = 10_000;
 const KEEP_AWAKE_MS = 10_000;
 
@@ -51,10 +52,16 @@ async function start() {
   // worker's requests then reach it). Polled rather than awaited as events: a statechange or a
   // controllerchange that came before a listener would be missed.
   const since = performance.now();
+  let claimAskedAt = since;
   for (;;) {
     const worker = registration.installing || registration.waiting || registration.active;
     if (!worker) throw new Error('it stopped while installing');
     if (registration.active?.state === 'activated' && sw.controller) break;
+    // Active but not in control: it is asked to claim the page again (sw.js), now and then.
+    if (registration.active?.state === 'activated' && performance.now() - claimAskedAt > CLAIM_AGAIN_MS) {
+      registration.active.postMessage('claim');
+      claimAskedAt = performance.now();
+    }
     if (performance.now() - since > READY_MS) {
       throw new Error(sw.controller || registration.active?.state === 'activated' ? 'it did not take control of the page'
         : `it did not start in ${READY_MS / 1000} s (still ${worker.state})`);

@@ -585,13 +585,14 @@ export {};
 
 /**
  * The `configure` request (worker-client.js spawn): the cores a pass may use, whether helper
- * workers may be started and how long each has to start, and the tests' hooks.
- * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number,
+ * workers may be started and how long each has to start, whether one may start ahead of need now
+ * (else the page sends `prepareHelpers` once it has loaded), and the tests' hooks.
+ * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number, prepareHelpers?: boolean,
  *   test?: {freezeOnHelperStart?: boolean, workerCannotRead?: boolean}, codecFromPage?: boolean}} WorkerConfig
  */
 
 /**
- * What the page posts: a request, or one of the answerless ops (configure, warmUp, warmPasses, __crash__, __hang__).
+ * What the page posts: a request, or one of the answerless ops (configure, prepareHelpers, warmUp, warmPasses, __crash__, __hang__).
  * @typedef {{id: number, op: string, args?: unknown}} WorkerRequest
  */
 

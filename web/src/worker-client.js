@@ -189,9 +189,13 @@ export class WorkerClient {
     };
     this.worker.onmessageerror = () => this.crash('a message from the worker could not be read');
     this.spawns++;
+    // A helper started ahead of need waits for the page's load: Firefox counts a worker's script
+    // in the page's load, so a helper whose script never came would keep the page loading.
+    const loading = typeof document !== 'undefined' && document.readyState !== 'complete';
+    if (loading) window.addEventListener('load', () => { if (this.worker === worker) worker.postMessage({ id: 0, op: 'prepareHelpers' }); }, { once: true });
     /** @type {import('./types.js').WorkerConfig} */
     const config = {
-      cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined,
+      cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined, prepareHelpers: !loading,
       test: { freezeOnHelperStart: this.spawns <= FREEZE_HELPER_STARTS, workerCannotRead: WORKER_CANNOT_READ },
       // The single-file build's worker holds its module inlined.
       codecFromPage: !single.LOGSCOPE_WORKER_URL,
