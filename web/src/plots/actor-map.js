@@ -4,7 +4,7 @@
 // format's module shows it (data-views/<format>.js plotCard) for logs whose queries answer these.
 // Wheel zooms, drag pans, a double click shows everything; hovering names an actor, clicking it
 // plots it (onPick).
-import { h, clear, formatCount } from '../dom.js';
+import { h, clear, formatBytes, formatCount } from '../dom.js';
 import { themeColors, fitCanvas, onThemeChange, onResize, secondsText } from './kit.js';
 import { worldBounds, transform, drawMap, actorAt, typeKey } from './map-draw.js';
 
@@ -166,6 +166,7 @@ export function renderActorMap(card, { session, view, signal, onActors = () => {
   onResize(canvas, draw, signal);
 
   async function load() {
+    note.textContent = 'Reading every actor\'s path…';
     try {
       const result = /** @type {import('../types.js').PathsResult} */ (await view.run('Reading every actor\'s path', 'paths', { max_points: 100000 }));
       if (result.error) throw new Error(result.error);
@@ -197,5 +198,12 @@ export function renderActorMap(card, { session, view, signal, onActors = () => {
     }
   }
   signal?.addEventListener('abort', stop);
+  // The paths are a query of the job worker that reads the log twice (its frames, then the
+  // paths): for a big remote log that is twice its size fetched again, so it waits to be asked.
+  if (session.manyReadsWait) {
+    clear(note).append(`Drawing the map reads the whole log again, up to ${formatBytes(2 * session.file.size)} from the server. `,
+      h('button.button.small#map-load', { type: 'button', onclick: () => load() }, 'Draw the map'));
+    return Promise.resolve();
+  }
   return load();
 }
