@@ -51,7 +51,7 @@ async function downloadOffer(id, downloadName) {
 export async function runOutput(session, progress, { job, options, label, downloadName = 'output' }) {
   let cancelled = false;
   const onCancel = () => { cancelled = true; return session.cancelJobs(); };
-  let onProgress = progress.start(label, { total: session.file.size, onCancel });
+  let onProgress = progress.start(label, { total: session.file.size, onCancel, queue: 'jobs' });
   status.job(job); // before the job worker is ready, so waiting for idle waits
   /** @type {string | null} */
   let name = null;
@@ -84,16 +84,17 @@ export async function runOutput(session, progress, { job, options, label, downlo
     const transfer = offer && offer.refused === undefined ? [offer.port] : [];
     written = await session.result(jobs.call('writeOutput', args, { onProgress, transfer }));
     if (!written.result.ok) {
-      progress.finish();
+      progress.finish('', onProgress);
       return { state: written.result.cancelled ? 'cancelled' : 'failed', name, written };
     }
     if (written.storage === 'download') {
-      progress.finish('Saved to your Downloads.');
+      progress.finish('Saved to your Downloads.', onProgress);
       return { state: 'done', name, written, check: null, file: null };
     }
     let check = null;
     if (job !== 'export') {
-      onProgress = progress.start('Checking the written file', { total: written.size, onCancel });
+      progress.finish('', onProgress); // the writing's task, so the check does not wait behind it
+      onProgress = progress.start('Checking the written file', { total: written.size, onCancel, queue: 'jobs' });
       try {
         check = await session.result(jobs.call('checkOutput', {}, { onProgress }));
       } catch (error) {
@@ -103,7 +104,7 @@ export async function runOutput(session, progress, { job, options, label, downlo
       }
     }
     const file = check?.cancelled ? await outputs.fileOf(name) : await session.result(jobs.call('takeOutput'));
-    progress.finish();
+    progress.finish('', onProgress);
     return { state: 'done', name, written, check, file };
   } catch (error) {
     if (name !== null) {
@@ -112,7 +113,7 @@ export async function runOutput(session, progress, { job, options, label, downlo
       if (download.offer?.refused === undefined && download.offer) await abortDownload(name);
     }
     if (error instanceof CancelledError) return { state: 'cancelled', name, written };
-    if (!isAbort(error)) progress.finish();
+    if (!isAbort(error)) progress.finish('', onProgress);
     throw error;
   } finally {
     download.stop();

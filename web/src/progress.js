@@ -1,7 +1,11 @@
 // The progress bar for long work: bytes done, throughput, time left, and a Cancel button.
 import { h, clear, formatBytes, formatDuration } from './dom.js';
 
-/** @typedef {{label: string, started: number, done: number, total: number, opening: boolean}} Task */
+// One bar shows the latest task. A task started while another of the same worker runs waits
+// behind it there (the job worker answers one request at a time): its bar says so, with the
+// earlier task's progress, until its own begins. A task ended by its own callback (finish's
+// `onProgress`) leaves a later task's bar alone.
+/** @typedef {{label: string, first: {time: number, done: number} | null, done: number, total: number, opening: boolean, queue: string, after: Task | null, own: boolean}} Task */
 
 export class ProgressBar {
   /** @param {HTMLElement} root */
@@ -9,6 +13,10 @@ export class ProgressBar {
     this.root = root;
     /** @type {Task | null} */
     this.active = null;
+    /** @type {Task[]} started and not finished, oldest first */
+    this.running = [];
+    /** @type {WeakMap<Function, Task>} each task by the callback start() gave */
+    this.tasks = new WeakMap();
     // Made by start():
     /** @type {HTMLElement} */
     this.fill;
@@ -23,14 +31,18 @@ export class ProgressBar {
   // Starts showing progress for a task; returns the onProgress callback for WorkerClient.call.
   /**
    * @param {string} label
-   * @param {{onCancel?: () => void, total?: number}} [options]
+   * @param {{onCancel?: () => void, total?: number, queue?: string}} [options] queue: the worker
+   *   that runs it ('jobs'), when its tasks run one after another
    * @returns {(done: number, total: number) => void}
    */
-  start(label, { onCancel, total = 0 } = {}) {
-    const task = { label, started: performance.now(), done: 0, total, opening: false };
+  start(label, { onCancel, total = 0, queue = '' } = {}) {
+    const after = (queue && this.running.findLast((t) => t.queue === queue)) || null;
+    /** @type {Task} */
+    const task = { label, first: null, done: 0, total, opening: false, queue, after, own: false };
     this.active = task;
+    this.running.push(task);
     this.fill = h('div.progress-fill');
-    this.text = h('span.progress-text', {}, 'starting…');
+    this.text = h('span.progress-text', {}, after ? waitingText(after) : 'starting…');
     this.cancelButton = onCancel ? h('button.button.small', { type: 'button', onclick: () => onCancel() }, 'Cancel') : null;
     clear(this.root).append(
       h('span.progress-label', {}, label),
@@ -42,7 +54,11 @@ export class ProgressBar {
     this.root.dataset.state = 'running';
     this.root.dataset.done = '0'; // not the previous task's count
     delete this.root.dataset.phase; // 'opening' (the worker opens the file), then 'pass'
-    return (done, total) => this.update(task, done, total);
+    if (after) this.root.dataset.phase = 'waiting';
+    /** @param {number} done @param {number} total */
+    const onProgress = (done, total) => this.update(task, done, total);
+    this.tasks.set(onProgress, task);
+    return onProgress;
   }
 
   /**
@@ -51,19 +67,30 @@ export class ProgressBar {
    * @param {number} total
    */
   update(task, done, total) {
-    if (task !== this.active) return;
+    if (task !== this.active) {
+      task.done = done;
+      task.total = total;
+      if (this.active?.after === task && !this.active.own) this.text.textContent = waitingText(task);
+      return;
+    }
+    task.own = true;
     // A total of 0: the worker is opening the file (reading its index: web/worker.js open), so
-    // only the bytes read so far are known. The pass after it is timed from its own start.
+    // only the bytes read so far are known. The pass after it is timed from its own start, and so
+    // is a pass that starts over (a CARLA query scans the log's frames, then reads it again).
+    // The rate counts from a pass's first report: before it, a remote file's first request
+    // brought a few header bytes in its round trip, which made "186 h left" of a 24 MiB log.
+    const now = performance.now();
     if (total <= 0) {
       task.opening = true;
-    } else if (task.opening) {
+    } else if (task.opening || done < task.done) {
       task.opening = false;
-      task.started = performance.now();
+      task.first = null;
     }
+    if (!task.first) task.first = { time: now, done };
     task.done = done;
     task.total = total;
-    const seconds = (performance.now() - task.started) / 1000;
-    const rate = seconds > 0.05 ? done / seconds : 0;
+    const seconds = (now - task.first.time) / 1000;
+    const rate = seconds > 0.05 && done > task.first.done ? (done - task.first.done) / seconds : 0;
     const percent = total > 0 ? Math.min(100, (100 * done) / total) : 0;
     this.fill.style.transform = `scaleX(${percent / 100})`;
     /** @type {Element} */ (this.root.querySelector('.progress-track')).setAttribute('aria-valuenow', String(Math.round(percent)));
@@ -74,7 +101,25 @@ export class ProgressBar {
     this.root.dataset.phase = total > 0 ? 'pass' : 'opening';
   }
 
-  finish(message = '') {
+  // Ends the task whose callback is `onProgress` (else the shown one, and any before it): a task
+  // that is not shown ends unseen.
+  /**
+   * @param {string} [message]
+   * @param {(done: number, total: number) => void} [onProgress]
+   */
+  finish(message = '', onProgress) {
+    const task = onProgress && this.tasks.get(onProgress);
+    if (task && task !== this.active) {
+      this.running = this.running.filter((t) => t !== task);
+      const waiting = this.active;
+      if (waiting?.after === task && !waiting.own) {
+        waiting.after = null;
+        this.text.textContent = 'starting…';
+        delete this.root.dataset.phase;
+      }
+      return;
+    }
+    this.running = task ? this.running.filter((t) => t !== task) : [];
     this.active = null;
     if (!message) {
       this.root.hidden = true;
@@ -86,4 +131,10 @@ export class ProgressBar {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => { if (!this.active) { this.root.hidden = true; this.root.dataset.state = 'idle'; } }, 2500);
   }
+}
+
+/** @param {Task} task */
+function waitingText(task) {
+  const amount = task.total > 0 ? `: ${formatBytes(task.done)} of ${formatBytes(task.total)}` : '';
+  return `waiting for “${task.label}” to finish${amount}…`;
 }

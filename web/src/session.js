@@ -161,14 +161,20 @@ export class Session extends EventTarget {
    * @template {'checksum' | 'check'} Op
    * @param {string} label
    * @param {Op} op
+   * @param {(result: WorkerOps[Op]['result']) => string} [doneMessage] what the bar says once it is done
    * @returns {Promise<WorkerOps[Op]['result']>}
    */
-  async longJob(label, op) {
-    const onProgress = this.progress.start(label, { total: this.file.size, onCancel: () => this.cancelJobs() });
+  async longJob(label, op, doneMessage = () => '') {
+    const onProgress = this.progress.start(label, { total: this.file.size, onCancel: () => this.cancelJobs(), queue: 'jobs' });
     status.job(op);
     try {
       await this.result(this.ensureJobs(onProgress));
-      return await this.result(this.jobs.call(op, /** @type {WorkerOps[Op]['args']} */ ({}), { onProgress }));
+      const result = await this.result(this.jobs.call(op, /** @type {WorkerOps[Op]['args']} */ ({}), { onProgress }));
+      this.progress.finish(doneMessage(result), onProgress);
+      return result;
+    } catch (error) {
+      if (!this.aborted && !(error instanceof CancelledError)) this.progress.finish('', onProgress);
+      throw error;
     } finally {
       if (!this.aborted) status.job(null);
     }
@@ -180,14 +186,12 @@ export class Session extends EventTarget {
     this.emit('checksum');
     status.job('checksum'); // before the job worker is ready, so waiting for idle waits
     try {
-      const result = await this.longJob('Verifying checksum', 'checksum');
+      const result = await this.longJob('Verifying checksum', 'checksum', (done) => (done.status === 'valid' ? 'Checksum verified.' : ''));
       this.checksum = result.error ? { status: 'error', error: result.error } : { status: 'done', result };
-      this.progress.finish(result.status === 'valid' ? 'Checksum verified.' : '');
     } catch (error) {
       if (this.aborted) return;
       status.job(null);
       this.checksum = error instanceof CancelledError ? { status: 'done', result: { status: 'cancelled' } } : { status: 'error', error: String(/** @type {import('./types.js').ErrorLike} */ (error).message || error) };
-      if (!(error instanceof CancelledError)) this.progress.finish();
     }
     this.emit('checksum');
   }
@@ -204,11 +208,9 @@ export class Session extends EventTarget {
         this.report = report;
         this.checked = true;
       }
-      this.progress.finish();
     } catch (error) {
       if (this.aborted) return;
       status.job(null);
-      if (!(error instanceof CancelledError)) this.progress.finish();
     } finally {
       this.checking = false;
     }

@@ -74,15 +74,16 @@ export class DataViewContext {
    */
   async call(label, op, request, name, { quiet = false } = {}) {
     const session = this.session;
-    await session.result(session.ensureJobs());
-    const onProgress = quiet ? () => {} : this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs() });
+    const onProgress = quiet ? () => {} : this.progress.start(label, { total: this.size, onCancel: () => session.cancelJobs(), queue: 'jobs' });
     status.dataQuery(name);
     try {
+      // The job worker's own open shows on this bar (a CARLA log's is a scan of the whole file).
+      await session.result(session.ensureJobs(quiet ? undefined : onProgress));
       const result = await session.result(session.jobs.call(op, request, { onProgress }));
-      if (!quiet) this.progress.finish();
+      if (!quiet) this.progress.finish('', onProgress);
       return result;
     } catch (error) {
-      if (!quiet && !(error instanceof CancelledError) && !isAbort(error)) this.progress.finish();
+      if (!quiet && !(error instanceof CancelledError) && !isAbort(error)) this.progress.finish('', onProgress);
       throw error;
     } finally {
       if (!session.aborted) status.dataQuery(null);

@@ -129,11 +129,13 @@ export function exploreTab(app) {
     }
     const from = backward ? hex.cursor : hex.cursor + (hex.selection && hex.selection.start === hex.cursor ? 1 : 0);
     status.textContent = 'Searching…';
+    /** @type {((done: number, total: number) => void) | undefined} */
+    let onProgress;
     try {
-      await current.result(current.ensureJobs());
-      const onProgress = app.progress.start(`Searching for ${hexText.length / 2} bytes`, { total: current.file.size, onCancel: () => current.cancelJobs() });
+      onProgress = app.progress.start(`Searching for ${hexText.length / 2} bytes`, { total: current.file.size, onCancel: () => current.cancelJobs(), queue: 'jobs' });
+      await current.result(current.ensureJobs(onProgress));
       const result = await current.result(current.jobs.call('search', { hex: hexText, from, backward }, { onProgress }));
-      app.progress.finish();
+      app.progress.finish('', onProgress);
       if (result.error) status.textContent = result.error;
       else if (result.found) {
         status.textContent = `Found at ${hexOffset(result.offset)}`;
@@ -147,6 +149,7 @@ export function exploreTab(app) {
       }
     } catch (error) {
       if (isAbort(error)) return;
+      if (!(error instanceof CancelledError)) app.progress.finish('', onProgress);
       status.textContent = error instanceof CancelledError ? 'Search cancelled.' : String(/** @type {Error} */ (error).message || error);
     }
   }

@@ -83,15 +83,17 @@ export function extractTab(app) {
   // Lists the sources through the format's module (a query in the job worker, with progress),
   // once per file, and shows them in every card that asked.
   function listSources() {
+    /** @type {((done: number, total: number) => void) | undefined} */
+    let onProgress;
     listing ??= (async () => {
-      await session.result(session.ensureJobs());
-      const onProgress = app.progress.start(`Listing ${session.format.source.many}`, { total: session.file.size, onCancel: () => session.cancelJobs() });
+      onProgress = app.progress.start(`Listing ${session.format.source.many}`, { total: session.file.size, onCancel: () => session.cancelJobs(), queue: 'jobs' });
+      await session.result(session.ensureJobs(onProgress));
       const items = await session.formatPage.listSources((name, args) => session.result(session.jobs.call('query', { name, args }, { onProgress })));
-      app.progress.finish();
+      app.progress.finish('', onProgress);
       for (const show of onListed) show(items);
     })().catch((error) => {
       listing = null; // a later click tries again
-      if (!isAbort(error)) app.progress.finish();
+      if (!isAbort(error)) app.progress.finish('', onProgress);
     });
     return listing;
   }
