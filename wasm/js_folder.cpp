@@ -34,6 +34,7 @@ class JsFile : public ByteSource {
         cached_(source_, options()) {}
   uint64_t size() const override { return source_.size(); }
   size_t read(uint64_t offset, void* destination, size_t length) override { return cached_.read(offset, destination, length); }
+  size_t read_once(uint64_t offset, void* destination, size_t length) override { return cached_.read_once(offset, destination, length); }
   void will_read(uint64_t offset, uint64_t length) override { cached_.will_read(offset, length); }
   void expect_run(uint64_t length) override { cached_.expect_run(length); }
 
