@@ -109,9 +109,9 @@ constexpr size_t kSpan = 1u << 20;  // bytes decoded per view
 bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out) {
   *out = PlainBlockIndex();
   if (size == 0) return false;
-  // The reader's default window (8 MiB) is a cache's largest fetch, so its reads pass through a
-  // CachedByteSource instead of filling it: 4 MiB windows left the page's 64 MiB cache full of
-  // index bytes never read again, beside the 91 MiB of entries at 100 GB.
+  // The reader's windows (read_once) pass a cache by without filling it: in 4 MiB windows, then
+  // kept, the index filled the page's 64 MiB cache with bytes never read again, beside the 91 MiB
+  // of entries at 100 GB. Its default window (8 MiB) keeps requests as large as the cache's.
   SequentialReader reader(source, offset, offset + size);
   // Exactly one field: series_block_index (3), spanning the whole block.
   size_t head_size = static_cast<size_t>(std::min<uint64_t>(kFieldHead, size));

@@ -5,7 +5,8 @@ import { h, clear, formatBytes, formatDuration } from './dom.js';
 // behind it there (the job worker answers one request at a time): its bar says so, with the
 // earlier task's progress, until its own begins. A task ended by its own callback (finish's
 // `onProgress`) leaves a later task's bar alone.
-/** @typedef {{label: string, first: {time: number, done: number} | null, done: number, total: number, opening: boolean, queue: string, after: Task | null, own: boolean}} Task */
+/** @typedef {{label: string, first: {time: number, done: number} | null, done: number, total: number, opening: boolean, queue: string, after: Task | null}} Task */
+// (`first`: the current pass's first report, null until the task's own progress begins.)
 
 export class ProgressBar {
   /** @param {HTMLElement} root */
@@ -38,7 +39,7 @@ export class ProgressBar {
   start(label, { onCancel, total = 0, queue = '' } = {}) {
     const after = (queue && this.running.findLast((t) => t.queue === queue)) || null;
     /** @type {Task} */
-    const task = { label, first: null, done: 0, total, opening: false, queue, after, own: false };
+    const task = { label, first: null, done: 0, total, opening: false, queue, after };
     this.active = task;
     this.running.push(task);
     this.fill = h('div.progress-fill');
@@ -70,10 +71,9 @@ export class ProgressBar {
     if (task !== this.active) {
       task.done = done;
       task.total = total;
-      if (this.active?.after === task && !this.active.own) this.text.textContent = waitingText(task);
+      if (this.active?.after === task && !this.active.first) this.text.textContent = waitingText(task);
       return;
     }
-    task.own = true;
     // A total of 0: the worker is opening the file (reading its index: web/worker.js open), so
     // only the bytes read so far are known. The pass after it is timed from its own start, and so
     // is a pass that starts over (a CARLA query scans the log's frames, then reads it again).
@@ -112,7 +112,7 @@ export class ProgressBar {
     if (task && task !== this.active) {
       this.running = this.running.filter((t) => t !== task);
       const waiting = this.active;
-      if (waiting?.after === task && !waiting.own) {
+      if (waiting?.after === task && !waiting.first) {
         waiting.after = null;
         this.text.textContent = 'starting…';
         delete this.root.dataset.phase;
