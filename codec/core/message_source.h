@@ -75,6 +75,10 @@ class MessageSource {
     return walk(topics, [&](const SourceMessage& m) { return m.time_ns < options.t0_ns || m.time_ns > options.t1_ns || visit(m); },
                 progress, error);
   }
+  // The first and last message times of `topics`, from the index, where a walk of a time range
+  // reads only the chunks that hold it: a view may then read a long file a slice of time at a
+  // time (views/view_support.h). False where a walk reads the whole file whatever its range.
+  virtual bool indexed_time_range(const std::set<std::string>& /*topics*/, uint64_t* /*first_ns*/, uint64_t* /*last_ns*/) { return false; }
 
   // By view name; the views make and read them (codec/views).
   std::map<std::string, std::unique_ptr<ViewCache>> caches;
@@ -102,7 +106,9 @@ class FunctionSource : public MessageSource {
   using Topics = std::function<std::vector<SourceTopic>()>;
   using Walk = std::function<bool(const std::set<std::string>&, const WalkOptions&, const std::function<bool(const SourceMessage&)>&,
                                   const ProgressFn&, std::string*)>;
-  FunctionSource(Topics topics, Walk walk) : topics_(std::move(topics)), walk_(std::move(walk)) {}
+  using TimeRange = std::function<bool(const std::set<std::string>&, uint64_t*, uint64_t*)>;
+  FunctionSource(Topics topics, Walk walk, TimeRange time_range = nullptr)
+      : topics_(std::move(topics)), walk_(std::move(walk)), time_range_(std::move(time_range)) {}
   std::vector<SourceTopic> topics() override { return topics_(); }
   bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
             std::string* error) override {
@@ -112,10 +118,14 @@ class FunctionSource : public MessageSource {
                  const ProgressFn& progress, std::string* error) override {
     return walk_(topics, options, visit, progress, error);
   }
+  bool indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) override {
+    return time_range_ && time_range_(topics, first_ns, last_ns);
+  }
 
  private:
   Topics topics_;
   Walk walk_;
+  TimeRange time_range_;
 };
 
 }  // namespace logscope

@@ -3,6 +3,8 @@
 // payload decoder (payload.h).
 #include "mcap/inspector_impl.h"
 
+#include <algorithm>
+
 namespace logscope::mcap {
 
 MessageSource* McapInspector::message_source() {
@@ -66,7 +68,30 @@ MessageSource* McapInspector::message_source() {
     }
     return walked;
   };
-  message_source_ = std::make_unique<FunctionSource>(topics, walk);
+  // From the chunk index, when it lists every chunk (for_each_message then reads only the chunks
+  // in range), widened to the Statistics' times, which also count messages outside chunks.
+  auto time_range = [this](const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) {
+    if (model_.chunks.empty() || model_.unlisted_chunks || model_.chunk_indexes_deferred) return false;
+    std::set<uint16_t> ids;
+    for (const auto& [id, info] : model_.channels)
+      if (topics.count(info.channel.topic)) ids.insert(id);
+    bool any = false;
+    for (const ChunkInfo& c : model_.chunks) {
+      if (!c.index_offset) return false;
+      bool holds = c.message_index_offsets.empty();
+      for (const auto& [id, offset] : c.message_index_offsets) holds |= ids.count(id) > 0;
+      if (!holds) continue;
+      *first_ns = any ? std::min(*first_ns, c.message_start_time) : c.message_start_time;
+      *last_ns = any ? std::max(*last_ns, c.message_end_time) : c.message_end_time;
+      any = true;
+    }
+    if (any && model_.statistics && model_.statistics->message_count) {
+      *first_ns = std::min(*first_ns, model_.statistics->message_start_time);
+      *last_ns = std::max(*last_ns, model_.statistics->message_end_time);
+    }
+    return any;
+  };
+  message_source_ = std::make_unique<FunctionSource>(topics, walk, time_range);
   return message_source_.get();
 }
 

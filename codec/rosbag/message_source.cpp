@@ -1,5 +1,7 @@
 #include "rosbag/message_source.h"
 
+#include <algorithm>
+
 #include "rosbag/iterate.h"
 #include "rosbag/sparse_read.h"
 
@@ -20,6 +22,22 @@ std::vector<SourceTopic> BagMessageSource::topics() {
 bool BagMessageSource::walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit,
                             const ProgressFn& progress, std::string* error) {
   return walk_with(topics, WalkOptions(), visit, progress, error);
+}
+
+// A V2.0 bag's chunks by their ChunkInfo times (for_each_message reads only those in range).
+bool BagMessageSource::indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) {
+  if (bag_.format != Format::RosbagV20 || bag_.chunks.empty()) return false;
+  std::set<uint32_t> ids;
+  for (const Connection& c : bag_.connections)
+    if (topics.count(c.topic)) ids.insert(c.id);
+  bool any = false;
+  for (const Chunk& c : bag_.chunks) {
+    if (!std::any_of(c.counts.begin(), c.counts.end(), [&](const auto& p) { return p.second > 0 && ids.count(p.first); })) continue;
+    *first_ns = any ? std::min(*first_ns, c.start.ns()) : c.start.ns();
+    *last_ns = any ? std::max(*last_ns, c.end.ns()) : c.end.ns();
+    any = true;
+  }
+  return any;
 }
 
 bool BagMessageSource::walk_with(const std::set<std::string>& topics, const WalkOptions& walk_options,

@@ -223,10 +223,18 @@ class LogCache : public WalkedCache {
     return true;
   }
 
-  // Formats hand messages in their file's order; the view is in time order (ties keep it).
+  // Formats hand messages in their file's order; the view is in time order (ties keep it). A sliced
+  // walk's slices come in time order: only each slice's rows are sorted.
   void finish() override {
-    std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.time_ns < b.time_ns; });
+    auto earlier = [](const Kept& a, const Kept& b) { return a.time_ns < b.time_ns; };
+    auto from = rows.begin() + static_cast<std::ptrdiff_t>(sorted_);
+    std::stable_sort(from, rows.end(), earlier);
+    if (sorted_ > 0 && from != rows.end() && earlier(*from, *(from - 1))) std::inplace_merge(rows.begin(), from, rows.end(), earlier);
+    sorted_ = rows.size();
   }
+
+ private:
+  size_t sorted_ = 0;  // rows before it are in time order
 };
 
 // A POSIX extended regular expression (libc's regcomp: no exceptions, which the wasm build lacks).
@@ -289,6 +297,7 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
   uint64_t t0 = args.u64("t0_ns", 0), t1 = args.u64("t1_ns", UINT64_MAX);
   std::string level_text = args.str("level"), node = args.str("node"), grep = args.str("grep"), topic = args.str("topic");
   bool ignore_case = args.flag("ignore_case");
+  uint64_t slice_ms = args.u64("slice_ms", 0, 0, 60000);
   if (!args.ok()) return QueryArgs::error_json(args.error());
   LogLevel min_level = LogLevel::Unknown;
   if (!level_text.empty()) {
@@ -302,7 +311,7 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
     return QueryArgs::error_json("robot_log: argument \"grep\" is no regular expression (" + why + "): " + grep);
   // What the file's index says, no message read (the Overview's first question).
   if (args.flag("topics_only")) return topics_only_answer(source, is_log_type);
-  auto* cache = view_cache<LogCache>(source, "robot_log", is_log_type, progress);
+  auto* cache = view_cache<LogCache>(source, "robot_log", is_log_type, progress, WalkOptions(), slice_ms);
   Json out = Json::object();
   if (!cache) {
     out["cancelled"] = true;
@@ -333,9 +342,12 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
     ++selected;
   }
   Json nodes = Json::array();
-  for (const auto& [id, n] : per_node) {
+  // By name: the order the walk met them in differs between a whole and a sliced walk.
+  std::map<std::string_view, uint64_t> by_name;
+  for (const auto& [id, n] : per_node) by_name.emplace(cache->nodes[id], n);
+  for (const auto& [name, n] : by_name) {
     Json j = Json::object();
-    j["node"] = cache->nodes[id];
+    j["node"] = std::string(name);
     j["count"] = n;
     nodes.push_back(std::move(j));
   }
@@ -369,7 +381,9 @@ QuerySpec robot_log_query(MessageSource& source) {
            {"t1_ns", ArgType::U64, "to, ns since the epoch"},
            {"first", ArgType::U64, "index of the first row (in the selection)"},
            {"count", ArgType::U64, "rows (at most 10000)"},
-           {"topics_only", ArgType::Bool, "only the log topics, from the index (no message read)"}},
+           {"topics_only", ArgType::Bool, "only the log topics, from the index (no message read)"},
+           {"slice_ms", ArgType::U64, "read on for about this long and answer with what is read so far (\"reading\" says how far), "
+                                      "where the index allows; each query reads on (0: the whole log first)"}},
           with_walk_units({{"total", Unit::Count}, {"all_levels.level", Unit::Text}, {"all_levels.count", Unit::Count},
            {"levels.level", Unit::Text}, {"levels.count", Unit::Count}, {"nodes.node", Unit::Text}, {"nodes.count", Unit::Count},
            {"first_error.index", Unit::Id}, {"first_error.time_ns", Unit::TimeNs}, {"selected", Unit::Count}, {"first", Unit::Id},

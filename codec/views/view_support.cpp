@@ -1,5 +1,7 @@
 #include "views/view_support.h"
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -20,14 +22,61 @@ void WalkedCache::not_decoded(const SourceMessage& m, const std::string& why) {
   if (problems.size() < kProblemsKept) problems.push_back({m.topic, why.empty() ? "not decoded" : why, m.time_ns});
 }
 
+namespace {
+
+// Walks the cache's remaining slices for about budget_ms (all of them when 0). False when cancelled.
+bool walk_slices(MessageSource& source, WalkedCache& cache, const WalkOptions& options, const ProgressFn& progress, uint64_t budget_ms) {
+  std::set<std::string> wanted;
+  std::map<std::string, size_t> topic_ids;
+  for (size_t i = 0; i < cache.topics.size(); ++i)
+    if (cache.topics[i].note.empty()) wanted.insert(cache.topics[i].topic), topic_ids.emplace(cache.topics[i].topic, i);
+  using Clock = std::chrono::steady_clock;
+  const auto ms_since = [](Clock::time_point t) { return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count()); };
+  const Clock::time_point started = Clock::now();
+  if (!budget_ms) cache.span_ns = UINT64_MAX;  // the rest at once
+  while (!cache.complete) {
+    WalkOptions slice = options;
+    slice.t0_ns = cache.next_ns;
+    slice.t1_ns = cache.last_ns - cache.next_ns < cache.span_ns ? cache.last_ns : cache.next_ns + cache.span_ns - 1;
+    const Clock::time_point began = Clock::now();
+    std::string stop;
+    bool walked = source.walk_with(wanted, slice, [&](const SourceMessage& m) {
+      auto id = topic_ids.find(m.topic);
+      if (id == topic_ids.end()) return true;
+      ++cache.topics[id->second].messages;
+      return cache.take(m, id->second);
+    }, progress, &stop);
+    if (!walked && cache.truncated.empty()) return false;
+    if (cache.stopped.empty()) cache.stopped = stop;  // a damaged chunk: the slices after it read on, as a whole walk does
+    cache.finish();
+    cache.next_ns = slice.t1_ns + 1;
+    if (slice.t1_ns == cache.last_ns || !cache.truncated.empty()) cache.complete = true;
+    // A slice of about a quarter of the budget: a few answers a second, and room to adapt.
+    if (!budget_ms) continue;
+    const uint64_t took = ms_since(began), span = cache.span_ns;
+    if (took * 8 < budget_ms) cache.span_ns = span > UINT64_MAX / 4 ? UINT64_MAX : span * 4;
+    else if (took * 4 < budget_ms) cache.span_ns = span > UINT64_MAX / 2 ? UINT64_MAX : span * 2;
+    else if (took > budget_ms) cache.span_ns = std::max<uint64_t>(1, span / 2);
+    if (ms_since(started) >= budget_ms) break;
+  }
+  return true;
+}
+
+}  // namespace
+
 WalkedCache* walked_cache(MessageSource& source, const std::string& name, IsViewType is_type,
                           const std::function<std::unique_ptr<WalkedCache>()>& make, const ProgressFn& progress,
-                          const WalkOptions& options) {
+                          const WalkOptions& options, uint64_t slice_ms) {
   std::vector<SourceTopic> all = source.topics();
   auto found = source.caches.find(name);
   if (found != source.caches.end()) {
     auto* cache = static_cast<WalkedCache*>(found->second.get());
-    if (same_topics(cache->key, all)) return cache;
+    if (same_topics(cache->key, all)) {
+      if (cache->complete) return cache;
+      if (walk_slices(source, *cache, options, progress, slice_ms)) return cache;
+      source.caches.erase(found);  // cancelled in the middle of a slice: read again from the start
+      return nullptr;
+    }
   }
   std::unique_ptr<WalkedCache> cache = make();
   std::set<std::string> wanted;
@@ -38,17 +87,26 @@ WalkedCache* walked_cache(MessageSource& source, const std::string& name, IsView
     cache->topics.push_back({t.topic, t.type, t.note, 0});
     if (t.note.empty()) wanted.insert(t.topic);
   }
-  std::string stop;
-  bool walked = wanted.empty() || source.walk_with(wanted, options, [&](const SourceMessage& m) {
-    auto id = topic_ids.find(m.topic);
-    if (id == topic_ids.end()) return true;
-    ++cache->topics[id->second].messages;
-    return cache->take(m, id->second);
-  }, progress, &stop);
-  if (!walked && cache->truncated.empty()) return nullptr;
-  cache->stopped = stop;
-  cache->finish();
   cache->key = std::move(all);
+  uint64_t first = 0, last = 0;
+  if (slice_ms && !wanted.empty() && source.indexed_time_range(wanted, &first, &last) && first <= last) {
+    cache->complete = false;
+    cache->first_ns = cache->next_ns = first;
+    cache->last_ns = last;
+    cache->span_ns = (last - first) / 16384 + 1;  // grows four times a slice while slices are quick
+    if (!walk_slices(source, *cache, options, progress, slice_ms)) return nullptr;
+  } else {
+    std::string stop;
+    bool walked = wanted.empty() || source.walk_with(wanted, options, [&](const SourceMessage& m) {
+      auto id = topic_ids.find(m.topic);
+      if (id == topic_ids.end()) return true;
+      ++cache->topics[id->second].messages;
+      return cache->take(m, id->second);
+    }, progress, &stop);
+    if (!walked && cache->truncated.empty()) return nullptr;
+    cache->stopped = stop;
+    cache->finish();
+  }
   WalkedCache* kept = cache.get();
   source.caches[name] = std::move(cache);
   return kept;
@@ -95,6 +153,13 @@ void add_walk_account(Json& out, const WalkedCache& cache) {
   out["problems"] = std::move(problems);
   out["stopped"] = cache.stopped.empty() ? Json() : Json(cache.stopped);
   out["truncated"] = cache.truncated.empty() ? Json() : Json(cache.truncated);
+  if (!cache.complete) {
+    Json reading = Json::object();
+    reading["first_ns"] = std::to_string(cache.first_ns);
+    reading["through_ns"] = std::to_string(cache.next_ns - 1);
+    reading["last_ns"] = std::to_string(cache.last_ns);
+    out["reading"] = std::move(reading);
+  }
 }
 
 ResultUnits with_walk_units(ResultUnits own) {
@@ -102,7 +167,8 @@ ResultUnits with_walk_units(ResultUnits own) {
                        {"topics.messages", Unit::Count}, {"topics.note", Unit::Text}};
   units.insert(units.end(), own.begin(), own.end());
   for (auto& u : ResultUnits{{"undecoded", Unit::Count}, {"problems.topic", Unit::Text}, {"problems.time_ns", Unit::TimeNs},
-                             {"problems.message", Unit::Text}, {"stopped", Unit::Text}, {"truncated", Unit::Text}})
+                             {"problems.message", Unit::Text}, {"stopped", Unit::Text}, {"truncated", Unit::Text},
+                             {"reading.first_ns", Unit::TimeNs}, {"reading.through_ns", Unit::TimeNs}, {"reading.last_ns", Unit::TimeNs}})
     units.push_back(std::move(u));
   return units;
 }

@@ -503,3 +503,79 @@ TEST_CASE("robot log: the real MCAP and rosbag2 samples with log messages") {
     }
   }
 }
+
+namespace {
+
+// A long log: many chunks, written in runs that go back in time, so chunks overlap.
+constexpr size_t kLongCount = 20000;
+uint64_t long_time(size_t j) { return kStart + (j / 50 * 50 + (49 - j % 50)) * 1000000ull; }  // each run of 50 backwards
+
+std::string long_bag() {
+  rosbag::MemorySink sink;
+  rosbag::WriterOptions options;
+  options.compression = "lz4";
+  options.chunk_threshold = 4096;
+  rosbag::BagWriter writer(sink, options);
+  uint32_t rosout = writer.add_connection("/rosout", "rosgraph_msgs/Log", "acffd30cd6b6de30f120938c17c593fb", kRos1Definition);
+  for (size_t j = 0; j < kLongCount; ++j) REQUIRE(writer.write(rosout, rosbag::Time::from_ns(long_time(j)), ros1_message(j % kCount)));
+  REQUIRE(writer.close());
+  return sink.bytes;
+}
+
+std::string long_mcap() {
+  mcap::WriterOptions options;
+  options.chunk_size = 4096;
+  mcap::Writer writer(options);
+  uint16_t channel = writer.add_channel(writer.add_schema("rcl_interfaces/msg/Log", "ros2msg", kRos2Definition), "/rosout", "cdr");
+  for (size_t j = 0; j < kLongCount; ++j) writer.write_message(channel, static_cast<uint32_t>(j), long_time(j), long_time(j), ros2_message(j % kCount));
+  return writer.finish();
+}
+
+Json page(FormatInspector& inspector, uint64_t first, uint64_t slice_ms) {
+  Json args = Json::object();
+  args["first"] = first;
+  args["count"] = 10000;
+  if (slice_ms) args["slice_ms"] = slice_ms;
+  return ask(inspector, args);
+}
+
+// Asked again and again with a slice budget, the view reads on a slice of time at a time: each
+// answer holds the rows read so far, in time order, and the last equals one whole walk's.
+void check_sliced(const std::string& bytes, std::unique_ptr<FormatInspector> (*open)(ByteSource&)) {
+  MemoryByteSource whole_source(bytes_of(bytes)), sliced_source(bytes_of(bytes));
+  auto whole = open(whole_source);
+  auto sliced = open(sliced_source);
+  REQUIRE(whole);
+  REQUIRE(sliced);
+  Json first = page(*sliced, 0, 1);
+  // 20,000 messages do not decode in 1 ms: the first answer is a part.
+  const Json* reading = first.find("reading");
+  REQUIRE(reading);
+  uint64_t through = std::stoull(reading->find("through_ns")->as_string());
+  CHECK(reading->find("first_ns")->as_string() == std::to_string(kStart));
+  CHECK(reading->find("last_ns")->as_string() == std::to_string(long_time(kLongCount - 50)));
+  CHECK(first.find("total")->as_uint() < kLongCount);
+  CHECK(first.find("total")->as_uint() == (through - kStart) / 1000000ull + 1);  // every message up to through_ns, no other
+  int answers = 1;
+  uint64_t previous_total = first.find("total")->as_uint();
+  for (Json next = first; next.find("reading"); ++answers) {
+    REQUIRE(answers < 100000);
+    next = page(*sliced, 0, 1);
+    uint64_t total = next.find("total")->as_uint();
+    CHECK(total >= previous_total);
+    previous_total = total;
+    const auto& rows = next.find("rows")->elements();
+    for (size_t i = 1; i < rows.size(); ++i) REQUIRE(std::stoull(rows[i - 1].find("time_ns")->as_string()) <= std::stoull(rows[i].find("time_ns")->as_string()));
+  }
+  CAPTURE(answers);
+  CHECK(answers > 2);
+  for (uint64_t at : {uint64_t{0}, uint64_t{10000}}) CHECK(page(*sliced, at, 1).dump() == page(*whole, at, 0).dump());
+  CHECK(page(*whole, 0, 0).find("total")->as_uint() == kLongCount);
+}
+
+}  // namespace
+
+TEST_CASE("robot log: a long log read a slice of time at a time ends as one whole walk") {
+  SUBCASE("bag") { check_sliced(long_bag(), [](ByteSource& s) { return rosbag::open_inspector(s, rosbag::Format::RosbagV20); }); }
+  SUBCASE("mcap") { check_sliced(long_mcap(), [](ByteSource& s) { return mcap::open_inspector(s); }); }
+}

@@ -1,7 +1,7 @@
 // libFuzzer harness: the robot log view (codec/views/robot_log.h) over decoded messages of any
 // shape. Input: "<type>\n<query arguments as JSON>\n<one decoded message as JSON per line>...";
-// the messages come through a MessageSource as any format hands them. Checks the totals agree
-// with each other and with the page asked for.
+// the messages come through a MessageSource as any format hands them, whole or a slice of time at a
+// time (slice_ms). Checks the totals agree with each other and with the page asked for.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,18 +20,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string topic = "/rosout", no_error;
   FunctionSource source(
       [&] { return std::vector<SourceTopic>{{topic, type, ""}, {"/other", "std_msgs/String", ""}}; },
-      [&](const std::set<std::string>& topics, const WalkOptions&, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
+      [&](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
         if (!topics.count(topic) || topics.count("/other")) __builtin_trap();  // only log topics are walked
         for (size_t i = 2; i < in->messages.size() + 2; ++i) {
-          std::optional<Json> message = Json::parse(in->messages[i - 2]);
           // Times out of order on purpose: the view sorts them.
           uint64_t time = (i * 7919) % 13;
+          if (time < options.t0_ns || time > options.t1_ns) continue;  // a slice of a sliced walk (slice_ms)
+          std::optional<Json> message = Json::parse(in->messages[i - 2]);
           if (!visit(SourceMessage{topic, type, time, message ? &*message : nullptr, message ? no_error : std::string("not JSON")})) break;
         }
         return true;
-      });
+      },
+      [](const std::set<std::string>&, uint64_t* first_ns, uint64_t* last_ns) { return *first_ns = 0, *last_ns = 12, true; });
   QuerySpec spec = views::robot_log_query(source);
   Json answer = run_query({spec}, spec.name, in->args, nullptr);
+  // Asked with slice_ms: asked again until it has read the whole range (13 ns: a slice is 1 ns at least).
+  for (int asked = 1; answer.find("reading"); ++asked) {
+    if (asked > 13) __builtin_trap();
+    answer = run_query({spec}, spec.name, in->args, nullptr);
+  }
   answer.dump();
   if (answer.find("error")) return 0;
   uint64_t total = answer.find("total")->as_uint(), sum = 0, selected_levels = 0;

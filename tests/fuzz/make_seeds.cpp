@@ -450,6 +450,9 @@ int main(int argc, char** argv) {
   write_text(out + "/robot_log/ros2", "rcl_interfaces/msg/Log\n{\"node\": \"/n\", \"first\": 1, \"count\": 1}\n"
                                       "{\"stamp\": {\"sec\": 1, \"nanosec\": 2}, \"level\": 40, \"name\": \"/n\", \"msg\": \"e\"}\n"
                                       "{\"stamp\": {\"sec\": -1}, \"level\": 20, \"name\": \"/n\", \"msg\": \"i\"}");
+  write_text(out + "/robot_log/sliced", "rosgraph_msgs/Log\n{\"slice_ms\": 1, \"count\": 2}\n"
+                                        "{\"level\": 2, \"name\": \"/n\", \"msg\": \"a\"}\n{\"level\": 4, \"name\": \"/m\", \"msg\": \"b\"}\n"
+                                        "{\"level\": 8, \"name\": \"/n\", \"msg\": \"c\"}");
   write_text(out + "/robot_log/foxglove", "foxglove.Log\n{}\n{\"timestamp\": {\"seconds\": 5, \"nanos\": 6}, \"level\": \"FATAL\", \"name\": \"a\", \"message\": \"z\", \"line\": 9}");
   // The diagnostics view (fuzz_diagnostics): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/diagnostics/ros", "diagnostic_msgs/DiagnosticArray\n{\"at_ns\": 5}\n"
