@@ -27,12 +27,15 @@ bool BagMessageSource::walk(const std::set<std::string>& topics, const std::func
 // A V2.0 bag's chunks by their ChunkInfo times (for_each_message reads only those in range).
 bool BagMessageSource::indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) {
   if (bag_.format != Format::RosbagV20 || bag_.chunks.empty()) return false;
-  std::set<uint32_t> ids;
+  std::vector<bool> wanted;  // by connection id, as for_each_message selects them
   for (const Connection& c : bag_.connections)
-    if (topics.count(c.topic)) ids.insert(c.id);
+    if (topics.count(c.topic) && c.id < (1u << 24)) {
+      if (c.id >= wanted.size()) wanted.resize(size_t{c.id} + 1);
+      wanted[c.id] = true;
+    }
   bool any = false;
   for (const Chunk& c : bag_.chunks) {
-    if (!std::any_of(c.counts.begin(), c.counts.end(), [&](const auto& p) { return p.second > 0 && ids.count(p.first); })) continue;
+    if (!std::any_of(c.counts.begin(), c.counts.end(), [&](const auto& p) { return p.second > 0 && p.first < wanted.size() && wanted[p.first]; })) continue;
     *first_ns = any ? std::min(*first_ns, c.start.ns()) : c.start.ns();
     *last_ns = any ? std::max(*last_ns, c.end.ns()) : c.end.ns();
     any = true;

@@ -229,7 +229,8 @@ class LogCache : public WalkedCache {
     auto earlier = [](const Kept& a, const Kept& b) { return a.time_ns < b.time_ns; };
     auto from = rows.begin() + static_cast<std::ptrdiff_t>(sorted_);
     std::stable_sort(from, rows.end(), earlier);
-    if (sorted_ > 0 && from != rows.end() && earlier(*from, *(from - 1))) std::inplace_merge(rows.begin(), from, rows.end(), earlier);
+    // (Never with slices in time order; kept right all the same.)
+    if (sorted_ > 0 && from != rows.end() && earlier(*from, *(from - 1))) std::stable_sort(rows.begin(), rows.end(), earlier);
     sorted_ = rows.size();
   }
 
@@ -342,13 +343,13 @@ Json robot_log_answer(MessageSource& source, QueryArgs& args, const ProgressFn& 
     ++selected;
   }
   Json nodes = Json::array();
-  // By name: the order the walk met them in differs between a whole and a sliced walk.
-  std::map<std::string_view, uint64_t> by_name;
-  for (const auto& [id, n] : per_node) by_name.emplace(cache->nodes[id], n);
-  for (const auto& [name, n] : by_name) {
+  // By name (node_ids is): the order the walk met them in differs between a whole and a sliced walk.
+  for (const auto& [name, id] : cache->node_ids) {
+    auto n = per_node.find(id);
+    if (n == per_node.end()) continue;
     Json j = Json::object();
-    j["node"] = std::string(name);
-    j["count"] = n;
+    j["node"] = name;
+    j["count"] = n->second;
     nodes.push_back(std::move(j));
   }
   out["topics"] = topics_json(*cache);

@@ -33,9 +33,10 @@ class ScanCache : public WalkedCache {
     return true;
   }
 
-  void finish() override {
+  void finish() override {  // after each slice of a sliced walk too: a sorted list is only checked
     times.resize(topics.size());
-    for (auto& t : times) std::stable_sort(t.begin(), t.end());
+    for (auto& t : times)
+      if (!std::is_sorted(t.begin(), t.end())) std::stable_sort(t.begin(), t.end());
   }
 
  private:
@@ -123,6 +124,7 @@ Json scan_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progr
   bool has_at = args.has("at_ns");
   uint64_t at_ns = args.u64("at_ns", 0);
   uint64_t limit = args.u64("max_points", kDefaultPoints, 1, kMaxPoints);
+  uint64_t slice_ms = args.u64("slice_ms", 0, 0, 60000);
   if (!args.ok()) return QueryArgs::error_json(args.error());
   if (args.flag("topics_only")) return topics_only_answer(source, is_scan_type);  // from the index, no message read
   if (!topic.empty()) {
@@ -134,7 +136,7 @@ Json scan_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progr
     }
     if (!known) return QueryArgs::error_json("no topic " + topic + " in this file");
   }
-  auto* cache = view_cache<ScanCache>(source, "scans", is_scan_type, progress);
+  auto* cache = view_cache<ScanCache>(source, "scans", is_scan_type, progress, WalkOptions(), slice_ms);
   Json out = Json::object();
   if (!cache) {
     out["cancelled"] = true;
@@ -217,7 +219,9 @@ QuerySpec scan_query(MessageSource& source) {
           {{"topic", ArgType::String, "the scan topic (default: the first with messages)"},
            {"at_ns", ArgType::U64, "the time, ns since the epoch: the message at or before it (default: the topic's first)"},
            {"max_points", ArgType::U64, "points given at most, spread evenly (default 20000, at most 1000000)"},
-           {"topics_only", ArgType::Bool, "only the scan topics, from the index (no message read)"}},
+           {"topics_only", ArgType::Bool, "only the scan topics, from the index (no message read)"},
+           {"slice_ms", ArgType::U64, "read the scan topics' times on for about this long and answer from those read so far "
+                                      "(\"reading\" says how far), where the index allows; each query reads on (0: all first)"}},
           with_walk_units({{"topic", Unit::Text}, {"type", Unit::Text}, {"messages", Unit::Count}, {"first_ns", Unit::TimeNs},
                            {"last_ns", Unit::TimeNs}, {"at_ns", Unit::TimeNs}, {"index", Unit::Id}, {"previous_ns", Unit::TimeNs},
                            {"next_ns", Unit::TimeNs}, {"max_points", Unit::Count},

@@ -290,3 +290,44 @@ TEST_CASE("scans: what cannot be read is named, never guessed") {
   CHECK(views::is_scan_type("sensor_msgs/PointCloud"));
   CHECK(!views::is_scan_type("sensor_msgs/Image"));
 }
+
+// Asked again and again with a slice budget, the scans' times are read a slice of time at a time
+// (codec/views/view_support.h): each answer counts the scans read so far and shows the one at
+// the time asked among them, and the last equals one whole walk's answer.
+TEST_CASE("scans: a long bag's scan times read a slice of time at a time end as one whole walk") {
+  rosbag::MemorySink sink;
+  rosbag::WriterOptions options;
+  options.compression = "lz4";
+  options.chunk_threshold = 8192;
+  rosbag::BagWriter writer(sink, options);
+  uint32_t topic = writer.add_connection("/scan", "sensor_msgs/LaserScan", kLaserScanMd5, kLaserScanRos1);
+  constexpr uint64_t kScans = 4000, kStep = 100000000;  // 10 Hz
+  for (uint64_t i = 0; i < kScans; ++i) {
+    ScanSpec scan{"laser", kStart + i * kStep, -1.0f, 0.01f, 0.1f, 30.0f, std::vector<float>(200, 1.0f + float(i % 7)), {}};
+    REQUIRE(writer.write(topic, rosbag::Time::from_ns(kStart + i * kStep), scan_ros1(scan)));
+  }
+  REQUIRE(writer.close());
+  MemoryByteSource whole_source(bytes_of(sink.bytes)), sliced_source(bytes_of(sink.bytes));
+  auto whole = rosbag::open_inspector(whole_source, rosbag::Format::RosbagV20);
+  auto sliced = rosbag::open_inspector(sliced_source, rosbag::Format::RosbagV20);
+  const uint64_t at = kStart + 3210 * kStep + 5;
+  Json args = args_at("/scan", at, 50);
+  args["slice_ms"] = 1;
+  Json answer = ask(*sliced, args);
+  // 4,000 scans of 200 ranges do not decode in 1 ms: the first answer is a part, of the first scans.
+  REQUIRE(answer.find("reading"));
+  uint64_t through = ns_of(answer.find("reading")->find("through_ns"));
+  CHECK(answer.find("messages")->as_uint() == (through - kStart) / kStep + 1);
+  CHECK(ns_of(answer.find("last_ns")) <= through);
+  CHECK(ns_of(answer.find("reading")->find("last_ns")) == kStart + (kScans - 1) * kStep);
+  int answers = 1;
+  for (; answer.find("reading"); ++answers) {
+    REQUIRE(answers < 100000);
+    answer = ask(*sliced, args);
+  }
+  CAPTURE(answers);
+  CHECK(answers > 2);
+  CHECK(answer.dump() == ask(*whole, args_at("/scan", at, 50)).dump());
+  CHECK(answer.find("messages")->as_uint() == kScans);
+  CHECK(answer.find("index")->as_uint() == 3210);
+}

@@ -251,6 +251,87 @@ test('the Timeline and the Structure tab of 50 GB remote virtual logs take a few
   }
 });
 
+// Found by visiting every tab of a 100 GB virtual bag by URL (2026-12-06): the Robot log read every
+// log message of the file before it showed a row (23 minutes there), and its Cancel lost them all.
+// Now a long indexed log is read a slice of time at a time (codec/views/view_support.h): the first
+// rows come from the first slices, Cancel stops asking and keeps them, and "Read on" goes on from
+// there to the same answer as the CLI's whole walk.
+test('the Robot log of a 2 GB remote virtual bag shows its first rows from the first slices, stops, reads on and ends as the CLI\'s', async (t) => {
+  if (skip(t)) return;
+  const template = join(dir, 'log.bag');
+  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates: { bag: template } });
+  try {
+    const url = `${server.base}/log.bag?size=2G`;
+    const size = 2 ** 31;
+    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'robot_log', '--args', JSON.stringify({ count: 200 })], { maxBuffer: 64 << 20 })).stdout);
+    assert.ok(expected.total > 2000, `${expected.total} log messages`);
+    const page = await env.newPage({ query: remoteQuery(url) });
+    assert.equal(await waitRemote(page), 'summary');
+    await fetch(`${server.base}/stats?reset=1`);
+    await page.click('#tab-log');
+    await page.waitForFunction(() => /Reading on/.test(document.querySelector('#log-reading')?.textContent || '') && document.querySelector('#log-table tr.log-row'), null, { timeout: 60_000 });
+    const first = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(first.bytes < size / 4, `the first rows came after ${first.bytes} bytes of ${size}`);
+    await screenshot(page, 'robot-log-remote-2G-reading');
+    // Cancel: the answer on its way is shown, and nothing is read after it.
+    await page.click('#progress button:has-text("Cancel")');
+    await page.waitForSelector('#log-read-on', { timeout: 30_000 });
+    assert.match(await page.textContent('#log-reading'), /Stopped reading at .* of the log's time/);
+    const kept = Number(await page.getAttribute('#panel-log', 'data-total'));
+    assert.ok(kept > 0 && kept < expected.total, `${kept} of ${expected.total} rows kept`);
+    const stopped = (await (await fetch(`${server.base}/stats`)).json()).bytes;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal((await (await fetch(`${server.base}/stats`)).json()).bytes, stopped, 'nothing read once stopped');
+    await screenshot(page, 'robot-log-remote-2G-stopped');
+    // Read on: from where it stopped (not again from the start) to the whole walk's answer.
+    await page.click('#log-read-on');
+    await page.waitForFunction((n) => document.querySelector('#panel-log')?.dataset.total === String(n) && !document.querySelector('#log-reading')?.textContent, expected.total, { timeout: 120_000 });
+    const served = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(served.bytes < size * 1.2, `${served.bytes} bytes read for a ${size} byte file`);
+    const rows = await page.$$eval('#log-table tbody tr.log-row', (list) => list.map((r) => /** @type {HTMLElement} */ (r).dataset.timeNs));
+    assert.deepEqual(rows, expected.rows.map((r) => r.time_ns));
+    assert.equal(await page.getAttribute('#panel-log', 'data-selected'), String(expected.selected));
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.close();
+  }
+});
+
+// The Scans tab of the same kind of bag: its first scan is drawn from the first slices, the slider's
+// span grows as the scans' times are read, and the last answer counts what the CLI's whole walk does.
+test('the Scans tab of a 2 GB remote virtual bag draws its first scan from the first slices and ends with the CLI\'s count', async (t) => {
+  if (skip(t)) return;
+  const template = join(dir, 'scans.bag');
+  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates: { bag: template } });
+  try {
+    const url = `${server.base}/scans.bag?size=2G`;
+    const size = 2 ** 31;
+    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'scan', '--args', JSON.stringify({ max_points: 10 })], { maxBuffer: 64 << 20 })).stdout);
+    assert.ok(expected.messages > 1000, `${expected.messages} scans`);
+    const page = await env.newPage({ query: remoteQuery(url) });
+    assert.equal(await waitRemote(page), 'summary');
+    await fetch(`${server.base}/stats?reset=1`);
+    await page.click('#tab-scans');
+    await page.waitForFunction(() => { const card = document.querySelector('#panel-scans'); return card?.getAttribute('data-reading') === 'on' && Number(card.getAttribute('data-count')) > 0; }, null, { timeout: 60_000 });
+    const first = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(first.bytes < size / 4, `the first scan came after ${first.bytes} bytes of ${size}`);
+    assert.match(await page.textContent('#panel-scans'), /Reading on: the scans up to/);
+    await screenshot(page, 'scans-remote-2G-reading');
+    await page.waitForFunction(() => document.querySelector('#panel-scans')?.getAttribute('data-reading') === '', null, { timeout: 120_000 });
+    assert.match(await page.textContent('#scan-topic'), new RegExp(`/scan \\(sensor_msgs/LaserScan, ${expected.messages.toLocaleString('en-US')}\\)`));
+    assert.match(await page.textContent('#scan-summary'), new RegExp(`message 1 of ${expected.messages.toLocaleString('en-US')}`));
+    const served = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(served.bytes < size * 1.2, `${served.bytes} bytes read for a ${size} byte file`);
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.close();
+  }
+});
+
 // Found with bench:scale (2026-12-04): a 1 GB CARLA log by URL (50 ms a request) went "silent"
 // after 20 s. The log has no index, so its summary is a scan of the whole file; the codec read it
 // one synchronous request after another with no progress, and the watchdog stopped the worker.

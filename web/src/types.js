@@ -634,6 +634,12 @@ export {};
  * each may be `{error}` instead and the page checks `result.error` first.
  * @typedef {{error?: string, units?: QueryUnits}} QueryAnswer
  */
+/**
+ * A view's answer from a walk read a slice of time at a time (its `slice_ms`: docs/views.md): while
+ * it reads on, `reading` says how far; the page asks again (DataViewContext.readOn).
+ * @typedef {{first_ns: DecimalNs, through_ns: DecimalNs, last_ns: DecimalNs}} ReadingSoFar
+ * @typedef {QueryAnswer & {cancelled?: boolean, reading?: ReadingSoFar}} ReadOnAnswer
+ */
 /** @typedef {{severity: string, category: string, offset: number, code: string, message: string}} QueryProblem */
 
 // Arguments.

@@ -5,6 +5,8 @@ import { recordTree } from '../record.js';
 import { CancelledError } from '../worker-client.js';
 import { isAbort } from '../session.js';
 import * as status from '../status.js';
+import { nsTextToUtc } from '../format.js';
+import { secondsAfter } from '../plots/range.js';
 
 // A table cell: text, optionally numeric (right-aligned), with a tooltip or a class.
 /** @type {(text: string | null, options?: {num?: boolean, title?: string | null, cls?: string}) => HTMLTableCellElement} */
@@ -20,6 +22,31 @@ export function tableRows(summary, name) {
   const table = (summary?.tables || []).find((t) => t.name === name);
   if (!table) return [];
   return (table.rows || []).map((r) => Object.fromEntries(table.columns.map((c, i) => [c, r[i]])));
+}
+
+// The share of a sliced read's time range read so far (its answer's `reading`), 0 to 1.
+/** @param {import('../types.js').ReadingSoFar} reading */
+export function readShare({ first_ns, through_ns, last_ns }) {
+  const first = BigInt(first_ns), span = BigInt(last_ns) - first;
+  if (span <= 0n) return 1;
+  return Math.min(1, Math.max(0, Number(((BigInt(through_ns) - first + 1n) * 1000000n) / (span + 1n)) / 1e6));
+}
+
+// How far a view read a slice of time at a time has read (its answer's `reading`; nothing once it
+// is all read): "Reading on: the <what> up to 82.848 s (2 % of the log's time) are in", or, once
+// Cancel stopped it, where it stopped and a "Read on" button (id `${id}-read-on`).
+/**
+ * @param {import('../types.js').ReadingSoFar | undefined} reading
+ * @param {{what: string, id: string, origin: bigint, stopped: boolean, onReadOn: () => void}} how
+ */
+export function readingNote(reading, { what, id, origin, stopped, onReadOn }) {
+  if (!reading) return null;
+  const through = reading.through_ns;
+  const share = Math.floor(readShare(reading) * 100);
+  return h('p.small.reading-note', {}, stopped ? 'Stopped reading at ' : `Reading on: the ${what} up to `,
+    h('span', { title: nsTextToUtc(through) || through }, `${secondsAfter(through, origin).toFixed(3)} s`),
+    ` (${share} % of the log's time) ${stopped ? `are shown; the counts are of the ${what} read. ` : 'are in; the counts grow as it reads.'}`,
+    ...(stopped ? [h(`button.link.small#${id}-read-on`, { type: 'button', onclick: onReadOn }, 'Read on')] : []));
 }
 
 export class DataViewContext {
@@ -84,6 +111,47 @@ export class DataViewContext {
       return result;
     } catch (error) {
       if (!quiet && !(error instanceof CancelledError) && !isAbort(error)) this.progress.finish('', onProgress);
+      throw error;
+    } finally {
+      if (!session.aborted) status.dataQuery(null);
+    }
+  }
+
+  // A view's query that reads on a slice of time at a time (its `slice_ms`: codec/views/view_support.h):
+  // asked again while its answer says `reading`, each answer handed to onAnswer as it comes. One
+  // bar for the whole read, at the share of the log's time read so far. Its Cancel stops asking
+  // once the answer on its way is in (a slice, a fraction of a second), and keeps what is read:
+  // asked again, the query reads on from there. Resolves with the last answer, `stopped` when
+  // Cancel (or `superseded()`, a newer request of the view's) ended it first.
+  /**
+   * @template {import('../types.js').ReadOnAnswer} A
+   * @param {string} label
+   * @param {string} name
+   * @param {import('../types.js').QueryRequest['args']} args
+   * @param {{onAnswer: (answer: A) => void, superseded: () => boolean, full?: boolean}} hooks full: a
+   *   query of the full module, as run()'s
+   * @returns {Promise<{answer: A, stopped: boolean}>}
+   */
+  async readOn(label, name, args, { onAnswer, superseded, full = false }) {
+    const session = this.session;
+    let cancelled = false;
+    const onProgress = this.progress.start(label, { total: this.size, onCancel: () => { cancelled = true; this.progress.finish('Stopped: what is read so far stays shown.', onProgress); }, queue: 'jobs' });
+    status.dataQuery(name);
+    try {
+      await session.result(session.ensureJobs(onProgress));
+      for (;;) {
+        const answer = /** @type {A} */ (await session.result(session.jobs.call(full ? 'fullQuery' : 'query', { name, args })));
+        const reading = !answer.error && !answer.cancelled ? answer.reading : undefined;
+        const stopped = Boolean(reading) && (cancelled || superseded());
+        if (!superseded()) onAnswer(answer);
+        if (!reading || stopped) {
+          if (!cancelled) this.progress.finish('', onProgress);
+          return { answer, stopped };
+        }
+        onProgress(Math.round(this.size * readShare(reading)), this.size);
+      }
+    } catch (error) {
+      if (!(error instanceof CancelledError) && !isAbort(error)) this.progress.finish('', onProgress);
       throw error;
     } finally {
       if (!session.aborted) status.dataQuery(null);

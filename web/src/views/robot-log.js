@@ -1,15 +1,21 @@
 // The robot's own log messages (rosgraph_msgs/Log, rcl_interfaces/msg/Log, foxglove.Log), one view
 // for every format: the codec's robot_log query (codec/views/robot_log.h, docs/views.md) filters
 // and pages in the job worker and answers one page with the totals by level, so the page holds a
-// page of rows, never the log. A row's click puts the timeline's cursor at its time.
+// page of rows, never the log. A long indexed log is read a slice of time at a time: its first rows
+// show at once, and the page asks again until it is all read. A row's click puts the timeline's
+// cursor at its time.
 // @logscope-first-use: fetched when its tab is first shown (build-dist.mjs); the Overview's line
 // needs only the counts (robot-log-overview.js).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { countOf } from './robot-log-overview.js';
+import { readingNote } from '../data-views/common.js';
 
 export const PAGE_ROWS = 200;
+// How long each query reads on before it answers (codec/views/view_support.h): a long log's first
+// rows show in a fraction of a second, and its totals grow as it reads.
+const SLICE_MS = 250;
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
 
 /**
@@ -17,7 +23,7 @@ const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
  * @typedef {{topic: string, type: string, messages?: number, note: string | null}} LogTopic
  * @typedef {{index: number, time_ns: string, stamp_ns: string | null, level: string, raw_level: number, node: string,
  *   text: string, file: string, function: string, line: number, topic: string}} LogRow
- * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: LogTopic[], total: number, all_levels: LevelCount[],
+ * @typedef {import('../types.js').ReadOnAnswer & {topics: LogTopic[], total: number, all_levels: LevelCount[],
  *   levels: LevelCount[], nodes: {node: string, count: number}[], first_error?: {index: number, time_ns: string},
  *   selected: number, first: number, count: number, more: boolean, rows: LogRow[], undecoded: number,
  *   problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} RobotLogResult
@@ -40,31 +46,42 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
   const caseBox = /** @type {HTMLInputElement} */ (h('input#log-case', { type: 'checkbox' }));
   const counts = h('div.log-counts#log-counts');
   const notes = h('div.log-notes#log-notes');
+  const reading = h('div.log-reading#log-reading');
   const cursor = h('p.small.log-cursor#log-cursor', { 'aria-live': 'polite' });
   const body = h('div.log-body#log-body', {}, h('p.muted.small', {}, 'Reading…'));
   const pager = h('div.log-pager#log-pager');
   clear(root).append(h('section.card.data-card.log-card#robot-log-card', {},
     h('div.card-head', {}, h('h3', {}, 'Robot log'), h('span.muted.small', {}, ' — rosgraph_msgs/Log, rcl_interfaces/msg/Log and foxglove.Log, in time order')),
     h('div.log-filters', {}, levelSelect, nodeSelect, grepInput, h('label.small', {}, caseBox, ' ignore case')),
-    counts, notes, cursor, body, pager));
+    counts, notes, reading, cursor, body, pager));
 
   let nodesKnown = false;
   let asked = 0; // the latest request: an older answer is dropped
 
   async function load() {
     const mine = ++asked;
-    const args = { first: filters.first, count: PAGE_ROWS, ...(filters.level && { level: filters.level }), ...(filters.node && { node: filters.node }),
+    const args = { first: filters.first, count: PAGE_ROWS, slice_ms: SLICE_MS, ...(filters.level && { level: filters.level }), ...(filters.node && { node: filters.node }),
       ...(filters.grep && { grep: filters.grep }), ...(filters.ignore_case && { ignore_case: true }) };
     try {
-      const result = /** @type {RobotLogResult} */ (await view.run('Reading the robot log', 'robot_log', args));
-      if (mine !== asked) return;
-      if (result.error) throw new Error(result.error);
-      if (result.cancelled) throw new Error('Cancelled.');
-      show(result);
-      view.loaded();
+      const { answer, stopped } = await view.readOn('Reading the robot log', 'robot_log', args, {
+        superseded: () => mine !== asked,
+        onAnswer: (/** @type {RobotLogResult} */ result) => {
+          if (result.error) throw new Error(result.error);
+          if (result.cancelled) throw new Error('Cancelled.');
+          show(result);
+          view.loaded();
+        },
+      });
+      if (mine === asked && stopped) showReading(/** @type {RobotLogResult} */ (answer), true);
     } catch (error) {
       if (mine === asked) view.status(body, error, load);
     }
+  }
+
+  // While the log is read a slice of time at a time: how far, and a way to read on once stopped.
+  /** @param {RobotLogResult} result @param {boolean} stopped */
+  function showReading(result, stopped) {
+    clear(reading).append(readingNote(result.reading, { what: 'messages', id: 'log', origin: range.origin, stopped, onReadOn: () => load() }) || '');
   }
 
   /** @param {RobotLogResult} result */
@@ -84,6 +101,7 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
     if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
     if (result.truncated) lines.push(result.truncated);
     clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)));
+    showReading(result, false);
     root.dataset.total = String(result.total);
     root.dataset.selected = String(result.selected);
     if (!result.topics.length) {

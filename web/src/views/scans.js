@@ -8,6 +8,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { timeSlider } from './time-slider.js';
+import { readingNote } from '../data-views/common.js';
 import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } from '../plots/kit.js';
 
 /**
@@ -16,13 +17,16 @@ import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } 
  * @typedef {{time_ns: string, error?: string, kind?: string, frame_id?: string, stamp_ns?: string | null, value?: string | null,
  *   fields?: string[], declared?: number, count?: number, invalid?: number, bounds?: Bounds, shown?: number, decimated?: boolean,
  *   points?: [number, number, number, number | null][], problems?: {code: string, message: string}[]}} Scan
- * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
+ * @typedef {import('../types.js').ReadOnAnswer & {topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   topic: string | null, type?: string, messages?: number, first_ns?: string | null, last_ns?: string | null, at_ns?: string,
  *   index?: number | null, previous_ns?: string | null, next_ns?: string | null, max_points: number, scan?: Scan,
  *   undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null, truncated: string | null}} ScanResult
  */
 
 const POINTS_LISTED = 10; // the first points, listed under the canvas
+// How long each query reads the scans' times on before it answers (codec/views/view_support.h): a
+// long log's first scan shows in a fraction of a second, and the slider's span grows as it reads.
+const SLICE_MS = 250;
 
 // Turbo (Google's colour map), its polynomial approximation: t in [0, 1] to [r, g, b] in 0..255.
 /** @param {number} t */
@@ -69,22 +73,25 @@ export function renderScans(root, { session, view }) {
 
   /** @param {bigint | null} at */
   function load(at) {
-    /** @type {Record<string, string>} */
-    const args = {};
+    /** @type {Record<string, string | number>} */
+    const args = { slice_ms: SLICE_MS };
     if (topic) args.topic = topic;
     if (at !== null) args.at_ns = String(at < 0n ? 0n : at);
     // A format whose file carries no messages (CARLA, BDDF): nothing to read scans from.
     time.ask('scan', args, {
-      what: 'Reading the scan', status: summary, none: 'scan topic', onNone: () => { root.dataset.count = '0'; },
-      show: (/** @type {ScanResult} */ result) => show(result), retry: () => load(at) });
+      what: 'Reading the scans', status: summary, none: 'scan topic', onNone: () => { root.dataset.count = '0'; },
+      show: (/** @type {ScanResult} */ result) => show(result, false), retry: () => load(at),
+      onStopped: (/** @type {ScanResult} */ result) => show(result, true) });
   }
 
-  /** @param {ScanResult} result */
-  function show(result) {
+  /** @param {ScanResult} result @param {boolean} stopped Cancel stopped a read of the scans' times */
+  function show(result, stopped) {
     shown = result;
-    if (!topicSelect.options.length) {
+    // Their counts grow while the scans' times are read a slice at a time: the options follow.
+    if (topicSelect.options.length !== result.topics.length || result.reading || root.dataset.reading === 'on') {
       const usable = result.topics.filter((t) => t.messages);
-      topicSelect.append(...result.topics.map((t) => h('option', { value: t.topic, disabled: !t.messages }, `${t.topic} (${t.type}${t.messages ? `, ${formatCount(t.messages)}` : ', no messages'})`)));
+      clear(topicSelect).append(...result.topics.map((t) => h('option', { value: t.topic, disabled: !t.messages }, `${t.topic} (${t.type}${t.messages ? `, ${formatCount(t.messages)}` : ', no messages'})`)));
+      if (topic) topicSelect.value = topic;
       topicSelect.disabled = usable.length < 2;
     }
     if (result.topic && result.topic !== topic) { topic = result.topic; topicSelect.value = topic; time.resetSpan(); extent = null; }
@@ -95,7 +102,9 @@ export function renderScans(root, { session, view }) {
     if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
     if (result.truncated) lines.push(result.truncated);
     for (const p of result.scan?.problems || []) lines.push(`${p.code}: ${p.message}`);
-    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)));
+    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)),
+      readingNote(result.reading, { what: 'scans', id: 'scan', origin: range.origin, stopped, onReadOn: () => load(root.dataset.atNs ? BigInt(root.dataset.atNs) : null) }) || '');
+    root.dataset.reading = result.reading ? (stopped ? 'stopped' : 'on') : '';
     root.dataset.topic = result.topic || '';
     root.dataset.atNs = result.at_ns || '';
     previous.disabled = !result.previous_ns;

@@ -47,10 +47,15 @@ export function timeSlider({ id, label, empty, root, view, range, load }) {
     when,
     fraction,
     moveTo,
-    /** The span, from the first answer that reports one. @param {string | null | undefined} firstNs @param {string | null | undefined} lastNs */
+    /**
+     * The span, from the first answer that reports one; it grows while a query read a slice of
+     * time at a time reads on (its later answers end later).
+     * @param {string | null | undefined} firstNs @param {string | null | undefined} lastNs
+     */
     setSpan(firstNs, lastNs) {
-      if (span || !firstNs || !lastNs) return;
-      span = { first: BigInt(firstNs), last: BigInt(lastNs) };
+      if (!firstNs || !lastNs) return;
+      if (span && BigInt(lastNs) <= span.last) return;
+      span = { first: span?.first ?? BigInt(firstNs), last: BigInt(lastNs) };
       slider.disabled = span.last === span.first;
     },
     /** Another topic: its span comes with its next answer. */
@@ -64,15 +69,17 @@ export function timeSlider({ id, label, empty, root, view, range, load }) {
     /**
      * Asks the view's query on the full module; shows the answer unless a later request was made.
      * A format whose files carry no messages answers "unknown query": `none` says so in `status`.
+     * With `args.slice_ms` the query reads a long log a slice of time at a time (DataViewContext.readOn):
+     * each answer is shown as it comes, and `onStopped` gets the last when Cancel stopped it.
      * @template R
-     * @param {string} query @param {Record<string, string>} args
-     * @param {{what: string, status: HTMLElement, none: string, onNone: () => void, show: (result: R) => void, retry: () => void}} how
+     * @param {string} query @param {Record<string, string | number>} args
+     * @param {{what: string, status: HTMLElement, none: string, onNone: () => void, show: (result: R) => void, retry: () => void,
+     *   onStopped?: (result: R) => void}} how
      */
-    async ask(query, args, { what, status, none, onNone, show, retry }) {
+    async ask(query, args, { what, status, none, onNone, show, retry, onStopped }) {
       const mine = ++asked;
-      try {
-        const result = /** @type {R & import('../types.js').QueryAnswer & {cancelled?: boolean}} */ (await view.run(what, query, args, { full: true }));
-        if (mine !== asked) return;
+      /** @param {R & import('../types.js').ReadOnAnswer} result */
+      const onAnswer = (result) => {
         if (result.error && result.error.startsWith(`unknown query: ${query}`)) {
           clear(status).append(h('p.muted', {}, `This format carries no messages, so it has no ${none}.`));
           onNone();
@@ -83,6 +90,15 @@ export function timeSlider({ id, label, empty, root, view, range, load }) {
         if (result.cancelled) throw new Error('Cancelled.');
         show(result);
         view.loaded();
+      };
+      try {
+        if (args.slice_ms) {
+          const { answer, stopped } = await view.readOn(what, query, args, { full: true, superseded: () => mine !== asked, onAnswer });
+          if (stopped && mine === asked) onStopped?.(/** @type {R} */ (answer));
+          return;
+        }
+        const result = /** @type {R & import('../types.js').ReadOnAnswer} */ (await view.run(what, query, args, { full: true }));
+        if (mine === asked) onAnswer(result);
       } catch (error) {
         if (mine === asked) view.status(status, error, retry);
       }
