@@ -15,15 +15,15 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 
 const RUN_SECONDS = 8; // a plot or check runs this long before its screenshot and Cancel
 
-// How long the page takes, from clicking `button`, until `stopped()` holds (ms, in the page).
-async function cancelMs(page, button, stopped) {
+// How long the page takes, from clicking `button`, until `holds()` holds (ms, in the page).
+async function msUntil(page, button, holds) {
   return page.evaluate(([selector, test]) => new Promise((resolve) => {
     const done = new Function(`return (${test})();`);
     const t0 = performance.now();
     /** @type {HTMLElement} */ (document.querySelector(selector)).click();
     const poll = () => (done() ? resolve(performance.now() - t0) : setTimeout(poll, 2));
     poll();
-  }), [button, stopped.toString()]);
+  }), [button, holds.toString()]);
 }
 
 // The read limit: bytes a second the page gets fetching `url` in order, 8 MiB a request, for `seconds`.
@@ -75,6 +75,20 @@ async function tabCosts(page, row, stats, shots, name) {
   }
 }
 
+// The Robot log tab of a log with log messages, read a slice of time at a time: from the click to
+// its first rows on screen, the requests and bytes it took by then, and how long Cancel took to
+// stop it (its bar ended and "Read on" shown), measured in the page (row.robotLog).
+async function robotLogCosts(page, row, stats, shots, name) {
+  if (!(await page.$eval('#tab-log', (b) => !b.hidden && Boolean(b.offsetParent)).catch(() => false))) return;
+  const before = await stats();
+  const firstMs = await msUntil(page, '#tab-log', () => document.querySelector('#log-table tr.log-row') || /has no log topic/.test(document.querySelector('#panel-log')?.textContent || ''));
+  const after = await stats();
+  row.robotLog = { ms: firstMs, requests: after.requests - before.requests, bytes: after.bytes - before.bytes, stopMs: null };
+  await page.screenshot({ path: join(shots, `${name}-robot-log.png`) });
+  if (await page.$eval('#log-reading', (e) => /Reading on/.test(e.textContent || '')).catch(() => false))
+    row.robotLog.stopMs = await msUntil(page, '#progress button', () => document.querySelector('#log-read-on'));
+}
+
 // A plot over the whole log: started, shown in progress, cancelled.
 async function plotWhole(page, row, shots, name) {
   await page.click('#tab-plots');
@@ -92,7 +106,7 @@ async function plotWhole(page, row, shots, name) {
   }
   row.plotProgress = await progressText(page);
   await page.screenshot({ path: join(shots, `${name}-plot-running.png`) });
-  row.plotCancelMs = await cancelMs(page, '#progress button', () => /Cancelled/.test(document.querySelector('#plot-note')?.textContent || ''));
+  row.plotCancelMs = await msUntil(page, '#progress button', () => /Cancelled/.test(document.querySelector('#plot-note')?.textContent || ''));
 }
 
 // Rows for `sizes` (GB): see the header. `base`: the virtual server; `stats()`/`reset()` its counts;
@@ -136,6 +150,7 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       await page.waitForFunction(() => document.body.dataset.summaryMs, null, { timeout: 300_000, polling: 10 });
       row.againMs = Number(await page.evaluate(() => document.body.dataset.summaryMs));
       await tabCosts(page, row, stats, shots, `${ext}-${gb}G`);
+      await robotLogCosts(page, row, stats, shots, `${ext}-${gb}G`);
       if (full) await plotWhole(page, row, shots, `${ext}-${gb}G`);
 
       // A pass a tab started is let finish first (a CARLA log's Timeline & plots tab draws its
@@ -158,7 +173,7 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       row.checkRate = checked.bytes / RUN_SECONDS;
       await page.screenshot({ path: join(shots, `${ext}-${gb}G-check-running.png`) });
       // A check that already stopped (an error, the page silent) has no Cancel: its state is the row's.
-      if (await page.$('#progress button')) row.checkCancelMs = await cancelMs(page, '#progress button', () => !document.body.dataset.job);
+      if (await page.$('#progress button')) row.checkCancelMs = await msUntil(page, '#progress button', () => !document.body.dataset.job);
       else errors.push(`no check running after ${RUN_SECONDS} s (state ${await page.evaluate(() => document.body.dataset.state)}: ${(await page.textContent('#banner').catch(() => '')) || 'no banner'})`.replace(/\s+/g, ' ').slice(0, 400));
       await page.waitForTimeout(500);
       row.afterCancel = await page.evaluate(() => document.body.dataset.state);

@@ -167,6 +167,7 @@ const askedCells = (r) => [r.askedMs, r.againMs, r.readsAloneMs].map((ms) => (Nu
 const plotCell = (r) => (r.plotSeconds !== undefined ? `done in ${r.plotSeconds.toFixed(1)} s (${r.plotSampled || 'every'} chunks)` : r.plotProgress || '—');
 // A tab first shown: its time to its rows, and the requests it added.
 const tabCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req.` : '—');
+const logCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req., ${mib(cost.bytes)} MiB · stop ${secondsOf(cost.stopMs)}` : '—');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${r.checkStartSeconds === undefined ? '—' : `${r.checkStartSeconds.toFixed(1)} s`} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
 const doc = `# Scale benchmark: opening a remote log of 1 GB to 1 TB
@@ -211,15 +212,18 @@ bytes the server counted by then, and the view worker's wasm memory. The compres
 the Overview asks first. *Timeline* and *structure*: the Timeline tab and the Structure tab's
 first page of the tree, each first shown: from the click to its rows on screen, and the requests
 it added (the timeline reads the index in memory; the tree's page of chunks reads their heads,
-planned as one window). A plot over the whole log and a full check then each run ${8} s: their progress text
+planned as one window). *Robot log*: the Robot log tab, from the click to its first rows on screen
+(a long indexed log is read a slice of time at a time: docs/views.md), the requests and bytes
+it took by then, and how long its Cancel took to stop reading (its bar ended, "Read on" shown);
+the last slice asked ends in the job worker, and what is read stays shown. A plot over the whole log and a full check then each run ${8} s: their progress text
 (with the estimate of the time left), *check starts*: from the click to the pass running (the job
 worker opens its own copy of the index first), the check's read rate over those seconds, the job worker's
 memory, and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order, 8 MiB a request, for ${8} s after the check was cancelled.
 
-| size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
-${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${plotCell(r)} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
+| size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | robot log | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|
+${pages.map((r) => `| ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${logCell(r.robotLog)} | ${plotCell(r)} | ${secondsOf(r.plotCancelMs)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(pages)}
 Screenshots of each (summary, timeline, plot and check in progress) are written to
 test-results/scale/. The plot over the whole log is a sample (\`max_chunks\`): one chunk per pixel
@@ -262,9 +266,9 @@ page reads its schemas, channels and statistics alone, and its compression facts
 asked for. Its map of the file then reads the whole summary in the view worker, after the
 summary is shown, which is the view worker's memory here.
 
-| format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
-${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${checkCells(r)} |`).join('\n')}
+| format | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | robot log | check starts | check read rate | read limit | check after ${RUN_SECONDS} s | job worker | check cancel |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|
+${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} | ${askedCells(r)} | ${r.summaryRequests} | ${mib(r.summaryBytes)} MiB | ${mib(r.viewMemory)} MiB | ${tabCell(r.timeline)} | ${tabCell(r.structure)} | ${logCell(r.robotLog)} | ${checkCells(r)} |`).join('\n')}
 ${pageErrors(otherPages)}
 The CARLA log opens in the page at 1 GB only: its summary is a scan of the whole file, so at 10 GB
 it would take the size over the read limit.
