@@ -34,7 +34,7 @@ export function readShare({ first_ns, through_ns, last_ns }) {
 
 // How far a view read a slice of time at a time has read (its answer's `reading`; nothing once it
 // is all read): "Reading on: the <what> up to 82.848 s (2 % of the log's time) are in", or, once
-// Cancel stopped it, where it stopped and a "Read on" button (id `${id}-read-on`).
+// Cancel stopped it, "Stopped reading: ..." and a "Read on" button (id `${id}-read-on`).
 /**
  * @param {import('../types.js').ReadingSoFar | undefined} reading
  * @param {{what: string, id: string, origin: bigint, stopped: boolean, onReadOn: () => void}} how
@@ -43,9 +43,9 @@ export function readingNote(reading, { what, id, origin, stopped, onReadOn }) {
   if (!reading) return null;
   const through = reading.through_ns;
   const share = Math.floor(readShare(reading) * 100);
-  return h('p.small.reading-note', {}, stopped ? 'Stopped reading at ' : `Reading on: the ${what} up to `,
+  return h('p.small.reading-note', {}, `${stopped ? 'Stopped reading' : 'Reading on'}: the ${what} up to `,
     h('span', { title: nsTextToUtc(through) || through }, `${secondsAfter(through, origin).toFixed(3)} s`),
-    ` (${share} % of the log's time) ${stopped ? `are shown; the counts are of the ${what} read. ` : 'are in; the counts grow as it reads.'}`,
+    ` (${share} % of the log's time) ${stopped ? 'are shown, and the counts are of them alone. ' : 'are in; the counts grow as it reads.'}`,
     ...(stopped ? [h(`button.link.small#${id}-read-on`, { type: 'button', onclick: onReadOn }, 'Read on')] : []));
 }
 

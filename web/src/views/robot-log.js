@@ -55,7 +55,7 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
     h('div.log-filters', {}, levelSelect, nodeSelect, grepInput, h('label.small', {}, caseBox, ' ignore case')),
     counts, notes, reading, cursor, body, pager));
 
-  let nodesKnown = false;
+  let nodesKnown = false; // once from a whole log's answer: while it is read, each answer may add nodes
   let asked = 0; // the latest request: an older answer is dropped
 
   async function load() {
@@ -87,8 +87,10 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
   /** @param {RobotLogResult} result */
   function show(result) {
     if (!nodesKnown) {
-      nodesKnown = true;
-      nodeSelect.append(...result.nodes.map((n) => h('option', { value: n.node }, `${n.node} (${formatCount(n.count)})`)));
+      nodesKnown = !result.reading;
+      const chosen = nodeSelect.value;
+      clear(nodeSelect).append(h('option', { value: '' }, 'Every node'), ...result.nodes.map((n) => h('option', { value: n.node }, `${n.node} (${formatCount(n.count)})`)));
+      nodeSelect.value = chosen;
     }
     clear(counts).append(...LEVELS.map((l) => h(`span.log-level-count.level-${l.toLowerCase()}`, { dataset: { level: l }, title: `${l} messages that pass the node and text filters` },
       `${l} ${formatCount(countOf(result.levels, l))}`)));
