@@ -53,6 +53,14 @@ struct WalkOptions {
   bool times_only = false;
 };
 
+// The times of some topics from a format's index (MessageSource::indexed_times).
+struct IndexedTimes {
+  uint64_t first_ns = 0, last_ns = 0;  // of their first and last messages
+  // The first message times of the chunks that hold them, sorted: a time range that ends just
+  // before one reads no chunk that the next range reads too (where chunks do not overlap in time).
+  std::vector<uint64_t> chunk_starts;
+};
+
 // What a view keeps between queries of one file (its cache), owned by the file's source.
 class ViewCache {
  public:
@@ -75,10 +83,10 @@ class MessageSource {
     return walk(topics, [&](const SourceMessage& m) { return m.time_ns < options.t0_ns || m.time_ns > options.t1_ns || visit(m); },
                 progress, error);
   }
-  // The first and last message times of `topics`, from the index, where a walk of a time range
-  // reads only the chunks that hold it: a view may then read a long file a slice of time at a
-  // time (views/view_support.h). False where a walk reads the whole file whatever its range.
-  virtual bool indexed_time_range(const std::set<std::string>& /*topics*/, uint64_t* /*first_ns*/, uint64_t* /*last_ns*/) { return false; }
+  // What the index says of the times of `topics`, where a walk of a time range reads only the
+  // chunks that hold it: a view may then read a long file a slice of time at a time
+  // (views/view_support.h). False where a walk reads the whole file whatever its range.
+  virtual bool indexed_times(const std::set<std::string>& /*topics*/, IndexedTimes* /*out*/) { return false; }
 
   // By view name; the views make and read them (codec/views).
   std::map<std::string, std::unique_ptr<ViewCache>> caches;
@@ -106,9 +114,8 @@ class FunctionSource : public MessageSource {
   using Topics = std::function<std::vector<SourceTopic>()>;
   using Walk = std::function<bool(const std::set<std::string>&, const WalkOptions&, const std::function<bool(const SourceMessage&)>&,
                                   const ProgressFn&, std::string*)>;
-  using TimeRange = std::function<bool(const std::set<std::string>&, uint64_t*, uint64_t*)>;
-  FunctionSource(Topics topics, Walk walk, TimeRange time_range = nullptr)
-      : topics_(std::move(topics)), walk_(std::move(walk)), time_range_(std::move(time_range)) {}
+  using Times = std::function<bool(const std::set<std::string>&, IndexedTimes*)>;
+  FunctionSource(Topics topics, Walk walk, Times times = nullptr) : topics_(std::move(topics)), walk_(std::move(walk)), times_(std::move(times)) {}
   std::vector<SourceTopic> topics() override { return topics_(); }
   bool walk(const std::set<std::string>& topics, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn& progress,
             std::string* error) override {
@@ -118,14 +125,12 @@ class FunctionSource : public MessageSource {
                  const ProgressFn& progress, std::string* error) override {
     return walk_(topics, options, visit, progress, error);
   }
-  bool indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) override {
-    return time_range_ && time_range_(topics, first_ns, last_ns);
-  }
+  bool indexed_times(const std::set<std::string>& topics, IndexedTimes* out) override { return times_ && times_(topics, out); }
 
  private:
   Topics topics_;
   Walk walk_;
-  TimeRange time_range_;
+  Times times_;
 };
 
 }  // namespace logscope

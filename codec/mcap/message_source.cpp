@@ -70,28 +70,31 @@ MessageSource* McapInspector::message_source() {
   };
   // From the chunk index, when it lists every chunk (for_each_message then reads only the chunks
   // in range), widened to the Statistics' times, which also count messages outside chunks.
-  auto time_range = [this](const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) {
+  auto times = [this](const std::set<std::string>& topics, IndexedTimes* out) {
     if (model_.chunks.empty() || model_.unlisted_chunks || model_.chunk_indexes_deferred) return false;
     std::set<uint16_t> ids;
     for (const auto& [id, info] : model_.channels)
       if (topics.count(info.channel.topic)) ids.insert(id);
-    bool any = false;
+    out->chunk_starts.clear();
     for (const ChunkInfo& c : model_.chunks) {
       if (!c.index_offset) return false;
       bool holds = c.message_index_offsets.empty();
       for (const auto& [id, offset] : c.message_index_offsets) holds |= ids.count(id) > 0;
       if (!holds) continue;
-      *first_ns = any ? std::min(*first_ns, c.message_start_time) : c.message_start_time;
-      *last_ns = any ? std::max(*last_ns, c.message_end_time) : c.message_end_time;
-      any = true;
+      bool first = out->chunk_starts.empty();
+      out->first_ns = first ? c.message_start_time : std::min(out->first_ns, c.message_start_time);
+      out->last_ns = first ? c.message_end_time : std::max(out->last_ns, c.message_end_time);
+      out->chunk_starts.push_back(c.message_start_time);
     }
-    if (any && model_.statistics && model_.statistics->message_count) {
-      *first_ns = std::min(*first_ns, model_.statistics->message_start_time);
-      *last_ns = std::max(*last_ns, model_.statistics->message_end_time);
+    if (out->chunk_starts.empty()) return false;
+    if (model_.statistics && model_.statistics->message_count) {
+      out->first_ns = std::min(out->first_ns, model_.statistics->message_start_time);
+      out->last_ns = std::max(out->last_ns, model_.statistics->message_end_time);
     }
-    return any;
+    std::sort(out->chunk_starts.begin(), out->chunk_starts.end());
+    return true;
   };
-  message_source_ = std::make_unique<FunctionSource>(topics, walk, time_range);
+  message_source_ = std::make_unique<FunctionSource>(topics, walk, times);
   return message_source_.get();
 }
 

@@ -25,7 +25,7 @@ bool BagMessageSource::walk(const std::set<std::string>& topics, const std::func
 }
 
 // A V2.0 bag's chunks by their ChunkInfo times (for_each_message reads only those in range).
-bool BagMessageSource::indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) {
+bool BagMessageSource::indexed_times(const std::set<std::string>& topics, IndexedTimes* out) {
   if (bag_.format != Format::RosbagV20 || bag_.chunks.empty()) return false;
   std::vector<bool> wanted;  // by connection id, as for_each_message selects them
   for (const Connection& c : bag_.connections)
@@ -33,14 +33,16 @@ bool BagMessageSource::indexed_time_range(const std::set<std::string>& topics, u
       if (c.id >= wanted.size()) wanted.resize(size_t{c.id} + 1);
       wanted[c.id] = true;
     }
-  bool any = false;
+  out->chunk_starts.clear();
   for (const Chunk& c : bag_.chunks) {
     if (!std::any_of(c.counts.begin(), c.counts.end(), [&](const auto& p) { return p.second > 0 && p.first < wanted.size() && wanted[p.first]; })) continue;
-    *first_ns = any ? std::min(*first_ns, c.start.ns()) : c.start.ns();
-    *last_ns = any ? std::max(*last_ns, c.end.ns()) : c.end.ns();
-    any = true;
+    bool first = out->chunk_starts.empty();
+    out->first_ns = first ? c.start.ns() : std::min(out->first_ns, c.start.ns());
+    out->last_ns = first ? c.end.ns() : std::max(out->last_ns, c.end.ns());
+    out->chunk_starts.push_back(c.start.ns());
   }
-  return any;
+  std::sort(out->chunk_starts.begin(), out->chunk_starts.end());
+  return !out->chunk_starts.empty();
 }
 
 bool BagMessageSource::walk_with(const std::set<std::string>& topics, const WalkOptions& walk_options,

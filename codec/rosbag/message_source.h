@@ -16,7 +16,7 @@ class BagMessageSource : public MessageSource {
             std::string* error) override;
   bool walk_with(const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit,
                  const ProgressFn& progress, std::string* error) override;
-  bool indexed_time_range(const std::set<std::string>& topics, uint64_t* first_ns, uint64_t* last_ns) override;
+  bool indexed_times(const std::set<std::string>& topics, IndexedTimes* out) override;
 
  private:
   ByteSource& source_;

@@ -38,6 +38,15 @@ bool walk_slices(MessageSource& source, WalkedCache& cache, const WalkOptions& o
     WalkOptions slice = options;
     slice.t0_ns = cache.next_ns;
     slice.t1_ns = cache.last_ns - cache.next_ns < cache.span_ns ? cache.last_ns : cache.next_ns + cache.span_ns - 1;
+    if (slice.t1_ns < cache.last_ns) {
+      // Just before a chunk's first time: the last such cut in the span, else the first after it
+      // (a slice then holds one chunk at least), else the end.
+      const std::vector<uint64_t>& starts = cache.chunk_starts;
+      auto after = std::upper_bound(starts.begin(), starts.end(), slice.t1_ns);
+      if (after != starts.begin() && *(after - 1) > cache.next_ns) slice.t1_ns = *(after - 1) - 1;
+      else if (after != starts.end()) slice.t1_ns = std::min(*after - 1, cache.last_ns);
+      else slice.t1_ns = cache.last_ns;
+    }
     const Clock::time_point began = Clock::now();
     std::string stop;
     bool walked = source.walk_with(wanted, slice, [&](const SourceMessage& m) {
@@ -88,12 +97,13 @@ WalkedCache* walked_cache(MessageSource& source, const std::string& name, IsView
     if (t.note.empty()) wanted.insert(t.topic);
   }
   cache->key = std::move(all);
-  uint64_t first = 0, last = 0;
-  if (slice_ms && !wanted.empty() && source.indexed_time_range(wanted, &first, &last) && first <= last) {
+  IndexedTimes times;
+  if (slice_ms && !wanted.empty() && source.indexed_times(wanted, &times) && times.first_ns <= times.last_ns) {
     cache->complete = false;
-    cache->first_ns = cache->next_ns = first;
-    cache->last_ns = last;
-    cache->span_ns = (last - first) / 16384 + 1;  // grows four times a slice while slices are quick
+    cache->first_ns = cache->next_ns = times.first_ns;
+    cache->last_ns = times.last_ns;
+    cache->span_ns = (times.last_ns - times.first_ns) / 16384 + 1;  // grows four times a slice while slices are quick
+    cache->chunk_starts = std::move(times.chunk_starts);
     if (!walk_slices(source, *cache, options, progress, slice_ms)) return nullptr;
   } else {
     std::string stop;

@@ -43,6 +43,7 @@ class WalkedCache : public ViewCache {
   // those from next_ns to last_ns are still to read. Complete once they are all in.
   bool complete = true;
   uint64_t first_ns = 0, next_ns = 0, last_ns = 0, span_ns = 0;
+  std::vector<uint64_t> chunk_starts;  // where a slice ends (IndexedTimes): a chunk is then read once
 
   // A message of one of the view's topics (topic_index into topics, its count already taken);
   // false stops the walk, with `truncated` said.

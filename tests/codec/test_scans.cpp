@@ -296,8 +296,7 @@ TEST_CASE("scans: what cannot be read is named, never guessed") {
 // the time asked among them, and the last equals one whole walk's answer.
 TEST_CASE("scans: a long bag's scan times read a slice of time at a time end as one whole walk") {
   rosbag::MemorySink sink;
-  rosbag::WriterOptions options;
-  options.compression = "lz4";
+  rosbag::WriterOptions options;  // uncompressed: a chunk's bytes are its threshold's
   options.chunk_threshold = 8192;
   rosbag::BagWriter writer(sink, options);
   uint32_t topic = writer.add_connection("/scan", "sensor_msgs/LaserScan", kLaserScanMd5, kLaserScanRos1);
@@ -307,9 +306,12 @@ TEST_CASE("scans: a long bag's scan times read a slice of time at a time end as 
     REQUIRE(writer.write(topic, rosbag::Time::from_ns(kStart + i * kStep), scan_ros1(scan)));
   }
   REQUIRE(writer.close());
-  MemoryByteSource whole_source(bytes_of(sink.bytes)), sliced_source(bytes_of(sink.bytes));
+  MemoryByteSource whole_bytes(bytes_of(sink.bytes)), sliced_bytes(bytes_of(sink.bytes));
+  CountingByteSource whole_source(whole_bytes), sliced_source(sliced_bytes);
   auto whole = rosbag::open_inspector(whole_source, rosbag::Format::RosbagV20);
   auto sliced = rosbag::open_inspector(sliced_source, rosbag::Format::RosbagV20);
+  whole_source.reset();
+  sliced_source.reset();
   const uint64_t at = kStart + 3210 * kStep + 5;
   Json args = args_at("/scan", at, 50);
   args["slice_ms"] = 1;
@@ -328,6 +330,11 @@ TEST_CASE("scans: a long bag's scan times read a slice of time at a time end as 
   CAPTURE(answers);
   CHECK(answers > 2);
   CHECK(answer.dump() == ask(*whole, args_at("/scan", at, 50)).dump());
+  // Slices end just before a chunk's first time (IndexedTimes::chunk_starts): each chunk is read
+  // once, as by the whole walk, and each answer reads its one scan again (a chunk).
+  CAPTURE(whole_source.bytes_read());
+  CAPTURE(sliced_source.bytes_read());
+  CHECK(sliced_source.bytes_read() <= whole_source.bytes_read() + static_cast<uint64_t>(answers) * (options.chunk_threshold + 2048));
   CHECK(answer.find("messages")->as_uint() == kScans);
   CHECK(answer.find("index")->as_uint() == 3210);
 }
