@@ -334,6 +334,8 @@ let offload = null;
 let cores = navigator.hardwareConcurrency || 1; // the page may allow fewer (configure)
 /** @type {Promise<HashOffload | null> | null} */
 let hashOffload = null;
+/** @type {{decompress: DecompressOffload | null, hash: HashOffload | null}} the helpers once started */
+const helpersUp = { decompress: null, hash: null };
 const HASH_HELPER_MIN_CORES = 3;
 // decompress: false for a pass that decompresses by itself (a fed check).
 async function ensureOffload({ decompress = true } = {}) {
@@ -347,13 +349,13 @@ async function ensureOffload({ decompress = true } = {}) {
   // (helper-start.js), and the page is told.
   if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = startHelper('The hashing helper', 'the check hashes the file by itself, more slowly', (ms) => HashOffload.start(ms))
-      .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setSha1Offload(started); return started; })
+      .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setSha1Offload(started); helpersUp.hash = started; return started; })
       .catch(() => null);
   }
   if (helpers.includes('hash')) await hashOffload;
   if (offload || !decompress || !helpers.includes('decompress')) return;
   offload = startHelper('The decompression helpers', 'the codec decompresses every chunk by itself, more slowly', (ms) => DecompressOffload.start(cores - 1, ms))
-    .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); return started; })
+    .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); helpersUp.decompress = started; return started; })
     .catch(() => null);
   await offload;
 }
@@ -763,7 +765,7 @@ async function handle({ id, op, args }) {
     const now = performance.now();
     if (now - last > 80 || done >= total) {
       last = now;
-      self.postMessage({ id, progress: { done, total } });
+      self.postMessage({ id, progress: { done, total, memory: memoryNow() } });
     }
     return true;
   };
@@ -788,6 +790,13 @@ async function handle({ id, op, args }) {
   } finally {
     clearInterval(beating);
   }
+}
+
+// This worker's WebAssembly memory now: its modules' and its helpers' (wasm memory never shrinks,
+// so also their peak). Sent with each progress report: readStats waits behind a running pass.
+function memoryNow() {
+  const full = fullOpen && fullOpen.Module !== readingModule ? fullOpen.Module.HEAPU8?.length ?? 0 : 0;
+  return (readingModule?.HEAPU8?.length ?? 0) + full + (helpersUp.decompress?.memory() ?? 0) + (helpersUp.hash?.memory() ?? 0);
 }
 
 /** @param {unknown} error */

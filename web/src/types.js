@@ -599,7 +599,7 @@ export {};
 /**
  * What the worker posts back: progress, an answer, or an error (`fatal`: the module is unusable),
  * or a request for the page's copy of a file it cannot read (needCopy, answered with op fileCopy).
- * @typedef {{id: number, progress: {done: number, total: number}, needCopy?: undefined}
+ * @typedef {{id: number, progress: {done: number, total: number, memory?: number}, needCopy?: undefined}
  *   | {id: number, needCopy: true, progress?: undefined}
  *   | {id: number, ok: true, result: unknown, progress?: undefined, needCopy?: undefined}
  *   | {id: number, ok: false, error: string, fatal?: boolean, code?: string | null, progress?: undefined, needCopy?: undefined}} WorkerReply

@@ -143,6 +143,8 @@ export class WorkerClient {
     this.pending = new Map();
     /** @type {Source | null} */
     this.source = null;
+    /** the worker's WebAssembly memory at its last progress report (bytes; its peak so far) */
+    this.memory = 0;
     /** @type {Worker} made by spawn() */
     this.worker;
     /** @type {unknown} the reason it was stopped for good (dispose) */
@@ -182,6 +184,7 @@ export class WorkerClient {
     const url = single.LOGSCOPE_WORKER_URL || new URL('../worker.js', import.meta.url);
     const worker = new Worker(url, { type: single.LOGSCOPE_WORKER_TYPE || 'module' });
     this.worker = worker;
+    this.memory = 0;
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault?.();
@@ -241,6 +244,7 @@ export class WorkerClient {
       return;
     }
     if (message.progress) {
+      if (message.progress.memory) this.memory = message.progress.memory; // for the benchmarks: readStats waits behind a pass
       entry.onProgress?.(message.progress.done, message.progress.total);
       return;
     }
