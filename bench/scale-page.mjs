@@ -77,16 +77,76 @@ async function tabCosts(page, row, stats, shots, name) {
 
 // The Robot log tab of a log with log messages, read a slice of time at a time: from the click to
 // its first rows on screen, the requests and bytes it took by then, and how long Cancel took to
-// stop it (its bar ended and "Read on" shown), measured in the page (row.robotLog).
-async function robotLogCosts(page, row, stats, shots, name) {
-  if (!(await page.$eval('#tab-log', (b) => !b.hidden && Boolean(b.offsetParent)).catch(() => false))) return;
+// end its bar, and the slice then being read to end ("Read on" shown), in the page (row.robotLog).
+async function robotLogCosts(page, row, stats, shots, name, ext) {
+  // The templates with a log topic (the bag's and the MCAP's /rosout).
+  if (!['bag', 'mcap'].includes(ext)) return;
   const before = await stats();
   const firstMs = await msUntil(page, '#tab-log', () => document.querySelector('#log-table tr.log-row') || /has no log topic/.test(document.querySelector('#panel-log')?.textContent || ''));
   const after = await stats();
-  row.robotLog = { ms: firstMs, requests: after.requests - before.requests, bytes: after.bytes - before.bytes, stopMs: null };
+  row.robotLog = { ms: firstMs, requests: after.requests - before.requests, bytes: after.bytes - before.bytes, stopMs: null, sliceEndMs: null };
   await page.screenshot({ path: join(shots, `${name}-robot-log.png`) });
-  if (await page.$eval('#log-reading', (e) => /Reading on/.test(e.textContent || '')).catch(() => false))
-    row.robotLog.stopMs = await msUntil(page, '#progress button', () => document.querySelector('#log-read-on'));
+  if (await page.$eval('#log-reading', (e) => /Reading on/.test(e.textContent || '')).catch(() => false)) {
+    // Cancel ends the bar at once; the slice the job worker reads then ends by itself ("Read on").
+    const [stopMs, sliceEndMs] = await page.evaluate(() => new Promise((resolve) => {
+      const t0 = performance.now();
+      /** @type {HTMLElement} */ (document.querySelector('#progress button')).click();
+      let stopped = 0;
+      const poll = () => {
+        if (!stopped && document.querySelector('#progress')?.dataset.state !== 'running') stopped = performance.now() - t0;
+        if (stopped && document.querySelector('#log-read-on')) resolve([stopped, performance.now() - t0]);
+        else setTimeout(poll, 2);
+      };
+      poll();
+    }));
+    Object.assign(row.robotLog, { stopMs, sliceEndMs });
+  }
+}
+
+// The page's own whole-file outputs (extract one source into a new file, export one as CSV, and a
+// BDDF file's checksum), each started from its tab as a user starts it, run RUN_SECONDS, then
+// cancelled: what the server sent meanwhile, the progress text, the job worker's memory (its wasm
+// heaps, the full module the outputs run in and its helpers', at its last progress report: wasm
+// memory never shrinks, so its peak) and how long Cancel took (row.passes).
+async function pagePasses(page, row, stats, reset, shots, name) {
+  row.passes = [];
+  const run = async (pass, start) => {
+    await page.waitForFunction(() => !document.body.dataset.job, null, { timeout: 120_000 });
+    await start();
+    await page.waitForFunction(() => document.querySelector('#progress')?.dataset.state === 'running', null, { timeout: 60_000 });
+    await reset();
+    await page.waitForTimeout(RUN_SECONDS * 1000);
+    const read = (await stats()).bytes;
+    const progress = await progressText(page);
+    await page.screenshot({ path: join(shots, `${name}-${pass}-running.png`) });
+    // (Its last progress report's: readStats would wait behind the pass.)
+    const memory = await page.evaluate(() => window.logscope.jobsClient().memory);
+    const cancelMs = (await page.$('#progress button')) ? await msUntil(page, '#progress button', () => !document.body.dataset.job) : null;
+    row.passes.push({ pass, read, progress, memory, cancelMs });
+  };
+  // The first source of the extract's list, and the export's first source.
+  await page.click('#tab-extract');
+  const listed = await page.waitForSelector('#extract-form .pick input[type=checkbox], #extract-form .pick button[id^="extract-list-"], #extract-refused', { timeout: 60_000 });
+  if (await listed.evaluate((e) => e.id?.startsWith('extract-list-'))) {
+    await listed.click();
+    await page.waitForSelector('#extract-form .pick input[type=checkbox]', { timeout: 300_000 });
+  }
+  if (await page.$('#extract-form .pick input[type=checkbox]')) {
+    await run('extract', async () => {
+      await page.click('#extract-form .pick button:has-text("none")');
+      await page.check('#extract-form .pick input[type=checkbox] >> nth=0');
+      await page.click('#extract-run');
+    });
+  }
+  if (await page.$('#export-run')) {
+    await run('export', async () => {
+      if (await page.$('select#export-source')) await page.selectOption('select#export-source', { index: 0 });
+      else await page.fill('#export-source', '0');
+      await page.click('#export-run');
+    });
+  }
+  await page.click('#tab-overview');
+  if (await page.$('#verify-checksum')) await run('checksum', () => page.click('#verify-checksum'));
 }
 
 // A plot over the whole log: started, shown in progress, cancelled.
@@ -111,8 +171,9 @@ async function plotWhole(page, row, shots, name) {
 
 // Rows for `sizes` (GB): see the header. `base`: the virtual server; `stats()`/`reset()` its counts;
 // `ext`: the virtual format's file ending; `full`: also the timeline and a plot over the whole log
-// (the bag's rows), else the summary and the check only.
-export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', full = true }) {
+// (the bag's rows), else the summary and the check only; `passesAt`: the size (GB) whose row also
+// runs the page's outputs (pagePasses).
+export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', full = true, passesAt = null }) {
   const shots = join(root, 'test-results', 'scale');
   mkdirSync(shots, { recursive: true });
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
@@ -150,7 +211,7 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       await page.waitForFunction(() => document.body.dataset.summaryMs, null, { timeout: 300_000, polling: 10 });
       row.againMs = Number(await page.evaluate(() => document.body.dataset.summaryMs));
       await tabCosts(page, row, stats, shots, `${ext}-${gb}G`);
-      await robotLogCosts(page, row, stats, shots, `${ext}-${gb}G`);
+      await robotLogCosts(page, row, stats, shots, `${ext}-${gb}G`, ext);
       if (full) await plotWhole(page, row, shots, `${ext}-${gb}G`);
 
       // A pass a tab started is let finish first (a CARLA log's Timeline & plots tab draws its
@@ -172,17 +233,17 @@ export async function pageRows({ root, base, sizes, stats, reset, ext = 'bag', f
       const checked = await stats();
       row.checkRate = checked.bytes / RUN_SECONDS;
       await page.screenshot({ path: join(shots, `${ext}-${gb}G-check-running.png`) });
+      // The job worker's memory in the pass, at its last progress report (its modules' and
+      // helpers'): wasm memory never shrinks, so its peak so far. (readStats would wait behind the
+      // pass, and after Cancel it asks a new worker.)
+      row.jobMemory = await page.evaluate(() => window.logscope.jobsClient().memory) || null;
       // A check that already stopped (an error, the page silent) has no Cancel: its state is the row's.
       if (await page.$('#progress button')) row.checkCancelMs = await msUntil(page, '#progress button', () => !document.body.dataset.job);
       else errors.push(`no check running after ${RUN_SECONDS} s (state ${await page.evaluate(() => document.body.dataset.state)}: ${(await page.textContent('#banner').catch(() => '')) || 'no banner'})`.replace(/\s+/g, ' ').slice(0, 400));
       await page.waitForTimeout(500);
       row.afterCancel = await page.evaluate(() => document.body.dataset.state);
-      // The job worker's memory once the pass stopped: its wasm memory never shrinks, so this is its peak.
-      try {
-        const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
-        row.jobMemory = jobStats.wasm_memory + (jobStats.offload_memory || 0) + (jobStats.hash_memory || 0);
-      } catch (e) { row.jobMemory = null; errors.push(`readStats: ${String(e).slice(0, 200)}`); }
       row.readLimit = await readLimit(page, url, RUN_SECONDS);
+      if (gb === passesAt) await pagePasses(page, row, stats, reset, shots, `${ext}-${gb}G`);
       rows.push(row);
       console.log(JSON.stringify({ ...row, summaryMiB: mib(row.summaryBytes).toFixed(2) }));
       await context.close();

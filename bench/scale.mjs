@@ -139,7 +139,7 @@ try {
     const bag = new VirtualBag(readFileSync(template), PASS_GB * 2 ** 30);
     await passesByUrl('ROS bag', 'bag', [[bag.indexPos, 1]], ['--topic', '/imu/data'], ['--topics', '/imu/data']);
   }
-  pages = await pageRows({ root, base: server.base, sizes: PAGE_SIZES, stats, reset });
+  pages = await pageRows({ root, base: server.base, sizes: PAGE_SIZES, stats, reset, passesAt: PASS_GB });
   for (const f of OTHERS) {
     const bytes = readFileSync(templates[f.ext]);
     for (const gb of f.sizes) {
@@ -149,7 +149,7 @@ try {
       console.log(JSON.stringify(otherRows.at(-1)));
       if (gb === PASS_GB && f.exportOf) await passesByUrl(f.name, f.ext, warm, f.exportOf, f.extractOf);
     }
-    for (const row of await pageRows({ root, base: server.base, sizes: f.pageSizes, stats, reset, ext: f.ext, full: false })) otherPages.push({ format: f.name, ...row });
+    for (const row of await pageRows({ root, base: server.base, sizes: f.pageSizes, stats, reset, ext: f.ext, full: false, passesAt: PASS_GB })) otherPages.push({ format: f.name, ...row });
   }
 } finally {
   await server.close();
@@ -167,7 +167,7 @@ const askedCells = (r) => [r.askedMs, r.againMs, r.readsAloneMs].map((ms) => (Nu
 const plotCell = (r) => (r.plotSeconds !== undefined ? `done in ${r.plotSeconds.toFixed(1)} s (${r.plotSampled || 'every'} chunks)` : r.plotProgress || '—');
 // A tab first shown: its time to its rows, and the requests it added.
 const tabCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req.` : '—');
-const logCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req., ${mib(cost.bytes)} MiB · stop ${secondsOf(cost.stopMs)}` : '—');
+const logCell = (cost) => (cost ? `${secondsOf(cost.ms)}, ${cost.requests} req., ${mib(cost.bytes)} MiB · stop ${secondsOf(cost.stopMs)} (its slice ${secondsOf(cost.sliceEndMs)})` : '—');
 const summaryCell = (r) => (r.state === 'summary' ? `${r.summarySeconds.toFixed(2)} s` : r.state);
 const checkCells = (r) => `${r.checkStartSeconds === undefined ? '—' : `${r.checkStartSeconds.toFixed(1)} s`} | ${(r.checkRate / 1e6).toFixed(0)} MB/s (${(r.checkRate / r.readLimit).toFixed(2)}) | ${(r.readLimit / 1e6).toFixed(0)} MB/s | ${r.checkProgress || '—'} | ${r.jobMemory === null ? '—' : `${mib(r.jobMemory)} MiB`} | ${secondsOf(r.checkCancelMs)}`;
 const doc = `# Scale benchmark: opening a remote log of 1 GB to 1 TB
@@ -214,11 +214,13 @@ first page of the tree, each first shown: from the click to its rows on screen, 
 it added (the timeline reads the index in memory; the tree's page of chunks reads their heads,
 planned as one window). *Robot log*: the Robot log tab, from the click to its first rows on screen
 (a long indexed log is read a slice of time at a time: docs/views.md), the requests and bytes
-it took by then, and how long its Cancel took to stop reading (its bar ended, "Read on" shown);
-the last slice asked ends in the job worker, and what is read stays shown. A plot over the whole log and a full check then each run ${8} s: their progress text
+it took by then, and how long its Cancel took to end its bar, and (in brackets) the slice the job
+worker was reading to end ("Read on" shown): what is read stays shown, and reading on goes on
+from there. Its queries read 250 ms, then 500, then 1000 ms at a time. A plot over the whole log and a full check then each run ${8} s: their progress text
 (with the estimate of the time left), *check starts*: from the click to the pass running (the job
 worker opens its own copy of the index first), the check's read rate over those seconds, the job worker's
-memory, and how long Cancel took to stop each, measured in the page. The read limit is the same
+memory in the check (its WebAssembly memory and its helpers', at its last progress report: wasm memory
+never shrinks, so its peak so far), and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order, 8 MiB a request, for ${8} s after the check was cancelled.
 
 | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | robot log | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
@@ -272,6 +274,20 @@ ${otherPages.map((r) => `| ${r.format} | ${sizeText(r.gb)} | ${summaryCell(r)} |
 ${pageErrors(otherPages)}
 The CARLA log opens in the page at 1 GB only: its summary is a scan of the whole file, so at 10 GB
 it would take the size over the read limit.
+
+## The page's outputs at ${PASS_GB} GB by URL
+
+In the same page, after its check: an extract of one source into a new file (the first listed),
+an export of one as CSV (the first listed) and a BDDF file's checksum, each started from its tab as a
+user starts it, run ${RUN_SECONDS} s and cancelled. *Read* is what the server sent in those
+seconds; the job worker's memory is its WebAssembly memory with the full module's (which writes
+the outputs) and its helpers', at its last progress report (wasm memory never shrinks: its peak
+so far); cancel is from the
+click on Cancel to the job ended, in the page.
+
+| format | pass | read in ${RUN_SECONDS} s | progress after ${RUN_SECONDS} s | job worker | cancel |
+|---|---|---:|---|---:|---:|
+${[...pages.map((r) => ({ format: 'ROS bag', ...r })), ...otherPages].flatMap((r) => (r.passes || []).map((p) => `| ${r.format} | ${p.pass} | ${mib(p.read)} MiB | ${p.progress || '—'} | ${mib(p.memory)} MiB | ${secondsOf(p.cancelMs)} |`)).join('\n')}
 
 ## The CLI's whole-file passes at ${PASS_GB} GB by URL
 
