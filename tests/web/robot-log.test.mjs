@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
-import { start, openFile, waitOpened, screenshot, sample, cli, haveWasm, skipUnless } from './helpers.mjs';
+import { start, openFile, waitOpened, screenshot, sample, demo, cli, haveWasm, skipUnless } from './helpers.mjs';
 
 const BAG = sample('rosbag', 'real', 'SHARATHbhushan__panda_fault_injection_block__2023-02-20-17-55-35.bag');
 const EXAMPLE = sample('rosbag', 'rosbagjs__example.bag');
@@ -110,6 +110,19 @@ test('robot log: a file without log topics says so, and the Overview has no line
   await page.waitForFunction(() => document.querySelector('#panel-log')?.dataset.total === '0', null, { timeout: 60_000 });
   assert.match(await page.textContent('#panel-log'), /no log topic/);
   assert.equal(await page.$('#robot-log-line'), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Found measuring the tab on a BDDF file (2026-12-06): it showed "unknown query: robot_log" as an
+// error with "Try again", where the other views say the format carries no messages.
+test('robot log: a format whose view module reads no messages (a BDDF file) says so, not an error', async (t) => {
+  if (skipUnless(t, { demos: true })) return;
+  const page = await env.newPage();
+  await openLog(page, demo('spot_walk.bddf'));
+  await page.click('#tab-log');
+  await page.waitForFunction(() => /carries no log messages/.test(document.querySelector('#panel-log')?.textContent || ''), null, { timeout: 30_000 });
+  assert.doesNotMatch(await page.textContent('#panel-log'), /unknown query|Try again/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -66,6 +66,13 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
       const { answer, stopped } = await view.readOn('Reading the robot log', 'robot_log', args, {
         superseded: () => mine !== asked,
         onAnswer: (/** @type {RobotLogResult} */ result) => {
+          // A format whose view module reads no messages (BDDF, CARLA), as the other views say it.
+          if (result.error?.startsWith('unknown query: robot_log')) {
+            clear(body).append(h('p.muted', {}, 'This format carries no log messages, so it has no robot log.'));
+            clear(pager);
+            view.loaded();
+            return;
+          }
           if (result.error) throw new Error(result.error);
           if (result.cancelled) throw new Error('Cancelled.');
           show(result);
