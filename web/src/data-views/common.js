@@ -167,6 +167,26 @@ export class DataViewContext {
     }
   }
 
+  // A view query's answer: from a format whose view module has no such query (it reads no
+  // messages: BDDF, CARLA), `none` said in `status`; an error or a cancel thrown; else show(it).
+  // Either way the view is marked loaded.
+  /**
+   * @template {import('../types.js').ReadOnAnswer} A
+   * @param {string} query @param {A} result
+   * @param {{status: HTMLElement, none: string, onNone?: () => void, show: (result: A) => void}} how
+   */
+  answered(query, result, { status: node, none, onNone = () => {}, show }) {
+    if (result.error?.startsWith(`unknown query: ${query}`)) {
+      clear(node).append(h('p.muted', {}, none));
+      onNone();
+    } else {
+      if (result.error) throw new Error(result.error);
+      if (result.cancelled) throw new Error('Cancelled.');
+      show(result);
+    }
+    this.loaded();
+  }
+
   // Shows why a query gave nothing (cancelled, or its error), with a retry; nothing once the file is closed.
   /**
    * @param {HTMLElement} node

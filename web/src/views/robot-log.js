@@ -65,19 +65,8 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
     try {
       const { answer, stopped } = await view.readOn('Reading the robot log', 'robot_log', args, {
         superseded: () => mine !== asked,
-        onAnswer: (/** @type {RobotLogResult} */ result) => {
-          // A format whose view module reads no messages (BDDF, CARLA), as the other views say it.
-          if (result.error?.startsWith('unknown query: robot_log')) {
-            clear(body).append(h('p.muted', {}, 'This format carries no log messages, so it has no robot log.'));
-            clear(pager);
-            view.loaded();
-            return;
-          }
-          if (result.error) throw new Error(result.error);
-          if (result.cancelled) throw new Error('Cancelled.');
-          show(result);
-          view.loaded();
-        },
+        onAnswer: (/** @type {RobotLogResult} */ result) => view.answered('robot_log', result, {
+          status: body, none: 'This format carries no log messages, so it has no robot log.', onNone: () => clear(pager), show }),
       });
       if (mine === asked && stopped) showReading(/** @type {RobotLogResult} */ (answer), true);
     } catch (error) {

@@ -2,7 +2,7 @@
 // over the span their query reports, the time as text, the timeline's cursor followed and moved,
 // and their query asked again at each new time, where only the latest answer is shown.
 // @logscope-first-use: fetched with the views that use it (build-dist.mjs).
-import { h, clear } from '../dom.js';
+import { h } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { secondsAfter } from '../plots/range.js';
 
@@ -79,18 +79,7 @@ export function timeSlider({ id, label, empty, root, view, range, load }) {
     async ask(query, args, { what, status, none, onNone, show, retry, onStopped }) {
       const mine = ++asked;
       /** @param {R & import('../types.js').ReadOnAnswer} result */
-      const onAnswer = (result) => {
-        if (result.error && result.error.startsWith(`unknown query: ${query}`)) {
-          clear(status).append(h('p.muted', {}, `This format carries no messages, so it has no ${none}.`));
-          onNone();
-          view.loaded();
-          return;
-        }
-        if (result.error) throw new Error(result.error);
-        if (result.cancelled) throw new Error('Cancelled.');
-        show(result);
-        view.loaded();
-      };
+      const onAnswer = (result) => view.answered(query, result, { status, none: `This format carries no messages, so it has no ${none}.`, onNone, show });
       try {
         if (args.slice_ms) {
           const { answer, stopped } = await view.readOn(what, query, args, { full: true, superseded: () => mine !== asked, onAnswer });
