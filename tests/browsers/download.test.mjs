@@ -62,18 +62,29 @@ for (const engine of ['firefox', 'webkit']) {
 
     test('an extract past the memory cap is saved to Downloads as it is written: the CLI\'s bytes, memory bounded', async (t) => {
       t.diagnostic(b.version);
-      await b.open(`?nodemo&opfs=off&output-cap=${CAP_MB}`);
-      await b.setFiles('#file-input', [files.mcap]);
-      await b.waitFor((n) => document.body.dataset.fileName === n && document.body.dataset.state === 'summary', basename(files.mcap), { what: 'the file to open' });
-      await b.click('#tab-extract');
-      await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
-      await b.click('#extract-run');
-      const state = await b.waitFor(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('#output-result')?.dataset.state) && document.querySelector('#output-result').dataset.state, undefined, { timeout: 180_000, what: 'the extract' });
-      // A silent worker's last events (worker-client.js trail) say where it stopped.
-      if (state !== 'done') t.diagnostic(`job worker trail: ${JSON.stringify(await b.evaluate(() => window.logscope.jobsClient().lastTrail))}`);
-      assert.equal(state, 'done', await b.text('#output-result'));
-      const facts = await b.evaluate(() => ({ ...document.querySelector('#output-storage').dataset, size: document.querySelector('#output-size').dataset.size }));
+      const extract = async () => {
+        await b.open(`?nodemo&opfs=off&output-cap=${CAP_MB}`);
+        await b.setFiles('#file-input', [files.mcap]);
+        await b.waitFor((n) => document.body.dataset.fileName === n && document.body.dataset.state === 'summary', basename(files.mcap), { what: 'the file to open' });
+        await b.click('#tab-extract');
+        await b.waitFor(() => Boolean(document.querySelector('#extract-run')), undefined, { what: 'the Extract form' });
+        await b.click('#extract-run');
+        const state = await b.waitFor(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('#output-result')?.dataset.state) && document.querySelector('#output-result').dataset.state, undefined, { timeout: 180_000, what: 'the extract' });
+        // A silent worker's last events (worker-client.js trail) say where it stopped.
+        if (state !== 'done') t.diagnostic(`job worker trail: ${JSON.stringify(await b.evaluate(() => window.logscope.jobsClient().lastTrail))}`);
+        assert.equal(state, 'done', await b.text('#output-result'));
+        return b.evaluate(() => ({ ...document.querySelector('#output-storage').dataset, size: document.querySelector('#output-size').dataset.size }));
+      };
       const size = statSync(files.reference).size;
+      let facts = await extract();
+      // Firefox under load now and then leaves the page out of the service worker's claims
+      // (download-stream.js CONTROL_MS): the output is then kept whole in the tab, with the reason,
+      // and a page loaded after is in the worker's control from the start. Anything else fails.
+      if (engine === 'firefox' && facts.storage === 'memory' && /did not take control of this page.*reload the page/.test(facts.kept)) {
+        t.diagnostic(`the first page was not taken (${facts.kept}); a reload`);
+        assert.equal(Number(facts.size), size, 'the output kept in the tab is whole');
+        facts = await extract();
+      }
       assert.ok(size > 4 * CAP_MB * MB, `the output (${size} bytes) is several times the cap`);
       assert.equal(facts.storage, 'download', JSON.stringify(facts));
       assert.equal(Number(facts.size), size);
