@@ -420,6 +420,7 @@ Json diagnostics_answer(MessageSource& source, QueryArgs& args, const ProgressFn
   uint64_t at_ns = args.u64("at_ns", 0);
   uint64_t max_runs = args.u64("max_runs", kMaxRunsAnswered);
   std::string level_text = args.str("level");
+  uint64_t slice_ms = args.u64("slice_ms", 0, 0, 60000);
   if (!args.ok()) return QueryArgs::error_json(args.error());
   int min_level = 0;
   if (!level_text.empty()) {
@@ -429,13 +430,16 @@ Json diagnostics_answer(MessageSource& source, QueryArgs& args, const ProgressFn
     min_level = static_cast<int>(it - std::begin(names));
   }
   if (args.flag("topics_only")) return topics_only_answer(source, is_diagnostics_type);  // from the index, no message read
-  auto* cache = view_cache<DiagnosticsCache>(source, "diagnostics", is_diagnostics_type, progress, whole());
+  auto* cache = view_cache<DiagnosticsCache>(source, "diagnostics", is_diagnostics_type, progress, whole(), slice_ms);
   Json out = Json::object();
   if (!cache) {
     out["cancelled"] = true;
     return out;
   }
   if (!has_at) at_ns = cache->messages ? cache->last_ns : 0;
+  // A part read: the statuses are those at the time read through, at most. (Past it, the runs are
+  // not known, and the values' window would reach back over the part not yet read.)
+  if (!cache->complete) at_ns = std::min(at_ns, cache->next_ns - 1);
   std::vector<Found> found;
   std::string stopped;
   if (!args.flag("no_values") && !statuses_at(source, *cache, at_ns, &found, &stopped, progress)) {
@@ -485,7 +489,10 @@ QuerySpec diagnostics_query(MessageSource& source) {
            {"level", ArgType::String, "only components whose worst level is at least this: ok, warn, error, stale"},
            {"max_runs", ArgType::U64, "runs given per component (default 2000; run_count says how many there are)"},
            {"no_values", ArgType::Bool, "leave out the status at the time (no message read again)"},
-           {"topics_only", ArgType::Bool, "only the diagnostics topics, from the index (no message read)"}},
+           {"topics_only", ArgType::Bool, "only the diagnostics topics, from the index (no message read)"},
+           {"slice_ms", ArgType::U64, "read on for about this long and answer from the statuses read so far (\"reading\" says how far; "
+                                      "at_ns is then at most the time read through), where the index allows; each query reads on "
+                                      "(0: the whole log first)"}},
           with_walk_units({{"at_ns", Unit::TimeNs}, {"first_ns", Unit::TimeNs}, {"last_ns", Unit::TimeNs}, {"messages", Unit::Count},
            {"statuses", Unit::Count}, {"component_count", Unit::Count}, {"components.topic", Unit::Text}, {"components.name", Unit::Text},
            {"components.hardware_id", Unit::Text}, {"components.updates", Unit::Count}, {"components.first_ns", Unit::TimeNs},

@@ -165,6 +165,7 @@ struct Edge {
   std::string parent, child;
   bool is_static = false;  // seen on a /tf_static topic
   std::vector<Sample> samples;  // in time order once built
+  size_t sorted = 0;  // samples in order so far (a sliced walk adds a slice's at a time)
   uint64_t median_period_ns = 0;  // of the updates' intervals (0: fewer than two)
   uint64_t longest_gap_ns = 0, longest_gap_at_ns = 0;  // the longest interval and where it ended
 };
@@ -173,8 +174,16 @@ bool is_static_topic(const std::string& topic) {
   return topic.size() >= 9 && topic.compare(topic.size() - 9, 9, "tf_static") == 0;
 }
 
+// Sorts the samples added since the last call and measures the edge's rate and gaps again.
 void finish_edge(Edge& e) {
-  std::stable_sort(e.samples.begin(), e.samples.end(), [](const Sample& a, const Sample& b) { return a.time_ns < b.time_ns; });
+  const auto by_time = [](const Sample& a, const Sample& b) { return a.time_ns < b.time_ns; };
+  const auto added = e.samples.begin() + static_cast<std::ptrdiff_t>(e.sorted);
+  std::stable_sort(added, e.samples.end(), by_time);
+  // (A slice's samples follow the earlier slices' in time: no merge then.)
+  if (added != e.samples.begin() && added != e.samples.end() && added->time_ns < (added - 1)->time_ns)
+    std::inplace_merge(e.samples.begin(), added, e.samples.end(), by_time);
+  e.sorted = e.samples.size();
+  e.median_period_ns = e.longest_gap_ns = e.longest_gap_at_ns = 0;
   if (e.samples.size() < 2) return;
   // The typical period is the median of the intervals between updates at distinct times (several
   // updates of one edge can share a record's time).
@@ -383,9 +392,10 @@ Json edge_json(const Edge& e, uint64_t at_ns) {
 Json transforms_answer(MessageSource& source, QueryArgs& args, const ProgressFn& progress) {
   bool has_at = args.has("at_ns");
   uint64_t at_ns = args.u64("at_ns", 0);
+  uint64_t slice_ms = args.u64("slice_ms", 0, 0, 60000);
   if (!args.ok()) return QueryArgs::error_json(args.error());
   if (args.flag("topics_only")) return topics_only_answer(source, is_transform_type);  // from the index, no message read
-  auto* cache = view_cache<TransformCache>(source, "transforms", is_transform_type, progress);
+  auto* cache = view_cache<TransformCache>(source, "transforms", is_transform_type, progress, WalkOptions(), slice_ms);
   Json out = Json::object();
   if (!cache) {
     out["cancelled"] = true;
@@ -431,7 +441,9 @@ QuerySpec transforms_query(MessageSource& source) {
           "the frame tree (tf2_msgs/TFMessage, tf/tfMessage, foxglove.FrameTransform(s)) at a time: each parent->child edge with its "
           "translation, rotation, rate and the age of its last update, and the tree's findings (two parents, cycles, gaps)",
           {{"at_ns", ArgType::U64, "the time, ns since the epoch (default: the last update)"},
-           {"topics_only", ArgType::Bool, "only the transform topics, from the index (no message read)"}},
+           {"topics_only", ArgType::Bool, "only the transform topics, from the index (no message read)"},
+           {"slice_ms", ArgType::U64, "read on for about this long and answer from the updates read so far (\"reading\" says how far), "
+                                      "where the index allows; each query reads on (0: the whole log first)"}},
           with_walk_units({{"at_ns", Unit::TimeNs}, {"first_ns", Unit::TimeNs}, {"last_ns", Unit::TimeNs},
            {"updates", Unit::Count}, {"frames", Unit::Count}, {"roots", Unit::Text}, {"edges.parent", Unit::Text},
            {"edges.child", Unit::Text}, {"edges.static", Unit::Flag}, {"edges.updates", Unit::Count}, {"edges.first_ns", Unit::TimeNs},

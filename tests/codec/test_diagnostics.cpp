@@ -336,3 +336,49 @@ TEST_CASE("diagnostics: a file without diagnostics answers with nothing, and a b
   REQUIRE(bad.find("error"));
   CHECK(bad.find("error")->as_string().find("ok, warn, error or stale") != std::string::npos);
 }
+
+// Asked again and again with a slice budget, a long log's diagnostics are read a slice of time at a
+// time (codec/views/view_support.h): each answer is of the statuses read so far, at a time no later
+// than the time read through, and the last equals one whole walk's.
+TEST_CASE("diagnostics: a long bag read a slice of time at a time ends as one whole walk") {
+  rosbag::MemorySink sink;
+  rosbag::WriterOptions options;
+  options.chunk_threshold = 8192;
+  rosbag::BagWriter writer(sink, options);
+  uint32_t topic = writer.add_connection("/diagnostics", "diagnostic_msgs/DiagnosticArray", kMd5, kRos1Definition);
+  constexpr uint64_t kMessages = 3000, kStep = kSecond / 10;
+  for (uint64_t i = 0; i < kMessages; ++i) {
+    uint64_t t = kStart + i * kStep;
+    REQUIRE(writer.write(topic, rosbag::Time::from_ns(t), ros1_message(t, second(static_cast<int>(i / 10 % 11)))));
+  }
+  REQUIRE(writer.close());
+  MemoryByteSource whole_source(bytes_of(sink.bytes)), sliced_source(bytes_of(sink.bytes));
+  auto whole = rosbag::open_inspector(whole_source, rosbag::Format::RosbagV20);
+  auto sliced = rosbag::open_inspector(sliced_source, rosbag::Format::RosbagV20);
+  REQUIRE(whole);
+  REQUIRE(sliced);
+  const uint64_t late = kStart + 250 * kSecond + kSecond / 20;
+  const auto sliced_ask = [&](uint64_t at_ns) {
+    Json args = Json::object();
+    args["slice_ms"] = 1;
+    args["at_ns"] = std::to_string(at_ns);
+    return ask(*sliced, args);
+  };
+  Json answer = sliced_ask(late);
+  REQUIRE(answer.find("reading"));
+  uint64_t through = std::stoull(answer.find("reading")->find("through_ns")->as_string());
+  CHECK(through < late);
+  CHECK(std::stoull(answer.find("at_ns")->as_string()) == through);  // not past what is read
+  CHECK(answer.find("messages")->as_uint() == (through - kStart) / kStep + 1);
+  CHECK(!component(answer, "motor").find("at")->is_null());
+  int answers = 1;
+  for (; answer.find("reading"); ++answers) {
+    REQUIRE(answers < 100000);
+    answer = sliced_ask(late);
+  }
+  CAPTURE(answers);
+  CHECK(answers > 2);
+  CHECK(answer.find("messages")->as_uint() == kMessages);
+  CHECK(answer.dump() == at(*whole, late).dump());
+  CHECK(ask(*sliced).dump() == ask(*whole).dump());
+}

@@ -367,3 +367,61 @@ TEST_CASE("transforms: the real bags' edges equal python3-rosbag's (updates, las
   }
   CHECK(compared >= 3);
 }
+
+// Asked again and again with a slice budget, a long log's transforms are read a slice of time at a
+// time (codec/views/view_support.h): each answer's tree is of the updates read so far, and the
+// last equals one whole walk's, at any time.
+TEST_CASE("transforms: a long bag read a slice of time at a time ends as one whole walk") {
+  rosbag::MemorySink sink;
+  rosbag::WriterOptions options;
+  options.chunk_threshold = 4096;
+  rosbag::BagWriter writer(sink, options);
+  uint32_t tf = writer.add_connection("/tf", "tf2_msgs/TFMessage", kMd5, kRos1Definition);
+  uint32_t tf_static = writer.add_connection("/tf_static", "tf2_msgs/TFMessage", kMd5, kRos1Definition);
+  constexpr uint64_t kUpdates = 20000, kStep = kSecond / 100;  // 100 Hz, silent from 120 s to 125 s
+  REQUIRE(writer.write(tf_static, rosbag::Time::from_ns(kStart), ros1_message({{"base_link", "laser", 0.2, 0, 0.3, 180}}, kStart)));
+  uint64_t written = 1;
+  for (uint64_t i = 0; i < kUpdates; ++i) {
+    uint64_t t = kStart + i * kStep;
+    if (t >= kStart + 120 * kSecond && t < kStart + 125 * kSecond) continue;
+    std::vector<Tf> list{{"odom", "base_link", double(i) / 100.0, 0, 0, double(i % 360)}};
+    if (i % 100 == 0) list.push_back({"map", "odom", 1, 2, 0, 90});
+    REQUIRE(writer.write(tf, rosbag::Time::from_ns(t), ros1_message(list, t)));
+    written += list.size();
+  }
+  REQUIRE(writer.close());
+  MemoryByteSource whole_source(bytes_of(sink.bytes)), sliced_source(bytes_of(sink.bytes));
+  auto whole = rosbag::open_inspector(whole_source, rosbag::Format::RosbagV20);
+  auto sliced = rosbag::open_inspector(sliced_source, rosbag::Format::RosbagV20);
+  REQUIRE(whole);
+  REQUIRE(sliced);
+  const auto sliced_ask = [&](std::optional<uint64_t> at_ns) {
+    Json args = Json::object();
+    args["slice_ms"] = 1;
+    if (at_ns) args["at_ns"] = std::to_string(*at_ns);
+    Json answer = sliced->query("transforms", args, nullptr);
+    REQUIRE(!answer.find("error"));
+    return answer;
+  };
+  Json answer = sliced_ask(std::nullopt);
+  REQUIRE(answer.find("reading"));
+  uint64_t through = ns_of(answer.find("reading")->find("through_ns"));
+  CHECK(through < kStart + (kUpdates - 1) * kStep);
+  CHECK(ns_of(answer.find("at_ns")) <= through);  // the tree at the last update read
+  CHECK(!edge(answer, "odom", "base_link").find("at")->is_null());
+  int answers = 1;
+  for (; answer.find("reading"); ++answers) {
+    REQUIRE(answers < 100000);
+    CHECK(ns_of(answer.find("reading")->find("through_ns")) >= through);
+    through = ns_of(answer.find("reading")->find("through_ns"));
+    answer = sliced_ask(std::nullopt);
+  }
+  CAPTURE(answers);
+  CHECK(answers > 2);
+  CHECK(answer.find("updates")->as_uint() == written);
+  CHECK(answer.dump() == ask(*whole).dump());
+  for (uint64_t at : {kStart, kStart + 122 * kSecond, kStart + 190 * kSecond}) CHECK(sliced_ask(at).dump() == ask(*whole, at).dump());
+  const Json* gap = finding(answer, "transforms.edge.gap");
+  REQUIRE(gap);
+  CHECK(ns_of(gap->find("time_ns")) == kStart + 125 * kSecond);
+}

@@ -21,19 +21,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string topic = "/diagnostics", no_error, not_json = "not JSON";
   FunctionSource source(
       [&] { return std::vector<SourceTopic>{{topic, type, ""}, {"/other", "std_msgs/String", ""}}; },
-      [&](const std::set<std::string>& topics, const WalkOptions&, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
+      [&](const std::set<std::string>& topics, const WalkOptions& options, const std::function<bool(const SourceMessage&)>& visit, const ProgressFn&, std::string*) {
         if (topics.count("/other")) __builtin_trap();  // only diagnostics topics are walked
         for (size_t i = 0; i < in->messages.size(); ++i) {
-          std::optional<Json> message = Json::parse(in->messages[i]);
           uint64_t time = (i * 7919) % 13;  // out of order on purpose: runs are placed by time
+          if (time < options.t0_ns || time > options.t1_ns) continue;  // a slice (slice_ms), or the window of the values
+          std::optional<Json> message = Json::parse(in->messages[i]);
           SourceMessage m{topic, type, time, message ? &*message : nullptr, message ? no_error : not_json};
           m.offset = i * 100;
           if (!visit(m)) break;
         }
         return true;
+      },
+      [](const std::set<std::string>&, IndexedTimes* out) {
+        *out = IndexedTimes{0, 12, {0, 3, 4, 9}};  // chunk starts, as a format's index gives them
+        return true;
       });
   QuerySpec spec = views::diagnostics_query(source);
   Json answer = run_query({spec}, spec.name, in->args, nullptr);
+  // Asked with slice_ms: asked again until it has read the whole range (13 ns: a slice is 1 ns at least).
+  for (int asked = 1; answer.find("reading"); ++asked) {
+    if (asked > 13) __builtin_trap();
+    answer = run_query({spec}, spec.name, in->args, nullptr);
+  }
   answer.dump();
   if (answer.find("error")) return 0;
   uint64_t at = std::stoull(answer.find("at_ns")->as_string()), updates = 0;

@@ -460,12 +460,20 @@ int main(int argc, char** argv) {
              "\"values\": [{\"key\": \"t\", \"value\": \"40\"}]}]}\n"
              "{\"status\": [{\"level\": 2, \"name\": \"motor\", \"message\": \"hot\", \"hardware_id\": \"can0\"}, "
              "{\"level\": -7, \"name\": \"gps\"}]}\n{\"status\": []}\n{\"status\": [{\"name\": \"x\"}]}");
+  write_text(out + "/diagnostics/sliced", "diagnostic_msgs/DiagnosticArray\n{\"slice_ms\": 1, \"at_ns\": 11}\n"
+             "{\"status\": [{\"level\": 0, \"name\": \"motor\"}]}\n{\"status\": [{\"level\": 1, \"name\": \"motor\"}]}\n"
+             "{\"status\": [{\"level\": 3, \"name\": \"motor\"}, {\"level\": 0, \"name\": \"gps\"}]}\n{\"status\": [{\"level\": 0, \"name\": \"motor\"}]}");
   // The transforms view (fuzz_transforms): a type, the query's arguments, decoded messages as JSON.
   write_text(out + "/transforms/ros", "tf2_msgs/TFMessage\n{\"at_ns\": 5}\n"
              "{\"transforms\": [{\"header\": {\"frame_id\": \"/odom\"}, \"child_frame_id\": \"base\", \"transform\": "
              "{\"translation\": {\"x\": 1, \"y\": 0, \"z\": 0}, \"rotation\": {\"x\": 0, \"y\": 0, \"z\": 1, \"w\": 1}}}]}\n"
              "{\"transforms\": [{\"header\": {\"frame_id\": \"base\"}, \"child_frame_id\": \"odom\", \"transform\": "
              "{\"translation\": {\"x\": 0, \"y\": 0, \"z\": 0}, \"rotation\": {\"x\": 0, \"y\": 0, \"z\": 0, \"w\": 0}}}]}");
+  write_text(out + "/transforms/sliced", "foxglove.FrameTransforms\n{\"slice_ms\": 1}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\", \"rotation\": {\"w\": 1}}]}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\", \"translation\": {\"x\": 2}}]}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"b\", \"child_frame_id\": \"c\"}]}\n"
+             "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\"}]}");
   write_text(out + "/transforms/foxglove", "foxglove.FrameTransforms\n{}\n"
              "{\"transforms\": [{\"parent_frame_id\": \"a\", \"child_frame_id\": \"b\", \"rotation\": {\"w\": 1}}]}\n"
              "{\"transforms\": [{\"parent_frame_id\": \"c\", \"child_frame_id\": \"b\", \"translation\": {\"x\": 1e308}}]}");
