@@ -332,6 +332,40 @@ test('the Scans tab of a 2 GB remote virtual bag draws its first scan from the f
   }
 });
 
+// The Transforms tab of the same kind of bag: the tree of the first slices' updates shows while
+// the rest is read, and the last answer is the CLI's whole walk's.
+test('the Transforms tab of a 2 GB remote virtual bag shows the tree of the first slices and ends with the CLI\'s updates', async (t) => {
+  if (skip(t)) return;
+  const template = join(dir, 'tf.bag');
+  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates: { bag: template } });
+  try {
+    const url = `${server.base}/tf.bag?size=2G`;
+    const size = 2 ** 31;
+    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'transforms'], { maxBuffer: 64 << 20 })).stdout);
+    assert.ok(expected.updates > 1000, `${expected.updates} updates`);
+    const page = await env.newPage({ query: remoteQuery(url) });
+    assert.equal(await waitRemote(page), 'summary');
+    await fetch(`${server.base}/stats?reset=1`);
+    await page.click('#tab-tf');
+    await page.waitForFunction(() => { const card = document.querySelector('#panel-tf'); return card?.getAttribute('data-reading') === 'on' && Number(card.getAttribute('data-edges')) > 0; }, null, { timeout: 60_000 });
+    const first = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(first.bytes < size / 4, `the first tree came after ${first.bytes} bytes of ${size}`);
+    assert.match(await page.textContent('#panel-tf'), /Reading on: the transforms up to/);
+    assert.match(await page.textContent('#tf-tree'), /updates read so far/);
+    await screenshot(page, 'transforms-remote-2G-reading');
+    await page.waitForFunction(() => document.querySelector('#panel-tf')?.getAttribute('data-reading') === '', null, { timeout: 120_000 });
+    assert.match(await page.textContent('#tf-tree'), new RegExp(`${expected.updates.toLocaleString('en-US')} updates in the file`));
+    assert.equal(await page.getAttribute('#panel-tf', 'data-at-ns'), expected.at_ns);
+    const served = await (await fetch(`${server.base}/stats`)).json();
+    assert.ok(served.bytes < size * 1.2, `${served.bytes} bytes read for a ${size} byte file`);
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.close();
+  }
+});
+
 // Found with bench:scale (2026-12-04): a 1 GB CARLA log by URL (50 ms a request) went "silent"
 // after 20 s. The log has no index, so its summary is a scan of the whole file; the codec read it
 // one synchronous request after another with no progress, and the watchdog stopped the worker.

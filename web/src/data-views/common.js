@@ -54,6 +54,9 @@ export function readingNote(reading, { what, id, origin, stopped, onReadOn }) {
 // at a time took 23 s and 7 % more bytes than the file (its chunks fetched in smaller windows);
 // read 250, 500, then 1000 ms at a time, 17 s and 1 % more.
 const READ_ON_MAX_MS = 1000;
+// How long a view's first query reads on before it answers (its `slice_ms`): a long log's first
+// rows, scan, tree or statuses show in a fraction of a second, and its counts grow as it reads.
+export const FIRST_SLICE_MS = 250;
 
 export class DataViewContext {
   // root: the view's element; session: the opened file; jump(offset, length): show bytes in the hex view.

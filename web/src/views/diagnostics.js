@@ -8,6 +8,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { timeSlider } from './time-slider.js';
+import { readingNote, FIRST_SLICE_MS } from '../data-views/common.js';
 
 /**
  * @typedef {{start_ns: string, end_ns: string, level: string, raw_level: number, updates: number}} Run
@@ -19,7 +20,7 @@ import { timeSlider } from './time-slider.js';
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   at_ns: string, first_ns: string | null, last_ns: string | null, messages: number, statuses: number, component_count: number,
  *   components: Component[], findings: Finding[], undecoded: number, problems: {topic: string, time_ns: string, message: string}[],
- *   stopped: string | null, truncated: string | null}} DiagnosticsResult
+ *   stopped: string | null, truncated: string | null, reading?: import('../types.js').ReadingSoFar}} DiagnosticsResult
  */
 
 const LEVEL_CLASS = { OK: 'ok', WARN: 'warn', ERROR: 'error', STALE: 'stale', UNKNOWN: 'unknown' };
@@ -53,26 +54,38 @@ export function renderDiagnostics(root, { session, view }) {
   let last = null;
 
   /** @param {bigint | null} at */
+  /** @type {bigint | null} the time asked: while the log is read, the answers' time is at most the time read through */
+  let asked = null;
+
+  /** @param {bigint | null} at */
   function load(at) {
-    time.ask('diagnostics', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, {
+    asked = at;
+    // A long indexed log is read a slice of time at a time: the statuses read so far.
+    /** @type {Record<string, string | number>} */
+    const args = { slice_ms: FIRST_SLICE_MS };
+    if (at !== null) args.at_ns = String(at < 0n ? 0n : at);
+    time.ask('diagnostics', args, {
       what: 'Reading the diagnostics', status: table, none: 'diagnostics topic', onNone: () => { root.dataset.components = '0'; },
-      show: (/** @type {DiagnosticsResult} */ result) => show(result), retry: () => load(at) });
+      show: (/** @type {DiagnosticsResult} */ result) => show(result, false), retry: () => load(at),
+      onStopped: (/** @type {DiagnosticsResult} */ result) => show(result, true) });
   }
 
-  /** @param {DiagnosticsResult} result */
-  function show(result) {
+  /** @param {DiagnosticsResult} result @param {boolean} stopped Cancel stopped a read of the diagnostics */
+  function show(result, stopped) {
     last = result;
     time.setSpan(result.first_ns, result.last_ns);
     const at = BigInt(result.at_ns);
     time.show(result.at_ns);
     root.dataset.atNs = result.at_ns;
     root.dataset.components = String(result.components.length);
+    root.dataset.reading = result.reading ? (stopped ? 'stopped' : 'on') : '';
     const lines = [];
     for (const t of result.topics) if (t.note) lines.push(`${t.topic} (${t.type}): ${t.note}`);
     if (result.undecoded) lines.push(`${formatCount(result.undecoded)} diagnostics message${result.undecoded === 1 ? ' was' : 's were'} not read${result.problems[0] ? `; the first: ${result.problems[0].message}` : ''}`);
     if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
     if (result.truncated) lines.push(result.truncated);
-    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)));
+    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)),
+      readingNote(result.reading, { what: 'statuses', id: 'diag', origin: range.origin, stopped, onReadOn: () => load(asked) }) || '');
     if (!result.topics.length) {
       clear(table).append(h('p.muted', {}, 'This file has no diagnostics topic (diagnostic_msgs/DiagnosticArray).'));
       clear(findings);

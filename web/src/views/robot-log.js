@@ -10,12 +10,9 @@ import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { countOf } from './robot-log-overview.js';
-import { readingNote } from '../data-views/common.js';
+import { readingNote, FIRST_SLICE_MS } from '../data-views/common.js';
 
 export const PAGE_ROWS = 200;
-// How long each query reads on before it answers (codec/views/view_support.h): a long log's first
-// rows show in a fraction of a second, and its totals grow as it reads.
-const SLICE_MS = 250;
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'];
 
 /**
@@ -60,7 +57,7 @@ export function renderRobotLog(root, { session, view, onTimeline }) {
 
   async function load() {
     const mine = ++asked;
-    const args = { first: filters.first, count: PAGE_ROWS, slice_ms: SLICE_MS, ...(filters.level && { level: filters.level }), ...(filters.node && { node: filters.node }),
+    const args = { first: filters.first, count: PAGE_ROWS, slice_ms: FIRST_SLICE_MS, ...(filters.level && { level: filters.level }), ...(filters.node && { node: filters.node }),
       ...(filters.grep && { grep: filters.grep }), ...(filters.ignore_case && { ignore_case: true }) };
     try {
       const { answer, stopped } = await view.readOn('Reading the robot log', 'robot_log', args, {

@@ -8,7 +8,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { timeSlider } from './time-slider.js';
-import { readingNote } from '../data-views/common.js';
+import { readingNote, FIRST_SLICE_MS } from '../data-views/common.js';
 import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } from '../plots/kit.js';
 
 /**
@@ -24,9 +24,6 @@ import { themeColors, fitCanvas, onResize, onThemeChange, niceTicks, tickText } 
  */
 
 const POINTS_LISTED = 10; // the first points, listed under the canvas
-// How long each query reads the scans' times on before it answers (codec/views/view_support.h): a
-// long log's first scan shows in a fraction of a second, and the slider's span grows as it reads.
-const SLICE_MS = 250;
 
 // Turbo (Google's colour map), its polynomial approximation: t in [0, 1] to [r, g, b] in 0..255.
 /** @param {number} t */
@@ -74,7 +71,7 @@ export function renderScans(root, { session, view }) {
   /** @param {bigint | null} at */
   function load(at) {
     /** @type {Record<string, string | number>} */
-    const args = { slice_ms: SLICE_MS };
+    const args = { slice_ms: FIRST_SLICE_MS };
     if (topic) args.topic = topic;
     if (at !== null) args.at_ns = String(at < 0n ? 0n : at);
     // A format whose file carries no messages (CARLA, BDDF): nothing to read scans from.

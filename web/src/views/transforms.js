@@ -7,6 +7,7 @@
 import { h, clear, formatCount } from '../dom.js';
 import { timeRange, secondsAfter } from '../plots/range.js';
 import { timeSlider } from './time-slider.js';
+import { readingNote, FIRST_SLICE_MS } from '../data-views/common.js';
 
 /**
  * @typedef {{time_ns: string, age_ns: string, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number,
@@ -17,7 +18,7 @@ import { timeSlider } from './time-slider.js';
  * @typedef {import('../types.js').QueryAnswer & {cancelled?: boolean, topics: {topic: string, type: string, messages?: number, note: string | null}[],
  *   at_ns: string, first_ns: string | null, last_ns: string | null, updates: number, frames: number, roots: string[], edges: Edge[],
  *   findings: Finding[], undecoded: number, problems: {topic: string, time_ns: string, message: string}[], stopped: string | null,
- *   truncated: string | null}} TransformsResult
+ *   truncated: string | null, reading?: import('../types.js').ReadingSoFar}} TransformsResult
  */
 
 const fixed = (/** @type {number} */ v, /** @type {number} */ digits) => (Object.is(Math.round(v * 10 ** digits), -0) ? 0 : v).toFixed(digits);
@@ -48,26 +49,37 @@ export function renderTransforms(root, { session, view }) {
     h('div.tf-time', {}, h('label.small', { for: 'tf-time' }, 'Time '), time.slider, ' ', time.when),
     notes, tree, findings));
 
+  /** @type {bigint | null} the time asked (none: the last update read) */
+  let asked = null;
+
   /** @param {bigint | null} at */
   function load(at) {
-    // A format whose file carries no messages (CARLA, BDDF): nothing to read transforms from.
-    time.ask('transforms', at === null ? {} : { at_ns: String(at < 0n ? 0n : at) }, {
+    asked = at;
+    // A format whose file carries no messages (CARLA, BDDF): nothing to read transforms from. A
+    // long indexed log is read a slice of time at a time: the tree of the updates read so far.
+    /** @type {Record<string, string | number>} */
+    const args = { slice_ms: FIRST_SLICE_MS };
+    if (at !== null) args.at_ns = String(at < 0n ? 0n : at);
+    time.ask('transforms', args, {
       what: 'Reading the transforms', status: tree, none: 'transform topic', onNone: () => { root.dataset.edges = '0'; },
-      show: (/** @type {TransformsResult} */ result) => show(result), retry: () => load(at) });
+      show: (/** @type {TransformsResult} */ result) => show(result, false), retry: () => load(at),
+      onStopped: (/** @type {TransformsResult} */ result) => show(result, true) });
   }
 
-  /** @param {TransformsResult} result */
-  function show(result) {
+  /** @param {TransformsResult} result @param {boolean} stopped Cancel stopped a read of the transforms */
+  function show(result, stopped) {
     time.setSpan(result.first_ns, result.last_ns);
     time.show(result.at_ns);
     root.dataset.atNs = result.at_ns;
     root.dataset.edges = String(result.edges.length);
+    root.dataset.reading = result.reading ? (stopped ? 'stopped' : 'on') : '';
     const lines = [];
     for (const t of result.topics) if (t.note) lines.push(`${t.topic} (${t.type}): ${t.note}`);
     if (result.undecoded) lines.push(`${formatCount(result.undecoded)} transform messages did not decode${result.problems[0] ? `; the first: ${result.problems[0].message}` : ''}`);
     if (result.stopped) lines.push(`Reading stopped: ${result.stopped}`);
     if (result.truncated) lines.push(result.truncated);
-    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)));
+    clear(notes).append(...lines.map((text) => h('p.small.warn-text', {}, text)),
+      readingNote(result.reading, { what: 'transforms', id: 'tf', origin: range.origin, stopped, onReadOn: () => load(asked) }) || '');
     if (!result.topics.length) {
       clear(tree).append(h('p.muted', {}, 'This file has no transform topic (tf2_msgs/TFMessage, tf/tfMessage or foxglove.FrameTransform).'));
       clear(findings);
@@ -101,7 +113,7 @@ export function renderTransforms(root, { session, view }) {
     const roots = result.roots.map((r) => { drawn.add(r); return h('li.tf-root', { dataset: { frame: r } }, h('span.tf-frame', {}, r), branch(r)); });
     const waiting = result.edges.filter((e) => !e.at).map((e) => `${e.parent} → ${e.child}`);
     clear(tree).append(
-      h('p.small', {}, `${formatCount(result.frames)} frames, ${formatCount(result.edges.filter((e) => e.at).length)} edges at this time; ${formatCount(result.updates)} updates in the file.`),
+      h('p.small', {}, `${formatCount(result.frames)} frames, ${formatCount(result.edges.filter((e) => e.at).length)} edges at this time; ${formatCount(result.updates)} updates ${result.reading ? 'read so far' : 'in the file'}.`),
       roots.length ? h('ul.tf-branch.tf-roots', {}, roots) : h('p.small.warn-text', {}, 'No frame is a root at this time: every frame has a parent (see the cycle below).'),
       ...(waiting.length ? [h('p.small.muted', {}, `Not yet published at this time: ${waiting.join(', ')}.`)] : []));
   }
@@ -110,9 +122,9 @@ export function renderTransforms(root, { session, view }) {
   function drawFindings(list) {
     if (!list.length) { clear(findings).append(h('p.small.muted', {}, 'The tree has no findings: every frame has one parent, no cycle, no edge went silent.')); return; }
     clear(findings).append(h('h4', {}, 'Findings'), h('ul.tf-finding-list', {}, list.map((f) => h(`li.tf-finding.severity-${f.severity}`, { dataset: { code: f.code } },
-      h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message,
+      h('span.mono.small', {}, `${f.severity} ${f.code} `), f.message, f.time_ns ? ' ' : null, // (a button's own leading space is not drawn)
       f.time_ns ? h('button.link.small', { type: 'button', onclick: () => time.moveTo(BigInt(/** @type {string} */ (f.time_ns)), true) },
-        ` at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
+        `at ${secondsAfter(f.time_ns, range.origin).toFixed(3)} s`) : null))));
   }
 
   load(range.cursor);
