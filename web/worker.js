@@ -100,11 +100,12 @@ function loadModule() {
   return modulePromise;
 }
 
-let heapPrepared = false;
+/** @type {WeakSet<LogscopeModule>} */
+const heapPrepared = new WeakSet();
 /** @type {(mod: LogscopeModule) => void} */
 function prepareHeapOnce(mod) {
-  if (!heapPrepared) mod.prepareHeap(HEAP_PREPARED_MB);
-  heapPrepared = true;
+  if (!heapPrepared.has(mod)) mod.prepareHeap(HEAP_PREPARED_MB);
+  heapPrepared.add(mod);
 }
 
 // The full module: the view module plus extract, repair and export (writers, compressors) and
@@ -341,23 +342,41 @@ const HASH_HELPER_MIN_CORES = 3;
 async function ensureOffload({ decompress = true } = {}) {
   // Only the helpers the format uses: other formats would pay for a helper that idles.
   const helpers = openFormat()?.helpers ?? [];
-  // The helpers serve the view module (they are set on it); a file read in the full module runs without.
-  if (!readAheadAvailable() || cores < 2 || readingModule !== Module) return;
+  if (!readAheadAvailable() || cores < 2 || !readingModule) return;
+  const reading = readingModule;
   // The hash needs a core of its own beside the walk and the browser's reading: on 2 cores a
   // helper made the 1 GB check slower (3.6 s against 3.1 s, docs/benchmarks-browser.md).
   // A helper that does not start in time is started again once, then the pass runs without it
   // (helper-start.js), and the page is told.
   if (helpers.includes('hash') && !hashOffload && cores >= HASH_HELPER_MIN_CORES) {
     hashOffload = startHelper('The hashing helper', 'the check hashes the file by itself, more slowly', (ms) => HashOffload.start(ms))
-      .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setSha1Offload(started); helpersUp.hash = started; return started; })
+      .then((started) => { helpersUp.hash = started; return started; })
       .catch(() => null);
   }
-  if (helpers.includes('hash')) await hashOffload;
-  if (offload || !decompress || !helpers.includes('decompress')) return;
-  offload = startHelper('The decompression helpers', 'the codec decompresses every chunk by itself, more slowly', (ms) => DecompressOffload.start(cores - 1, ms))
-    .then((started) => { if (started) /** @type {LogscopeModule} */ (Module).setDecompressOffload(started); helpersUp.decompress = started; return started; })
+  if (helpers.includes('hash')) installHelper(reading, 'setSha1Offload', await hashOffload);
+  if (!decompress || !helpers.includes('decompress')) return;
+  offload ??= startHelper('The decompression helpers', 'the codec decompresses every chunk by itself, more slowly', (ms) => DecompressOffload.start(cores - 1, ms))
+    .then((started) => { helpersUp.decompress = started; return started; })
     .catch(() => null);
-  await offload;
+  installHelper(reading, 'setDecompressOffload', await offload);
+}
+
+// The helpers serve the module that reads the file (the view module, or the full one in a job
+// worker that writes outputs: session.js ensureJobs), each set on it once.
+/** @type {WeakMap<LogscopeModule, Set<string>>} */
+const helpersSet = new WeakMap();
+/**
+ * @param {LogscopeModule} mod
+ * @param {'setSha1Offload' | 'setDecompressOffload'} setter
+ * @param {HashOffload | DecompressOffload | null | undefined} helper
+ */
+function installHelper(mod, setter, helper) {
+  if (!helper) return;
+  const set = helpersSet.get(mod) ?? new Set();
+  helpersSet.set(mod, set);
+  if (set.has(setter)) return;
+  /** @type {(helper: unknown) => void} */ (mod[setter])(helper);
+  set.add(setter);
 }
 
 // The codec's JSON text parsed, as the type the caller expects (null for '').
@@ -465,8 +484,10 @@ const outputJobs = () => (outputs ??= import('./src/output-job.js').then((m) => 
  */
 /** @type {Handlers} */
 const ops = {
-  async open({ source }, progress) {
-    const View = await loadModule();
+  // full: read in the full module from the start (a job worker that writes outputs: one copy
+  // of the file's index, not one in each module; session.js ensureJobs).
+  async open({ source, full = false }, progress) {
+    const View = await loadModule().then((view) => (full ? loadFullModule() : view));
     if (inspector) inspector.delete();
     inspector = null;
     fullOpen?.inspector.delete();
@@ -792,11 +813,13 @@ async function handle({ id, op, args }) {
   }
 }
 
-// This worker's WebAssembly memory now: its modules' and its helpers' (wasm memory never shrinks,
-// so also their peak). Sent with each progress report: readStats waits behind a running pass.
+// This worker's WebAssembly memory now: its modules' (the view module's too when the file is read
+// in the full one) and its helpers' (wasm memory never shrinks, so also their peak). Sent with each progress report: readStats waits behind a running pass.
 function memoryNow() {
-  const full = fullOpen && fullOpen.Module !== readingModule ? fullOpen.Module.HEAPU8?.length ?? 0 : 0;
-  return (readingModule?.HEAPU8?.length ?? 0) + full + (helpersUp.decompress?.memory() ?? 0) + (helpersUp.hash?.memory() ?? 0);
+  const modules = new Set([Module, readingModule, fullOpen?.Module]);
+  let bytes = 0;
+  for (const mod of modules) bytes += mod?.HEAPU8?.length ?? 0;
+  return bytes + (helpersUp.decompress?.memory() ?? 0) + (helpersUp.hash?.memory() ?? 0);
 }
 
 /** @param {unknown} error */

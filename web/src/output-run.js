@@ -70,7 +70,7 @@ export async function runOutput(session, progress, { job, options, label, downlo
     return value;
   };
   try {
-    await before(session.ensureJobs(onProgress));
+    await before(session.ensureJobs(onProgress, { full: true }));
     // The job worker's code for outputs is fetched before downloadOffer may start the download
     // service worker, which takes over the job worker's requests (worker.js prepareOutputs).
     await before(session.jobs.call('prepareOutputs', {}));

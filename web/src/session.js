@@ -137,17 +137,33 @@ export class Session extends EventTarget {
   // The job worker opens the file on first use. One shared promise, so requests queue in the
   // order they were made (the first caller's open reply would otherwise let later callers post first).
   // onProgress: the first caller's, told the bytes the open has read (of no known total).
-  /** @param {(done: number, total: number) => void} [onProgress] */
-  ensureJobs(onProgress) {
+  // full: for a job of the full module (an output, a view only it answers): the job worker then
+  // reads the file there, opened again once if it was open (or opening) in the view module and
+  // runs no job (else the job runs beside the view module's copy: a busy worker is not replaced).
+  /**
+   * @param {(done: number, total: number) => void} [onProgress]
+   * @param {{full?: boolean}} [options]
+   */
+  ensureJobs(onProgress, { full = false } = {}) {
+    /** @param {Promise<unknown>} opening */
+    const keep = (opening) => {
+      this.jobsOpen = opening;
+      opening.catch(() => { if (this.jobsOpen === opening) { this.jobsOpen = null; this.jobs.source = null; } }); // a later call tries again
+    };
+    if (full && !this.jobs.full && this.jobsOpen) {
+      // Once its open (a first one, or a Cancel's in a fresh worker: that one is dropped) is done.
+      keep(this.jobsOpen.then(() => (this.jobs.full || this.jobs.busy ? undefined : this.jobs.readInFull(this.source, onProgress))));
+    } else if (full) {
+      this.jobs.full = true; // its first open reads there
+    }
     if (!this.jobsOpen) {
-      this.jobsOpen = this.jobs.source ? Promise.resolve() : this.jobs.open(this.source, onProgress).then((opened) => {
+      keep(this.jobs.source ? Promise.resolve() : this.jobs.open(this.source, onProgress).then((opened) => {
         // A large local file's checksum or full check will read for seconds: optimise its code first.
         if (!this.file.remote && this.file.size >= WARM_PASSES_BYTES) this.jobs.warmPasses();
         return opened;
-      });
-      this.jobsOpen.catch(() => { this.jobsOpen = null; this.jobs.source = null; }); // a later call tries again
+      }));
     }
-    return this.jobsOpen;
+    return /** @type {Promise<unknown>} */ (this.jobsOpen);
   }
 
   async cancelJobs() {

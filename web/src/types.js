@@ -545,7 +545,7 @@ export {};
  * Every request of web/worker.js: its arguments and its answer (`call(op, args)` on a
  * WorkerClient resolves to `result`).
  * @typedef {object} WorkerOps
- * @property {{args: {source: Source}, result: Opened}} open
+ * @property {{args: {source: Source, full?: boolean}, result: Opened}} open
  * @property {{args: {}, result: Report}} summary a Report, or one with only `error`
  * @property {{args: {}, result: Report}} infoReport
  * @property {{args: {}, result: Report}} check

@@ -143,6 +143,8 @@ export class WorkerClient {
     this.pending = new Map();
     /** @type {Source | null} */
     this.source = null;
+    // The file is read in the full module (readInFull), in this worker and any that replaces it.
+    this.full = false;
     /** the worker's WebAssembly memory at its last progress report (bytes; its peak so far) */
     this.memory = 0;
     /** @type {Worker} made by spawn() */
@@ -398,7 +400,7 @@ export class WorkerClient {
     const waiting = [...this.pending.values()];
     this.spawn();
     this.resendSchemas();
-    if (this.source && !waiting.some((entry) => entry.op === 'open' || entry.op === 'checkFile')) this.send('open', { source: this.source }, {}).catch(() => {});
+    if (this.source && !waiting.some((entry) => entry.op === 'open' || entry.op === 'checkFile')) this.send('open', { source: this.source, full: this.full }, {}).catch(() => {});
     for (const entry of waiting) {
       if (entry.transferred) {
         this.pending.delete(entry.request.id);
@@ -419,7 +421,32 @@ export class WorkerClient {
    */
   async open(source, onProgress) {
     this.source = source;
-    return this.call('open', { source }, { onProgress });
+    return this.call('open', { source, full: this.full }, { onProgress });
+  }
+
+  // Requests in flight or queued here, other than opening the file (a Cancel's fresh worker opens
+  // it again at once).
+  get busy() { return [...this.pending.values()].some((entry) => entry.op !== 'open'); }
+
+  // From now on the file is read in the full module (outputs, and the views only it answers): a
+  // fresh worker opens it there, so the job worker holds one copy of its index, not one in each
+  // module (a 100 GB BDDF file's: 140 MB each). Opens `source` if it is not open yet.
+  /**
+   * @param {Source} source
+   * @param {(done: number, total: number) => void} [onProgress]
+   */
+  async readInFull(source, onProgress) {
+    this.full = true;
+    if (this.source || this.pending.size) {
+      this.worker.onmessage = null;
+      this.worker.terminate();
+      const opening = [...this.pending.values()];
+      this.pending.clear();
+      for (const entry of opening) entry.reject(new CancelledError());
+      this.spawn();
+      this.resendSchemas();
+    }
+    return this.open(source, onProgress);
   }
 
   // Stops everything in flight; resolves when a fresh worker has the same file open again. An
@@ -434,7 +461,7 @@ export class WorkerClient {
     for (const entry of pending) entry.reject(new CancelledError());
     this.spawn();
     this.resendSchemas();
-    if (this.source) await this.call('open', { source: this.source });
+    if (this.source) await this.call('open', { source: this.source, full: this.full });
   }
 
   // The protobuf schemas again, before the file is opened again (the worker applies them on open).
@@ -458,7 +485,7 @@ export class WorkerClient {
     this.crashed = false;
     this.spawn();
     this.resendSchemas();
-    if (this.source) return this.call('open', { source: this.source });
+    if (this.source) return this.call('open', { source: this.source, full: this.full });
     return null;
   }
 

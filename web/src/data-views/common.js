@@ -114,7 +114,7 @@ export class DataViewContext {
     status.dataQuery(name);
     try {
       // The job worker's own open shows on this bar (a CARLA log's is a scan of the whole file).
-      await session.result(session.ensureJobs(quiet ? undefined : onProgress));
+      await session.result(session.ensureJobs(quiet ? undefined : onProgress, { full: op !== 'query' }));
       const result = await session.result(session.jobs.call(op, request, { onProgress }));
       if (!quiet) this.progress.finish('', onProgress);
       return result;
@@ -148,7 +148,7 @@ export class DataViewContext {
     const onProgress = this.progress.start(label, { total: this.size, onCancel: () => { cancelled = true; this.progress.finish('Stopped: what is read so far stays shown.', onProgress); }, queue: 'jobs' });
     status.dataQuery(name);
     try {
-      await session.result(session.ensureJobs(onProgress));
+      await session.result(session.ensureJobs(onProgress, { full }));
       let sliceMs = Number(args?.slice_ms) || 0;
       for (;;) {
         const answer = /** @type {A} */ (await session.result(session.jobs.call(full ? 'fullQuery' : 'query', { name, args: sliceMs ? { ...args, slice_ms: sliceMs } : args })));

@@ -33,7 +33,7 @@ export function renderDiagnosticsLine(slot, session, topics, { onShow }) {
     id: 'diag-line', title: 'Diagnostics', counting: `reading ${names}…`,
     ask: { id: 'diag-count', label: 'Read the diagnostics', note: `${names} (reads every diagnostics message of this big or remote file)` },
     count: async () => {
-      await session.result(session.ensureJobs());
+      await session.result(session.ensureJobs(undefined, { full: true }));
       const result = /** @type {import('./diagnostics.js').DiagnosticsResult} */ (await session.result(session.jobs.call('fullQuery', { name: 'diagnostics', args: { max_runs: 0, no_values: true } })));
       if (result.error) throw new Error(result.error);
       if (result.cancelled) throw new Error('cancelled');
