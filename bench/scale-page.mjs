@@ -117,7 +117,7 @@ async function pagePasses(page, row, stats, reset, shots, name) {
     // Timed from the pass itself: the job worker first opens its own copy of the file (a BDDF
     // file's 357.7 MiB index at 100 GB took longer than the run), and before a Cancel's new
     // worker has, the bar says "starting…".
-    await page.waitForFunction(() => document.querySelector('#progress')?.dataset.phase === 'pass', null, { timeout: 300_000 });
+    await page.waitForFunction(() => { const bar = document.querySelector('#progress'); return bar?.dataset.state === 'running' && bar.dataset.phase === 'pass' && Number(bar.dataset.done) > 0; }, null, { timeout: 300_000 });
     const startSeconds = (Date.now() - clicked) / 1000;
     await reset();
     await page.waitForTimeout(RUN_SECONDS * 1000);
