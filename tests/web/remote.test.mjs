@@ -251,6 +251,27 @@ test('the Timeline and the Structure tab of 50 GB remote virtual logs take a few
   }
 });
 
+// A 2 GB remote virtual demo bag (uncompressed) for a view read a slice of time at a time: `query`
+// asked of the CLI over the whole file (its `expected` answer), the page open at its summary with
+// the server's counts reset, then body({page, server, expected, size}); the page's own errors none.
+async function slicedView(name, query, args, body) {
+  const template = join(dir, `${name}.bag`);
+  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates: { bag: template } });
+  try {
+    const url = `${server.base}/${name}.bag?size=2G`;
+    const expected = JSON.parse((await execFileAsync(cli, ['query', url, query, ...(args ? ['--args', JSON.stringify(args)] : [])], { maxBuffer: 64 << 20 })).stdout);
+    const page = await env.newPage({ query: remoteQuery(url) });
+    assert.equal(await waitRemote(page), 'summary');
+    await fetch(`${server.base}/stats?reset=1`);
+    await body({ page, server, expected, size: 2 ** 31 });
+    assert.deepEqual(unexpected(page.errors), []);
+    await page.context().close();
+  } finally {
+    await server.close();
+  }
+}
+
 // Found by visiting every tab of a 100 GB virtual bag by URL (2026-12-06): the Robot log read every
 // log message of the file before it showed a row (23 minutes there), and its Cancel lost them all.
 // Now a long indexed log is read a slice of time at a time (codec/views/view_support.h): the first
@@ -258,17 +279,8 @@ test('the Timeline and the Structure tab of 50 GB remote virtual logs take a few
 // there to the same answer as the CLI's whole walk.
 test('the Robot log of a 2 GB remote virtual bag shows its first rows from the first slices, stops, reads on and ends as the CLI\'s', async (t) => {
   if (skip(t)) return;
-  const template = join(dir, 'log.bag');
-  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
-  const server = await startVirtual({ templates: { bag: template } });
-  try {
-    const url = `${server.base}/log.bag?size=2G`;
-    const size = 2 ** 31;
-    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'robot_log', '--args', JSON.stringify({ count: 200 })], { maxBuffer: 64 << 20 })).stdout);
+  await slicedView('log', 'robot_log', { count: 200 }, async ({ page, server, expected, size }) => {
     assert.ok(expected.total > 2000, `${expected.total} log messages`);
-    const page = await env.newPage({ query: remoteQuery(url) });
-    assert.equal(await waitRemote(page), 'summary');
-    await fetch(`${server.base}/stats?reset=1`);
     await page.click('#tab-log');
     await page.waitForFunction(() => /Reading on/.test(document.querySelector('#log-reading')?.textContent || '') && document.querySelector('#log-table tr.log-row'), null, { timeout: 60_000 });
     const first = await (await fetch(`${server.base}/stats`)).json();
@@ -292,28 +304,15 @@ test('the Robot log of a 2 GB remote virtual bag shows its first rows from the f
     const rows = await page.$$eval('#log-table tbody tr.log-row', (list) => list.map((r) => /** @type {HTMLElement} */ (r).dataset.timeNs));
     assert.deepEqual(rows, expected.rows.map((r) => r.time_ns));
     assert.equal(await page.getAttribute('#panel-log', 'data-selected'), String(expected.selected));
-    assert.deepEqual(unexpected(page.errors), []);
-    await page.context().close();
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 // The Scans tab of the same kind of bag: its first scan is drawn from the first slices, the slider's
 // span grows as the scans' times are read, and the last answer counts what the CLI's whole walk does.
 test('the Scans tab of a 2 GB remote virtual bag draws its first scan from the first slices and ends with the CLI\'s count', async (t) => {
   if (skip(t)) return;
-  const template = join(dir, 'scans.bag');
-  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
-  const server = await startVirtual({ templates: { bag: template } });
-  try {
-    const url = `${server.base}/scans.bag?size=2G`;
-    const size = 2 ** 31;
-    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'scan', '--args', JSON.stringify({ max_points: 10 })], { maxBuffer: 64 << 20 })).stdout);
+  await slicedView('scans', 'scan', { max_points: 10 }, async ({ page, server, expected, size }) => {
     assert.ok(expected.messages > 1000, `${expected.messages} scans`);
-    const page = await env.newPage({ query: remoteQuery(url) });
-    assert.equal(await waitRemote(page), 'summary');
-    await fetch(`${server.base}/stats?reset=1`);
     await page.click('#tab-scans');
     await page.waitForFunction(() => { const card = document.querySelector('#panel-scans'); return card?.getAttribute('data-reading') === 'on' && Number(card.getAttribute('data-count')) > 0; }, null, { timeout: 60_000 });
     const first = await (await fetch(`${server.base}/stats`)).json();
@@ -325,28 +324,15 @@ test('the Scans tab of a 2 GB remote virtual bag draws its first scan from the f
     assert.match(await page.textContent('#scan-summary'), new RegExp(`message 1 of ${expected.messages.toLocaleString('en-US')}`));
     const served = await (await fetch(`${server.base}/stats`)).json();
     assert.ok(served.bytes < size * 1.2, `${served.bytes} bytes read for a ${size} byte file`);
-    assert.deepEqual(unexpected(page.errors), []);
-    await page.context().close();
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 // The Transforms tab of the same kind of bag: the tree of the first slices' updates shows while
 // the rest is read, and the last answer is the CLI's whole walk's.
 test('the Transforms tab of a 2 GB remote virtual bag shows the tree of the first slices and ends with the CLI\'s updates', async (t) => {
   if (skip(t)) return;
-  const template = join(dir, 'tf.bag');
-  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
-  const server = await startVirtual({ templates: { bag: template } });
-  try {
-    const url = `${server.base}/tf.bag?size=2G`;
-    const size = 2 ** 31;
-    const expected = JSON.parse((await execFileAsync(cli, ['query', url, 'transforms'], { maxBuffer: 64 << 20 })).stdout);
+  await slicedView('tf', 'transforms', null, async ({ page, server, expected, size }) => {
     assert.ok(expected.updates > 1000, `${expected.updates} updates`);
-    const page = await env.newPage({ query: remoteQuery(url) });
-    assert.equal(await waitRemote(page), 'summary');
-    await fetch(`${server.base}/stats?reset=1`);
     await page.click('#tab-tf');
     await page.waitForFunction(() => { const card = document.querySelector('#panel-tf'); return card?.getAttribute('data-reading') === 'on' && Number(card.getAttribute('data-edges')) > 0; }, null, { timeout: 60_000 });
     const first = await (await fetch(`${server.base}/stats`)).json();
@@ -359,11 +345,7 @@ test('the Transforms tab of a 2 GB remote virtual bag shows the tree of the firs
     assert.equal(await page.getAttribute('#panel-tf', 'data-at-ns'), expected.at_ns);
     const served = await (await fetch(`${server.base}/stats`)).json();
     assert.ok(served.bytes < size * 1.2, `${served.bytes} bytes read for a ${size} byte file`);
-    assert.deepEqual(unexpected(page.errors), []);
-    await page.context().close();
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 // Found with bench:scale (2026-12-04): a 1 GB CARLA log by URL (50 ms a request) went "silent"
