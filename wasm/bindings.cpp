@@ -210,7 +210,7 @@ class WasmInspector {
   // rows as CSV / JSON Lines, written through `sink` ({write, patch}: the worker's output file).
   std::string extract(const std::string& options_json, val sink, val progress) {
     if (!inspector_) return guarded([] { return Json(); });
-    return run_extract(cached_, detection_, options_json, sink, js_progress(progress));
+    return run_extract(cached_, detection_, options_json, sink, js_progress(progress), inspector_.get());
   }
   std::string export_rows(const std::string& options_json, val sink, val progress) {
     if (!inspector_) return guarded([] { return Json(); });

@@ -151,7 +151,7 @@ const Json* find_source(const Json& options, const FormatEntry& entry, bool many
 }  // namespace
 
 std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json, val sink,
-                        const ProgressFn& progress) {
+                        const ProgressFn& progress, const FormatInspector* open) {
   auto parsed = Json::parse(options_json);
   if (!parsed || !parsed->is_object()) return error_json("the options are not a JSON object");
   const Json& options = *parsed;
@@ -161,6 +161,7 @@ std::string run_extract(ByteSource& source, const Detection& detection, const st
   if (!entry || !entry->supports(repair ? Operation::Repair : Operation::Extract) || !(repair ? entry->repair : entry->extract))
     return error_json(std::string(name) + " is not available for " + detection.label + " yet; nothing written");
   ExtractSelection selection;
+  selection.open = open;
   if (const Json* sources = find_source(options, *entry, true))
     for (const Json& item : sources->elements()) selection.sources.push_back(source_text(item));
   bool selects = !selection.sources.empty() || !text_of(options, "from").empty() || !text_of(options, "to").empty();

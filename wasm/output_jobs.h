@@ -15,8 +15,9 @@ namespace logscope {
 // {"compression": "lz4"}}; the sources may also come under the format's noun ("topics": [..]) and
 // its options at the top level. sink: {write(pointer, length) -> bool, patch(offset, pointer, length) -> bool,
 // error: why the last call failed}. Returns {"ok", "error", "kept", "dropped", "bytes_written", "cancelled"}.
+// open: the worker's inspector of `source` (ExtractSelection::open: what it read is not read again).
 std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json,
-                        emscripten::val sink, const ProgressFn& progress);
+                        emscripten::val sink, const ProgressFn& progress, const FormatInspector* open);
 
 // options: {"source": T (or the format's noun: "topic", "series", "actor"), "format": "csv"|"jsonl", "from", "to", "fields": [..]}.
 // Returns {"rows", "bytes_written", "json_columns", "problems", "cancelled", "error"}.

@@ -30,12 +30,23 @@ bool series_options(const Series& s, SeriesOptions* o) {
   return true;
 }
 
+ExtractResult extract_from(const FileModel& model, ByteSource& source, OutputSink& out, const BddfExtractOptions& options,
+                           const ProgressFn& progress);
+
 }  // namespace
 
 ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtractOptions& options,
+                           const ProgressFn& progress, const FileModel* open) {
+  if (open) return extract_from(*open, source, out, options, progress);
+  FileModel model = open_file_model(source);
+  return extract_from(model, source, out, options, progress);
+}
+
+namespace {
+
+ExtractResult extract_from(const FileModel& model, ByteSource& source, OutputSink& out, const BddfExtractOptions& options,
                            const ProgressFn& progress) {
   ExtractResult result;
-  FileModel model = open_file_model(source);
   if (!model.magic_ok) {
     result.error = "no BDDF magic at byte 0; nothing to recover";
     return result;
@@ -139,5 +150,7 @@ ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtrac
   result.ok = true;
   return result;
 }
+
+}  // namespace
 
 }  // namespace logscope::bddf

@@ -16,9 +16,12 @@ struct BddfExtractOptions {
   TimeBound from, to;            // inclusive, on block timestamps
 };
 
+struct FileModel;
+
 // One pass in file order through a SequentialReader; memory: one block and the new index.
 // Needs no patch(): every offset of a BDDF file is written after the data it points to.
+// `open`: the file's model as an inspector of `source` read it, used instead of reading it again.
 ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtractOptions& options,
-                           const ProgressFn& progress = nullptr);
+                           const ProgressFn& progress = nullptr, const FileModel* open = nullptr);
 
 }  // namespace logscope::bddf

@@ -2,6 +2,7 @@
 #include "bddf/demo.h"
 #include "bddf/entry.h"
 #include "bddf/extract.h"
+#include "bddf/inspector_impl.h"
 #include "bddf/writer.h"
 #include "core/node_id.h"
 
@@ -37,6 +38,12 @@ std::vector<uint8_t> make_small_demo() {
   return bytes;
 }
 
+// The index as the caller's open inspector read it, if it is a BDDF one.
+const FileModel* open_model(const ExtractSelection& selection) {
+  const auto* inspector = dynamic_cast<const BddfInspector*>(selection.open);
+  return inspector ? &inspector->model() : nullptr;
+}
+
 ExtractResult refused(std::string why) {
   ExtractResult result;
   result.error = std::move(why);
@@ -54,12 +61,12 @@ ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelecti
   }
   options.from = selection.from;
   options.to = selection.to;
-  return extract_bddf(source, out, options, progress);
+  return extract_bddf(source, out, options, progress, open_model(selection));
 }
 
 // Repair is an extract that keeps every complete block.
-ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection&, OutputSink& out, const ProgressFn& progress) {
-  return extract_bddf(source, out, BddfExtractOptions(), progress);
+ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
+  return extract_bddf(source, out, BddfExtractOptions(), progress, open_model(selection));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "carla/writer.h"
 #include "core/byte_source.h"
 #include "core/detect.h"
+#include "core/format_table.h"
 #include "inspector.h"
 #include "test_support.h"
 
@@ -137,6 +138,38 @@ TEST_CASE("bddf extract: chosen series in a span, payloads byte-identical to the
   ExtractResult refused = run_bddf(whole, unused, bad);
   CHECK_FALSE(refused.ok);
   CHECK(refused.error.find("series 7") != std::string::npos);
+}
+
+// The page's job worker has the file open in an inspector when it extracts: the extract uses that
+// inspector's index (ExtractSelection::open) instead of reading its own copy, with the same output.
+TEST_CASE("bddf extract and repair with the caller's open inspector: the same bytes, the index not read again") {
+  std::vector<uint8_t> whole = make_bddf();
+  const FormatEntry* entry = find_format("bddf");
+  REQUIRE(entry);
+  for (bool repair : {false, true}) {
+    CAPTURE(repair);
+    ExtractSelection selection;
+    if (!repair) selection.sources = {"0", "2"};
+    MemoryByteSource bytes(whole.data(), whole.size());
+    CountingByteSource source(bytes);
+    Detection d = detect(source);
+    MemoryOutputSink own, reused;
+    source.reset();
+    ExtractResult alone = (repair ? entry->repair : entry->extract)(source, d, selection, own, nullptr);
+    uint64_t read_alone = source.bytes_read();
+    auto inspector = open_inspector(source, d);
+    REQUIRE(inspector);
+    selection.open = inspector.get();
+    source.reset();
+    ExtractResult with_open = (repair ? entry->repair : entry->extract)(source, d, selection, reused, nullptr);
+    REQUIRE_MESSAGE(alone.ok, alone.error);
+    REQUIRE_MESSAGE(with_open.ok, with_open.error);
+    CHECK(reused.bytes == own.bytes);
+    CHECK(with_open.kept == alone.kept);
+    CAPTURE(read_alone);
+    CAPTURE(source.bytes_read());
+    CHECK(source.bytes_read() < read_alone);
+  }
 }
 
 TEST_CASE("carla repair: a log cut mid-frame gives the same info as the original up to its last complete frame") {
