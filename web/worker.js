@@ -814,7 +814,8 @@ async function handle({ id, op, args }) {
 }
 
 // This worker's WebAssembly memory now: its modules' (the view module's too when the file is read
-// in the full one) and its helpers' (wasm memory never shrinks, so also their peak). Sent with each progress report: readStats waits behind a running pass.
+// in the full one) and its helpers' (wasm memory never shrinks, so also their peak). Sent with
+// each progress report: readStats waits behind a running pass.
 function memoryNow() {
   const modules = new Set([Module, readingModule, fullOpen?.Module]);
   let bytes = 0;

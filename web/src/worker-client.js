@@ -437,30 +437,28 @@ export class WorkerClient {
    */
   async readInFull(source, onProgress) {
     this.full = true;
-    if (this.source || this.pending.size) {
-      this.worker.onmessage = null;
-      this.worker.terminate();
-      const opening = [...this.pending.values()];
-      this.pending.clear();
-      for (const entry of opening) entry.reject(new CancelledError());
-      this.spawn();
-      this.resendSchemas();
-    }
+    if (this.source || this.pending.size) this.replaceWorker();
     return this.open(source, onProgress);
+  }
+
+  // A fresh worker (with the schemas) in place of this one: what was in flight is rejected as
+  // cancelled. Returns those requests.
+  replaceWorker() {
+    this.worker.onmessage = null;
+    this.worker.terminate();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of pending) entry.reject(new CancelledError());
+    this.spawn();
+    this.resendSchemas();
+    return pending;
   }
 
   // Stops everything in flight; resolves when a fresh worker has the same file open again. An
   // open cancelled on its way is not started again: the next request's caller opens it.
   async cancel() {
     if (this.disposed) return;
-    this.worker.onmessage = null;
-    this.worker.terminate();
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    if (pending.some((entry) => entry.op === 'open')) this.source = null;
-    for (const entry of pending) entry.reject(new CancelledError());
-    this.spawn();
-    this.resendSchemas();
+    if (this.replaceWorker().some((entry) => entry.op === 'open')) this.source = null;
     if (this.source) await this.call('open', { source: this.source, full: this.full });
   }
 
