@@ -76,7 +76,8 @@ bool parse_message(google::protobuf::MessageLite& message, const std::string& by
   return message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
-std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& block, const std::function<bool(const WalkedBlock&)>& visit) {
+std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& block, const std::function<bool(const WalkedBlock&)>& visit,
+                                const SkipBody& skip) {
   std::string why;
   FrameStatus status = read_frame(source, at, source.size(), &block.frame, &why);
   if (status == FrameStatus::AtEnd) return WalkEnd{"eof", "the file ends after the last complete block, without index or trailer", at};
@@ -88,20 +89,22 @@ std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& bl
                    "unknown block type " + std::to_string(type) + " (size field " + std::to_string(block.frame.size_field) +
                        "); the framing cannot be followed past it",
                    at};
-  block.descriptor = read_descriptor_bytes(source, block.frame);
+  block.body_skipped = type == kDescriptorBlock && skip && skip(block.frame);
+  if (block.body_skipped) block.descriptor.clear();
+  else block.descriptor = read_descriptor_bytes(source, block.frame);
   if (!visit(block)) return WalkEnd{"cancelled", "stopped at byte " + std::to_string(at), at};
   if (type == kEndBlock) return WalkEnd{"end_block", "the file ends with its END block", at};
   return std::nullopt;  // the next block is at at + block.frame.length (length >= 8: the walk advances)
 }
 
 WalkEnd walk_blocks(ByteSource& source, uint64_t start, const std::function<bool(const WalkedBlock&)>& visit,
-                    const ProgressFn& progress) {
+                    const ProgressFn& progress, const SkipBody& skip) {
   ProgressTicker ticker(progress, source.size());
   uint64_t at = start;
   WalkedBlock block;
   for (;;) {
     if (!ticker.update(at)) return {"cancelled", "cancelled at byte " + std::to_string(at), at};
-    if (std::optional<WalkEnd> end = walk_one(source, at, block, visit)) return *end;
+    if (std::optional<WalkEnd> end = walk_one(source, at, block, visit, skip)) return *end;
     at += block.frame.length;
   }
 }
@@ -141,11 +144,11 @@ void BlockFeed::push(const uint8_t* data, size_t size) {
     BlockFrame frame;
     std::string why;
     if (read_frame(source, position_, file_size_, &frame, &why) == FrameStatus::Ok) {
-      size_t descriptor = descriptor_byte_count(frame);
+      size_t descriptor = frame.type == kDescriptorBlock && skip_ && skip_(frame) ? 0 : descriptor_byte_count(frame);
       if (descriptor && !piece.gather(held_, static_cast<size_t>(frame.body_offset() - position_) + descriptor)) return;
     }
     WalkedBlock block;
-    end_ = walk_one(source, position_, block, visit_);
+    end_ = walk_one(source, position_, block, visit_, skip_);
     // held_ holds [position_, piece.offset()): a block shorter than the 12 header bytes gathered
     // leaves the next block's first bytes in it.
     uint64_t next = position_ + block.frame.length;

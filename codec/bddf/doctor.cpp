@@ -2,6 +2,7 @@
 // holds the index against what is really in the file.
 #include "bddf/doctor.h"
 
+#include <unordered_set>
 #include <vector>
 
 #include "bddf.pb.h"
@@ -19,7 +20,16 @@ class IndexCheck {
  public:
   IndexCheck(const FileModel& model, Report& report)
       : model_(model), report_(report), blocks_(model.blocks()), seen_(blocks_.size(), false),
-        payload_bytes_(model.series.size(), 0) {}
+        payload_bytes_(model.series.size(), 0) {
+    for (const Series& s : model.series)
+      if (s.has_block_index) decoded_indexes_.insert(s.block_index_file_offset);
+  }
+
+  // The series block indexes opening decoded (reader.cpp: each parses, or the file opened by
+  // a scan): the walk passes over them like payloads instead of holding and parsing them again.
+  SkipBody skip() const {
+    return [this](const BlockFrame& frame) { return decoded_indexes_.count(frame.offset) != 0; };
+  }
 
   // Blocks come in file order, so one cursor over the table goes along: rows it passes are
   // never seen, and the rows at a block's offset are the ones the index places there.
@@ -47,7 +57,7 @@ class IndexCheck {
     }
     if (frame.type == kDescriptorBlock) {
       bosdyn::api::DescriptorBlock block;
-      if (!parse_message(block, walked.descriptor))
+      if (!walked.body_skipped && !parse_message(block, walked.descriptor))
         problem(Severity::Error, frame.offset, "bddf.block.bad_descriptor",
                 "descriptor block of " + std::to_string(frame.size_field) + " bytes does not parse");
       else if (data_ref)
@@ -128,6 +138,7 @@ class IndexCheck {
   std::vector<std::pair<BlockRef, int64_t>> at_block_;  // the rows at the block, each with its listed time
   std::vector<bool> seen_;
   std::vector<uint64_t> payload_bytes_;
+  std::unordered_set<uint64_t> decoded_indexes_;
 };
 
 // Adds the checksum's result and the walk's problems to `report`, as check() reports them.
@@ -163,7 +174,8 @@ Report run_doctor(ByteSource& source, const FileModel& model, const ProgressFn& 
   Report walk;
   if (model.indexed) {
     IndexCheck index_check(model, walk);
-    index_check.finish(walk_blocks(pass, kFirstBlockOffset, [&](const WalkedBlock& b) { return index_check.visit(b); }, pass_progress));
+    index_check.finish(walk_blocks(pass, kFirstBlockOffset, [&](const WalkedBlock& b) { return index_check.visit(b); }, pass_progress,
+                                   index_check.skip()));
   }
   if (!cancelled && checksum.hashing()) {
     ProgressTicker ticker(pass_progress, size);
@@ -184,7 +196,8 @@ class DoctorFeed : public ByteFeed {
       : model_(model),
         checksum_(model, /*beside_parsing=*/true),
         index_check_(model, walk_),
-        blocks_(model.size, kFirstBlockOffset, [this](const WalkedBlock& block) { return index_check_.visit(block); }) {}
+        blocks_(model.size, kFirstBlockOffset, [this](const WalkedBlock& block) { return index_check_.visit(block); },
+                index_check_.skip()) {}
 
   uint64_t end() const override { return model_.indexed ? model_.size : checksum_.end(); }
   void update(const uint8_t* data, size_t size) override {

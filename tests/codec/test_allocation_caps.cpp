@@ -7,11 +7,15 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "../fuzz/exercise.h"
+#include "bddf/inspector.h"
+#include "bddf/model.h"
+#include "bddf/writer.h"
 #include "../fuzz/tiny_files.h"
 #include "test_support.h"
 
@@ -154,4 +158,45 @@ TEST_CASE("allocation caps: bz2 and lz4 bombs stop at the declared size") {
     // bz2 output grows only up to the declared size + 1; lz4 gets one maximum block (4 MB) of slack.
     if (kMeasured) CHECK(largest <= (16u << 20));
   }
+}
+
+// A BDDF file's series block index grows with its blocks (300 MB at 100 GB). Opening decodes it a
+// window at a time; the check walks every block for the checksum and must not then hold and parse
+// the index whole, in the pulled check or in the page's pushed one.
+TEST_CASE("allocation caps: a BDDF check passes over an 11 MiB block index instead of holding it") {
+  Bytes file;
+  logscope::bddf::Writer writer([&file](const void* data, size_t size) {
+    file.insert(file.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+    return true;
+  }, {});
+  int series = writer.add_message_channel("tick", "Tick");
+  for (int64_t i = 0; i < 600000; ++i) {
+    uint8_t payload = static_cast<uint8_t>(i);
+    REQUIRE(writer.write_block(series, 1700000000000000000ll + i * 1000, &payload, 1));
+  }
+  REQUIRE(writer.finish());
+  logscope::MemoryByteSource source(file);
+  auto inspector = logscope::open_inspector(source, logscope::detect(source));
+  REQUIRE(inspector);
+  logscope::Report pulled;
+  size_t largest = largest_during([&] { pulled = inspector->check(nullptr); });
+  MESSAGE("a " << file.size() << "-byte file; largest allocation of its check " << largest << " bytes");
+  CHECK(pulled.count(logscope::Severity::Error) == 0);
+  CHECK(pulled.details.find("checksum")->find("status")->as_string() == "valid");
+  // The index runs from its block to the FileIndex, whose offset the trailer holds.
+  uint64_t index_at = logscope::bddf::file_model(*inspector)->series.at(0).block_index_file_offset, file_index_at = 0;
+  std::memcpy(&file_index_at, &file[file.size() - 32], 8);
+  CHECK(file_index_at - index_at > (11u << 20));
+  if (kMeasured) CHECK(largest < (10u << 20));
+
+  std::unique_ptr<logscope::ByteFeed> feed = inspector->check_feed();
+  REQUIRE(feed);
+  logscope::Json fed;
+  largest = largest_during([&] {
+    for (size_t at = 0; at < file.size(); at += 1u << 20) feed->update(file.data() + at, std::min<size_t>(1u << 20, file.size() - at));
+    fed = feed->finish("", false);
+  });
+  MESSAGE("largest allocation of its pushed check " << largest << " bytes");
+  CHECK(fed.dump() == pulled.to_json().dump());
+  if (kMeasured) CHECK(largest < (2u << 20));
 }
