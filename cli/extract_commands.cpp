@@ -13,6 +13,7 @@
 #include "command.h"
 #include "core/file_output_sink.h"
 #include "format_options.h"
+#include "temp_spill.h"
 
 namespace logscope::cli {
 namespace {
@@ -120,6 +121,11 @@ int run_write(const std::vector<std::string>& raw, bool repair) {
 
   FileOutputSink sink;
   if (!sink.open(out)) return fail(sink.error());
+  // Without a temporary file, a writer holds in memory what it would have set aside there.
+  std::string spill_error;
+  std::unique_ptr<SpillFile> spill = open_temp_spill(&spill_error);
+  if (!spill) std::fprintf(stderr, "logscope: %s; a BDDF output then holds its new index in memory\n", spill_error.c_str());
+  selection.spill = spill.get();
   ProgressFn progress = terminal_progress(repair ? "repairing" : "extracting");
   ExtractResult result = (repair ? entry->repair : entry->extract)(*input->cached, input->detection, selection, sink, progress);
   bool closed = sink.close();

@@ -69,6 +69,7 @@ ExtractResult extract_from(const FileModel& model, ByteSource& source, OutputSin
 
   Writer::Options writer_options;
   writer_options.annotations = model.annotations;
+  writer_options.spill = options.spill;
   Writer writer([&out](const void* data, size_t size) { return out.write(data, size); }, writer_options);
   std::map<uint32_t, int> new_index;  // source series position -> new series index
   for (uint32_t i = 0; i < model.series.size(); ++i) {
@@ -124,14 +125,14 @@ ExtractResult extract_from(const FileModel& model, ByteSource& source, OutputSin
       continue;
     }
     if (!writer.write_block(it->second, e.timestamp_ns, payload, frame.payload_size(), rows.extra())) {
-      result.error = "writing the new file failed: " + out.error();
+      result.error = "writing the new file failed: " + (writer.error().empty() ? out.error() : writer.error());
       return result;
     }
     ++blocks;
     ++per_series[ref.series];
   }
   if (!writer.finish()) {
-    result.error = "writing the new file failed: " + out.error();
+    result.error = "writing the new file failed: " + (writer.error().empty() ? out.error() : writer.error());
     return result;
   }
   result.kept.push_back(std::to_string(blocks) + " data blocks of " + std::to_string(new_index.size()) +
@@ -140,6 +141,9 @@ ExtractResult extract_from(const FileModel& model, ByteSource& source, OutputSin
     result.kept.push_back("  series " + std::to_string(series) + " (" + model.series[series].channel() + ") -> " +
                           std::to_string(new_index[series]) + ": " + std::to_string(count) + " blocks");
   if (outside) result.kept.push_back(std::to_string(outside) + " blocks of these series lie outside the time span");
+  if (writer.index_bytes_spilled())
+    result.kept.push_back("the new block index waited in a scratch file while the blocks were written: " +
+                          std::to_string(writer.index_bytes_spilled()) + " bytes");
   if (model.recovery.performed) {
     result.kept.push_back("input read by scanning: " + model.recovery.reason);
     if (model.recovery.ends_at < model.size)

@@ -14,11 +14,13 @@ namespace logscope::bddf {
 struct BddfExtractOptions {
   std::vector<uint32_t> series;  // positions as `logscope info` lists them; empty = all
   TimeBound from, to;            // inclusive, on block timestamps
+  SpillFile* spill = nullptr;    // where the new index waits (Writer::Options::spill)
 };
 
 struct FileModel;
 
-// One pass in file order through a SequentialReader; memory: one block and the new index.
+// One pass in file order through a SequentialReader; memory: one block, and the new index
+// unless `spill` holds it.
 // Needs no patch(): every offset of a BDDF file is written after the data it points to.
 // `open`: the file's model as an inspector of `source` read it, used instead of reading it again.
 ExtractResult extract_bddf(ByteSource& source, OutputSink& out, const BddfExtractOptions& options,

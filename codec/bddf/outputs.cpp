@@ -61,12 +61,15 @@ ExtractResult extract(ByteSource& source, const Detection&, const ExtractSelecti
   }
   options.from = selection.from;
   options.to = selection.to;
+  options.spill = selection.spill;
   return extract_bddf(source, out, options, progress, open_model(selection));
 }
 
 // Repair is an extract that keeps every complete block.
 ExtractResult repair(ByteSource& source, const Detection&, const ExtractSelection& selection, OutputSink& out, const ProgressFn& progress) {
-  return extract_bddf(source, out, BddfExtractOptions(), progress, open_model(selection));
+  BddfExtractOptions options;
+  options.spill = selection.spill;
+  return extract_bddf(source, out, options, progress, open_model(selection));
 }
 
 }  // namespace

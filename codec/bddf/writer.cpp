@@ -7,6 +7,7 @@
 
 #include "bddf.pb.h"
 #include "bddf/format.h"
+#include "core/paged_bytes.h"
 #include "core/sha1.h"
 
 namespace logscope::bddf {
@@ -22,11 +23,15 @@ void set_timestamp(google::protobuf::Timestamp* t, int64_t ns) {
   t->set_nanos(static_cast<int32_t>(nanos));
 }
 
-struct Entry {
-  int64_t timestamp_ns;
-  uint64_t offset;
-  std::vector<int64_t> additional;
-};
+// Field 3 (block_entries) of SeriesBlockIndex, and field 3 (series_block_index) of
+// DescriptorBlock: both length-delimited.
+constexpr uint8_t kBlockEntriesTag = (3 << 3) | 2, kSeriesBlockIndexTag = (3 << 3) | 2;
+
+std::string serialized(const google::protobuf::MessageLite& message) {
+  std::string bytes;
+  message.SerializeToString(&bytes);
+  return bytes;
+}
 
 struct SeriesState {
   SeriesOptions options;
@@ -34,7 +39,6 @@ struct SeriesState {
   uint64_t hash = 0;
   uint64_t total_bytes = 0;
   size_t sample_size = 0;  // POD
-  std::vector<Entry> entries;
   std::string pending;          // POD samples not yet written
   int64_t pending_timestamp = 0;
 };
@@ -49,7 +53,10 @@ struct Writer::State {
   bool ok = true;
   bool finished = false;
   std::vector<SeriesState> series;
-  std::string scratch;
+  std::string scratch, entry_bytes;
+  // Each series' BlockEntry records, as they will be written: tag, length, message.
+  SpilledStreams entries{nullptr};
+  std::string error;
 
   bool raw(const void* data, size_t size, bool hashed) {
     if (!ok) return false;
@@ -82,11 +89,50 @@ struct Writer::State {
     scratch.clear();
     dd.SerializeToString(&scratch);
     SeriesState& s = series[series_index];
-    s.entries.push_back(Entry{ts, position, additional});
+    if (!add_entry(series_index, ts, additional)) return false;
     s.total_bytes += size;
     uint32_t descriptor_size = static_cast<uint32_t>(scratch.size());
     return header(kDataBlock, scratch.size() + size) && raw(&descriptor_size, 4, true) &&
            raw(scratch.data(), scratch.size(), true) && raw(payload, size, true);
+  }
+  bool add_entry(uint32_t series_index, int64_t ts, const std::vector<int64_t>& additional) {
+    bosdyn::api::SeriesBlockIndex::BlockEntry entry;
+    set_timestamp(entry.mutable_timestamp(), ts);
+    entry.set_file_offset(position);
+    for (int64_t x : additional) entry.add_additional_indexes(x);
+    entry_bytes.clear();
+    entry.SerializeToString(&entry_bytes);
+    uint8_t head[11];
+    head[0] = kBlockEntriesTag;
+    size_t head_size = packed::put_varint(head + 1, entry_bytes.size()) - head;
+    if (entries.append(series_index, head, head_size) &&
+        entries.append(series_index, entry_bytes.data(), entry_bytes.size()))
+      return true;
+    error = "the block index could not be set aside: " + entries.error();
+    return ok = false;
+  }
+  // One SeriesBlockIndex, its entries streamed from where they wait: the same bytes as
+  // protobuf's serializer, which writes fields in number order (1, 2, the entries, 4).
+  bool block_index(uint32_t index) {
+    SeriesState& s = series[index];
+    bosdyn::api::SeriesBlockIndex head, tail;
+    head.set_series_index(index);
+    head.set_descriptor_file_offset(s.descriptor_offset);
+    tail.set_total_bytes(s.total_bytes);
+    std::string before = serialized(head), after = serialized(tail);
+    uint64_t inner = before.size() + entries.size(index) + after.size();
+    uint8_t outer[11];
+    outer[0] = kSeriesBlockIndexTag;
+    size_t outer_size = packed::put_varint(outer + 1, inner) - outer;
+    if (!header(kDescriptorBlock, outer_size + inner) || !raw(outer, outer_size, true) ||
+        !raw(before.data(), before.size(), true))
+      return false;
+    bool drained = entries.drain(index, [this](const void* data, size_t size) { return raw(data, size, true); });
+    if (!drained && ok) {
+      error = "the block index could not be read back: " + entries.error();
+      ok = false;
+    }
+    return ok && raw(after.data(), after.size(), true);
   }
   bool flush_pod(uint32_t index) {
     SeriesState& s = series[index];
@@ -100,6 +146,7 @@ struct Writer::State {
 Writer::Writer(Sink sink, Options options) : state_(new State) {
   state_->sink = std::move(sink);
   state_->options = std::move(options);
+  state_->entries = SpilledStreams(state_->options.spill);
   state_->raw(kMagic, 4, true);
   bosdyn::api::DescriptorBlock block;
   auto* fd = block.mutable_file_descriptor();
@@ -116,7 +163,10 @@ Writer::Writer(Sink sink, Options options) : state_(new State) {
 Writer::~Writer() = default;
 
 bool Writer::ok() const { return state_->ok; }
+std::string Writer::error() const { return state_->error; }
 uint64_t Writer::bytes_written() const { return state_->position; }
+uint64_t Writer::index_bytes_held() const { return state_->entries.held_bytes(); }
+uint64_t Writer::index_bytes_spilled() const { return state_->entries.spilled_bytes(); }
 
 int Writer::add_series(const SeriesOptions& options, std::string* error) {
   State& st = *state_;
@@ -219,21 +269,8 @@ bool Writer::finish() {
   st.finished = true;
   std::vector<uint64_t> index_offsets;
   for (uint32_t i = 0; i < st.series.size(); ++i) {
-    SeriesState& s = st.series[i];
     index_offsets.push_back(st.position);
-    bosdyn::api::DescriptorBlock block;
-    auto* sbi = block.mutable_series_block_index();
-    sbi->set_series_index(i);
-    sbi->set_descriptor_file_offset(s.descriptor_offset);
-    for (const Entry& e : s.entries) {
-      auto* entry = sbi->add_block_entries();
-      set_timestamp(entry->mutable_timestamp(), e.timestamp_ns);
-      entry->set_file_offset(e.offset);
-      for (int64_t x : e.additional) entry->add_additional_indexes(x);
-    }
-    sbi->set_total_bytes(s.total_bytes);
-    std::vector<Entry>().swap(s.entries);
-    st.descriptor(block);
+    if (!st.block_index(i)) return false;
   }
   uint64_t index_offset = st.position;
   bosdyn::api::DescriptorBlock block;

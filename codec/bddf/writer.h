@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/spill.h"
+
 namespace logscope::bddf {
 
 struct SeriesOptions {
@@ -38,6 +40,9 @@ class Writer {
     std::map<std::string, std::string> annotations;
     bool sha1 = true;               // false: CHECKSUM_TYPE_NONE and a zero digest
     size_t pod_block_size = 2048;   // the SDK's default data_block_size
+    // Where each series' block index waits, encoded, until finish(): without one, in memory
+    // (about 20 bytes a block). Not owned; it must outlive the writer.
+    SpillFile* spill = nullptr;
   };
 
   Writer(Sink sink, Options options);
@@ -64,7 +69,12 @@ class Writer {
   bool finish();
 
   bool ok() const;
+  // Why the writer stopped, when it was not the sink (the spill file); "" otherwise.
+  std::string error() const;
   uint64_t bytes_written() const;
+  // The block index entries held in memory now (bytes), and those in the spill file so far.
+  uint64_t index_bytes_held() const;
+  uint64_t index_bytes_spilled() const;
 
  private:
   struct State;

@@ -12,6 +12,7 @@
 namespace logscope {
 
 class FormatInspector;
+class SpillFile;
 
 struct TimeBound {
   bool set = false;
@@ -33,6 +34,9 @@ struct ExtractSelection {
   // The caller's inspector of the same source, when it has one open (the page's job worker): a
   // format may use what that read instead of reading it again (BDDF: its index, 140 MB at 100 GB).
   const FormatInspector* open = nullptr;
+  // Scratch storage for what a writer must hold until its output ends (core/spill.h); without
+  // it, memory. Used by BDDF, whose block index follows its blocks.
+  SpillFile* spill = nullptr;
   std::string option(const std::string& name) const {
     for (const auto& [key, value] : options)
       if (key == name) return value;

@@ -4,6 +4,7 @@
 
 #include "bddf/blocks.h"
 #include "bddf/format.h"
+#include "bddf.pb.h"
 #include "bddf/writer.h"
 #include "test_bddf_support.h"
 
@@ -290,4 +291,122 @@ TEST_CASE("bddf checksum: bytes fed by the caller give what the pulled checksum 
   CHECK(field(cut, "status").as_string() == "mismatch");
   CHECK(field(cut, "message").as_string() == "the browser could not read the file");
   CHECK(field(cut, "computed").is_null());
+}
+
+// Scratch storage in memory, as the CLI's temporary file and the page's private file behave:
+// it counts what it holds, and can be told to fail from a given write on.
+struct ScratchFile : SpillFile {
+  std::string bytes;
+  size_t writes = 0, fail_from = SIZE_MAX;
+  bool write(uint64_t offset, const void* data, size_t size) override {
+    if (writes++ >= fail_from) return false;
+    if (bytes.size() < offset + size) bytes.resize(offset + size);
+    std::memcpy(&bytes[offset], data, size);
+    return true;
+  }
+  bool read(uint64_t offset, void* data, size_t size) override {
+    if (offset + size > bytes.size()) return false;
+    std::memcpy(data, bytes.data() + offset, size);
+    return true;
+  }
+  std::string error() const override { return "the disk is full"; }
+};
+
+// 30,000 blocks in three series (one with two additional indexes, one of POD samples), in turn.
+struct ManyBlocks {
+  std::vector<uint8_t> bytes;
+  uint64_t held_before_finish = 0, spilled = 0;
+  bool finished = false;
+  std::string error;
+};
+ManyBlocks write_many_blocks(SpillFile* spill) {
+  ManyBlocks out;
+  MemoryFile file;
+  Writer::Options options;
+  options.spill = spill;
+  Writer writer(file.sink(), options);
+  SeriesOptions images;
+  images.spec["bosdyn:channel"] = "camera/image";
+  images.type_name = "bosdyn.api.ImageResponse";
+  images.additional_index_names = {"frame", "camera"};
+  int image = writer.add_series(images);
+  int state = writer.add_message_channel("bosdyn.api.RobotState", "bosdyn.api.RobotState");
+  int voltage = writer.add_pod_channel("power/battery_voltage", 10, {}, {}, 8);  // a block a sample
+  std::string payload(24, 'p');
+  for (int64_t i = 0; i < 10000; ++i) {
+    int64_t ts = kStart + i * 1000003;
+    double v = 55.2 - i * 1e-4;
+    if (!writer.write_block(image, ts, payload.data(), payload.size(), {i, -i}) ||
+        !writer.write_block(state, ts, payload.data(), payload.size()) || !writer.write_pod_sample(voltage, ts, &v))
+      break;
+  }
+  out.held_before_finish = writer.index_bytes_held();
+  out.spilled = writer.index_bytes_spilled();
+  out.finished = writer.finish();
+  out.error = writer.error();
+  out.bytes = file.bytes;
+  return out;
+}
+
+// Every SeriesBlockIndex in the file, as its descriptor block's bytes.
+std::vector<std::string> block_index_bodies(const std::vector<uint8_t>& bytes) {
+  std::vector<std::string> bodies;
+  uint64_t at = kFirstBlockOffset;
+  while (at + kHeaderSize <= bytes.size()) {
+    uint64_t raw;
+    std::memcpy(&raw, &bytes[at], 8);
+    uint8_t type = header_type(raw);
+    if (type == kEndBlock) break;
+    uint64_t body = at + kHeaderSize + (type == kDataBlock ? kDescriptorLengthSize : 0);
+    REQUIRE(body + header_size(raw) <= bytes.size());
+    std::string text(bytes.begin() + static_cast<ptrdiff_t>(body), bytes.begin() + static_cast<ptrdiff_t>(body + header_size(raw)));
+    bosdyn::api::DescriptorBlock block;
+    if (type == kDescriptorBlock && block.ParseFromString(text) && block.has_series_block_index()) bodies.push_back(text);
+    at = body + header_size(raw);
+  }
+  return bodies;
+}
+
+TEST_CASE("bddf writer: the block index waits in the spill file, a segment a series in memory, the same bytes as protobuf writes") {
+  ManyBlocks in_memory = write_many_blocks(nullptr);
+  REQUIRE(in_memory.finished);
+  CHECK(in_memory.spilled == 0);
+  CHECK(in_memory.held_before_finish > 500000);  // about 20 bytes an entry, 30,000 entries
+
+  ScratchFile scratch;
+  ManyBlocks spilled = write_many_blocks(&scratch);
+  REQUIRE(spilled.finished);
+  CHECK(spilled.bytes == in_memory.bytes);
+  CHECK(spilled.spilled > 400000);
+  CHECK(spilled.held_before_finish <= 3 * 65536);
+  CHECK(scratch.bytes.size() == spilled.spilled);
+
+  // The index blocks are what protobuf's own serializer writes for what it parses from them.
+  std::vector<std::string> bodies = block_index_bodies(spilled.bytes);
+  REQUIRE(bodies.size() == 3);
+  size_t entries = 0;
+  for (const std::string& body : bodies) {
+    bosdyn::api::DescriptorBlock block;
+    REQUIRE(block.ParseFromString(body));
+    entries += static_cast<size_t>(block.series_block_index().block_entries_size());
+    CHECK(block.SerializeAsString() == body);
+  }
+  CHECK(entries == 30000);
+  auto opened = bddf_test::open_bytes(spilled.bytes);
+  Report report = opened.inspector->check(nullptr);
+  CHECK_MESSAGE(report.problems.empty(), (report.problems.empty() ? "" : report.problems[0].message));
+  CHECK(field(opened.inspector->checksum(nullptr), "status").as_string() == "valid");
+}
+
+TEST_CASE("bddf writer: a spill file that fails stops the writer with the reason, nothing after it") {
+  for (size_t fail_from : {size_t{0}, size_t{3}}) {
+    CAPTURE(fail_from);
+    ScratchFile scratch;
+    scratch.fail_from = fail_from;
+    ManyBlocks out = write_many_blocks(&scratch);
+    CHECK_FALSE(out.finished);
+    CHECK(out.error.find("the block index could not be set aside") != std::string::npos);
+    CHECK(out.error.find("the disk is full") != std::string::npos);
+    CHECK(out.bytes.size() < 30000 * 24);  // it stopped at the failed write, with no index or trailer
+  }
 }

@@ -151,3 +151,28 @@ TEST_CASE("info recognises every sample by content") {
     CHECK(json.find("summary")->find("format")->as_string() == expected);
   }
 }
+
+// A BDDF file's new index follows all of its blocks: extract and repair set it aside in an
+// unnamed temporary file (cli/temp_spill.cpp). Without one they hold it in memory, and say so.
+TEST_CASE("repair of a BDDF: the new index waits in a temporary file in $TMPDIR, or in memory when none can be made") {
+  std::string dir = scratch_dir("cli-bddf-spill");
+  std::string input = dir + "/spot30.bddf", spilled = dir + "/spilled.bddf", held = dir + "/held.bddf";
+  int status = -1;
+  run_cli("make-demo-bddf " + quoted(input) + " --size-mb 30", &status);  // 4141 RobotState blocks
+  REQUIRE(status == 0);
+  std::string out = run_cli("repair " + quoted(input) + " " + quoted(spilled), &status);
+  CHECK(status == 0);
+  CHECK(out.find("kept: the new block index waited in a scratch file while the blocks were written: 65536 bytes") != std::string::npos);
+  std::string command = "TMPDIR=" + quoted(dir + "/no-such-dir") + " " + LOGSCOPE_CLI + " repair " + quoted(input) + " " + quoted(held) + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string said;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) said.append(buffer, n);
+  CHECK(WEXITSTATUS(::pclose(pipe)) == 0);
+  CHECK(said.find("cannot create a temporary file in " + dir + "/no-such-dir/logscope-spill-") != std::string::npos);
+  CHECK(said.find("a BDDF output then holds its new index in memory") != std::string::npos);
+  CHECK(said.find("scratch file") == std::string::npos);
+  CHECK(said.find("verdict: the written file is valid") != std::string::npos);
+  CHECK(read_file(held) == read_file(spilled));
+}

@@ -14,6 +14,7 @@
 #include "core/query.h"
 #include "core/search.h"
 #include "core/sha1.h"
+#include "core/spill.h"
 #include "test_support.h"
 #include "warm_up.h"
 
@@ -525,4 +526,62 @@ TEST_CASE("parse_decimal: digits only, no sign, space, 0x or overflow") {
   CHECK(parse_decimal("18446744073709551615") == std::optional<uint64_t>(UINT64_MAX));
   for (const char* bad : {"", "+1", "-1", " 1", "1 ", "0x1", "1.5", "18446744073709551616", "99999999999999999999999"})
     CHECK_FALSE(parse_decimal(bad));
+}
+
+namespace {
+struct SpillInMemory : SpillFile {
+  std::string bytes;
+  bool broken = false;
+  bool write(uint64_t offset, const void* data, size_t size) override {
+    if (bytes.size() < offset + size) bytes.resize(offset + size);
+    std::memcpy(&bytes[offset], data, size);
+    return true;
+  }
+  bool read(uint64_t offset, void* data, size_t size) override {
+    if (broken || offset + size > bytes.size()) return false;
+    std::memcpy(data, bytes.data() + offset, size);
+    return true;
+  }
+  std::string error() const override { return "unreadable"; }
+};
+}  // namespace
+
+TEST_CASE("spilled streams: each stream drains in order, with or without a spill file, holding a segment a stream") {
+  for (bool with_file : {false, true}) {
+    CAPTURE(with_file);
+    SpillInMemory file;
+    SpilledStreams streams(with_file ? &file : nullptr, 100);
+    std::vector<std::string> expected(5);
+    uint32_t seed = 7;
+    for (int i = 0; i < 2000; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      size_t stream = (seed >> 8) % 5, size = (seed >> 16) % 250;
+      std::string piece(size, static_cast<char>('a' + i % 26));
+      REQUIRE(streams.append(stream, piece.data(), piece.size()));
+      expected[stream] += piece;
+      if (with_file) CHECK(streams.held_bytes() < 5 * 100);
+    }
+    uint64_t total = 0;
+    for (const std::string& e : expected) total += e.size();
+    CHECK(streams.held_bytes() + streams.spilled_bytes() == total);
+    for (size_t stream : {size_t{3}, size_t{0}, size_t{4}, size_t{1}, size_t{2}, size_t{9}}) {
+      CHECK(streams.size(stream) == (stream < 5 ? expected[stream].size() : 0));
+      std::string back;
+      CHECK(streams.drain(stream, [&back](const void* data, size_t size) {
+        back.append(static_cast<const char*>(data), size);
+        return true;
+      }));
+      CHECK(back == (stream < 5 ? expected[stream] : ""));
+      CHECK(streams.size(stream) == 0);
+    }
+    CHECK(streams.held_bytes() == 0);
+  }
+  SpillInMemory broken;
+  SpilledStreams streams(&broken, 16);
+  std::string piece(100, 'x');
+  REQUIRE(streams.append(0, piece.data(), piece.size()));
+  broken.broken = true;
+  CHECK_FALSE(streams.drain(0, [](const void*, size_t) { return true; }));
+  CHECK(streams.error() == "the scratch file could not be read at 0: unreadable");
+  CHECK_FALSE(streams.append(0, piece.data(), 1));  // a failure is final
 }
