@@ -1,12 +1,14 @@
 #include "output_jobs.h"
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "core/export.h"
 #include "core/extract.h"
 #include "core/format_table.h"
 #include "core/json.h"
+#include "core/spill.h"
 
 using emscripten::val;
 
@@ -99,6 +101,26 @@ class JsOutputSink : public OutputSink {
   JsBytes& bytes_;
 };
 
+// The page's scratch file for a writer (core/spill.h): sink.spill = {write(offset, pointer,
+// length), read(offset, pointer, length), error}, a file in the origin's private storage.
+class JsSpill : public SpillFile {
+ public:
+  explicit JsSpill(val spill) : spill_(std::move(spill)) {}
+  bool write(uint64_t offset, const void* data, size_t size) override { return call("write", offset, data, size); }
+  bool read(uint64_t offset, void* data, size_t size) override { return call("read", offset, data, size); }
+  std::string error() const override {
+    val reason = spill_["error"];
+    return reason.isString() && !reason.as<std::string>().empty() ? reason.as<std::string>() : "the page's scratch file failed";
+  }
+
+ private:
+  bool call(const char* name, uint64_t offset, const void* data, size_t size) {
+    return spill_.call<val>(name, static_cast<double>(offset), static_cast<double>(reinterpret_cast<uintptr_t>(data)),
+                            static_cast<double>(size)).isTrue();
+  }
+  val spill_;
+};
+
 class JsExportSink : public ExportSink {
  public:
   explicit JsExportSink(JsBytes& bytes) : bytes_(bytes) {}
@@ -162,6 +184,9 @@ std::string run_extract(ByteSource& source, const Detection& detection, const st
     return error_json(std::string(name) + " is not available for " + detection.label + " yet; nothing written");
   ExtractSelection selection;
   selection.open = open;
+  std::unique_ptr<JsSpill> spill;
+  if (sink.hasOwnProperty("spill") && sink["spill"].typeOf().as<std::string>() == "object" && !sink["spill"].isNull()) spill = std::make_unique<JsSpill>(sink["spill"]);
+  selection.spill = spill.get();
   if (const Json* sources = find_source(options, *entry, true))
     for (const Json& item : sources->elements()) selection.sources.push_back(source_text(item));
   bool selects = !selection.sources.empty() || !text_of(options, "from").empty() || !text_of(options, "to").empty();

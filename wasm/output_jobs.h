@@ -14,7 +14,7 @@ namespace logscope {
 // options: {"mode": "extract"|"repair", "sources": [..], "from": "+1.5", "to": "..", "options":
 // {"compression": "lz4"}}; the sources may also come under the format's noun ("topics": [..]) and
 // its options at the top level. sink: {write(pointer, length) -> bool, patch(offset, pointer, length) -> bool,
-// error: why the last call failed}. Returns {"ok", "error", "kept", "dropped", "bytes_written", "cancelled"}.
+// error: why the last call failed, spill: optional scratch storage, wasm/output_jobs.cpp's JsSpill}. Returns {"ok", "error", "kept", "dropped", "bytes_written", "cancelled"}.
 // open: the worker's inspector of `source` (ExtractSelection::open: what it read is not read again).
 std::string run_extract(ByteSource& source, const Detection& detection, const std::string& options_json,
                         emscripten::val sink, const ProgressFn& progress, const FormatInspector* open);

@@ -51,13 +51,35 @@ function assertSameBag(a, b, what) {
   assert.ok(copy(a, 'a').equals(copy(b, 'b')), `${what}: the same records`);
 }
 
-async function wasmWrite(path, call, options, sinkOptions) {
+// The page's scratch file (output-job.js), in memory; `failReads`: every read fails.
+function memorySpill(Module, { failReads = false } = {}) {
+  let bytes = Buffer.alloc(0);
+  const spill = {
+    error: '',
+    written: 0,
+    write(offset, pointer, length) {
+      if (offset + length > bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(offset + length - bytes.length)]);
+      Buffer.from(Module.HEAPU8.subarray(pointer, pointer + length)).copy(bytes, offset);
+      spill.written += length;
+      return true;
+    },
+    read(offset, pointer, length) {
+      if (failReads) { spill.error = 'the scratch file is gone (test)'; return false; }
+      Module.HEAPU8.set(bytes.subarray(offset, offset + length), pointer);
+      return true;
+    },
+  };
+  return spill;
+}
+
+async function wasmWrite(path, call, options, sinkOptions, spillOptions) {
   const Module = await loadModule();
   const wasm = await openWithWasm(path);
   try {
     const sink = memorySink(Module, sinkOptions);
+    if (spillOptions) sink.spill = memorySpill(Module, spillOptions);
     const result = JSON.parse(wasm.inspector[call](JSON.stringify(options), sink, null));
-    return { result, bytes: sink.bytes() };
+    return { result, bytes: sink.bytes(), spilled: sink.spill?.written ?? 0 };
   } finally {
     wasm.close();
   }
@@ -125,4 +147,27 @@ test('refusals and failures are said, not written: an actor not in the log, repa
   ({ result } = await wasmWrite(carla, 'extract', { mode: 'extract', from: '+0', to: '+1' }));
   assert.equal(result.ok, true, result.error);
   assert.ok(result.bytes_written > 0);
+});
+
+// A BDDF file's new index follows all of its blocks: the page sets it aside in a scratch file
+// (output-job.js), a segment of each series at a time, and reads it back at the end.
+test('a BDDF repair sets its new index aside in the scratch file: the bytes `logscope repair` writes; a failed read is said', async () => {
+  const input = join(dir, 'spot30.bddf');
+  runCli(['make-demo-bddf', input, '--size-mb', '30']);  // 4141 RobotState blocks: past one 64 KiB segment
+  const out = join(dir, 'cli-repaired-spot30.bddf');
+  const cli = runCli(['repair', input, out]);
+  assert.equal(cli.status, 0);
+  const plain = await wasmWrite(input, 'extract', { mode: 'repair' });
+  const spilled = await wasmWrite(input, 'extract', { mode: 'repair' }, {}, {});
+  for (const { result } of [plain, spilled]) assert.equal(result.ok, true, result.error);
+  assert.ok(spilled.spilled >= 65536, `${spilled.spilled} bytes set aside`);
+  assert.equal(plain.spilled, 0);
+  assert.ok(spilled.bytes.equals(readFileSync(out)), 'with the scratch file: byte for byte the CLI\'s');
+  assert.ok(plain.bytes.equals(readFileSync(out)), 'without it: the same');
+  const line = spilled.result.kept.find((k) => k.includes('scratch file'));
+  assert.ok(line && cli.stdout.includes(line), `the CLI and the page say so alike: ${line}`);
+  assert.ok(!plain.result.kept.some((k) => k.includes('scratch file')));
+  const failed = await wasmWrite(input, 'extract', { mode: 'repair' }, {}, { failReads: true });
+  assert.equal(failed.result.ok, false);
+  assert.match(failed.result.error, /block index could not be read back: .*the scratch file is gone \(test\)/);
 });

@@ -154,6 +154,38 @@ test('a truncated BDDF: the repaired copy has a valid SHA1 and exactly the block
   await page.context().close();
 });
 
+// A BDDF file's new index follows all of its blocks: the job worker sets it aside in a scratch
+// file in OPFS (output-job.js), not in its memory, and removes that file when the writing ends.
+test('a BDDF extract sets its new index aside in OPFS, says so, leaves no scratch file, and writes what the CLI writes', async (t) => {
+  if (skip(t)) return;
+  const input = join(dir, 'spot30.bddf');
+  execFileSync(cli, ['make-demo-bddf', input, '--size-mb', '30'], { stdio: 'ignore' }); // 4141 RobotState blocks
+  const page = await env.newPage();
+  await openTab(page, input);
+  await page.click('#extract-series button:has-text("none")');
+  await page.check('#extract-series input[value="0"]');
+  await page.click('#extract-run');
+  const path = await finished(page, 'spot30.extract.bddf');
+  assert.equal(await page.getAttribute('#output-storage', 'data-storage'), 'opfs');
+  assert.match(await page.textContent('#output-result'), /the new block index waited in a scratch file while the blocks were written: \d+ bytes/);
+  await screenshot(page, 'extract-bddf-scratch');
+  assert.match(await page.textContent('#output-result'), /4,141 data blocks, 1 series(?!s)/);
+  const left = await page.evaluate(async () => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('logscope-outputs');
+    const names = [];
+    for await (const name of dir.keys()) names.push(name);
+    return names;
+  });
+  assert.deepEqual(left.filter((name) => name.endsWith('~scratch')), [], `OPFS holds ${left.join(', ')}`);
+  const reference = join(dir, 'cli-extract-spot30.bddf');
+  const cliRun = run('extract', input, reference, '--series', '0');
+  assert.equal(cliRun.status, 0);
+  assert.match(cliRun.out, /waited in a scratch file/);
+  assert.ok(readFileSync(path).equals(readFileSync(reference)), 'byte for byte what `logscope extract` writes');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('export a topic as CSV and as JSON Lines: byte for byte what `logscope export` writes', async (t) => {
   if (skip(t)) return;
   const page = await env.newPage();

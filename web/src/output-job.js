@@ -10,7 +10,7 @@
 // @logscope-first-use: the job worker imports it with its first output (worker.js).
 import { DownloadPieces } from './download-stream.js';
 import { beat } from './helper-start.js';
-import { OUTPUT_DIR } from './outputs.js';
+import { OUTPUT_DIR, scratchName } from './outputs.js';
 
 export const MEMORY_CAP = 256 * 1024 * 1024;
 
@@ -272,12 +272,14 @@ export function outputOps(writer) {
   let output = null; // the output being written or checked
 
   // The object wasm/output_jobs.cpp writes through: views of the codec's memory, written at once.
+  // `scratch`: where a writer sets aside what it must hold until the end (a BDDF file's index).
   /**
    * @param {Output} target
    * @param {import('./types.js').LogscopeModule} Module the module that writes
+   * @param {OpfsOutput | null} [scratch]
    * @returns {import('./types.js').OutputSink}
    */
-  function sinkFor(target, Module) {
+  function sinkFor(target, Module, scratch = null) {
     const heap = () => Module.HEAPU8;
     /** @type {import('./types.js').OutputSink} */
     const sink = { error: '', write: () => false, patch: () => false };
@@ -286,6 +288,15 @@ export function outputOps(writer) {
     sink.write = (pointer, length) => guard(() => target.append(heap().subarray(pointer, pointer + length)));
     sink.patch = (offset, pointer, length) => guard(() => target.patch(offset, heap().subarray(pointer, pointer + length)));
     sink.willPatch = () => { if (target instanceof MemoryOutput) target.willPatch(); };
+    if (scratch) {
+      /** @type {import('./types.js').SpillSink} */
+      const spill = { error: '', write: () => false, read: () => false };
+      /** @type {(fn: () => boolean) => boolean} */
+      const guarded = (fn) => { try { return fn() || ((spill.error ||= 'the scratch file ended early'), false); } catch (error) { spill.error = why(error); return false; } };
+      spill.write = (offset, pointer, length) => guarded(() => (scratch.writeAt(heap().subarray(pointer, pointer + length), offset), true));
+      spill.read = (offset, pointer, length) => guarded(() => scratch.readInto(offset, heap().subarray(pointer, pointer + length)) === length);
+      sink.spill = spill;
+    }
     return sink;
   }
 
@@ -299,8 +310,16 @@ export function outputOps(writer) {
       const target = useOpfs ? await OpfsOutput.create(name) : new MemoryOutput(name, cap || MEMORY_CAP, download || null);
       output = target;
       const { inspector, Module } = await writer();
-      const text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target, Module), progress)
-        : inspector.extract(JSON.stringify(options), sinkFor(target, Module), progress);
+      // The scratch file lives as long as the writing (a worker stopped by Cancel leaves it to the
+      // page, which removes it with the output: output-run.js).
+      const scratch = job !== 'export' && useOpfs ? await OpfsOutput.create(scratchName(name)).catch(() => null) : null;
+      let text;
+      try {
+        text = job === 'export' ? inspector.exportRows(JSON.stringify(options), sinkFor(target, Module), progress)
+          : inspector.extract(JSON.stringify(options), sinkFor(target, Module, scratch), progress);
+      } finally {
+        await scratch?.discard();
+      }
       /** @type {import('./types.js').OutputAnswer} */
       const result = JSON.parse(text);
       if (result.error && result.ok === undefined) result.ok = false;

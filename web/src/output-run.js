@@ -109,6 +109,7 @@ export async function runOutput(session, progress, { job, options, label, downlo
   } catch (error) {
     if (name !== null) {
       outputs.remove(name);
+      outputs.remove(outputs.scratchName(name));
       // The job worker was stopped (Cancel, another file): a download it was streaming stops too.
       if (download.offer?.refused === undefined && download.offer) await abortDownload(name);
     }

@@ -28,6 +28,10 @@ async function directory() {
 /** @type {(ms: number) => Promise<void>} */
 const delay = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
+// The scratch file beside an output (output-job.js): a writer's index waiting for the end.
+/** @param {string} name */
+export const scratchName = (name) => `${name}~scratch`;
+
 // A fresh name for the next output of this page.
 export async function nextName() {
   await holdLock();

@@ -25,6 +25,15 @@ export {};
  * @property {(pointer: number, length: number) => boolean} write
  * @property {(offset: number, pointer: number, length: number) => boolean} patch
  * @property {() => void} [willPatch] the codec will patch this output (asked before it writes)
+ * @property {SpillSink} [spill] scratch storage for what a writer holds until the end (core/spill.h)
+ */
+
+/**
+ * The page's scratch file for a writer (JsSpill in wasm/output_jobs.cpp).
+ * @typedef {object} SpillSink
+ * @property {string} error why the last call failed
+ * @property {(offset: number, pointer: number, length: number) => boolean} write
+ * @property {(offset: number, pointer: number, length: number) => boolean} read
  */
 
 /**
