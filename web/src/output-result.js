@@ -1,7 +1,7 @@
 // The result of an extract, repair or export (output-run.js), said as the CLI says it: what was
 // written and how big, what was kept and dropped, the codec's check of the written file, and a
 // link that downloads it (an object URL of the File in the browser's private storage).
-import { h, clear, formatBytes, hexOffset, plural } from './dom.js';
+import { h, clear, formatBytes, formatCount, hexOffset, plural } from './dom.js';
 
 // The memory cap without OPFS, as it is named ("256 MB"): the job worker's answer states it
 // (output-job.js MEMORY_CAP, which is fetched with the first output, not imported here).
@@ -25,10 +25,16 @@ function verdict(check) {
 const lines = (title, items, id) => h('div.output-lines', {}, h('h4', {}, title),
   items.length ? h(`ul#${id}`, {}, items.map((line) => h('li', {}, line))) : h(`p.muted#${id}`, {}, 'nothing'));
 
+// A count's key as words: "data_blocks" → 2 data blocks, 1 data block; "series" is its own singular.
+const counted = (n, key) => {
+  const words = key.replace(/_/g, ' ');
+  return words.endsWith('series') ? `${formatCount(n)} ${words}` : plural(n, words.replace(/s$/, ''));
+};
+
 // What the written file holds, from its check: messages, blocks, frames...
 function counts(check) {
   const entries = Object.entries(check?.counts || {});
-  return entries.length ? h('span', {}, ' · ', entries.map(([k, v]) => plural(v, k.replace(/_/g, ' ').replace(/s$/, ''))).join(', ')) : null;
+  return entries.length ? h('span', {}, ' · ', entries.map(([k, v]) => counted(v, k)).join(', ')) : null;
 }
 
 export class OutputResult {
