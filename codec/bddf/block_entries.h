@@ -103,16 +103,17 @@ class EntriesInSpan {
  public:
   EntriesInSpan(const BlockEntries& entries, uint64_t from_ns, uint64_t to_ns);
   size_t size() const { return count_; }
-  // use(i, entry) for each in order until it returns false; false then.
+  // use(i, entry) for each in order, from the `start`th, until it returns false; false then.
   template <class Use>
-  bool each(Use use) const {
+  bool each(Use use, size_t start = 0) const {
     if (!gathered_) {
-      BlockEntries::iterator it = entries_.at(first_);
-      for (size_t i = 0; i < count_; ++i, ++it)
+      if (start >= count_) return true;
+      BlockEntries::iterator it = entries_.at(first_ + start);
+      for (size_t i = start; i < count_; ++i, ++it)
         if (!use(i, *it)) return false;
       return true;
     }
-    for (size_t i = 0; i < count_; ++i)
+    for (size_t i = start; i < count_; ++i)
       if (!use(i, sorted_[i])) return false;
     return true;
   }

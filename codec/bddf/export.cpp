@@ -7,6 +7,7 @@
 #include "bddf/blocks.h"
 #include "bddf/format.h"
 #include "bddf/message_export.h"
+#include "bddf/read_plan.h"
 
 namespace logscope::bddf {
 
@@ -147,11 +148,14 @@ ExportResult export_series(ByteSource& source, const FileModel& model, const Ser
   EntriesInSpan blocks(series->entries, request.from_ns, request.to_ns);
   std::vector<uint8_t> window;
   std::string cell, why;
+  SeriesReadPlan plan(source, *series, blocks);
   blocks.each([&](size_t b, const BlockEntry& entry) {
-    if (progress && !progress(b, blocks.size())) {
+    // In bytes of the file, as the other formats' exports count: a rate and a time left.
+    if (progress && !progress(std::min(entry.file_offset, model.size), model.size)) {
       result.cancelled = true;
       return false;
     }
+    plan.before(b);
     BlockFrame frame;
     if (read_frame(source, entry.file_offset, model.size, &frame, &why) != FrameStatus::Ok || frame.type != 0) {
       result.problems.push_back(Problem{Severity::Warning, entry.file_offset, "bddf.export.bad_block",

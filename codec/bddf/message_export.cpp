@@ -4,6 +4,7 @@
 #include <map>
 
 #include "bddf/blocks.h"
+#include "bddf/read_plan.h"
 #include "protobuf/raw.h"
 #include "protobuf/schemas.h"
 
@@ -17,15 +18,18 @@ constexpr size_t kMaxColumns = 20000;        // beyond, further paths are left o
 // Reads each block's message and hands its leaves to `use`; problems for blocks left out.
 // False when cancelled. `step`/`steps` place this pass in the progress of the whole export.
 template <typename Use>
-bool for_each_message(ByteSource& source, const FileModel& model, const MessageReading& reading,
+bool for_each_message(ByteSource& source, const FileModel& model, const Series& series, const MessageReading& reading,
                       const EntriesInSpan& blocks, ExportResult* result, const ProgressFn& progress,
                       uint64_t step, uint64_t steps, Use use) {
   std::vector<uint8_t> payload;
   std::vector<protobuf::Leaf> leaves;
   std::string why;
   bool cancelled = false;
+  SeriesReadPlan plan(source, series, blocks);
   blocks.each([&](size_t b, const BlockEntry& entry) {
-    if (progress && !progress(step * blocks.size() + b, steps * blocks.size())) return !(cancelled = true);
+    // In bytes of the file, a pass after another, as an MCAP's export counts.
+    if (progress && !progress(step * model.size + std::min(entry.file_offset, model.size), steps * model.size)) return !(cancelled = true);
+    plan.before(b);
     BlockFrame frame;
     why.clear();
     if (read_frame(source, entry.file_offset, model.size, &frame, &why) != FrameStatus::Ok || frame.type != 0) {
@@ -94,7 +98,7 @@ std::vector<std::string> message_columns(ByteSource& source, const FileModel& mo
   EntriesInSpan blocks(series.entries, request.from_ns, request.to_ns);
   std::map<std::string, std::vector<uint32_t>> keys;
   bool capped = false;
-  bool done = for_each_message(source, model, reading, blocks, result, progress, 0, 1, [&](const BlockEntry&, const std::vector<protobuf::Leaf>& leaves) {
+  bool done = for_each_message(source, model, series, reading, blocks, result, progress, 0, 1, [&](const BlockEntry&, const std::vector<protobuf::Leaf>& leaves) {
     for (const protobuf::Leaf& leaf : leaves) {
       if (keys.size() >= kMaxColumns && !keys.count(leaf.path)) {
         capped = true;
@@ -138,7 +142,7 @@ ExportResult export_messages(ByteSource& source, const FileModel& model, const S
   protobuf::LeafRowWriter row(paths);
   EntriesInSpan blocks(series.entries, request.from_ns, request.to_ns);
   ExportResult second;  // the first pass reported the blocks left out
-  bool done = for_each_message(source, model, reading, blocks, &second, progress, 1, 2, [&](const BlockEntry& entry, const std::vector<protobuf::Leaf>& leaves) {
+  bool done = for_each_message(source, model, series, reading, blocks, &second, progress, 1, 2, [&](const BlockEntry& entry, const std::vector<protobuf::Leaf>& leaves) {
     table.begin_row();
     table.integer(entry.timestamp_ns);
     row.write(leaves, table);

@@ -116,6 +116,18 @@ TEST_CASE("a progress function that returns false cancels an export, with the ro
   CHECK(result.rows == 100);  // the first block
   std::vector<Row> rows = csv_rows(sink.text());
   CHECK(rows.size() == 101);
+  // Progress counts bytes of the file, as the other formats' exports do (the page shows a rate
+  // and a time left from it), not blocks.
+  std::vector<std::pair<uint64_t, uint64_t>> seen;
+  StringSink whole;
+  bddf::export_series(source, *bddf::file_model(*inspector), "power/battery_voltage", ExportRequest(), whole,
+                      [&](uint64_t done, uint64_t total) { return seen.emplace_back(done, total), true; });
+  REQUIRE(seen.size() == 3);
+  for (size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i].second == source.size());
+    CHECK(seen[i].first < source.size());
+    if (i) CHECK(seen[i].first > seen[i - 1].first);
+  }
 }
 
 TEST_CASE("the official BDDF sample's POD series export what the SDK's PodSeriesReader read") {

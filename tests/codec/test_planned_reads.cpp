@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bddf/writer.h"
 #include "core/byte_source.h"
 #include "core/detect.h"
 #include "core/export.h"
@@ -134,6 +135,16 @@ Json plot_args(uint64_t max_chunks, const char* field) {
   return a;
 }
 
+// What a pass cost `remote`, with its answer.
+Pass counted(const Remote& remote, Pass out) {
+  out.requests = remote.requests.read_calls();
+  out.windows = remote.windows;
+  out.window_ranges = remote.window_ranges;
+  out.most_preloaded = remote.most_preloaded;
+  out.left_preloaded = remote.cached.preloaded_bytes();
+  return out;
+}
+
 // A plot (sampled when `max_chunks`), or the whole export as CSV.
 Pass run(const std::vector<uint8_t>& bytes, bool planned, uint64_t max_chunks, bool export_all, const char* field,
          bool keep_every_other = false, uint64_t window_bytes = 32u << 20) {
@@ -149,12 +160,7 @@ Pass run(const std::vector<uint8_t>& bytes, bool planned, uint64_t max_chunks, b
   } else {
     out.answer = inspector->query("plot", plot_args(max_chunks, field), nullptr).dump();
   }
-  out.requests = remote.requests.read_calls();
-  out.windows = remote.windows;
-  out.window_ranges = remote.window_ranges;
-  out.most_preloaded = remote.most_preloaded;
-  out.left_preloaded = remote.cached.preloaded_bytes();
-  return out;
+  return counted(remote, out);
 }
 
 void check_format(const std::vector<uint8_t>& bytes, const char* field, uint64_t chunks) {
@@ -376,5 +382,63 @@ TEST_CASE("planned reads: a bag's listing of a topic's times (the images view) r
       CHECK(remote.window_ranges >= 2 * chunks - 2);
       CHECK(remote.requests.read_calls() <= 4);
     }
+  }
+}
+
+// A BDDF file: 3,000 samples of a POD series (blocks of 4) and 1,000 protobuf messages, each
+// block between 16 KB ones of another series, so that each is a request of its own by URL.
+std::vector<uint8_t> spread_bddf() {
+  std::vector<uint8_t> bytes;
+  bddf::Writer writer([&bytes](const void* data, size_t size) {
+    bytes.insert(bytes.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+    return true;
+  }, {});
+  int imu = writer.add_pod_channel("imu", 9, {3}, {}, 48);
+  int state = writer.add_message_channel("state", "demo.State");
+  int other = writer.add_message_channel("other", "demo.Other");
+  for (uint32_t i = 0; i < 3000; ++i) {
+    int64_t ns = static_cast<int64_t>(kStartNs) + int64_t{i} * 1000000;
+    float sample[3] = {0.5f * i, -1.0f * i, 9.8f};
+    REQUIRE(writer.write_pod_sample(imu, ns, sample));
+    if (i % 3) continue;
+    // {1: i, 2: i / 4.0}: a message raw protobuf decoding reads by field number.
+    std::string message = "\x08";
+    for (uint32_t v = i; ; v >>= 7) {
+      message += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+      if (v < 0x80) break;
+    }
+    message += "\x11" + float64(i / 4.0);
+    REQUIRE(writer.write_block(state, ns, message.data(), message.size()));
+    std::string pad = filler(i) + filler(i + 1) + filler(i + 2) + filler(i + 3);
+    REQUIRE(writer.write_block(other, ns, pad.data(), pad.size()));
+  }
+  REQUIRE(writer.finish());
+  return bytes;
+}
+
+TEST_CASE("planned reads: a BDDF series' export fetches its blocks a window at a time, not a request a block") {
+  std::vector<uint8_t> bytes = spread_bddf();
+  for (const char* series : {"imu", "state"}) {
+    CAPTURE(series);
+    auto export_of = [&](bool planned, uint64_t window_bytes) {
+      Remote remote(bytes, planned, window_bytes);
+      auto inspector = open_remote(remote);
+      StringSink sink;
+      ExportResult result = inspector->export_rows(series, ExportRequest(), sink, nullptr);
+      REQUIRE(result.error == "");
+      Pass out;
+      out.answer = sink.text();
+      return counted(remote, out);
+    };
+    Pass alone = export_of(false, 0);
+    Pass planned = export_of(true, 16 * 1024);
+    CHECK(planned.answer == alone.answer);
+    CHECK(alone.answer.size() > 20000);
+    CHECK(alone.requests >= 700);                // about a block a request: 750 of imu, 1,000 of state
+    CHECK(planned.window_ranges >= 750);         // every block planned (state's two passes: twice)
+    CHECK(planned.windows >= 4);                 // 16 KB at a time
+    CHECK(planned.most_preloaded <= 16 * 1024);
+    CHECK(planned.requests <= 4);                // the planned lengths hold each block whole
+    CHECK(planned.left_preloaded == 0);          // released when the export ends
   }
 }
