@@ -62,7 +62,7 @@ bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
   return true;
 }
 
-bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra) {
+bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra, bool keep) {
   extra.clear();
   uint64_t offset = 0;
   int64_t seconds = 0;
@@ -94,7 +94,7 @@ bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra) 
     }
   }
   if (extra.size() > UINT32_MAX) return false;
-  out->entries.push_back(to_ns(seconds, nanos), offset, extra.data(), extra.size());
+  if (keep) out->entries.push_back(to_ns(seconds, nanos), offset, extra.data(), extra.size());
   return true;
 }
 
@@ -106,7 +106,7 @@ constexpr size_t kSpan = 1u << 20;  // bytes decoded per view
 
 }  // namespace
 
-bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out) {
+bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out, bool keep_entries) {
   *out = PlainBlockIndex();
   if (size == 0) return false;
   // The reader's windows (read_once) pass a cache by without filling it: in 4 MiB windows, then
@@ -154,7 +154,7 @@ bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size,
         }
         Wire entry{sbi.at, sbi.at + entry_length};
         sbi.at += entry_length;
-        if (!decode_entry(entry, out, extra)) return false;
+        if (!decode_entry(entry, out, extra, keep_entries)) return false;
         continue;
       }
       uint64_t v;

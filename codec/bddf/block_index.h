@@ -28,8 +28,9 @@ struct PlainBlockIndex {
 // `out` unspecified) for anything but the plain encoding: another descriptor type, unknown or
 // repeated fields, other wire types, malformed varints or lengths. The caller then parses with
 // protobuf, which decides what such bytes mean.
-// The bytes are `size` at `offset` in `source`, read in windows as they are decoded.
-bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out);
+// The bytes are `size` at `offset` in `source`, read in windows as they are decoded. Without
+// `keep_entries` they are checked and not kept (a scan that only names the block).
+bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out, bool keep_entries = true);
 bool decode_block_index_fast(const std::string& descriptor_block, PlainBlockIndex* out);
 
 // The same arrays from a parsed message.

@@ -163,7 +163,9 @@ TEST_CASE("allocation caps: bz2 and lz4 bombs stop at the declared size") {
 // A BDDF file's series block index grows with its blocks (300 MB at 100 GB). Opening decodes it a
 // window at a time; the check walks every block for the checksum and must not then hold and parse
 // the index whole, in the pulled check or in the page's pushed one.
-TEST_CASE("allocation caps: a BDDF check passes over an 11 MiB block index instead of holding it") {
+namespace {
+// 600,000 one-byte blocks of one series: its block index is 11 MiB, the file's last third.
+Bytes many_block_bddf() {
   Bytes file;
   logscope::bddf::Writer writer([&file](const void* data, size_t size) {
     file.insert(file.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
@@ -175,6 +177,12 @@ TEST_CASE("allocation caps: a BDDF check passes over an 11 MiB block index inste
     REQUIRE(writer.write_block(series, 1700000000000000000ll + i * 1000, &payload, 1));
   }
   REQUIRE(writer.finish());
+  return file;
+}
+}  // namespace
+
+TEST_CASE("allocation caps: a BDDF check passes over an 11 MiB block index instead of holding it") {
+  Bytes file = many_block_bddf();
   logscope::MemoryByteSource source(file);
   auto inspector = logscope::open_inspector(source, logscope::detect(source));
   REQUIRE(inspector);
@@ -199,4 +207,28 @@ TEST_CASE("allocation caps: a BDDF check passes over an 11 MiB block index inste
   MESSAGE("largest allocation of its pushed check " << largest << " bytes");
   CHECK(fed.dump() == pulled.to_json().dump());
   if (kMeasured) CHECK(largest < (2u << 20));
+}
+
+// The same file with its trailer's index offset broken opens by a scan of every block; the scan
+// checks the large index a window at a time (it names the block, it does not need its entries)
+// instead of reading it whole.
+TEST_CASE("allocation caps: a BDDF opened by a scan checks an 11 MiB block index in windows") {
+  Bytes file = many_block_bddf();
+  uint64_t nowhere = 123;
+  std::memcpy(&file[file.size() - 32], &nowhere, 8);
+  logscope::MemoryByteSource source(file);  // (its own copy of the bytes: before the measure)
+  logscope::Report report;
+  size_t largest = largest_during([&] {
+    auto inspector = logscope::open_inspector(source, logscope::detect(source));
+    REQUIRE(inspector);
+    report = inspector->check(nullptr);
+  });
+  MESSAGE("largest allocation of the scan and its check " << largest << " bytes");
+  std::vector<std::string> codes;
+  for (const logscope::Problem& p : report.problems)
+    if (p.severity == logscope::Severity::Error) codes.push_back(p.code);
+  // The offset, and the checksum it changed: nothing about the index block itself.
+  CHECK(codes == std::vector<std::string>{"bddf.index.bad_offset", "bddf.checksum.mismatch"});
+  CHECK(report.details.find("recovery")->find("recovered_blocks")->as_uint() == 600000);
+  if (kMeasured) CHECK(largest < (10u << 20));
 }
