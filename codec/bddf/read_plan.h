@@ -28,7 +28,7 @@ class SeriesReadPlan {
   std::vector<ByteRange> window(size_t start) const;
 
   static constexpr size_t kWindowBlocks = 65536;
-  static constexpr uint64_t kWindowBytes = 64u << 20;
+  static constexpr uint64_t kWindowBytes = 16u << 20;
 
  private:
   ByteSource& source_;
