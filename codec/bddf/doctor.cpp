@@ -2,7 +2,7 @@
 // holds the index against what is really in the file.
 #include "bddf/doctor.h"
 
-#include <unordered_set>
+#include <algorithm>
 #include <vector>
 
 #include "bddf.pb.h"
@@ -22,13 +22,14 @@ class IndexCheck {
       : model_(model), report_(report), blocks_(model.blocks()), seen_(blocks_.size(), false),
         payload_bytes_(model.series.size(), 0) {
     for (const Series& s : model.series)
-      if (s.has_block_index) decoded_indexes_.insert(s.block_index_file_offset);
+      if (s.has_block_index) decoded_indexes_.push_back(s.block_index_file_offset);
+    std::sort(decoded_indexes_.begin(), decoded_indexes_.end());
   }
 
   // The series block indexes opening decoded (reader.cpp: each parses, or the file opened by
   // a scan): the walk passes over them like payloads instead of holding and parsing them again.
   SkipBody skip() const {
-    return [this](const BlockFrame& frame) { return decoded_indexes_.count(frame.offset) != 0; };
+    return [this](const BlockFrame& frame) { return std::binary_search(decoded_indexes_.begin(), decoded_indexes_.end(), frame.offset); };
   }
 
   // Blocks come in file order, so one cursor over the table goes along: rows it passes are
@@ -138,7 +139,7 @@ class IndexCheck {
   std::vector<std::pair<BlockRef, int64_t>> at_block_;  // the rows at the block, each with its listed time
   std::vector<bool> seen_;
   std::vector<uint64_t> payload_bytes_;
-  std::unordered_set<uint64_t> decoded_indexes_;
+  std::vector<uint64_t> decoded_indexes_;  // sorted
 };
 
 // Adds the checksum's result and the walk's problems to `report`, as check() reports them.
