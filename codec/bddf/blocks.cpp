@@ -76,6 +76,13 @@ bool parse_message(google::protobuf::MessageLite& message, const std::string& by
   return message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
 }
 
+namespace {
+
+// Whether the walk leaves this block's descriptor unread (SkipBody: descriptor blocks only).
+bool skips_body(const SkipBody& skip, const BlockFrame& frame) { return frame.type == kDescriptorBlock && skip && skip(frame); }
+
+}  // namespace
+
 std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& block, const std::function<bool(const WalkedBlock&)>& visit,
                                 const SkipBody& skip) {
   std::string why;
@@ -89,7 +96,7 @@ std::optional<WalkEnd> walk_one(ByteSource& source, uint64_t at, WalkedBlock& bl
                    "unknown block type " + std::to_string(type) + " (size field " + std::to_string(block.frame.size_field) +
                        "); the framing cannot be followed past it",
                    at};
-  block.body_skipped = type == kDescriptorBlock && skip && skip(block.frame);
+  block.body_skipped = skips_body(skip, block.frame);
   if (block.body_skipped) block.descriptor.clear();
   else block.descriptor = read_descriptor_bytes(source, block.frame);
   if (!visit(block)) return WalkEnd{"cancelled", "stopped at byte " + std::to_string(at), at};
@@ -144,7 +151,7 @@ void BlockFeed::push(const uint8_t* data, size_t size) {
     BlockFrame frame;
     std::string why;
     if (read_frame(source, position_, file_size_, &frame, &why) == FrameStatus::Ok) {
-      size_t descriptor = frame.type == kDescriptorBlock && skip_ && skip_(frame) ? 0 : descriptor_byte_count(frame);
+      size_t descriptor = skips_body(skip_, frame) ? 0 : descriptor_byte_count(frame);
       if (descriptor && !piece.gather(held_, static_cast<size_t>(frame.body_offset() - position_) + descriptor)) return;
     }
     WalkedBlock block;
