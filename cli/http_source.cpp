@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "command.h"
+#include "temp_spill.h"
 
 namespace logscope::cli {
 namespace {
@@ -445,10 +446,9 @@ int on_download_progress(void* user, curl_off_t total, curl_off_t now, curl_off_
 
 std::unique_ptr<ByteSource> download_to_temp(const std::string& url, std::string* error) {
   curl_init_once();
-  const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/logscope-download-XXXXXX";
-  int fd = ::mkstemp(path.data());
-  if (fd < 0) return *error = "cannot create a temporary file in " + path + ": " + std::strerror(errno), nullptr;
+  std::string path;
+  int fd = make_temp_file("logscope-download-", &path, error);
+  if (fd < 0) return nullptr;
   DownloadState state;
   state.out = ::fdopen(fd, "wb");
   state.progress = terminal_progress("downloading");

@@ -41,11 +41,18 @@ class TempSpill : public SpillFile {
 
 }  // namespace
 
-std::unique_ptr<SpillFile> open_temp_spill(std::string* error) {
+int make_temp_file(const std::string& prefix, std::string* path, std::string* error) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/logscope-spill-XXXXXX";
-  int fd = ::mkstemp(path.data());
-  if (fd < 0) return *error = "cannot create a temporary file in " + path + ": " + std::strerror(errno), nullptr;
+  *path = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "XXXXXX";
+  int fd = ::mkstemp(path->data());
+  if (fd < 0) *error = "cannot create a temporary file in " + *path + ": " + std::strerror(errno);
+  return fd;
+}
+
+std::unique_ptr<SpillFile> open_temp_spill(std::string* error) {
+  std::string path;
+  int fd = make_temp_file("logscope-spill-", &path, error);
+  if (fd < 0) return nullptr;
   ::unlink(path.c_str());  // the descriptor keeps it until it is closed, even if the CLI is killed
   return std::make_unique<TempSpill>(fd);
 }
