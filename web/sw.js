@@ -7,7 +7,7 @@
 // available — reload" prompt).
 // Outputs streamed to the user's Downloads (web/src/download-sw.js): loaded first, so its fetch
 // handler sees its own URLs before the offline one below. The development tree (web/) registers
-// this worker only for that, on the first output it cannot keep (web/src/download-stream.js).
+// this worker only for that, at the start of a page whose outputs may stream (web/src/offline.js).
 importScripts('src/download-sw.js');
 
 const VERSION = 'dev';
@@ -27,17 +27,24 @@ scope.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: 'reload' })))));
 });
 
+// It claims the open pages, but the activation does not wait for the claim: Firefox ESR completes
+// a claim only once every worker of the page has answered it, and one that froze inside
+// `new Worker()` never does (web/src/offline.js). An activation held by it would hold every
+// request of the pages and workers it controls, and every load of the page, a reload too.
+/** @param {string} why */
+const claim = (why) => scope.clients.claim().catch((error) => console.warn(`logscope: the claim (${why}) failed: ${error}`));
+
 scope.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-    await scope.clients.claim();
   })());
+  claim('on activation');
 });
 
 scope.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') scope.skipWaiting();
-  // A page it has not taken (Firefox under load can leave a page out of the claim on activation).
-  else if (event.data === 'claim') event.waitUntil(scope.clients.claim());
+  // A page it has not taken yet (web/src/download-stream.js asks again now and then).
+  else if (event.data === 'claim') claim('asked by a page');
 });
 
 // The app's own responses get the cross-origin isolation headers, as a static host that cannot

@@ -3,17 +3,18 @@
 // worker's half (DownloadPieces: each piece sent with a synchronous request that the service
 // worker answers once the download has room, web/src/download-sw.js). Where no service worker can
 // run (file://, the single-file build, a private window that refuses it) downloadWorker() says why.
-// @logscope-first-use: only outputs import it (output-run.js, output-job.js).
+// @logscope-first-use: outputs import it (output-run.js, output-job.js), and a page without OPFS at its start (offline.js).
 
 const PATH = '__logscope-download/';
 // Registering, installing and activating it: Firefox ESR once took over 10 s for the three in a
 // loaded CI run, where it takes well under a second (why is not known: CPU and disk load here did
 // not reproduce it).
 const READY_MS = 30_000;
-// Active, it claims the page at once (sw.js), but Firefox ESR under load now and then leaves the
-// page out of every claim, asked again or not (2 of 4 runs beside two busy cores here, then none of 23):
-// past this the output is kept in the tab, and the next output asks again. A page loaded once the
-// worker is active is in its control from the start, so a reload streams.
+// Active, it claims the page at once (sw.js). Firefox ESR leaves the page out of a claim for good
+// once one of the page's workers froze inside `new Worker()` (offline.js), which is why the page
+// starts this worker before its workers start helpers. Past this the output is kept in the tab,
+// and the next output asks again. A page loaded once the worker is active is in its control from
+// the start, so a reload streams.
 const CONTROL_MS = 8_000;
 const POLL_MS = 50;
 const CLAIM_AGAIN_MS = 1_000;
@@ -42,7 +43,8 @@ let ready = null;
 // A worker that runs but does not control the page: the next output asks again.
 class NotInControl extends Error {}
 
-// The service worker that streams downloads, registered on first need (the built app has it
+// The service worker that streams downloads, registered at the page's start where outputs may
+// stream (offline.js startDownloads), or else on first need (the built app has it
 // already: web/src/offline.js): {base} of the download URLs, or {refused: why there is none}.
 export function downloadWorker() {
   ready ??= start().catch((error) => {

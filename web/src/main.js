@@ -4,7 +4,7 @@
 import { $, h } from './dom.js';
 import { ProgressBar } from './progress.js';
 import { LinkState } from './links.js';
-import { startOffline } from './offline.js';
+import { startDownloads, startOffline } from './offline.js';
 import { startTheme } from './theme.js';
 import { startTableKeys } from './table-keys.js';
 import { TabBar } from './tab-bar.js';
@@ -15,6 +15,8 @@ import { batchController } from './batch/view.js';
 import { followSchemas } from './schemas.js';
 import * as status from './status.js';
 
+// Before the first workers start (offline.js: where outputs may stream to Downloads).
+startDownloads();
 startTheme(/** @type {HTMLSelectElement} */ ($('#theme-select')));
 startTableKeys();
 

@@ -7,28 +7,17 @@
 import { CancelledError } from './worker-client.js';
 import { isAbort } from './session.js';
 import { abortDownload, downloadWorker, prepareDownload } from './download-stream.js';
+import { memoryOnly, outputsMayStream } from './offline.js';
 import * as outputs from './outputs.js';
 import * as status from './status.js';
 
 const params = () => new URLSearchParams(globalThis.location?.search || '');
-// ?opfs=off keeps outputs in memory as a browser without OPFS does (to try, and for the tests).
-const memoryOnly = () => params().get('opfs') === 'off';
 // ?output-cap=MB (tests only): the memory cap without OPFS (output-job.js MEMORY_CAP), lowered so
 // that a small file's output goes past it.
 const memoryCap = () => {
   const mb = Number(params().get('output-cap'));
   return mb > 0 ? Math.round(mb * 1024 * 1024) : undefined;
 };
-
-// Does the page have OPFS (the job worker writes there)? Without it, downloads may be streamed.
-async function pageHasOpfs() {
-  try {
-    await navigator.storage.getDirectory();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Where an output past the cap may be streamed: the download offer for the job worker
 // (output-job.js DownloadOffer), and stop() for the page's part of it.
@@ -38,7 +27,7 @@ async function pageHasOpfs() {
  * @returns {Promise<{offer: import('./output-job.js').DownloadOffer | null, stop: () => void}>}
  */
 async function downloadOffer(id, downloadName) {
-  if (!memoryOnly() && await pageHasOpfs()) return { offer: null, stop: () => {} };
+  if (!(await outputsMayStream())) return { offer: null, stop: () => {} };
   const worker = await downloadWorker();
   if ('refused' in worker) return { offer: { refused: worker.refused }, stop: () => {} };
   return prepareDownload(worker.base, id, downloadName);

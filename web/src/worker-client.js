@@ -11,6 +11,7 @@
 // again with the same file and its requests sent again; after a second such freeze it runs without
 // helpers, on the slower path, and says so (onNotice).
 import { formatBytes } from './format.js';
+import { helpersMayStart } from './offline.js';
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /** @typedef {import('./types.js').WorkerOp} WorkerOp */
 /** @typedef {import('./types.js').Source} Source */
@@ -194,13 +195,11 @@ export class WorkerClient {
     };
     this.worker.onmessageerror = () => this.crash('a message from the worker could not be read');
     this.spawns++;
-    // A helper started ahead of need waits for the page's load: Firefox counts a worker's script
-    // in the page's load, so a helper whose script never came would keep the page loading.
-    const loading = typeof document !== 'undefined' && document.readyState !== 'complete';
-    if (loading) window.addEventListener('load', () => { if (this.worker === worker) worker.postMessage({ id: 0, op: 'prepareHelpers' }); }, { once: true });
+    // Helpers started ahead of need wait for the page's start (offline.js helpersMayStart).
+    helpersMayStart().then(() => { if (this.worker === worker) worker.postMessage({ id: 0, op: 'prepareHelpers' }); });
     /** @type {import('./types.js').WorkerConfig} */
     const config = {
-      cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined, prepareHelpers: !loading,
+      cores: this.cores ?? coresAllowed(), helpers: this.helpers, helperStartMs: HELPER_START_MS ?? undefined, prepareHelpers: false,
       test: { freezeOnHelperStart: this.spawns <= FREEZE_HELPER_STARTS, workerCannotRead: WORKER_CANNOT_READ },
       // The single-file build's worker holds its module inlined.
       codecFromPage: !single.LOGSCOPE_WORKER_URL,
