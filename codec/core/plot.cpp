@@ -111,7 +111,8 @@ ResultUnits plot_units() {
                        {"bucket_ns", Unit::Ns}, {"bucket", Unit::Id}, {"bucket_count", Unit::Count}, {"t_first", Unit::Ns},
                        {"t_last", Unit::Ns}, {"first", Unit::Number}, {"last", Unit::Number}, {"min", Unit::Number},
                        {"max", Unit::Number}, {"cancelled", Unit::Flag}, {"problem_count", Unit::Count},
-                       {"sampled.chunks_read", Unit::Count}, {"sampled.chunks", Unit::Count}};
+                       {"sampled.chunks_read", Unit::Count}, {"sampled.chunks", Unit::Count},
+                       {"chunks.read", Unit::Count}, {"chunks.in_range", Unit::Count}};
   return join_units(units, problem_units("problems"));
 }
 
@@ -288,6 +289,12 @@ Json PlotSink::to_json(const ExportResult& result) const {
     j["max"] = lists(max);
   }
   if (result.cancelled) j["cancelled"] = true;
+  if (result.chunks_in_range) {  // every plot of a chunked source: the page adds up its spans' (plot-card.js)
+    Json chunks = Json::object();
+    chunks["read"] = result.chunks_read;
+    chunks["in_range"] = result.chunks_in_range;
+    j["chunks"] = std::move(chunks);
+  }
   if (result.chunks_read < result.chunks_in_range) {  // a sample: the count is of the rows read
     Json sampled = Json::object();
     sampled["chunks_read"] = result.chunks_read;

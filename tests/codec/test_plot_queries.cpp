@@ -566,6 +566,11 @@ TEST_CASE("a plot with max_chunks reads that many chunks spread over the range, 
     REQUIRE(sample.find("sampled"));
     CHECK(sample["sampled"]["chunks_read"].as_uint() == 4);
     CHECK(sample["sampled"]["chunks"].as_uint() == chunks);
+    // Every answer says its chunks, sampled or not (the page adds up its spans').
+    CHECK(sample["chunks"]["read"].as_uint() == 4);
+    CHECK(sample["chunks"]["in_range"].as_uint() == chunks);
+    CHECK(whole["chunks"]["read"].as_uint() == chunks);
+    CHECK(whole["chunks"]["in_range"].as_uint() == chunks);
     const uint64_t count = sample["count"].as_uint();
     CHECK(count > 0);
     CHECK(count * 3 < 500);
@@ -613,6 +618,9 @@ TEST_CASE("a plot with max_chunks reads that many chunks spread over the range, 
     CHECK(sample["sampled"]["chunks_read"].as_uint() == 4);
     const uint64_t chunks = sample["sampled"]["chunks"].as_uint();
     CHECK(chunks >= 20);
+    CHECK(sample["chunks"]["read"].as_uint() == 4);
+    CHECK(whole["chunks"]["read"].as_uint() == chunks);
+    CHECK(whole["chunks"]["in_range"].as_uint() == chunks);
     const uint64_t count = sample["count"].as_uint();
     CHECK(count > 0);
     CHECK(count * 4 < 400);

@@ -214,6 +214,85 @@ test('a plot over a 50 GB remote virtual bag reads its sampled chunks 16 MB a re
   }
 });
 
+// Issue 36: a plot over a whole big log showed nothing until its end (some 17 s at 100 GB by
+// URL). It is now read a span of time at a time, each drawn as it comes (plot-spans.js), and the
+// whole is what one query over the range answers: the same count, the same lowest and highest
+// values.
+test('a plot over a remote virtual bag is drawn a span of time at a time, and ends as the CLI\'s plot of the whole range', async (t) => {
+  if (skip(t)) return;
+  const template = join(dir, 'template.bag');
+  execFileSync(cli, ['make-demo-rosbag', template, '--size-mb', '4', '--compression', 'none'], { stdio: 'ignore' });
+  const server = await startVirtual({ templates: { bag: template }, delayMs: 20 });
+  try {
+    const url = `${server.base}/spans.bag?size=60M`;
+    const page = await env.newPage({ query: remoteQuery(url) });
+    assert.equal(await waitRemote(page), 'summary');
+    await page.click('#tab-plots');
+    await page.selectOption('#plot-source', '/imu/data');
+    await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0);
+    // Each state of the card as it changes: the spans read, and what the chart held then.
+    await page.evaluate(() => {
+      const card = document.querySelector('#plot-card');
+      window.plotStates = [];
+      new MutationObserver(() => {
+        const { state, spans, count } = card.dataset;
+        const last = window.plotStates.at(-1);
+        if (!last || last.spans !== spans || last.state !== state) window.plotStates.push({ state, spans, count: Number(count) });
+      }).observe(card, { attributes: true });
+    });
+    await page.click('#plot-run');
+    await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'done', null, { timeout: 120_000 });
+    const states = await page.evaluate(() => window.plotStates.filter((s) => s.spans));
+    const card = await page.$eval('#plot-card', (c) => {
+      const chart = c.plotData.chart;
+      const lists = (l) => l.map((x) => Array.from(x));
+      return { ...c.dataset, lows: lists(chart.mode === 'points' ? chart.ys : chart.buckets.min), highs: lists(chart.mode === 'points' ? chart.ys : chart.buckets.max) };
+    });
+    const spans = Number(card.spans.split('/')[1]);
+    assert.ok(spans > 1, card.spans);
+    // Drawn before the end: a running card with rows for the first span, then each span in order.
+    assert.deepEqual([...new Set(states.map((s) => s.spans))], Array.from({ length: spans }, (_, k) => `${k + 1}/${spans}`));
+    assert.ok(states.some((s) => s.state === 'running' && s.count > 0), JSON.stringify(states));
+    assert.equal(card.sampled, '', 'every chunk read (one per pixel column would be more than it has)');
+    const fields = card.fields;
+    const summary = JSON.parse((await execFileAsync(cli, ['info', '--json', url], { maxBuffer: 64 << 20 })).stdout).summary;
+    const args = { topic: '/imu/data', fields, t0_ns: summary.file.start_ns, t1_ns: summary.file.end_ns, max_points: 1, buckets: 1 };
+    const whole = JSON.parse((await execFileAsync(cli, ['query', url, 'plot', '--args', JSON.stringify(args)], { maxBuffer: 64 << 20 })).stdout);
+    assert.equal(Number(card.count), whole.count, 'the spans\' counts add up to the whole range\'s');
+    assert.equal(card.t0Ns, whole.t0_ns);
+    assert.equal(card.t1Ns, whole.t1_ns);
+    fields.split(',').forEach((field, c) => {
+      assert.equal(Math.min(...card.lows[c]), whole.min[c][0], `the lowest ${field}`);
+      assert.equal(Math.max(...card.highs[c]), whole.max[c][0], `the highest ${field}`);
+    });
+    await screenshot(page, 'plot-spans-done');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.close();
+  }
+  // Cancel once the first span is drawn (each request answered 1.5 s late): the spans read stay.
+  const slow = await startVirtual({ templates: { bag: template }, delayMs: 1500 });
+  try {
+    const page = await env.newPage({ query: remoteQuery(`${slow.base}/spans.bag?size=60M`) });
+    assert.equal(await waitRemote(page), 'summary');
+    await page.click('#tab-plots');
+    await page.selectOption('#plot-source', '/imu/data');
+    await page.waitForFunction(() => document.querySelectorAll('#plot-field-list input:checked').length > 0);
+    await page.click('#plot-run');
+    await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.spans === '1/8', null, { timeout: 120_000, polling: 50 });
+    await page.click('#progress button:has-text("Cancel")');
+    await page.waitForFunction(() => document.querySelector('#plot-card')?.dataset.state === 'stopped', null, { timeout: 30_000 });
+    const card = await page.$eval('#plot-card', (c) => ({ ...c.dataset, note: document.querySelector('#plot-note').textContent }));
+    assert.match(card.note, /^Cancelled: the chart shows the first [1-7] of 8 spans of time read/);
+    assert.ok(Number(card.count) > 0, 'the first span\'s points stay on the chart');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await slow.close();
+  }
+});
+
 // Found by visiting every tab of 100 GB virtual logs by URL (2026-12-06): the MCAP's Timeline read
 // every chunk's MessageIndex records and its Structure tab every record's head, a request each
 // (about 120,000 at 100 GB), and the bag's Structure tab each listed chunk's head, a request each.

@@ -680,7 +680,7 @@ export {};
  *   t?: number[], values?: (number|null)[][], buckets?: number, bucket_ns?: number, bucket?: number[],
  *   bucket_count?: number[], t_first?: number[], t_last?: number[], first?: (number|null)[][], last?: (number|null)[][],
  *   min?: (number|null)[][], max?: (number|null)[][], cancelled?: boolean, problems: QueryProblem[],
- *   problem_count: number, units: QueryUnits, sampled?: {chunks_read: number, chunks: number}}} PlotResult
+ *   problem_count: number, units: QueryUnits, sampled?: {chunks_read: number, chunks: number}, chunks?: {read: number, in_range: number}}} PlotResult
  */
 /** @typedef {{name: string, detail: string, total: number, in_range: number, counts: number[]}} TimelineRow */
 /** @typedef {QueryAnswer & {t0_ns: DecimalNs, t1_ns: DecimalNs, bins: number, bin_ns: number, resolution: 'chunk'|'message'|'block'|'frame', rows: TimelineRow[], units: QueryUnits}} TimelineResult */

@@ -3,7 +3,8 @@
 // Cancel), which runs the export engine, so they are the rows `logscope export` writes for the same
 // range: all of them up to 20,000, beyond that first/last/min/max per pixel column, and always the
 // exact count ("N points in range"). The range is the timeline's selection; zooming in re-asks
-// the codec for the narrower range when the chart holds only buckets.
+// the codec for the narrower range when the chart holds only buckets. A file the page does not
+// plot by itself is read a span of time at a time, each drawn as it comes (plot-spans.js).
 import { h, clear, formatCount } from '../dom.js';
 import { nsTextToUtc } from '../format.js';
 import { LineChart } from './chart.js';
@@ -116,6 +117,34 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     chart.yLabel = axisCaption(units);
   }
 
+  // An answer on the chart (a span's while the rest is read: `final` false), its legend, count and notes.
+  /**
+   * @param {import('../types.js').PlotResult} result
+   * @param {any} data the chart's (chartData, or plot-spans.js joinParts)
+   * @param {{s: PlotSource, chosen: string[], args: object, zoomedIn: boolean, keepView: boolean, final: boolean, again: () => void}} how
+   */
+  function show(result, data, { s, chosen, args, zoomedIn, keepView, final, again }) {
+    shown = { result, data, args };
+    zoomed = zoomedIn;
+    Object.assign(card.dataset, { state: final ? 'done' : 'running', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
+    /** @type {HTMLElement & {plotData?: object}} */ (card).plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values, chart: data };
+    drawLegend(result.columns);
+    chart.setData(data, { keepView });
+    clear(note);
+    if (!final) return;
+    if (!result.count) note.append(h('span.muted', {}, 'No rows in this range.'));
+    if (result.problem_count) note.append(h('span.tone-warn', { title: (result.problems || []).map((p) => `${p.code}: ${p.message}`).join('\n') }, ` ${formatCount(result.problem_count)} ${result.problem_count === 1 ? 'problem' : 'problems'} met while reading, as logscope export reports them (hover for the first).`));
+    if (page.plotNote && result.count) note.append(h('span.muted', {}, page.plotNote));
+    card.dataset.sampled = result.sampled ? `${result.sampled.chunks_read}/${result.sampled.chunks}` : '';
+    if (result.sampled) {
+      note.append(h('span.muted#plot-sampled', {}, ` A sample: ${formatCount(result.sampled.chunks_read)} of the ${formatCount(result.sampled.chunks)} chunks that hold ${s.key} here, spread over the range, one per pixel column (zoom in to read more). `),
+        h('button.link.small#plot-every', { type: 'button', onclick: again }, 'Read every message'));
+    }
+    plotButton.classList.remove('primary');
+    showCount();
+    onPlotted(s.key, chosen);
+  }
+
   /** @param {{t0?: bigint | null, t1?: bigint | null, keepView?: boolean, every?: boolean}} [options]
    *  every: read every chunk of the range (a big file's plot reads a sample: one chunk per pixel column) */
   async function plot({ t0 = null, t1 = null, keepView = false, every = false } = {}) {
@@ -129,37 +158,42 @@ export function renderPlotCard(card, { session, view, format, page, range, signa
     }
     const request = (latest = {});
     const chosenRange = t0 !== null ? { t0, t1 } : range.value;
+    const buckets = Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000)));
     /** @type {{[key: string]: string | number}} */
-    const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets: Math.max(100, Math.min(10000, Math.round(chart.canvas.clientWidth || 1000))) };
+    const args = { ...s.arg, fields: chosen.join(','), max_points: MAX_POINTS, buckets };
     if (chosenRange) Object.assign(args, rangeArgs(chosenRange));
     // A big file's plot reads at most one chunk per pixel column, spread over the range (bags and
     // MCAP: the answer says `sampled`); zooming in reads fewer chunks, until they are all read.
     if (!auto && !every) args.max_chunks = args.buckets;
+    const how = { s, chosen, args, zoomedIn: t0 !== null, keepView, final: true, again: () => plot({ t0, t1, keepView: true, every: true }) };
     card.dataset.state = 'running';
     clear(note).append(h('span.muted', {}, `Reading ${s.key}…`));
+    const label = `Plotting ${chosen.join(', ')} of ${s.key}`;
+    // A big file's plot, a span of time at a time (plot-spans.js): drawn as each span comes.
     try {
-      const result = /** @type {import('../types.js').PlotResult} */ (await view.run(`Plotting ${chosen.join(', ')} of ${s.key}`, 'plot', args));
-      if (request !== latest) return;
-      if (result.error) throw new Error(result.error);
-      const data = chartData(result, origin);
-      shown = { result, data, args };
-      zoomed = t0 !== null;
-      Object.assign(card.dataset, { state: 'done', count: String(result.count), mode: result.mode, t0Ns: result.t0_ns, t1Ns: result.t1_ns, source: s.key, fields: chosen.join(',') });
-      /** @type {HTMLElement & {plotData?: object}} */ (card).plotData = { columns: result.columns, t0_ns: result.t0_ns, count: result.count, mode: result.mode, t: result.t, values: result.values };
-      drawLegend(result.columns);
-      chart.setData(data, { keepView });
-      clear(note);
-      if (!result.count) note.append(h('span.muted', {}, 'No rows in this range.'));
-      if (result.problem_count) note.append(h('span.tone-warn', { title: (result.problems || []).map((p) => `${p.code}: ${p.message}`).join('\n') }, ` ${formatCount(result.problem_count)} ${result.problem_count === 1 ? 'problem' : 'problems'} met while reading, as logscope export reports them (hover for the first).`));
-      if (page.plotNote && result.count) note.append(h('span.muted', {}, page.plotNote));
-      card.dataset.sampled = result.sampled ? `${result.sampled.chunks_read}/${result.sampled.chunks}` : '';
-      if (result.sampled) {
-        note.append(h('span.muted#plot-sampled', {}, ` A sample: ${formatCount(result.sampled.chunks_read)} of the ${formatCount(result.sampled.chunks)} chunks that hold ${s.key} here, spread over the range, one per pixel column (zoom in to read more). `),
-          h('button.link.small#plot-every', { type: 'button', onclick: () => plot({ t0, t1, keepView: true, every: true }) }, 'Read every message'));
+      const spanning = auto ? null : await import('./plot-spans.js');
+      const whole = spanning?.wholeRange(chosenRange, session.summary);
+      if (!spanning || !whole) {
+        const result = /** @type {import('../types.js').PlotResult} */ (await view.run(label, 'plot', args));
+        if (request !== latest) return;
+        if (result.error) throw new Error(result.error);
+        card.dataset.spans = '';
+        show(result, chartData(result, origin), how);
+        return;
       }
-      plotButton.classList.remove('primary');
-      showCount();
-      onPlotted(s.key, chosen);
+      const { stopped, read, spans } = await spanning.plotInSpans(view, {
+        label, args, whole, origin, chartData, maxPoints: MAX_POINTS, superseded: () => request !== latest,
+        onResult: (result, data, k, n) => {
+          show(result, data, { ...how, final: k === n - 1, keepView: keepView || k > 0 });
+          card.dataset.spans = `${k + 1}/${n}`;
+          if (k < n - 1) note.append(h('span.muted#plot-reading', {}, `Read ${k + 1} of ${n} spans of time; the rest is being read.`));
+        },
+      });
+      if (stopped && request === latest && read < spans) {
+        card.dataset.state = 'stopped';
+        clear(note).append(h('span.muted#plot-reading', {}, `Cancelled: the chart shows the first ${read} of ${spans} spans of time read. `),
+          h('button.link.small', { type: 'button', onclick: () => plot({ t0, t1, keepView: true, every }) }, 'Plot again'));
+      }
     } catch (error) {
       if (request !== latest) return;
       card.dataset.state = 'error';
