@@ -164,6 +164,7 @@ export async function plotInSpans(view, { label, args, whole, origin, chartData,
   const list = spans.map((span) => ({ ...args, ...rangeArgs(span), max_points: share(maxPoints), buckets: share(buckets), ...(args.max_chunks ? { max_chunks: share(buckets) } : {}) }));
   /** @type {import('../types.js').PlotResult[]} */
   const answers = [];
+  /** @type {any[]} the chart data of each span answered (chartData) */
   const parts = [];
   const xRange = rangeSeconds(whole, origin);
   const { stopped } = await runEach(view, label, 'plot', list, {
