@@ -12,9 +12,16 @@
 namespace logscope::carla {
 
 // CARLA logs have no index: the map comes from the scan (header, then frames FrameStart..FrameEnd).
+// Its frames join runs as they are added; so a full check's damage is marked first.
 FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
   const ScanResult& s = scan(progress);
   FileMapBuilder map(source_.size());
+  Report checked;
+  if (full_check) {
+    checked = check(progress);
+    map.refine_with_check(checked);
+  }
+  map.join_runs_as_added();
   if (s.header_ok) map.add(0, s.header.size, "header", "log header");
   for (const FrameEntry& f : s.frames) map.add(f.offset, f.end - f.offset, "frame", "frame " + std::to_string(f.id));
   map.structures_end(s.data_end);
@@ -23,7 +30,7 @@ FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
     map.damaged_from(from, "not readable: " + s.recovery.message);
     map.missing(0, "the log ends inside a frame: the rest was never written or was cut off");
   }
-  if (full_check) return map.finish_checked(check(progress));
+  if (full_check) return map.finish("check", std::move(checked.problems));
   return map.finish("scan", s.problems);
 }
 

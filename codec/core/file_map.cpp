@@ -36,7 +36,11 @@ void FileMapBuilder::settle_pending(uint64_t next_offset) {
   bool alone = damaged || beyond || overlapped;
   if (!items_.empty() && !alone && !last_alone_) {
     Item& last = items_.back();
-    if (last.kind == item.kind && last.length == 0 && item.length == 0 && item.offset > last.offset) {
+    // Each up to the next one, or each of a given length, back to back (CARLA's frames).
+    bool open_ended = last.length == 0 && item.length == 0;
+    bool back_to_back = last.length && item.length && last.offset + last.length == item.offset;
+    if (last.kind == item.kind && item.offset > last.offset && (open_ended || back_to_back)) {
+      last.length += item.length;
       last.last_label = std::move(item.label);
       ++last.count;
       return;
