@@ -12,10 +12,15 @@
 
 namespace logscope::carla {
 
+// The summary lists the first kSummaryEventFrames frames with events (the `file_info` query up to
+// 100,000): a 100 GB log has about 180,000, and their JSON took some 150 MB in the summary, the
+// page's view worker and `info --json` alike.
+constexpr size_t kSummaryEventFrames = 1000;
+
 Report CarlaInspector::summary() {
   const ScanResult& s = scan(nullptr);
   Report report = summary_report(s, source_.size());
-  report.details["file_info"] = file_info_json(source_, s);
+  report.details["file_info"] = file_info_json(source_, s, kSummaryEventFrames);
   return report;
 }
 
