@@ -48,6 +48,7 @@ export async function makeFixtures() {
   const files = {
     bag: join(dir, 'husky.bag'),
     bddf: join(dir, 'spot.bddf'),
+    bigBddf: join(dir, 'spot-24.bddf'), // past the read-ahead's 8 MB: a remote pass fetches it ahead
     carla: join(dir, 'town.log'),
     mcap: join(dir, 'rover.mcap'),
     protobuf: join(dir, 'pose.mcap'),
@@ -56,6 +57,7 @@ export async function makeFixtures() {
   };
   make('make-demo-rosbag', files.bag, '--size-mb', '1', '--compression', 'lz4');
   make('make-demo-bddf', files.bddf, '--size-mb', '1');
+  make('make-demo-bddf', files.bigBddf, '--size-mb', '24');
   make('make-demo-carla', files.carla, '--size-mb', '1');
   make('make-demo-mcap', files.mcap, '--size-mb', '1', '--compression', 'none', '--chunk-kb', '64');
   make('make-demo-rosbag2', files.bagFolder, '--size-mb', '1');

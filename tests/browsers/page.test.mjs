@@ -121,6 +121,31 @@ for (const engine of ['firefox', 'webkit']) {
       }
     });
 
+    // A remote file past 8 MB: its full check and checksum read it through the read-ahead ring,
+    // fetched four ranges at a time (web/src/pump-worker.js), where the page shares memory and
+    // the engine has Atomics.waitAsync; elsewhere one synchronous request at a time, as before.
+    test('?url= of a 24 MB file: its full check and checksum equal the CLI\'s, read ahead where the engine can', async () => {
+      const server = await fileServer(join(fixtures.dir));
+      const name = basename(fixtures.files.bigBddf);
+      try {
+        await b.open(`?url=${encodeURIComponent(`${server.url}${name}`)}`);
+        assert.equal(await opened(b, name), 'summary');
+        // (A remote file this large is checked when asked, not at once.)
+        await b.click('#tab-problems');
+        await b.waitFor(() => !document.body.dataset.job && Boolean(document.querySelector('#run-check:not([disabled])')), undefined, { what: 'the Run full check button' });
+        await b.click('#run-check');
+        await checkedAndIdle(b);
+        assert.deepEqual(await pageReport(b), cliReport(fixtures.files.bigBddf));
+        const stats = await b.evaluate(() => window.logscope.jobsClient().call('readStats'));
+        const pumps = has.sharedMemory && await b.evaluate(() => typeof Atomics.waitAsync === 'function');
+        if (pumps) assert.ok(stats.read_ahead_bytes >= 16 << 20, `${stats.read_ahead_bytes} bytes came through the read-ahead`);
+        else assert.equal(stats.read_ahead_bytes, 0, 'no read-ahead without shared memory');
+        await noErrors(b);
+      } finally {
+        await server.closeAll();
+      }
+    });
+
     test('the hex view shows the file\'s bytes', knownFailing('hex'), async () => {
       const path = fixtures.files.bddf;
       await b.open();

@@ -665,6 +665,37 @@ test('a remote file that changes underneath is noticed and named, not mixed with
   }
 });
 
+// The same past 8 MB, where a whole-file pass reads through the read-ahead ring: the pump worker
+// fetches its ranges and checks each answer as a synchronous read does (web/src/pump-worker.js).
+test('a remote file that changes underneath while its check reads ahead is noticed and named', async (t) => {
+  if (skip(t)) return;
+  const path = join(dir, 'changing.bddf');
+  execFileSync(cli, ['make-demo-bddf', path, '--size-mb', '24'], { stdio: 'ignore' });
+  const server = await fileServer(dir, { range: true, cors: 'full' });
+  try {
+    const page = await env.newPage({ query: remoteQuery(server.url + 'changing.bddf') });
+    assert.equal(await waitRemote(page), 'summary');
+    // Its checksum first, through the read-ahead, while the file is the one opened.
+    await page.click('#verify-checksum');
+    await page.waitForSelector('#checksum-status[data-status="valid"]', { timeout: 60_000 });
+    const jobStats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
+    assert.ok(jobStats.read_ahead_bytes >= 16 << 20, `${jobStats.read_ahead_bytes} bytes came through the read-ahead`);
+    await page.click('#tab-problems');
+    await page.waitForSelector('#run-check:not([disabled])');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path, later, later);
+    await page.click('#run-check');
+    await page.waitForSelector('#changed-banner', { timeout: 60_000 });
+    assert.match(await page.textContent('#changed-banner'), /changed on the server.*(ETag|modified)/s);
+    await waitIdle(page);
+    assert.notEqual(await page.evaluate(() => document.body.dataset.checked), 'true', 'no check result from mixed versions');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await server.closeAll();
+  }
+});
+
 test('the welcome page opens a URL typed by the user and puts it in the address', async (t) => {
   if (skipUnless(t, { cli: true, demos: true })) return;
   const sub = mkdtempSync(join(dir, 'typed-'));

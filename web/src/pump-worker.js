@@ -8,7 +8,12 @@
 // Blob.slice().arrayBuffer(): in Chromium that reads a File faster than file.stream() (which the
 // pump used before) or FileReaderSync (docs/benchmarks-browser.md's read limit rows). Elsewhere
 // the pump reads each range with FileReaderSync.
+// A remote file's ranges are fetched the same way, all requested slots at once (their round trips
+// overlap), each answer checked as a synchronous read checks it (range-answer.js) and read into
+// its slot through one reused buffer. A synchronous request's answer is a new buffer each time,
+// which the codec worker, blocked in the codec, did not free: a 4 GB pass that way held 3.5 GB.
 import { SLOT, layout } from './read-ahead-layout.js';
+import { checkRangeAnswer } from './range-answer.js';
 
 const encoder = new TextEncoder();
 const IDLE_WAIT_MS = 1000; // an idle pump's waits are bounded; it yields to its event loop between them
@@ -75,25 +80,28 @@ async function waitRequested(state, k) {
   }
 }
 
-// Every requested slot has its read in flight at once (Blob.slice().arrayBuffer()), filled in
-// ring order: the browser reads several ranges at a time, which is faster than one
-// file.stream(), and a jump elsewhere needs nothing special.
+// Every requested slot has its read in flight at once, filled in ring order: for a File,
+// Blob.slice().arrayBuffer() (the browser reads several ranges at a time, which is faster than one
+// file.stream()); for a remote file, a fetch (fetchInto: their round trips overlap). A jump
+// elsewhere needs nothing special. `readSlot(i)` fills slot i and resolves with its count.
 /**
- * @param {File} file
  * @param {RingLayout} ring
  * @param {number} slots
+ * @param {(i: number) => Promise<number>} readSlot
  */
-async function slicePump(file, { state, ranges, error, slotBytes }, slots) {
-  /** @type {Map<number, Promise<ArrayBuffer>>} */
-  const reads = new Map(); // slot -> promise of its bytes
+async function concurrentPump({ state, ranges, error }, slots, readSlot) {
+  /** @type {Map<number, Promise<number>>} */
+  const reads = new Map(); // slot -> promise of its count
   for (let k = 0; ; k = (k + 1) % slots) {
     await waitRequested(state, k);
-    for (let j = 0, i = k; j < slots && Atomics.load(state, i) === SLOT.requested; j++, i = (i + 1) % slots)
-      if (!reads.has(i)) reads.set(i, file.slice(ranges[3 * i], ranges[3 * i] + ranges[3 * i + 1]).arrayBuffer());
+    for (let j = 0, i = k; j < slots && Atomics.load(state, i) === SLOT.requested; j++, i = (i + 1) % slots) {
+      if (reads.has(i)) continue;
+      const read = readSlot(i);
+      read.catch(() => {}); // awaited in ring order below
+      reads.set(i, read);
+    }
     try {
-      const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (await reads.get(k)));
-      slotBytes(k).set(bytes);
-      ranges[3 * k + 2] = bytes.length;
+      ranges[3 * k + 2] = await /** @type {Promise<number>} */ (reads.get(k));
       finish(state, k, SLOT.filled);
     } catch (failure) {
       fail(error, failure);
@@ -104,12 +112,85 @@ async function slicePump(file, { state, ranges, error, slotBytes }, slots) {
   }
 }
 
-// The first message is the port that later brings the file (web/src/read-ahead.js).
+/**
+ * @param {File} file
+ * @param {RingLayout} ring
+ * @param {number} i
+ */
+async function sliceInto(file, { ranges, slotBytes }, i) {
+  const bytes = new Uint8Array(await file.slice(ranges[3 * i], ranges[3 * i] + ranges[3 * i + 1]).arrayBuffer());
+  slotBytes(i).set(bytes);
+  return bytes.length;
+}
+
+const BODY_PIECE = 1 << 20; // a remote answer is read into its slot through a buffer this large
+
+/**
+ * Bytes [offset, offset + length) of a remote file into `slot`; returns the count, or throws what
+ * went wrong. `spare` holds the reused buffer of a byte-stream read (BYOB).
+ * @param {import('./range-answer.js').RemoteFile} file
+ * @param {number} offset
+ * @param {number} length
+ * @param {Uint8Array} slot
+ * @param {{buffer: ArrayBuffer}} spare
+ */
+async function fetchInto(file, offset, length, slot, spare) {
+  const end = offset + length;
+  /** @type {Response} */
+  let response;
+  try {
+    response = await fetch(file.url, { cache: 'no-store', headers: { Range: `bytes=${offset}-${end - 1}` } });
+  } catch {
+    checkRangeAnswer(file, 0, '', () => null, 0, offset, end); // throws what a failed request means
+    throw new Error('unreachable');
+  }
+  const body = /** @type {ReadableStream<Uint8Array>} */ (response.body);
+  if (response.status !== 206) {
+    await body?.cancel().catch(() => {});
+    checkRangeAnswer(file, response.status, response.statusText, (h) => response.headers.get(h), Number(response.headers.get('Content-Length') ?? -1), offset, end);
+  }
+  checkRangeAnswer(file, response.status, response.statusText, (h) => response.headers.get(h), 0, offset, end);
+  let got = 0;
+  const put = (/** @type {Uint8Array} */ piece) => {
+    if (got + piece.length > length) throw new Error(`the server sent more than the ${length} bytes asked at byte ${offset} of ${file.url}`);
+    slot.set(piece, got);
+    got += piece.length;
+  };
+  /** @type {ReadableStreamBYOBReader | null} */
+  let byob = null;
+  try {
+    byob = body.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream here: each piece is a new buffer, as before.
+  }
+  if (byob) {
+    for (;;) {
+      const { done, value } = await byob.read(new Uint8Array(spare.buffer, 0, Math.min(BODY_PIECE, Math.max(1, length - got))));
+      if (value) spare.buffer = value.buffer; // handed back, detached from the read
+      if (done) break;
+      put(value);
+    }
+  } else {
+    const reader = body.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) put(part.value);
+  }
+  if (got !== length) throw new Error(`the server sent ${got} bytes for the ${length} at byte ${offset} of ${file.url}`);
+  return got;
+}
+
+// The first message is the port that later brings the file (web/src/read-ahead.js): a File, or a
+// remote file's URL and what its probe saw (only where Atomics.waitAsync exists: readers.js).
 self.onmessage = (/** @type {MessageEvent<MessagePort>} */ { data: port }) => {
-  port.onmessage = (/** @type {MessageEvent<{file: File, buffer: SharedArrayBuffer, slots: number, slotSize: number}>} */ { data: { file, buffer, slots, slotSize } }) => {
+  port.onmessage = (/** @type {MessageEvent<{source: File | import('./range-answer.js').RemoteFile, buffer: SharedArrayBuffer, slots: number, slotSize: number}>} */ { data: { source, buffer, slots, slotSize } }) => {
     const ring = layout(buffer, slots, slotSize);
-    if (typeof Atomics.waitAsync === 'function') slicePump(file, ring, slots);
-    else syncPump(file, ring, slots);
+    if (!(source instanceof Blob)) {
+      const spares = Array.from({ length: slots }, () => ({ buffer: new ArrayBuffer(BODY_PIECE) }));
+      concurrentPump(ring, slots, (i) => fetchInto(source, ring.ranges[3 * i], ring.ranges[3 * i + 1], ring.slotBytes(i), spares[i]));
+    } else if (typeof Atomics.waitAsync === 'function') {
+      concurrentPump(ring, slots, (i) => sliceInto(source, ring, i));
+    } else {
+      syncPump(source, ring, slots);
+    }
   };
   self.postMessage('booted');
 };

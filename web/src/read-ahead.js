@@ -85,13 +85,14 @@ class PumpSilent extends Error {}
 
 export class ReadAhead {
   /**
-   * @param {File} file
-   * @param {{slots?: number, slotSize?: number, minRead?: number}} [options]
+   * @param {File | import('./range-answer.js').RemoteFile} source a File, or a remote file (fetched: pump-worker.js)
+   * @param {{slots?: number, slotSize?: number, minRead?: number, silentMs?: number}} [options]
    */
-  constructor(file, { slots = 4, slotSize = 8 << 20, minRead = STREAM_MIN_READ } = {}) {
-    this.file = file;
+  constructor(source, { slots = 4, slotSize = 8 << 20, minRead = STREAM_MIN_READ, silentMs = PUMP_SILENT_MS } = {}) {
+    this.source = source;
     this.minRead = minRead;
-    this.size = file.size;
+    this.silentMs = silentMs;
+    this.size = source.size;
     this.slots = slots;
     this.slotSize = slotSize;
     /** @type {{k: number, offset: number, length: number}[]} */
@@ -132,7 +133,7 @@ export class ReadAhead {
     const buffer = new SharedArrayBuffer(byteLength(this.slots, this.slotSize));
     Object.assign(this, layout(buffer, this.slots, this.slotSize));
     this.pump = pump;
-    pump.port.postMessage({ file: this.file, buffer, slots: this.slots, slotSize: this.slotSize });
+    pump.port.postMessage({ source: this.source, buffer, slots: this.slots, slotSize: this.slotSize });
   }
 
   stop() {
@@ -205,10 +206,10 @@ export class ReadAhead {
     if (Atomics.load(this.state, k) !== SLOT.requested) return;
     const started = performance.now();
     for (let now = Atomics.load(this.state, k); now === SLOT.requested; now = Atomics.load(this.state, k)) {
-      const left = PUMP_SILENT_MS - (performance.now() - started);
+      const left = this.silentMs - (performance.now() - started);
       if (left <= 0) {
         this.waitedMs += performance.now() - started;
-        throw new PumpSilent(`no 8 MB piece came in ${PUMP_SILENT_MS / 1000} s`);
+        throw new PumpSilent(`no 8 MB piece came in ${this.silentMs / 1000} s`);
       }
       Atomics.wait(this.state, k, now, left);
     }

@@ -1,4 +1,5 @@
 import { ReadAhead, STREAM_MIN_READ, prepareReadAhead, readAheadAvailable } from './read-ahead.js';
+import { checkRangeAnswer } from './range-answer.js';
 import { beat } from './helper-start.js';
 
 export { prepareReadAhead, readAheadAvailable };
@@ -39,7 +40,8 @@ export { prepareReadAhead, readAheadAvailable };
  *   multipart: boolean | undefined, byteranges: typeof import('./byteranges.js') | null, learnMultipart: () => Promise<void>,
  *   readWindow: (flat: number[]) => (number | Uint8Array)[] | null,
  *   missing: [offset: number, end: number][] | null, fetchedAhead: number, fetchAhead: (offset: number, length: number) => Promise<void>, dropAhead: () => void,
- *   readAhead?: undefined, ready?: undefined, readInto?: undefined, close?: undefined,
+ *   readAhead: ReadAhead | null, ready: Promise<void>, closed: boolean,
+ *   readInto: (offset: number, length: number, heap: Uint8Array, pointer: number) => number, close: () => void,
  * }} HttpReader
  */
 // A read that blocks the worker (a synchronous request) says it is alive when it ends, once a
@@ -183,11 +185,6 @@ export function describeReadError(failure) {
   return String((error && error.message) || error);
 }
 
-// Thrown when the remote file is not the one that was opened any more.
-export class ChangedError extends Error {
-  /** @param {string} message */
-  constructor(message) { super(message); this.name = 'ChangedError'; }
-}
 
 // A file on an HTTP(S) server with Range support, already probed by the page (web/src/remote.js)
 // which found its size and validators. Each read is one `Range: bytes=a-b` request over
@@ -200,6 +197,7 @@ export class ChangedError extends Error {
 // probe read (the codec's first reads), and the last few answers (the hex view's and the data
 // inspector's reads of bytes the codec has just read through its own cache).
 const KEEP_ANSWERS = 4;
+const REMOTE_PUMP_SILENT_MS = 120_000;
 const KEEP_ANSWER_BYTES = 1 << 20;
 /**
  * @param {{url: string, size: number, name: string, etag?: string | null, lastModified?: string | null, head?: Uint8Array}} remote
@@ -227,22 +225,7 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
   // response header): shared by the synchronous reads and the concurrent ones.
   /** @type {(status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array} */
   const rangeBytes = (status, statusText, header, body, offset, end) => {
-    if (status === 0) throw new Error(`the request for bytes ${offset}–${end - 1} of ${url} failed (network error or CORS); check the network and open the link again`);
-    if (status === 412 || status === 416) throw new ChangedError(`the file at ${url} changed underneath: the server refused bytes ${offset}–${end - 1} (HTTP ${status}). Open the link again to read the new version`);
-    if (status === 200) {
-      const got = body ? body.byteLength : 0;
-      if (got !== size) throw new ChangedError(`the file at ${url} changed underneath: the server now sends ${got} bytes instead of a range of the ${size}-byte file. Open the link again to read the new version`);
-      throw new Error(`the server stopped honouring Range requests for ${url} (it sent the whole file for bytes ${offset}–${end - 1})`);
-    }
-    if (status !== 206) throw new Error(`the server answered HTTP ${status} ${statusText} for bytes ${offset}–${end - 1} of ${url}`);
-    const changed = [];
-    const total = /\/(\d+)\s*$/.exec(header('Content-Range') || '');
-    if (total && Number(total[1]) !== size) changed.push(`its size is now ${Number(total[1])} bytes, not ${size}`);
-    const nowTag = header('ETag');
-    if (etag && nowTag && nowTag !== etag) changed.push(`its ETag is now ${nowTag}, not ${etag}`);
-    const nowModified = header('Last-Modified');
-    if (lastModified && nowModified && nowModified !== lastModified) changed.push(`it was modified at ${nowModified}, after ${lastModified} when it was opened`);
-    if (changed.length) throw new ChangedError(`the file at ${url} changed underneath: ${changed.join('; ')}. Open the link again to read the new version`);
+    checkRangeAnswer({ url, size, etag, lastModified }, status, statusText, header, body ? body.byteLength : 0, offset, end);
     const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (body));
     return bytes.byteLength > end - offset ? bytes.subarray(0, end - offset) : bytes;
   };
@@ -277,6 +260,28 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
       aliveAfterRead();
       keep(offset, bytes); // (a caller that transfers it detaches it: then it is just not found)
       return bytes;
+    },
+    readAhead: /** @type {ReadAhead | null} */ (null), // attached by makeReader where the pump can fetch
+    ready: Promise.resolve(),
+    closed: false,
+    // A whole-file pass's windows come from the read-ahead ring (fetched four at a time into
+    // shared slots: web/src/pump-worker.js), anything else from read().
+    readInto(offset, length, heap, pointer) {
+      if (this.readAhead && !this.missing) {
+        const n = this.readAhead.readInto(offset, Math.min(this.size, offset + length) - offset, heap, pointer);
+        if (n >= 0) {
+          this.bytesRead += n;
+          aliveAfterRead();
+          return n;
+        }
+      }
+      const bytes = this.read(offset, length);
+      heap.set(bytes, pointer);
+      return bytes.length;
+    },
+    close() {
+      this.closed = true;
+      this.readAhead?.stop();
     },
     // One of many reads in flight at once (web/src/scattered-reads.js): over the network each
     // costs a round trip, which concurrent requests share.
@@ -380,6 +385,18 @@ export async function makeReader(source) {
     }
     return reader;
   }
-  if (source.kind === 'url') return httpReader(source);
+  if (source.kind === 'url') {
+    const reader = httpReader(source);
+    // Only where the pump fetches while it waits for requests (Atomics.waitAsync); elsewhere every
+    // read stays a synchronous request.
+    if (readAheadAvailable() && typeof Atomics.waitAsync === 'function' && source.size > STREAM_MIN_READ) {
+      const { url, size, etag = null, lastModified = null } = source;
+      // A slow link may take long for 8 MB; a synchronous request had no limit at all.
+      const readAhead = new ReadAhead({ url, size, etag, lastModified }, { silentMs: REMOTE_PUMP_SILENT_MS });
+      if (readAhead.attach()) reader.readAhead = readAhead;
+      else reader.ready = readAhead.start().then(() => { if (reader.closed) readAhead.stop(); else reader.readAhead = readAhead; }, () => {});
+    }
+    return reader;
+  }
   throw new Error(`unsupported source kind: ${/** @type {{kind: string}} */ (source).kind}`); // a request from elsewhere
 }
