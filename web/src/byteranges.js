@@ -169,7 +169,7 @@ export async function readScatteredRemote(reader, ranges, take, progress = () =>
 // server is known to answer them as parts (`reader.multipart`, HttpReader.learnMultipart): one
 // that ignores them sends the whole file, which a synchronous request cannot stop.
 /**
- * @param {{requests: number, bytesRead: number, multipart: boolean | undefined}} reader
+ * @param {{requests: number, bytesRead: number, multipart: boolean | undefined, readAhead: import('./read-ahead.js').ReadAhead | null}} reader
  * @param {{url: string, size: number, etag: string | null, lastModified: string | null,
  *   rangeBytes: (status: number, statusText: string, header: (name: string) => string | null, body: ArrayBuffer | null, offset: number, end: number) => Uint8Array}} file
  * @param {number[]} flat [offset, length, offset, length, ...]
@@ -197,9 +197,16 @@ export function readWindow(reader, { url, size, etag, lastModified, rangeBytes }
   // A hundred spans a request, one request after another (a tree page's chunk heads are more).
   /** @type {{start: number, bytes: Uint8Array}[]} */
   const parts = [];
+  // Through the pump where it reads ahead (read-ahead.js fetchWindow): a synchronous request's
+  // answer is a new buffer each time, which this worker, blocked in the codec, does not free.
   for (let first = 0; first < spans.length; first += RANGES_PER_REQUEST) {
-    const got = windowRequest(reader, { url, size, etag, lastModified, rangeBytes }, spans.slice(first, first + RANGES_PER_REQUEST));
+    const batch = spans.slice(first, first + RANGES_PER_REQUEST);
+    const fetched = reader.readAhead?.fetchWindow(batch);
+    if (fetched !== undefined) reader.requests++;
+    let got = fetched === undefined ? windowRequest(reader, { url, size, etag, lastModified, rangeBytes }, batch) : fetched;
     if (!got) break; // what came is used; the codec reads the rest itself
+    // (The pump's parts are views of its window, which the next batch fills again.)
+    if (fetched && spans.length > RANGES_PER_REQUEST) got = got.map((part) => ({ start: part.start, bytes: part.bytes.slice() }));
     parts.push(...got);
   }
   if (!parts.length) return null;

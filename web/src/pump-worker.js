@@ -12,7 +12,7 @@
 // overlap), each answer checked as a synchronous read checks it (range-answer.js) and read into
 // its slot through one reused buffer. A synchronous request's answer is a new buffer each time,
 // which the codec worker, blocked in the codec, did not free: a 4 GB pass that way held 3.5 GB.
-import { SLOT, layout } from './read-ahead-layout.js';
+import { SLOT, WINDOW, layout, windowLayout } from './read-ahead-layout.js';
 import { checkRangeAnswer } from './range-answer.js';
 
 const encoder = new TextEncoder();
@@ -178,12 +178,63 @@ async function fetchInto(file, offset, length, slot, spare) {
   return got;
 }
 
+// A remote file's windows of planned ranges (read-ahead.js fetchWindow), one at a time: one span
+// straight into the window, several in one multi-range request (byteranges.js, loaded on first
+// use). The count of parts, or -1 when they did not come as asked: the codec then reads each
+// itself, and that read says what went wrong.
+/**
+ * @param {import('./range-answer.js').RemoteFile} file
+ * @param {SharedArrayBuffer} buffer
+ */
+async function windowPump(file, buffer) {
+  const { words, request, table, data } = windowLayout(buffer);
+  const spare = { buffer: new ArrayBuffer(BODY_PIECE) };
+  for (;;) {
+    await waitRequested(words, 0);
+    let count = -1;
+    try {
+      /** @type {[offset: number, length: number][]} */
+      const spans = JSON.parse(new TextDecoder().decode(request.slice(0, words[1])));
+      if (spans.length === 1) {
+        table[0] = spans[0][0];
+        table[1] = await fetchInto(file, spans[0][0], spans[0][1], data, spare);
+        count = 1;
+      } else {
+        const parts = await (await import('./byteranges.js')).fetchRanges({ requests: 0, bytesRead: 0 }, file, spans);
+        let at = 0;
+        if (parts && parts.length <= WINDOW.parts && parts.reduce((sum, p) => sum + p.bytes.length, 0) <= data.length) {
+          parts.forEach((part, i) => {
+            data.set(part.bytes, at);
+            table[2 * i] = part.start;
+            table[2 * i + 1] = part.bytes.length;
+            at += part.bytes.length;
+          });
+          count = parts.length;
+        }
+      }
+    } catch {
+      count = -1;
+    }
+    words[2] = count;
+    finish(words, 0, SLOT.filled);
+  }
+}
+
 // The first message is the port that later brings the file (web/src/read-ahead.js): a File, or a
 // remote file's URL and what its probe saw (only where Atomics.waitAsync exists: readers.js).
 self.onmessage = (/** @type {MessageEvent<MessagePort>} */ { data: port }) => {
-  port.onmessage = (/** @type {MessageEvent<{source: File | import('./range-answer.js').RemoteFile, buffer: SharedArrayBuffer, slots: number, slotSize: number}>} */ { data: { source, buffer, slots, slotSize } }) => {
+  /** @type {import('./range-answer.js').RemoteFile | null} */
+  let remote = null;
+  port.onmessage = (/** @type {MessageEvent<{source: File | import('./range-answer.js').RemoteFile, buffer: SharedArrayBuffer, slots: number, slotSize: number} | {window: SharedArrayBuffer}>} */ { data }) => {
+    // Later, for a remote file: the shared memory of its windows (read-ahead.js fetchWindow).
+    if ('window' in data) {
+      if (remote) windowPump(remote, data.window);
+      return;
+    }
+    const { source, buffer, slots, slotSize } = data;
     const ring = layout(buffer, slots, slotSize);
     if (!(source instanceof Blob)) {
+      remote = source;
       const spares = Array.from({ length: slots }, () => ({ buffer: new ArrayBuffer(BODY_PIECE) }));
       concurrentPump(ring, slots, (i) => fetchInto(source, ring.ranges[3 * i], ring.ranges[3 * i + 1], ring.slotBytes(i), spares[i]));
     } else if (typeof Atomics.waitAsync === 'function') {

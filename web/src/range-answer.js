@@ -10,7 +10,7 @@ export class ChangedError extends Error {
   constructor(message) { super(message); this.name = 'ChangedError'; }
 }
 
-/** What the probe saw. @typedef {{url: string, size: number, etag?: string | null, lastModified?: string | null}} RemoteFile */
+/** What the probe saw. @typedef {{url: string, size: number, etag: string | null, lastModified: string | null}} RemoteFile */
 
 /**
  * Throws what is wrong with the answer for bytes [offset, end), or returns.

@@ -38,3 +38,26 @@ export function layout(buffer, slots, slotSize) {
     slotBytes: (k) => new Uint8Array(buffer, start + k * slotSize, slotSize),
   };
 }
+
+// The window of a remote file's planned ranges (HttpReader.readWindow), fetched by the pump
+// (pump-worker.js windowPump): a state word (SLOT), the request's length and the parts' count
+// (-1: none, the codec reads them itself), the request (the spans as JSON), a table of the parts
+// (start, length), then their bytes one after another.
+export const WINDOW = { requestBytes: 64 << 10, parts: 128, dataBytes: 32 << 20 };
+
+/** @typedef {{words: Int32Array, request: Uint8Array, table: Float64Array, data: Uint8Array}} WindowLayout */
+/**
+ * @param {SharedArrayBuffer} buffer of windowByteLength()
+ * @returns {WindowLayout}
+ */
+export function windowLayout(buffer) {
+  const tableAt = 64 + WINDOW.requestBytes;
+  const dataAt = tableAt + 16 * WINDOW.parts;
+  return {
+    words: new Int32Array(buffer, 0, 4),
+    request: new Uint8Array(buffer, 64, WINDOW.requestBytes),
+    table: new Float64Array(buffer, tableAt, 2 * WINDOW.parts),
+    data: new Uint8Array(buffer, dataAt, WINDOW.dataBytes),
+  };
+}
+export const windowByteLength = () => 64 + WINDOW.requestBytes + 16 * WINDOW.parts + WINDOW.dataBytes;

@@ -4,7 +4,7 @@
 // next windows into a ring of shared slots while the codec works on this one, and a read that
 // continues the stream is a copy out of a filled slot. Small and scattered reads (headers, hex
 // pages) never touch the stream: they go straight to the file, as before.
-import { SLOT, byteLength, layout } from './read-ahead-layout.js';
+import { SLOT, WINDOW, byteLength, layout, windowByteLength, windowLayout } from './read-ahead-layout.js';
 import { helpersAllowed, newHelperWorker, notice, startHelper, withDeadline } from './helper-start.js';
 
 // A read this large starts a stream: the windows of a whole-file pass (8 MB, core/sequential.h)
@@ -113,6 +113,8 @@ export class ReadAhead {
     /** @type {Pump | null | undefined} */
     this.pump;
     this.silent = false; // the pump stopped answering: every read goes to the file directly
+    /** @type {import('./read-ahead-layout.js').WindowLayout | null} */
+    this.window = null; // a remote file's windows (fetchWindow), made on first use
   }
 
   // Hands the file to a pump that has already booted, or returns false (none is booted yet).
@@ -139,6 +141,54 @@ export class ReadAhead {
   stop() {
     this.pump?.worker.terminate();
     this.pump = null;
+  }
+
+  // A remote file's planned ranges (`spans`, at most a hundred: byteranges.js readWindow) fetched
+  // by the pump into shared memory, made the first time: their parts, views of that memory until
+  // the next call, or null when they did not come as asked (the codec reads them itself). Undefined
+  // where the pump cannot take them (a window larger than its memory, a pump that stopped
+  // answering): the caller asks by itself.
+  /**
+   * @param {[offset: number, length: number][]} spans
+   * @returns {{start: number, bytes: Uint8Array}[] | null | undefined}
+   */
+  fetchWindow(spans) {
+    if (this.silent || !this.pump || this.source instanceof Blob) return undefined;
+    const text = new TextEncoder().encode(JSON.stringify(spans));
+    if (spans.length > WINDOW.parts || text.length > WINDOW.requestBytes || spans.reduce((sum, [, length]) => sum + length, 0) > WINDOW.dataBytes) return undefined;
+    if (!this.window) {
+      const buffer = new SharedArrayBuffer(windowByteLength());
+      this.window = windowLayout(buffer);
+      this.pump.port.postMessage({ window: buffer });
+    }
+    const { words, request, table, data } = this.window;
+    request.set(text);
+    words[1] = text.length;
+    Atomics.store(words, 0, SLOT.requested);
+    Atomics.notify(words, 0);
+    const started = performance.now();
+    for (let now = Atomics.load(words, 0); now === SLOT.requested; now = Atomics.load(words, 0)) {
+      const left = this.silentMs - (performance.now() - started);
+      if (left <= 0) {
+        // Its answer may still come, into memory nobody reads: the windows are asked by the caller from now on.
+        this.silent = true;
+        this.stop();
+        notice(`The read-ahead helper stopped answering (no window of planned reads came in ${this.silentMs / 1000} s); the file is read without it, more slowly.`);
+        return undefined;
+      }
+      Atomics.wait(words, 0, now, left);
+    }
+    this.waitedMs += performance.now() - started;
+    const count = words[2];
+    Atomics.store(words, 0, SLOT.free);
+    if (count < 0) return null;
+    const parts = [];
+    for (let i = 0, at = 0; i < count; i++) {
+      const length = table[2 * i + 1];
+      parts.push({ start: table[2 * i], bytes: data.subarray(at, at + length) });
+      at += length;
+    }
+    return parts;
   }
 
   // Copies [offset, offset + length) into `into` (a Uint8Array of at least `length`) from the
