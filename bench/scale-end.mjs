@@ -29,8 +29,12 @@ const { values: options } = parseArgs({ options: {
   'cli-sizes': { type: 'string', default: '1,10' }, 'page-sizes': { type: 'string', default: '1,4' },
   formats: { type: 'string', default: 'bag,mcap,bddf,log' },
   // The CLI's rows of an earlier run of this script (its output: a JSON line a row), in place of
-  // running them again (with --cli-sizes ''), e.g. after a change to the page alone.
+  // running them again, e.g. after a change to the page alone.
   'cli-rows': { type: 'string' },
+  // The page's rows of an earlier run, for the formats this run's page part does not run
+  // (--page-formats): e.g. after a fix to the bench's own handling of one format.
+  'page-rows': { type: 'string' },
+  'page-formats': { type: 'string' },
 } });
 const sizesOf = (text) => text.split(',').filter(Boolean).map(Number);
 const TARGET_GB = 100;      // where the growth is carried to
@@ -162,6 +166,9 @@ async function pagePass(page, start, ended) {
       const timer = setInterval(() => { if (document.body.dataset.job) { window.benchJobSeen = true; clearInterval(timer); } }, 5);
     });
     await start();
+    // A click that starts no job (a checksum the format does not have) ends the pass at once.
+    const started = await page.waitForFunction(() => window.benchJobSeen, null, { timeout: 10_000, polling: 20 }).then(() => true, () => false);
+    if (!started) return { state: await page.evaluate(ended), startMemory: 0 };
     // The job worker's memory once the pass runs (its first progress with bytes done: after the
     // job worker's own open of the file), against its memory at the end.
     const running = await page.waitForFunction(() => {
@@ -240,17 +247,24 @@ async function pageRows(ext, gb, pageURL) {
 }
 
 const all = [];
-if (options['cli-rows']) {
-  for (const line of readFileSync(options['cli-rows'], 'utf8').split('\n')) if (line.startsWith('{"side":"cli"')) all.push(JSON.parse(line));
-}
+const pageFormats = (options['page-formats'] ?? formats.join(',')).split(',');
+const earlier = (file, side, keep) => {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.startsWith(`{"side":"${side}"`)) continue;
+    const row = JSON.parse(line);
+    if (keep(row)) all.push({ ...row, earlier: true });
+  }
+};
+if (options['cli-rows']) earlier(options['cli-rows'], 'cli', () => true);
+if (options['page-rows']) earlier(options['page-rows'], 'page', (row) => !pageFormats.includes(row.ext));
 const cliSizes = options['cli-rows'] ? [...new Set(all.map((r) => r.gb))] : sizesOf(options['cli-sizes']), pageSizes = sizesOf(options['page-sizes']);
 try {
-  for (const ext of formats) for (const gb of [...new Set([...(options['cli-rows'] ? [] : cliSizes), ...pageSizes])]) await warm(ext, gb);
+  for (const ext of formats) for (const gb of [...new Set([...(options['cli-rows'] ? [] : cliSizes), ...(pageFormats.includes(ext) ? pageSizes : [])])]) await warm(ext, gb);
   if (!options['cli-rows']) for (const ext of formats) for (const gb of cliSizes) all.push(...await cliRows(ext, gb));
   const site = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (site.listening ? ok() : site.once('listening', ok)));
   try {
-    for (const ext of formats) for (const gb of pageSizes) all.push(...await pageRows(ext, gb, `http://127.0.0.1:${site.address().port}/`));
+    for (const ext of pageFormats) for (const gb of pageSizes) all.push(...await pageRows(ext, gb, `http://127.0.0.1:${site.address().port}/`));
   } finally {
     await new Promise((ok) => site.close(ok));
   }
@@ -306,7 +320,9 @@ ${table('cli', cliSizes, { head: 'time · read · peak', rule: '---', cells: (r)
 `;
 const pageSection = () => `## The page, by URL (Chromium)
 
-Headless Chromium opens \`?url=\` and runs each pass from its tab, as a user does, to its end:
+${options['page-rows'] ? `The rows of ${[...new Set(all.filter((r) => r.side === 'page' && r.earlier).map((r) => r.format))].join(', ')} come from an earlier run of this script (\`--page-rows\`).
+
+` : ''}Headless Chromium opens \`?url=\` and runs each pass from its tab, as a user does, to its end:
 the summary (a CARLA log's is a scan of every byte), the Timeline tab, a full check, an extract
 of the first source listed, an export of the first, and the checksum. *Worker* is the WebAssembly
 memory of the worker that ran it (the view worker for the summary and timeline, else the job
