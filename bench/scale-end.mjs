@@ -247,7 +247,7 @@ async function pageRows(ext, gb, pageURL) {
 }
 
 const all = [];
-const pageFormats = (options['page-formats'] ?? formats.join(',')).split(',');
+const pageFormats = (options['page-formats'] ?? formats.join(',')).split(',').filter(Boolean);
 const earlier = (file, side, keep) => {
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.startsWith(`{"side":"${side}"`)) continue;
@@ -257,7 +257,7 @@ const earlier = (file, side, keep) => {
 };
 if (options['cli-rows']) earlier(options['cli-rows'], 'cli', () => true);
 if (options['page-rows']) earlier(options['page-rows'], 'page', (row) => !pageFormats.includes(row.ext));
-const cliSizes = options['cli-rows'] ? [...new Set(all.map((r) => r.gb))] : sizesOf(options['cli-sizes']), pageSizes = sizesOf(options['page-sizes']);
+const cliSizes = options['cli-rows'] ? [...new Set(all.filter((r) => r.side === 'cli').map((r) => r.gb))] : sizesOf(options['cli-sizes']), pageSizes = sizesOf(options['page-sizes']);
 try {
   for (const ext of formats) for (const gb of [...new Set([...(options['cli-rows'] ? [] : cliSizes), ...(pageFormats.includes(ext) ? pageSizes : [])])]) await warm(ext, gb);
   if (!options['cli-rows']) for (const ext of formats) for (const gb of cliSizes) all.push(...await cliRows(ext, gb));
@@ -332,10 +332,11 @@ bytes done, after the job worker's own open of the file) and at its end.
 *Renderer* is the peak resident set of the Chromium renderer process, sampled every ${SAMPLE_MS} ms
 during the pass: the page and all its workers live in it, so it bounds the workers' memory with
 their JavaScript heaps, buffers and the page's own (about 250 MiB with the summary shown: the
-goal is the worker's, not the renderer's). Each log has a fresh browser with a profile on disk
+goal is the worker's, not the renderer's; its peak comes and goes with the garbage collector, so
+it is not carried to 100 GB). Each log has a fresh browser with a profile on disk
 (the outputs go to the page's private storage).
 
-${table('page', pageSizes, { head: 'time · worker · renderer', rule: '---', cells: (r) => `${r.state === 'summary' || r.state === 'shown' ? '' : `${r.state} · `}${r.seconds.toFixed(1)} s · ${r.startMemory ? `${mibOf(r.startMemory).toFixed(1)} → ` : ''}**${mibOf(r.memory).toFixed(1)} MiB** · ${(r.rendererKiB / 1024).toFixed(0)} MiB` }, [{ label: 'worker', key: (r) => mibOf(r.memory) }, { label: 'renderer', key: (r) => r.rendererKiB / 1024, goal: false }])}
+${table('page', pageSizes, { head: 'time · worker · renderer', rule: '---', cells: (r) => `${r.state === 'summary' || r.state === 'shown' ? '' : `${r.state} · `}${r.seconds.toFixed(1)} s · ${r.startMemory ? `${mibOf(r.startMemory).toFixed(1)} → ` : ''}**${mibOf(r.memory).toFixed(1)} MiB** · ${(r.rendererKiB / 1024).toFixed(0)} MiB` }, [{ label: 'worker', key: (r) => mibOf(r.memory) }])}
 ${errors.length ? `\nPage errors: ${errors.join('; ')}\n` : '\nNo page errors.\n'}`;
 const doc = `# Scale benchmark: every pass to its end
 
