@@ -145,11 +145,9 @@ async function fetchInto(file, offset, length, slot, spare) {
     throw new Error('unreachable');
   }
   const body = /** @type {ReadableStream<Uint8Array>} */ (response.body);
-  if (response.status !== 206) {
-    await body?.cancel().catch(() => {});
-    checkRangeAnswer(file, response.status, response.statusText, (h) => response.headers.get(h), Number(response.headers.get('Content-Length') ?? -1), offset, end);
-  }
-  checkRangeAnswer(file, response.status, response.statusText, (h) => response.headers.get(h), 0, offset, end);
+  const header = (/** @type {string} */ name) => response.headers.get(name);
+  if (response.status !== 206) await body?.cancel().catch(() => {}); // not read: the check below throws
+  checkRangeAnswer(file, response.status, response.statusText, header, Number(header('Content-Length') ?? -1), offset, end);
   let got = 0;
   const put = (/** @type {Uint8Array} */ piece) => {
     if (got + piece.length > length) throw new Error(`the server sent more than the ${length} bytes asked at byte ${offset} of ${file.url}`);

@@ -185,7 +185,6 @@ export function describeReadError(failure) {
   return String((error && error.message) || error);
 }
 
-
 // A file on an HTTP(S) server with Range support, already probed by the page (web/src/remote.js)
 // which found its size and validators. Each read is one `Range: bytes=a-b` request over
 // synchronous XHR. Every response is compared with what the probe saw (total size in
