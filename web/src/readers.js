@@ -264,10 +264,18 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     ready: Promise.resolve(),
     closed: false,
     // A whole-file pass's windows come from the read-ahead ring (fetched four at a time into
-    // shared slots: web/src/pump-worker.js), anything else from read().
+    // shared slots: web/src/pump-worker.js), anything else from read(). Bytes already here come
+    // from here: an open's index section, fetched ahead after its trial open, was fetched again
+    // by the ring once it passed 8 MiB (twice the bytes and time to a 100 GB bag's summary).
     readInto(offset, length, heap, pointer) {
+      const end = Math.min(this.size, offset + length);
+      const known = this.missing || end <= offset ? null : fromKept(offset, end);
+      if (known) {
+        heap.set(known, pointer);
+        return known.byteLength;
+      }
       if (this.readAhead && !this.missing) {
-        const n = this.readAhead.readInto(offset, Math.min(this.size, offset + length) - offset, heap, pointer);
+        const n = this.readAhead.readInto(offset, end - offset, heap, pointer);
         if (n >= 0) {
           this.bytesRead += n;
           aliveAfterRead();
