@@ -7,12 +7,13 @@
 // - in Chromium (bench/browser-page.mjs): the summary after the file is set on the page's input,
 //   the full check from its button (screenshot in progress), the workers' memory, and the read
 //   limit of the same page on the same File, each way on its own.
-// Deletes the file and writes docs/benchmarks-local.md. Needs root to drop the page cache (else
+// Deletes the file and writes docs/benchmarks-local.md: a section a format, each naming its own
+// run, so a run of some formats keeps the others' sections from earlier runs. Needs root to drop the page cache (else
 // the file must be larger than the RAM for the reads to come from the disk, and the doc says
 // which it was).
 import { chromium } from 'playwright-core';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,10 +35,13 @@ const { values } = parseArgs({
   },
 });
 // Each format's template, made by our writer: uncompressed, so that the reads are what is timed.
+// `unit`: the check's main count (report.file.counts); `again`: whether the summary is opened
+// again in new pages (not a CARLA log's, which is a scan of the whole file each time).
 const FORMATS = {
-  bag: { name: 'ROS bag', make: ['make-demo-rosbag', '--compression', 'none'], from: 'a 4 MB uncompressed demo bag from `logscope make-demo-rosbag`, repeated with its times, offsets and index rewritten (bench/virtual/rosbag.mjs)' },
-  mcap: { name: 'MCAP', make: ['make-demo-mcap', '--compression', 'none'], from: 'a 4 MB demo MCAP from `logscope make-demo-mcap`, repeated with its times, offsets and summary rewritten (bench/virtual/mcap.mjs)' },
-  bddf: { name: 'BDDF', make: ['make-demo-bddf'], from: 'a 4 MB demo BDDF file from `logscope make-demo-bddf`, repeated with its index and SHA1 trailer rewritten (bench/virtual/bddf.mjs)' },
+  bag: { name: 'ROS bag', unit: 'messages', again: true, make: ['make-demo-rosbag', '--compression', 'none'], from: 'a 4 MB uncompressed demo bag from `logscope make-demo-rosbag`, repeated with its times, offsets and index rewritten (bench/virtual/rosbag.mjs)' },
+  mcap: { name: 'MCAP', unit: 'messages', again: true, make: ['make-demo-mcap', '--compression', 'none'], from: 'a 4 MB demo MCAP from `logscope make-demo-mcap`, repeated with its times, offsets and summary rewritten (bench/virtual/mcap.mjs)' },
+  bddf: { name: 'BDDF', unit: 'data_blocks', again: true, make: ['make-demo-bddf'], from: 'a 4 MB demo BDDF file from `logscope make-demo-bddf`, repeated with its index and SHA1 trailer rewritten (bench/virtual/bddf.mjs)' },
+  log: { name: 'CARLA', unit: 'frames', again: false, make: ['make-demo-carla'], from: 'a 4 MB demo CARLA recorder log from `logscope make-demo-carla`, its frames repeated with their ids and times rewritten (bench/virtual/carla.mjs); it has no index, so its summary is a scan of every byte' },
 };
 const formats = values.formats.split(',');
 for (const f of formats) if (!FORMATS[f]) throw new Error(`--formats: ${f} is not one of ${Object.keys(FORMATS).join(', ')}`);
@@ -68,7 +72,7 @@ function timed(command, args) {
   return { seconds, rss, stdout: run.stdout };
 }
 
-function nativeRuns(path) {
+function nativeRuns(path, unit) {
   const rows = {};
   dropCaches();
   rows.dd = timed('dd', [`if=${path}`, 'of=/dev/null', 'bs=16M']);
@@ -80,13 +84,13 @@ function nativeRuns(path) {
   rows.check = timed(cli, ['check', path, '--json']);
   const report = JSON.parse(rows.check.stdout).report;
   rows.problems = report.problems.length;
-  rows.messages = report.file.counts.messages;
+  rows.count = report.file.counts[unit];
   console.log(`check: ${rows.check.seconds.toFixed(1)} s, ${rows.problems} problems`);
   return rows;
 }
 
 // The page on the same file, cold each time: the summary, the full check, the read limit.
-async function pageRuns(path, shots) {
+async function pageRuns(path, shots, again = SUMMARY_AGAIN) {
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
   const url = `http://127.0.0.1:${server.address().port}/`;
@@ -125,7 +129,7 @@ async function pageRuns(path, shots) {
     }
     // The summary again, cold each time, in new pages: one cold read of the disk varies.
     const again = [];
-    for (let i = 0; i < SUMMARY_AGAIN; i++) {
+    for (let i = 0; i < again; i++) {
       const next = await openPage(context, url, path, '', { beforePick: dropCaches, facts: false });
       again.push(next.summary);
       errors.push(...next.errors);
@@ -144,14 +148,14 @@ const WAY_NAMES = { sync: 'FileReaderSync, 32 MB reads', stream: '`file.stream()
 
 function section(format, written, writeSeconds, dropped, native, page) {
   const rate = (seconds) => `${(written / seconds / 1e6).toFixed(0)} MB/s`;
-  const lines = [`## ${FORMATS[format].name}`, '',
+  const lines = [`## ${FORMATS[format].name}`, '', run, '',
     `The file is ${FORMATS[format].from}, written to disk: ${written} bytes in ${writeSeconds.toFixed(0)} s. ${dropped ? 'The page cache was dropped before each run below' : `The page cache could not be dropped (not root): the file is larger than the ${(totalmem() / 2 ** 30).toFixed(0)} GB of RAM, so most reads come from the disk`}.`,
     '', '### The CLI', '', 'Peak memory is the maximum resident set size (`/usr/bin/time -v`).', '',
     '| run | time | read rate | against dd | peak memory |', '|---|---:|---:|---:|---:|',
     `| \`dd if=FILE of=/dev/null bs=16M\` | ${native.dd.seconds.toFixed(1)} s | ${rate(native.dd.seconds)} | 1.00 | ${mib(native.dd.rss)} MiB |`,
     `| \`logscope info FILE --json\` | ${native.info.seconds.toFixed(2)} s | | | ${mib(native.info.rss)} MiB |`,
     `| \`logscope check FILE --json\` (every chunk and record) | ${native.check.seconds.toFixed(1)} s | ${rate(native.check.seconds)} | ${(native.dd.seconds / native.check.seconds).toFixed(2)} | ${mib(native.check.rss)} MiB |`,
-    '', `The check found ${native.problems} problems in ${native.messages} messages.`, ''];
+    '', `The check found ${native.problems} problems in ${native.count} ${FORMATS[format].unit.replace('_', ' ')}.`, ''];
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
@@ -166,7 +170,10 @@ function section(format, written, writeSeconds, dropped, native, page) {
   return lines;
 }
 
-const sections = [];
+const version = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}`;
+const run = `Measured by \`npm run bench:local-scale -- --size ${values.size} --formats ${values.formats}${values['no-page'] ? ' --no-page' : ''}\` on ${new Date().toISOString().slice(0, 10)} at commit ${version}: ${machine}.`;
+const sections = new Map();
 for (const format of formats) {
   const template = join(values.dir, `template.${format}`);
   const path = join(values.dir, `local-${values.size}.${format}`);
@@ -181,18 +188,31 @@ for (const format of formats) {
     const native = nativeRuns(path);
     const shots = join(values.dir, format);
     mkdirSync(shots, { recursive: true });
-    const page = values['no-page'] ? null : await pageRuns(path, shots);
-    sections.push(...section(format, written, writeSeconds, dropped, native, page));
+    const page = values['no-page'] ? null : await pageRuns(path, shots, FORMATS[format].again ? SUMMARY_AGAIN : 0);
+    sections.set(FORMATS[format].name, section(format, written, writeSeconds, dropped, native, page).join('\n'));
   } finally {
     rmSync(path, { force: true });
     rmSync(template, { force: true });
   }
 }
 
-const version = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-const doc = [`# Local scale benchmark: a ${values.size} file on this machine's disk`, '',
-  `Written by \`npm run bench:local-scale -- --size ${values.size} --formats ${values.formats}${values['no-page'] ? ' --no-page' : ''}\` (bench/local-scale.mjs) on ${new Date().toISOString().slice(0, 10)} at commit ${version}:`,
-  `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}. Screenshots of the page are written to test-results/local-scale/.`,
-  '', ...sections];
-writeFileSync(join(root, 'docs', 'benchmarks-local.md'), doc.join('\n'));
+// The sections of the formats this run did not measure stay as an earlier run wrote them, each
+// with its own run's line (a section written before sections had one gets the doc's old header).
+const docPath = join(root, 'docs', 'benchmarks-local.md');
+if (existsSync(docPath)) {
+  const old = readFileSync(docPath, 'utf8');
+  const oldRun = /^Written by (.*?) \(bench\/local-scale\.mjs\) on (\S+) at commit (\w+):\n(.*?)\. Screenshots/ms.exec(old);
+  for (const part of old.split(/^(?=## )/m).slice(1)) {
+    const name = /^## (.+)$/m.exec(part)[1];
+    if (sections.has(name)) continue;
+    const body = part.trimEnd();
+    sections.set(name, /^Measured by /m.test(body) || !oldRun ? body
+      : body.replace(/^(## .+\n\n)/, `$1Measured by ${oldRun[1]} on ${oldRun[2]} at commit ${oldRun[3]}: ${oldRun[4].replace(/\n/g, ' ')}.\n\n`));
+  }
+}
+const order = Object.values(FORMATS).map((f) => f.name);
+const doc = [`# Local scale benchmark: a file as large as this machine's disk holds`, '',
+  'Written by `npm run bench:local-scale` (bench/local-scale.mjs), a section a format: each says which run measured it, where and at which commit. Screenshots of the page are written to test-results/local-scale/.',
+  '', ...[...sections].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([, text]) => `${text}\n`)];
+writeFileSync(docPath, doc.join('\n'));
 console.log('wrote docs/benchmarks-local.md');
