@@ -121,7 +121,7 @@ export async function openPage(context, url, path, query = '', { beforePick = nu
 // peak), the read-ahead ring, and the decompression helpers' mailboxes and modules.
 export async function jobMemory(page) {
   const stats = await page.evaluate(() => window.logscope.jobsClient().call('readStats'));
-  const ring = stats.read_ahead ? 4 * (8 << 20) : 0;
+  const ring = stats.read_ahead_ring_bytes || 0;
   return { ...stats, ring, total: stats.wasm_memory + ring + (stats.offload_memory || 0) + (stats.hash_memory || 0) };
 }
 

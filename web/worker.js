@@ -635,6 +635,7 @@ const ops = {
     reader_fetched_ahead: reader?.kind === 'url' ? reader.fetchedAhead : 0, // bytes an open's trial fetched (openRemote)
     scattered_reads: reader?.scatteredReads ?? 0,
     read_ahead: Boolean(reader?.readAhead),
+    read_ahead_ring_bytes: reader?.readAhead ? reader.readAhead.slots * reader.readAhead.slotSize : 0,
     read_ahead_bytes: reader?.readAhead?.streamed ?? 0,
     read_ahead_waited_ms: Math.round(reader?.readAhead?.waitedMs ?? 0),
     checksum_streamed_bytes: reader?.fed?.checksum?.bytes ?? 0,

@@ -84,6 +84,11 @@ async function waitRequested(state, k) {
 // Blob.slice().arrayBuffer() (the browser reads several ranges at a time, which is faster than one
 // file.stream()); for a remote file, a fetch (fetchInto: their round trips overlap). A jump
 // elsewhere needs nothing special. `readSlot(i)` fills slot i and resolves with its count.
+// The reader asks for slots in ring order, so the next one it asks for is known (`next`): while a
+// read is awaited, that slot is watched, and its read starts as soon as it is asked for. (Started
+// only once the awaited read ended, a slot the codec had just handed back waited a whole round
+// trip: a remote check had two requests in flight, not four, and read 171 MB/s where four
+// requests read 255.)
 /**
  * @param {RingLayout} ring
  * @param {number} slots
@@ -92,16 +97,35 @@ async function waitRequested(state, k) {
 async function concurrentPump({ state, ranges, error }, slots, readSlot) {
   /** @type {Map<number, Promise<number>>} */
   const reads = new Map(); // slot -> promise of its count
+  let next = 0; // the slot the reader asks for next
+  const startAsked = () => {
+    while (!reads.has(next) && Atomics.load(state, next) === SLOT.requested) {
+      const read = readSlot(next);
+      read.catch(() => {}); // awaited in ring order below
+      reads.set(next, read);
+      next = (next + 1) % slots;
+    }
+  };
   for (let k = 0; ; k = (k + 1) % slots) {
     await waitRequested(state, k);
-    for (let j = 0, i = k; j < slots && Atomics.load(state, i) === SLOT.requested; j++, i = (i + 1) % slots) {
-      if (reads.has(i)) continue;
-      const read = readSlot(i);
-      read.catch(() => {}); // awaited in ring order below
-      reads.set(i, read);
+    startAsked();
+    const read = /** @type {Promise<number>} */ (reads.get(k));
+    let ended = false;
+    const end = read.then(() => { ended = true; }, () => { ended = true; });
+    while (!ended) {
+      const now = Atomics.load(state, next);
+      if (reads.has(next)) {
+        await end; // every slot is in flight or awaited
+      } else if (now === SLOT.requested) {
+        startAsked();
+      } else {
+        const asked = Atomics.waitAsync(state, next, now, IDLE_WAIT_MS);
+        if (asked.async) await Promise.race([end, asked.value]);
+        startAsked();
+      }
     }
     try {
-      ranges[3 * k + 2] = await /** @type {Promise<number>} */ (reads.get(k));
+      ranges[3 * k + 2] = await read;
       finish(state, k, SLOT.filled);
     } catch (failure) {
       fail(error, failure);

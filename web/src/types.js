@@ -470,7 +470,7 @@ export {};
  * readStats: the codec's counts and the worker's own (reader, feeds, helpers).
  * @typedef {CodecReadStats & {
  *   reader_bytes: number, reader_requests: number, reader_read_ms: number, reader_fetched_ahead: number, scattered_reads: number,
- *   read_ahead: boolean, read_ahead_bytes: number, read_ahead_waited_ms: number,
+ *   read_ahead: boolean, read_ahead_ring_bytes: number, read_ahead_bytes: number, read_ahead_waited_ms: number,
  *   checksum_streamed_bytes: number, checksum_feeder: boolean, scan_streamed_bytes: number, scan_feeder: boolean,
  *   check_streamed_bytes: number, check_feeder: boolean,
  *   chunks_offloaded: number, offload_helpers: number, offload_memory: number, offload_busy_ms: number, offload_waited_ms: number,
