@@ -90,7 +90,7 @@ function nativeRuns(path, unit) {
 }
 
 // The page on the same file, cold each time: the summary, the full check, the read limit.
-async function pageRuns(path, shots, again = SUMMARY_AGAIN) {
+async function pageRuns(path, shots, summariesAgain = SUMMARY_AGAIN) {
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
   const url = `http://127.0.0.1:${server.address().port}/`;
@@ -129,7 +129,7 @@ async function pageRuns(path, shots, again = SUMMARY_AGAIN) {
     }
     // The summary again, cold each time, in new pages: one cold read of the disk varies.
     const again = [];
-    for (let i = 0; i < again; i++) {
+    for (let i = 0; i < summariesAgain; i++) {
       const next = await openPage(context, url, path, '', { beforePick: dropCaches, facts: false });
       again.push(next.summary);
       errors.push(...next.errors);
@@ -185,7 +185,7 @@ for (const format of formats) {
   console.log(`wrote ${path}: ${written} bytes in ${writeSeconds.toFixed(1)} s`);
   try {
     const dropped = dropCaches();
-    const native = nativeRuns(path);
+    const native = nativeRuns(path, FORMATS[format].unit);
     const shots = join(values.dir, format);
     mkdirSync(shots, { recursive: true });
     const page = values['no-page'] ? null : await pageRuns(path, shots, FORMATS[format].again ? SUMMARY_AGAIN : 0);

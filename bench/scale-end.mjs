@@ -331,7 +331,9 @@ of the first source listed, an export of the first, and the checksum. *Worker* i
 memory of the worker that ran it (the view worker for the summary and timeline, else the job
 worker), with its modules' and helpers': wasm memory never shrinks, so it is the worker's peak;
 for a pass of the job worker, *a → b* is its memory once the pass ran (its first progress with
-bytes done, after the job worker's own open of the file) and at its end.
+bytes done, after the job worker's own open of the file) and at its end. The worker's read-ahead
+ring is shared memory beside it, not counted there: 32 MiB before commit 45344ef, 48 MiB
+since (six 8 MiB slots); the renderer's peak counts it.
 *Renderer* is the peak resident set of the Chromium renderer process, sampled every ${SAMPLE_MS} ms
 during the pass: the page and all its workers live in it, so it bounds the workers' memory with
 their JavaScript heaps, buffers and the page's own (about 250 MiB with the summary shown: the
