@@ -2,7 +2,7 @@
 // CLI's files for a topic, PIL's reading of them, and the frame the tab shows with its pixels.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from './helpers.mjs';
@@ -21,9 +21,13 @@ export function pil(path) {
   return { width, height, rgba: out.subarray(newline + 1) };
 }
 
-// `logscope frames` of a topic into a fresh folder: file name by time (ns) -> path.
+// `logscope frames` of a topic into a fresh folder: file name by time (ns) -> path. The folders
+// go when the test file's process ends (callers that keep only the files left seven in /tmp a run).
+const folders = [];
+process.once('exit', () => { for (const dir of folders) rmSync(dir, { recursive: true, force: true }); });
 export function cliFrames(path, topic, extra = []) {
   const dir = mkdtempSync(join(tmpdir(), 'logscope-images-'));
+  folders.push(dir);
   try { execFileSync(cli, ['frames', path, '--topic', topic, '-o', dir, ...extra], { stdio: 'ignore' }); } catch { /* exit 1: some frames skipped */ }
   const files = new Map();
   for (const name of readdirSync(dir)) {
