@@ -197,17 +197,12 @@ for (const format of formats) {
 }
 
 // The sections of the formats this run did not measure stay as an earlier run wrote them, each
-// with its own run's line (a section written before sections had one gets the doc's old header).
+// with its own run's line.
 const docPath = join(root, 'docs', 'benchmarks-local.md');
 if (existsSync(docPath)) {
-  const old = readFileSync(docPath, 'utf8');
-  const oldRun = /^Written by (.*?) \(bench\/local-scale\.mjs\) on (\S+) at commit (\w+):\n(.*?)\. Screenshots/ms.exec(old);
-  for (const part of old.split(/^(?=## )/m).slice(1)) {
+  for (const part of readFileSync(docPath, 'utf8').split(/^(?=## )/m).slice(1)) {
     const name = /^## (.+)$/m.exec(part)[1];
-    if (sections.has(name)) continue;
-    const body = part.trimEnd();
-    sections.set(name, /^Measured by /m.test(body) || !oldRun ? body
-      : body.replace(/^(## .+\n\n)/, `$1Measured by ${oldRun[1]} on ${oldRun[2]} at commit ${oldRun[3]}: ${oldRun[4].replace(/\n/g, ' ')}.\n\n`));
+    if (!sections.has(name)) sections.set(name, part.trimEnd());
   }
 }
 const order = Object.values(FORMATS).map((f) => f.name);

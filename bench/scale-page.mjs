@@ -6,8 +6,8 @@
 // the whole log and a full check are each started, screenshot in progress with their estimate,
 // and cancelled, timing how long the page takes to stop. The check's read rate is set against the
 // read limit of the same server and page, measured in the same run: the page fetching the file
-// in order as the read-ahead pump fetches (web/src/pump-worker.js: in a worker, four 8 MiB
-// requests in flight, each read into a reused buffer), nothing else running. Screenshots go to test-results/scale/.
+// in order as the read-ahead pump fetches (web/src/pump-worker.js: in a worker, 8 MiB requests
+// in flight together, each read into a reused buffer), nothing else running. Screenshots go to test-results/scale/.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +29,8 @@ async function msUntil(page, button, holds) {
 
 // The read limit: bytes a second the page gets fetching `url` in order for `seconds`, the way the
 // read-ahead pump fetches a whole-file pass (web/src/pump-worker.js): in a worker, 8 MiB a request,
-// four requests in flight, each body read into one reused buffer (BYOB). Measured here: one
+// four requests in flight (the pump keeps up to six, which read no faster here), each body read
+// into one reused buffer (BYOB). Measured here: one
 // request at a time read 80-88 MB/s (50 ms late each); four with `arrayBuffer()` 93-97 MB/s, with
 // BYOB 246-255 (two 170, three 251, six 262, eight 236).
 async function readLimit(page, url, seconds) {

@@ -222,7 +222,7 @@ worker opens its own copy of the index first), the check's read rate over those 
 memory in the check (its WebAssembly memory and its helpers', at its last progress report: wasm memory
 never shrinks, so its peak so far), and how long Cancel took to stop each, measured in the page. The read limit is the same
 page fetching the same file in order as the read-ahead pump fetches a whole-file pass (web/src/pump-worker.js:
-in a worker, four 8 MiB requests in flight, each body read into one reused buffer), for ${8} s after the check was cancelled.
+in a worker, four 8 MiB requests in flight, each body read into one reused buffer; the pump keeps up to six, which read no faster), for ${8} s after the check was cancelled.
 
 | size | summary | asked | asked again | its reads alone | requests | bytes | view worker | timeline | structure | robot log | plot after ${8} s | plot cancel | check starts | check read rate | read limit | check after ${8} s | job worker | check cancel |
 |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|

@@ -267,8 +267,8 @@ export function httpReader({ url, size, name, etag = null, lastModified = null, 
     readAhead: /** @type {ReadAhead | null} */ (null), // attached by makeReader where the pump can fetch
     ready: Promise.resolve(),
     closed: false,
-    // A whole-file pass's windows come from the read-ahead ring (fetched four at a time into
-    // shared slots: web/src/pump-worker.js), anything else from read(). Bytes already here come
+    // A whole-file pass's windows come from the read-ahead ring (REMOTE_SLOTS fetched at a time
+    // into shared slots: web/src/pump-worker.js), anything else from read(). Bytes already here come
     // from here: an open's index section, fetched ahead after its trial open, was fetched again
     // by the ring once it passed 8 MiB (twice the bytes and time to a 100 GB bag's summary).
     readInto(offset, length, heap, pointer) {
