@@ -80,7 +80,7 @@ void BlockEntries::push_back(int64_t timestamp_ns, uint64_t file_offset, const i
   bytes_.commit(static_cast<size_t>(at - start));
   tail_.time = time;
   tail_.offset = file_offset;
-  tail_.extra.assign(extra, extra + extra_count);
+  if (extra_count || !tail_.extra.empty()) tail_.extra.assign(extra, extra + extra_count);
   last_ = BlockEntry{timestamp_ns, file_offset, static_cast<uint32_t>(extra_count)};
   ++count_;
 }

@@ -8,17 +8,44 @@ namespace {
 
 enum WireType : uint32_t { kVarint = 0, kLen = 2 };
 
+// Inlined whole into the loop: in wasm, a cursor that a call sees lives in memory; with these as
+// calls, decoding a 50 GB file's index (8.3 M entries) took 3.5 times native's time.
+#define HOT [[gnu::always_inline]] inline
+
 // A cursor over wire bytes: every read checks the bytes that remain.
 struct Wire {
   const uint8_t* at;
   const uint8_t* end;
 
-  bool varint(uint64_t* value) {
+  // Most of an index is varints: a one-byte one inline, one with ten bytes left unrolled without
+  // checking the end, only the last few of a view byte by byte.
+  HOT bool varint(uint64_t* value) {
+    if (at < end && *at < 0x80) {
+      *value = *at++;
+      return true;
+    }
+    return end - at >= 10 ? varint_unchecked(value) : varint_checked(value);
+  }
+  HOT bool varint_unchecked(uint64_t* value) {
+    uint64_t v = 0;
+    for (int i = 0; i < 10; ++i) {
+      uint8_t byte = at[i];
+      v |= uint64_t{byte & 0x7fu} << (7 * i);
+      if (!(byte & 0x80)) {
+        if (i == 9 && byte > 1) return false;  // more than 64 bits: let protobuf judge it
+        at += i + 1;
+        *value = v;
+        return true;
+      }
+    }
+    return false;
+  }
+  HOT bool varint_checked(uint64_t* value) {
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (at == end) return false;
       uint8_t byte = *at++;
-      if (shift == 63 && byte > 1) return false;  // more than 64 bits: let protobuf judge it
+      if (shift == 63 && byte > 1) return false;
       v |= uint64_t{byte & 0x7fu} << shift;
       if (!(byte & 0x80)) {
         *value = v;
@@ -27,14 +54,14 @@ struct Wire {
     }
     return false;
   }
-  bool tag(uint32_t* field, uint32_t* type) {
+  HOT bool tag(uint32_t* field, uint32_t* type) {
     uint64_t t;
     if (!varint(&t) || t > UINT32_MAX) return false;
     *field = static_cast<uint32_t>(t >> 3);
     *type = static_cast<uint32_t>(t & 7);
     return *field != 0;
   }
-  bool sub(Wire* inner) {
+  HOT bool sub(Wire* inner) {
     uint64_t length;
     if (!varint(&length) || length > static_cast<uint64_t>(end - at)) return false;
     *inner = Wire{at, at + length};
@@ -43,7 +70,7 @@ struct Wire {
   }
 };
 
-bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
+HOT bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
   bool seen_seconds = false, seen_nanos = false;
   while (wire.at < wire.end) {
     uint32_t field, type;
@@ -62,7 +89,7 @@ bool decode_timestamp(Wire wire, int64_t* seconds, int32_t* nanos) {
   return true;
 }
 
-bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra, bool keep) {
+HOT bool decode_entry(Wire wire, PlainBlockIndex* out, std::vector<int64_t>& extra, bool keep) {
   extra.clear();
   uint64_t offset = 0;
   int64_t seconds = 0;
@@ -104,6 +131,62 @@ constexpr size_t kFieldHead = 20;
 constexpr size_t kMaxEntry = 1u << 20;
 constexpr size_t kSpan = 1u << 20;  // bytes decoded per view
 
+// What decoding the index's fields carries from one view to the next.
+struct IndexFields {
+  PlainBlockIndex* out = nullptr;
+  bool keep_entries = true;
+  bool seen[5] = {};
+  std::vector<int64_t> extra;
+  size_t need = 0;  // bytes the next view must hold for the field where the last one stopped
+};
+
+// The fields wholly inside one view, and how many bytes they took. A call per view, not one loop
+// for the whole index: V8 runs each call of a wasm function in the code it had when the call
+// began, and a first call in its baseline code; one call per series kept a 50 GB file's biggest
+// series there to its end (the page's summary took 560 ms, 480-500 ms with a call per megabyte).
+bool decode_view(const uint8_t* data, size_t span, bool last, IndexFields& state, size_t* consumed) {
+  Wire sbi{data, data + span};
+  state.need = 0;
+  uint32_t field, type;
+  while (sbi.at < sbi.end) {
+    const uint8_t* start = sbi.at;
+    size_t left = static_cast<size_t>(sbi.end - start);
+    if (!last && left < kFieldHead) {  // the tag and length may run past the view
+      state.need = kFieldHead;
+      break;
+    }
+    if (!sbi.tag(&field, &type)) return false;
+    if (field == 3 && type == kLen) {
+      uint64_t entry_length;
+      if (!sbi.varint(&entry_length) || entry_length > kMaxEntry) return false;
+      if (entry_length > static_cast<uint64_t>(sbi.end - sbi.at)) {
+        if (last) return false;
+        sbi.at = start;
+        state.need = static_cast<size_t>(entry_length) + kFieldHead;
+        break;
+      }
+      Wire entry{sbi.at, sbi.at + entry_length};
+      sbi.at += entry_length;
+      if (!decode_entry(entry, state.out, state.extra, state.keep_entries)) return false;
+      continue;
+    }
+    uint64_t v;
+    if (type != kVarint || field == 0 || field > 4 || state.seen[field] || !sbi.varint(&v)) return false;
+    state.seen[field] = true;
+    if (field == 1) {
+      if (v > UINT32_MAX) return false;
+      state.out->series_index = static_cast<uint32_t>(v);
+    } else if (field == 2) {
+      state.out->descriptor_file_offset = v;
+    } else {
+      state.out->total_bytes = v;
+    }
+  }
+  *consumed = static_cast<size_t>(sbi.at - data);
+  return true;
+}
+
+#undef HOT
 }  // namespace
 
 bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size, PlainBlockIndex* out, bool keep_entries) {
@@ -124,53 +207,21 @@ bool decode_block_index_fast(ByteSource& source, uint64_t offset, uint64_t size,
   uint64_t begin = offset + static_cast<uint64_t>(block.at - head), end = offset + size;
   if (length != end - begin) return false;
 
-  bool seen[5] = {};
-  std::vector<int64_t> extra;
+  IndexFields state;
+  state.out = out;
+  state.keep_entries = keep_entries;
+  // Called through a pointer no optimizer sees through: wasm-opt inlines a function called from
+  // one place (noinline is not passed on to it), which put the loop back into one long call.
+  static bool (*volatile const decode_view_call)(const uint8_t*, size_t, bool, IndexFields&, size_t*) = decode_view;
   uint64_t pos = begin;
-  size_t need = 0;  // bytes the next view must hold for the field at `pos`
   while (pos < end) {
-    size_t span = static_cast<size_t>(std::min<uint64_t>(std::max(kSpan, need), end - pos));
+    size_t span = static_cast<size_t>(std::min<uint64_t>(std::max(kSpan, state.need), end - pos));
     bool last = pos + span == end;  // a field cut here is cut for good
     const uint8_t* data = reader.view(pos, span);
     if (!data) return false;
-    Wire sbi{data, data + span};
-    need = 0;
-    while (sbi.at < sbi.end) {
-      const uint8_t* start = sbi.at;
-      size_t left = static_cast<size_t>(sbi.end - start);
-      if (!last && left < kFieldHead) {  // the tag and length may run past the view
-        need = kFieldHead;
-        break;
-      }
-      if (!sbi.tag(&field, &type)) return false;
-      if (field == 3 && type == kLen) {
-        uint64_t entry_length;
-        if (!sbi.varint(&entry_length) || entry_length > kMaxEntry) return false;
-        if (entry_length > static_cast<uint64_t>(sbi.end - sbi.at)) {
-          if (last) return false;
-          sbi.at = start;
-          need = static_cast<size_t>(entry_length) + kFieldHead;
-          break;
-        }
-        Wire entry{sbi.at, sbi.at + entry_length};
-        sbi.at += entry_length;
-        if (!decode_entry(entry, out, extra, keep_entries)) return false;
-        continue;
-      }
-      uint64_t v;
-      if (type != kVarint || field == 0 || field > 4 || seen[field] || !sbi.varint(&v)) return false;
-      seen[field] = true;
-      if (field == 1) {
-        if (v > UINT32_MAX) return false;
-        out->series_index = static_cast<uint32_t>(v);
-      } else if (field == 2) {
-        out->descriptor_file_offset = v;
-      } else {
-        out->total_bytes = v;
-      }
-    }
-    uint64_t consumed = static_cast<uint64_t>(sbi.at - data);
-    if (consumed == 0 && need <= span) need = span + kFieldHead;  // nothing fitted: a larger view
+    size_t consumed;
+    if (!decode_view_call(data, span, last, state, &consumed)) return false;
+    if (consumed == 0 && state.need <= span) state.need = span + kFieldHead;  // nothing fitted: a larger view
     pos += consumed;
   }
   return true;

@@ -5,52 +5,6 @@
 
 namespace logscope::packed {
 
-uint8_t* put_varint(uint8_t* at, uint64_t v) {
-  while (v >= 0x80) {
-    *at++ = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *at++ = static_cast<uint8_t>(v);
-  return at;
-}
-
-bool get_varint(const uint8_t*& at, const uint8_t* end, uint64_t* out) {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64 && at < end; shift += 7) {
-    uint8_t byte = *at++;
-    v |= uint64_t{byte & 0x7fu} << shift;
-    if (!(byte & 0x80)) {
-      *out = v;
-      return true;
-    }
-  }
-  return false;
-}
-
-uint8_t* put_head(uint8_t* at, bool flag, uint64_t v) {
-  uint8_t first = static_cast<uint8_t>((flag ? 1 : 0) | ((v & 0x3f) << 1));
-  v >>= 6;
-  if (!v) {
-    *at++ = first;
-    return at;
-  }
-  *at++ = first | 0x80;
-  return put_varint(at, v);
-}
-
-bool get_head(const uint8_t*& at, const uint8_t* end, bool* flag, uint64_t* out) {
-  if (at == end) return false;
-  uint8_t first = *at++;
-  *flag = first & 1;
-  uint64_t v = (first >> 1) & 0x3f, rest = 0;
-  if (first & 0x80) {
-    if (!get_varint(at, end, &rest)) return false;
-    v |= rest << 6;
-  }
-  *out = v;
-  return true;
-}
-
 PagedBytes::PagedBytes(const PagedBytes& other) : marks_(other.marks_) {
   pages_.reserve(other.pages_.size());
   for (const Page& page : other.pages_) {
@@ -68,7 +22,7 @@ PagedBytes& PagedBytes::operator=(const PagedBytes& other) {
   return *this;
 }
 
-uint8_t* PagedBytes::room(size_t most, bool mark) {
+uint8_t* PagedBytes::room_slow(size_t most, bool mark) {
   if (pages_.empty() || pages_.back().capacity - pages_.back().used < most) {
     Page page;
     // Pages double from 4 KiB to kPage: a short list (a small log, a series of a few blocks)
