@@ -412,11 +412,12 @@ async function feedFile(feed, pass, progress) {
 }
 
 // The full check's report, as the page's button and the batch table run it: its JSON text and
-// the text parsed (once; a report can be large). A local
-// file streams into what takes a stream: a CARLA log's scan (once per file) and then its actor
-// references pass, a BDDF's block walk and SHA1, an MCAP's records, a bag's chunks unless they are bz2 (pulled, so helpers
-// decompress them). A feed that ended early keeps nothing, and check() then reads the file and
-// reports what went wrong.
+// the text parsed (once; a report can be large). A local file streams into what takes a stream:
+// a CARLA log's scan with its actor references pass along (or that pass alone, once a scan is
+// kept), a BDDF's block walk and SHA1, an MCAP's records, a bag's chunks unless they are bz2
+// (pulled, so helpers decompress them). A feed that ended early keeps nothing, and check() then
+// reads the file and reports what went wrong; one that asks for another read (a CARLA log cut
+// inside a frame) keeps what it read, and check() reads only what remains.
 /**
  * @param {ProgressFn} progress
  * @returns {Promise<{text: string, report: Report}>}
@@ -424,7 +425,6 @@ async function feedFile(feed, pass, progress) {
 async function checkReport(progress) {
   const { inspector, reader } = current();
   if (reader.kind === 'file') {
-    await feedFile(inspector.scanFeed(), 'scan', progress);
     const feed = inspector.checkFeed();
     // A fed check decompresses its chunks itself; it may hash on a helper.
     if (feed) await ensureOffload({ decompress: false });

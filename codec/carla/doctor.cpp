@@ -8,7 +8,9 @@
 
 #include "carla/decode.h"
 #include "carla/packets_frame.h"
+#include "carla/packet_table.h"
 #include "carla/reader.h"
+#include "carla/scanner.h"
 #include "carla/stream.h"
 #include "carla/summary.h"
 #include "carla/walker.h"
@@ -21,6 +23,14 @@ namespace {
 class ActorLives : public ActorCheck {
  public:
   explicit ActorLives(ProblemLog& log) : log_(log) {}
+  // A copy that writes to `log` (a branch of ActorReferencesAlongside).
+  ActorLives(const ActorLives& other, ProblemLog& log)
+      : log_(log),
+        actors_(other.actors_),
+        frame_(other.frame_),
+        offset_(other.offset_),
+        non_actor_sides_(other.non_actor_sides_),
+        first_non_actor_(other.first_non_actor_) {}
 
   void at(const FrameStartRecord& frame, const PacketRef& packet) { frame_ = frame.id, offset_ = packet.offset; }
 
@@ -67,8 +77,11 @@ class ActorLives : public ActorCheck {
 class ActorReferenceCheck {
  public:
   explicit ActorReferenceCheck(const Variant& variant) : variant_(variant), lives_(log_) {}
-  ActorReferenceCheck(const ActorReferenceCheck&) = delete;
+  ActorReferenceCheck(const ActorReferenceCheck& other) : variant_(other.variant_), log_(other.log_), lives_(other.lives_, log_) {}
   ActorReferenceCheck& operator=(const ActorReferenceCheck&) = delete;
+  // Candidates that read every packet so far alike share a check; the next packet is read under
+  // the variant of the candidates it goes to.
+  void set_variant(const Variant& variant) { variant_ = variant; }
 
   // Whether packets of this id are checked (their payload is needed).
   bool wants(uint8_t id) const {
@@ -141,6 +154,102 @@ class ActorReferenceFeed : public ByteFeed {
   std::function<Json(std::vector<Problem>&&)> answer_;
 };
 
+// The second pass riding along the scan (scanner.h), under every layout variant still in the lead:
+// the scan decides the variant only at its end. Candidates that read every packet so far alike
+// share one check, split when a packet reads differently under them; a candidate that falls
+// behind is dropped. At the end, the check of the decided candidate has seen exactly what the
+// second pass would have, unless that candidate was dropped on the way, or packets after the
+// log's complete part were read (a file cut inside a frame).
+class ActorReferencesAlongside : public ScanRider {
+ public:
+  ActorReferencesAlongside() {
+    branches_.push_back({(1u << kVariantCandidates) - 1, std::make_unique<ActorReferenceCheck>(variant_candidate(0))});
+    for (int id = 0; id < 256; ++id)
+      for (int c = 0; c < kVariantCandidates; ++c) {
+        const PacketType* type = packet_type(static_cast<uint8_t>(id), variant_candidate(c));
+        if (type && type->has_check()) wanted_[id] = true;
+      }
+  }
+
+  size_t payload_need(const PacketRef& packet) const override {
+    if (is_frame_start(packet)) return 24;
+    bool fits = packet.size <= SequentialReader::Options().max_view - 5;
+    return wanted_[packet.id] && fits ? packet.size : 0;
+  }
+
+  void on_packet(const PacketRef& packet, const uint8_t* payload, const LogScanner& scanner) override {
+    if (branches_.empty()) return;
+    if (is_frame_start(packet) && payload) frame_ = frame_start_record(payload);
+    if (!wanted_[packet.id]) return;
+    read_end_ = packet.end();
+    if (!payload) return;  // more than a pass holds: the second pass skips it too
+    split(packet.id, scanner.leading_candidates());
+    for (Branch& branch : branches_) {
+      Variant variant = variant_candidate(lowest(branch.candidates));
+      const PacketType* type = packet_type(packet.id, variant);
+      if (!type || !type->has_check()) continue;
+      branch.check->set_variant(variant);
+      branch.check->packet(frame_, packet, payload);
+    }
+  }
+
+  // The second pass's findings, or nothing when the second pass must run (`why` says why).
+  std::optional<std::vector<Problem>> findings(const ScanResult& scan, std::string* why) {
+    if (scan.cancelled) return none(why, "the scan was cancelled");
+    if (read_end_ > scan.data_end) return none(why, "the log ends inside a frame, after the packets that were checked with the scan");
+    int decided = variant_candidate_index(scan.variant.variant);
+    for (Branch& branch : branches_)
+      if (decided >= 0 && branch.candidates & (1u << decided)) return branch.check->finish();
+    return none(why, "the layout variant decided at the end of the scan fell behind on the way");
+  }
+
+ private:
+  struct Branch {
+    uint32_t candidates;  // bit c: variant_candidate(c)
+    std::unique_ptr<ActorReferenceCheck> check;
+  };
+  // What decides how a packet of `id` reads under candidate c.
+  struct Reading {
+    const PacketType* type;
+    bool doubles;
+    int wheel_bytes;
+    bool operator==(const Reading& o) const { return type == o.type && doubles == o.doubles && wheel_bytes == o.wheel_bytes; }
+  };
+  static Reading reading(uint8_t id, int c) {
+    Variant v = variant_candidate(c);
+    return {packet_type(id, v), v.doubles, id == kPhysicsControl ? v.wheel_bytes : 0};
+  }
+  static int lowest(uint32_t mask) { return __builtin_ctz(mask); }
+  static std::nullopt_t none(std::string* why, const char* text) {
+    if (why) *why = text;
+    return std::nullopt;
+  }
+
+  // Drops the candidates out of the lead, and splits each branch by how its candidates read `id`.
+  void split(uint8_t id, uint32_t leading) {
+    std::vector<Branch> next;
+    for (Branch& branch : branches_) {
+      uint32_t left = branch.candidates & leading;
+      while (left) {
+        Reading first = reading(id, lowest(left));
+        uint32_t group = 0;
+        for (uint32_t rest = left; rest; rest &= rest - 1)
+          if (reading(id, lowest(rest)) == first) group |= 1u << lowest(rest);
+        left &= ~group;
+        // The last group takes the branch's check; the others take copies of it.
+        auto check = left ? std::make_unique<ActorReferenceCheck>(*branch.check) : std::move(branch.check);
+        next.push_back({group, std::move(check)});
+      }
+    }
+    branches_ = std::move(next);
+  }
+
+  std::vector<Branch> branches_;
+  bool wanted_[256] = {};  // a check reads this id under some candidate
+  FrameStartRecord frame_;
+  uint64_t read_end_ = 0;  // the end of the last wanted packet
+};
+
 // The check's report: the summary with the second pass's findings.
 Report finish_check(Report report, std::vector<Problem> problems, bool cancelled) {
   for (Problem& p : problems) report.problems.push_back(std::move(p));
@@ -167,6 +276,30 @@ Report run_doctor(ByteSource& source, const ScanResult& scan, const ProgressFn& 
   bool cancelled = false;
   std::vector<Problem> problems = check_actor_references(source, scan, progress, &cancelled);
   return finish_check(std::move(report), std::move(problems), cancelled);
+}
+
+Report run_check(ByteSource& source, std::optional<ScanResult>& kept, const ProgressFn& progress) {
+  if (kept && !kept->cancelled) return run_doctor(source, *kept, progress);
+  ActorReferencesAlongside alongside;
+  kept = scan_log(source, progress, &alongside);
+  std::optional<std::vector<Problem>> found = alongside.findings(*kept, nullptr);
+  if (!found) return run_doctor(source, *kept, progress);
+  return finish_check(summary_report(*kept, source.size()), std::move(*found), false);
+}
+
+std::unique_ptr<ByteFeed> scan_and_check_feed(ByteSource& source, std::function<void(ScanResult&&)> keep) {
+  auto rider = std::make_unique<ActorReferencesAlongside>();
+  ActorReferencesAlongside* alongside = rider.get();  // owned by the feed, which calls the answer
+  uint64_t size = source.size();
+  return scan_feed(source, std::move(keep), std::move(rider), [alongside, size](const ScanResult& scan) {
+    std::string why;
+    std::optional<std::vector<Problem>> found = alongside->findings(scan, &why);
+    if (found) return finish_check(summary_report(scan, size), std::move(*found), false).to_json();
+    Json answer = Json::object();
+    answer["status"] = "incomplete";
+    answer["error"] = "the actor references need a second read: " + why;
+    return answer;
+  });
 }
 
 std::unique_ptr<ByteFeed> doctor_feed(ByteSource& source, const ScanResult& scan) {

@@ -34,13 +34,13 @@ FileMap CarlaInspector::file_map(bool full_check, const ProgressFn& progress) {
   return map.finish("scan", s.problems);
 }
 
-Report CarlaInspector::check(const ProgressFn& progress) { return run_doctor(source_, scan(progress), progress); }
+Report CarlaInspector::check(const ProgressFn& progress) { return run_check(source_, scan_, progress); }
 
-// The check's second pass pushed in; only once the scan is kept (the page streams the summary's
-// scan first), since check() needs it before that pass.
+// The check pushed in: its second pass once a scan is kept, else the scan with that pass riding
+// along (one read), the scan kept.
 std::unique_ptr<ByteFeed> CarlaInspector::check_feed() {
-  if (!scan_ || scan_->cancelled) return nullptr;
-  return doctor_feed(source_, *scan_);
+  if (scan_ && !scan_->cancelled) return doctor_feed(source_, *scan_);
+  return scan_and_check_feed(source_, [this](ScanResult&& scanned) { scan_ = std::move(scanned); });
 }
 
 std::unique_ptr<FormatInspector> open_inspector(ByteSource& source) { return std::make_unique<CarlaInspector>(source); }

@@ -54,17 +54,27 @@ bool read_header(ByteSource& source, LogHeader* header, Problem* problem) {
   return false;
 }
 
-namespace {
-
-// Candidate layouts: vectors (float/double) x wheels (48/36) x numbering of ids >= 21.
-constexpr int kCandidates = 12;
-Variant candidate(int c) {
+Variant variant_candidate(int c) {
   Variant v;
   v.doubles = c >= 6;
   v.wheel_bytes = (c / 3) % 2 ? 36 : 48;
   v.order = static_cast<IdOrder>(c % 3);
   return v;
 }
+
+int variant_candidate_index(const Variant& variant) {
+  for (int c = 0; c < kVariantCandidates; ++c) {
+    Variant v = variant_candidate(c);
+    if (v.doubles == variant.doubles && v.wheel_bytes == variant.wheel_bytes && v.order == variant.order) return c;
+  }
+  return -1;
+}
+
+namespace {
+
+// Candidate layouts: vectors (float/double) x wheels (48/36) x numbering of ids >= 21.
+constexpr int kCandidates = kVariantCandidates;
+Variant candidate(int c) { return variant_candidate(c); }
 
 // Variable-size records are checked by reading them all, order-dependent ids under every
 // numbering; Collision payloads are read for their non-actor sides.
@@ -98,6 +108,14 @@ class VariantJudge {
     judge(id, payload, packet.size, fit, why);
     for (int c = 0; c < kCandidates; ++c)
       if (!fit[c] && first_misfits_[c].size() < 20) first_misfits_[c].push_back({packet.offset, id, why[c]});
+  }
+
+  uint32_t leading() const {
+    uint64_t least = *std::min_element(misfits_.begin(), misfits_.end());
+    uint32_t mask = 0;
+    for (int c = 0; c < kCandidates; ++c)
+      if (misfits_[c] == least) mask |= 1u << c;
+    return mask;
   }
 
   VariantDetection decide(ProblemLog& problems) const {
@@ -256,6 +274,7 @@ LogScanner::LogScanner(ScanResult& result, uint64_t file_size) : state_(std::mak
 LogScanner::~LogScanner() = default;
 void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) { state_->on_packet(packet, payload); }
 void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) { state_->finish(step, last, cancelled); }
+uint32_t LogScanner::leading_candidates() const { return state_->judge.leading(); }
 
 size_t LogScanner::payload_need(const PacketRef& packet) {
   return needs_whole_payload(packet.id) ? packet.size : std::min<uint32_t>(packet.size, 24);
@@ -405,7 +424,7 @@ void LogScanner::State::finish(PacketWalker::Step step, const PacketRef& last, b
   r.problems = problems.finish();
 }
 
-ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
+ScanResult scan_log(ByteSource& source, const ProgressFn& progress, ScanRider* rider) {
   ScanResult r;
   uint64_t file_size = source.size();
   Problem header_problem;
@@ -429,7 +448,11 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress) {
       cancelled = true;
       break;
     }
-    scanner.on_packet(packet, walker.payload(packet, LogScanner::payload_need(packet)));
+    size_t need = LogScanner::payload_need(packet);
+    if (rider) need = std::max(need, rider->payload_need(packet));
+    const uint8_t* payload = walker.payload(packet, need);
+    scanner.on_packet(packet, payload);
+    if (rider) rider->on_packet(packet, payload, scanner);
   }
   scanner.finish(step, packet, cancelled);
   return r;

@@ -26,8 +26,11 @@ class ProblemLog {
   std::map<std::string, uint64_t> counts_;
 };
 
-// Reads the whole file once. `progress` may cancel (recovery.reason = "cancelled").
-ScanResult scan_log(ByteSource& source, const ProgressFn& progress);
+class ScanRider;
+
+// Reads the whole file once. `progress` may cancel (recovery.reason = "cancelled"). A `rider`
+// (scanner.h) sees every packet too.
+ScanResult scan_log(ByteSource& source, const ProgressFn& progress, ScanRider* rider = nullptr);
 
 // Parses the info header; false (with a problem) when it is not a whole CARLA header.
 bool read_header(ByteSource& source, LogHeader* header, Problem* problem);

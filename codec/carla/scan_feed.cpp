@@ -1,5 +1,6 @@
 // scan_log with the packets pushed in (scanner.h): the page streams a CARLA log into its scan
 // from a feeder worker instead of pulling it through the read-ahead ring.
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -13,13 +14,23 @@ namespace {
 
 class ScanFeed : public ByteFeed {
  public:
-  ScanFeed(ScanResult header_only, uint64_t file_size, std::function<void(ScanResult&&)> keep)
+  ScanFeed(ScanResult header_only, uint64_t file_size, std::function<void(ScanResult&&)> keep, std::unique_ptr<ScanRider> rider,
+           std::function<Json(const ScanResult&)> answer)
       : result_(std::move(header_only)),
         scanner_(result_, file_size),
-        packets_(result_.header.size, file_size, SequentialReader::Options().max_view, &LogScanner::payload_need,
-                 [this](const PacketRef& packet, const uint8_t* payload) { scanner_.on_packet(packet, payload); }),
+        rider_(std::move(rider)),
+        packets_(result_.header.size, file_size, SequentialReader::Options().max_view,
+                 [this](const PacketRef& packet) {
+                   size_t need = LogScanner::payload_need(packet);
+                   return rider_ ? std::max(need, rider_->payload_need(packet)) : need;
+                 },
+                 [this](const PacketRef& packet, const uint8_t* payload) {
+                   scanner_.on_packet(packet, payload);
+                   if (rider_) rider_->on_packet(packet, payload, scanner_);
+                 }),
         file_size_(file_size),
-        keep_(std::move(keep)) {}
+        keep_(std::move(keep)),
+        answer_(std::move(answer)) {}
 
   uint64_t begin() const override { return result_.header.size; }
   uint64_t end() const override { return file_size_; }
@@ -30,28 +41,32 @@ class ScanFeed : public ByteFeed {
     PacketRef last;
     if (auto early = unless_complete(packets_.ended(&step, &last), cancelled, error)) return *early;
     scanner_.finish(step, last, false);
-    keep_(std::move(result_));
     Json answer = Json::object();
-    answer["status"] = "scanned";
+    if (answer_) answer = answer_(result_);
+    else answer["status"] = "scanned";
+    keep_(std::move(result_));
     return answer;
   }
 
  private:
   ScanResult result_;  // declared before the scanner and the packets, which refer to it
   LogScanner scanner_;
+  std::unique_ptr<ScanRider> rider_;  // before the packets, whose visits use it
   PacketFeed packets_;
   uint64_t file_size_;
   std::function<void(ScanResult&&)> keep_;
+  std::function<Json(const ScanResult&)> answer_;
 };
 
 }  // namespace
 
-std::unique_ptr<ByteFeed> scan_feed(ByteSource& source, std::function<void(ScanResult&&)> keep) {
+std::unique_ptr<ByteFeed> scan_feed(ByteSource& source, std::function<void(ScanResult&&)> keep, std::unique_ptr<ScanRider> rider,
+                                    std::function<Json(const ScanResult&)> answer) {
   ScanResult r;
   Problem problem;
   r.header_ok = read_header(source, &r.header, &problem);
   if (!r.header_ok) return nullptr;  // scan_log answers at once from the header alone
-  return std::make_unique<ScanFeed>(std::move(r), source.size(), std::move(keep));
+  return std::make_unique<ScanFeed>(std::move(r), source.size(), std::move(keep), std::move(rider), std::move(answer));
 }
 
 }  // namespace logscope::carla
