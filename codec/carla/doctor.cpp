@@ -182,7 +182,8 @@ class ActorReferencesAlongside : public ScanRider {
     if (is_frame_start(packet) && payload) frame_ = frame_start_record(payload);
     if (!wanted_[packet.id]) return;
     read_end_ = packet.end();
-    if (!payload) return;  // more than a pass holds: the second pass skips it too
+    // More than a pass holds: the second pass skips it too (the scanner may still have its first bytes).
+    if (!payload || payload_need(packet) != packet.size) return;
     split(packet.id, scanner.leading_candidates());
     for (Branch& branch : branches_) {
       Variant variant = variant_candidate(lowest(branch.candidates));
