@@ -28,6 +28,10 @@ struct Wire {
   }
   HOT bool varint_unchecked(uint64_t* value) {
     uint64_t v = 0;
+    // Not unrolled: unrolled at every varint it grew the page's first visit by 1.1 KB, no faster.
+#ifdef __clang__
+#pragma clang loop unroll(disable)
+#endif
     for (int i = 0; i < 10; ++i) {
       uint8_t byte = at[i];
       v |= uint64_t{byte & 0x7fu} << (7 * i);
