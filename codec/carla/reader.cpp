@@ -54,6 +54,7 @@ bool read_header(ByteSource& source, LogHeader* header, Problem* problem) {
   return false;
 }
 
+// Candidate layouts: vectors (float/double) x wheels (48/36) x numbering of ids >= 21.
 Variant variant_candidate(int c) {
   Variant v;
   v.doubles = c >= 6;
@@ -72,10 +73,6 @@ int variant_candidate_index(const Variant& variant) {
 
 namespace {
 
-// Candidate layouts: vectors (float/double) x wheels (48/36) x numbering of ids >= 21.
-constexpr int kCandidates = kVariantCandidates;
-Variant candidate(int c) { return variant_candidate(c); }
-
 // Variable-size records are checked by reading them all, order-dependent ids under every
 // numbering; Collision payloads are read for their non-actor sides.
 // Event packets are kept whole for `info` (EventPackets): a prefix would leave a long EventDel
@@ -91,11 +88,11 @@ class VariantJudge {
   void add(const PacketRef& packet, const uint8_t* payload) {
     uint8_t id = packet.id;
     if (!known_in_any_order(id)) return;
-    bool fit[kCandidates];
+    bool fit[kVariantCandidates];
     judge(id, payload, packet.size, fit, nullptr);  // no reasons: most packets fit every candidate
     ++seen_[id];
     bool want_reasons = false;
-    for (int c = 0; c < kCandidates; ++c) {
+    for (int c = 0; c < kVariantCandidates; ++c) {
       if (fit[c]) {
         ++fits_[id][c];
         continue;
@@ -104,26 +101,26 @@ class VariantJudge {
       want_reasons |= first_misfits_[c].size() < 20;
     }
     if (!want_reasons) return;
-    std::string why[kCandidates];
+    std::string why[kVariantCandidates];
     judge(id, payload, packet.size, fit, why);
-    for (int c = 0; c < kCandidates; ++c)
+    for (int c = 0; c < kVariantCandidates; ++c)
       if (!fit[c] && first_misfits_[c].size() < 20) first_misfits_[c].push_back({packet.offset, id, why[c]});
   }
 
   uint32_t leading() const {
     uint64_t least = *std::min_element(misfits_.begin(), misfits_.end());
     uint32_t mask = 0;
-    for (int c = 0; c < kCandidates; ++c)
+    for (int c = 0; c < kVariantCandidates; ++c)
       if (misfits_[c] == least) mask |= 1u << c;
     return mask;
   }
 
   VariantDetection decide(ProblemLog& problems) const {
     int best = 0;
-    for (int c = 1; c < kCandidates; ++c)
+    for (int c = 1; c < kVariantCandidates; ++c)
       if (misfits_[c] < misfits_[best]) best = c;  // ties keep the earlier (preferred) candidate
     VariantDetection d;
-    d.variant = candidate(best);
+    d.variant = variant_candidate(best);
     d.misfits = misfits_[best];
     Json evidence = Json::array();
     // Vectors: the packets whose size depends on the vector precision, fixed-size records first
@@ -160,7 +157,7 @@ class VariantJudge {
         if (!order_dependent(static_cast<uint8_t>(id)) || !seen_[id]) continue;
         std::string line = "id " + std::to_string(id) + " (" + plural(seen_[id], "packet") + "):";
         for (int o = 0; o < 3; ++o) {
-          Variant v = candidate(base + o);
+          Variant v = variant_candidate(base + o);
           line += std::string(o ? "," : "") + " " + std::to_string(fits_[id][base + o]) + " fit " + packet_name(static_cast<uint8_t>(id), v) +
                   " in the " + (o == 0 ? "0.9.15" : o == 1 ? "dev-doors" : "0.9.16") + " order";
           if (fits_[id][base + o] != fits_[id][best]) d.decisive_order = true;
@@ -199,39 +196,39 @@ class VariantJudge {
   static void judge(uint8_t id, const uint8_t* payload, uint32_t size, bool* fit, std::string* why) {
     auto reason = [&](int c) { return why ? &why[c] : nullptr; };
     if (vector_sized_id(id)) {
-      bool f = layout_fits(id, payload, size, candidate(0), reason(0));
-      bool d = layout_fits(id, payload, size, candidate(6), reason(6));
-      for (int c = 0; c < kCandidates; ++c) fit[c] = c < 6 ? f : d;
+      bool f = layout_fits(id, payload, size, variant_candidate(0), reason(0));
+      bool d = layout_fits(id, payload, size, variant_candidate(6), reason(6));
+      for (int c = 0; c < kVariantCandidates; ++c) fit[c] = c < 6 ? f : d;
       if (why)
-        for (int c = 0; c < kCandidates; ++c) why[c] = why[c < 6 ? 0 : 6];
+        for (int c = 0; c < kVariantCandidates; ++c) why[c] = why[c < 6 ? 0 : 6];
     } else if (id == kPhysicsControl) {
-      bool w48 = layout_fits(id, payload, size, candidate(0), reason(0));
-      bool w36 = layout_fits(id, payload, size, candidate(3), reason(3));
-      for (int c = 0; c < kCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48);
+      bool w48 = layout_fits(id, payload, size, variant_candidate(0), reason(0));
+      bool w36 = layout_fits(id, payload, size, variant_candidate(3), reason(3));
+      for (int c = 0; c < kVariantCandidates; ++c) fit[c] = c >= 6 ? true : ((c / 3) % 2 ? w36 : w48);
       if (why)
-        for (int c = 0; c < kCandidates; ++c) why[c] = why[(c / 3) % 2 ? 3 : 0];
+        for (int c = 0; c < kVariantCandidates; ++c) why[c] = why[(c / 3) % 2 ? 3 : 0];
     } else if (order_dependent(id)) {
       for (int o = 0; o < 3; ++o) {
         // An id the candidate numbering does not use counts against it.
-        bool known = packet_type(id, candidate(o)) != nullptr;
-        fit[o] = known && layout_fits(id, payload, size, candidate(o), reason(o));
-        if (!known && why) why[o] = "the " + std::string(id_order_name(candidate(o).order)) + " numbering has no id " + std::to_string(id);
+        bool known = packet_type(id, variant_candidate(o)) != nullptr;
+        fit[o] = known && layout_fits(id, payload, size, variant_candidate(o), reason(o));
+        if (!known && why) why[o] = "the " + std::string(id_order_name(variant_candidate(o).order)) + " numbering has no id " + std::to_string(id);
       }
-      for (int c = 3; c < kCandidates; ++c) fit[c] = fit[c % 3];
+      for (int c = 3; c < kVariantCandidates; ++c) fit[c] = fit[c % 3];
       if (why)
-        for (int c = 3; c < kCandidates; ++c) why[c] = why[c % 3];
+        for (int c = 3; c < kVariantCandidates; ++c) why[c] = why[c % 3];
     } else {
-      bool f = layout_fits(id, payload, size, candidate(0), reason(0));
-      for (int c = 0; c < kCandidates; ++c) fit[c] = f;
+      bool f = layout_fits(id, payload, size, variant_candidate(0), reason(0));
+      for (int c = 0; c < kVariantCandidates; ++c) fit[c] = f;
       if (why)
-        for (int c = 1; c < kCandidates; ++c) why[c] = why[0];
+        for (int c = 1; c < kVariantCandidates; ++c) why[c] = why[0];
     }
   }
   static constexpr int kIds = 100;  // user packets (>= 100) are never judged
   std::array<uint64_t, kIds> seen_{};
-  std::array<std::array<uint64_t, kCandidates>, kIds> fits_{};
-  std::array<uint64_t, kCandidates> misfits_{};
-  std::array<std::vector<Misfit>, kCandidates> first_misfits_;
+  std::array<std::array<uint64_t, kVariantCandidates>, kIds> fits_{};
+  std::array<uint64_t, kVariantCandidates> misfits_{};
+  std::array<std::vector<Misfit>, kVariantCandidates> first_misfits_;
 };
 
 // CARLA version range the file's contents are consistent with: the latest release among the
@@ -268,16 +265,24 @@ struct LogScanner::State {
   bool has_previous = false;
 };
 
-LogScanner::LogScanner(ScanResult& result, uint64_t file_size) : state_(std::make_unique<State>(result, file_size)) {
+LogScanner::LogScanner(ScanResult& result, uint64_t file_size, ScanRider* rider)
+    : state_(std::make_unique<State>(result, file_size)), rider_(rider) {
   result.data_end = result.header.size;
 }
 LogScanner::~LogScanner() = default;
-void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) { state_->on_packet(packet, payload); }
+void LogScanner::on_packet(const PacketRef& packet, const uint8_t* payload) {
+  state_->on_packet(packet, payload);
+  if (rider_) rider_->on_packet(packet, payload, *this);
+}
 void LogScanner::finish(PacketWalker::Step step, const PacketRef& last, bool cancelled) { state_->finish(step, last, cancelled); }
 uint32_t LogScanner::leading_candidates() const { return state_->judge.leading(); }
 
 size_t LogScanner::payload_need(const PacketRef& packet) {
   return needs_whole_payload(packet.id) ? packet.size : std::min<uint32_t>(packet.size, 24);
+}
+
+size_t LogScanner::need(const PacketRef& packet) const {
+  return rider_ ? std::max(payload_need(packet), rider_->payload_need(packet)) : payload_need(packet);
 }
 
 void LogScanner::State::keep_event(const PacketRef& packet, const uint8_t* payload) {
@@ -437,7 +442,7 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress, ScanRider* r
     r.recovery.message = header_problem.message;
     return r;
   }
-  LogScanner scanner(r, file_size);
+  LogScanner scanner(r, file_size, rider);
   PacketStream walker(source, r.header.size, file_size);
   ProgressTicker ticker(progress, file_size);
   PacketRef packet;
@@ -448,11 +453,7 @@ ScanResult scan_log(ByteSource& source, const ProgressFn& progress, ScanRider* r
       cancelled = true;
       break;
     }
-    size_t need = LogScanner::payload_need(packet);
-    if (rider) need = std::max(need, rider->payload_need(packet));
-    const uint8_t* payload = walker.payload(packet, need);
-    scanner.on_packet(packet, payload);
-    if (rider) rider->on_packet(packet, payload, scanner);
+    scanner.on_packet(packet, walker.payload(packet, scanner.need(packet)));
   }
   scanner.finish(step, packet, cancelled);
   return r;

@@ -1,6 +1,5 @@
 // scan_log with the packets pushed in (scanner.h): the page streams a CARLA log into its scan
 // from a feeder worker instead of pulling it through the read-ahead ring.
-#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -17,17 +16,11 @@ class ScanFeed : public ByteFeed {
   ScanFeed(ScanResult header_only, uint64_t file_size, std::function<void(ScanResult&&)> keep, std::unique_ptr<ScanRider> rider,
            std::function<Json(const ScanResult&)> answer)
       : result_(std::move(header_only)),
-        scanner_(result_, file_size),
         rider_(std::move(rider)),
+        scanner_(result_, file_size, rider_.get()),
         packets_(result_.header.size, file_size, SequentialReader::Options().max_view,
-                 [this](const PacketRef& packet) {
-                   size_t need = LogScanner::payload_need(packet);
-                   return rider_ ? std::max(need, rider_->payload_need(packet)) : need;
-                 },
-                 [this](const PacketRef& packet, const uint8_t* payload) {
-                   scanner_.on_packet(packet, payload);
-                   if (rider_) rider_->on_packet(packet, payload, scanner_);
-                 }),
+                 [this](const PacketRef& packet) { return scanner_.need(packet); },
+                 [this](const PacketRef& packet, const uint8_t* payload) { scanner_.on_packet(packet, payload); }),
         file_size_(file_size),
         keep_(std::move(keep)),
         answer_(std::move(answer)) {}
@@ -50,8 +43,8 @@ class ScanFeed : public ByteFeed {
 
  private:
   ScanResult result_;  // declared before the scanner and the packets, which refer to it
+  std::unique_ptr<ScanRider> rider_;  // before the scanner, which hands it the packets
   LogScanner scanner_;
-  std::unique_ptr<ScanRider> rider_;  // before the packets, whose visits use it
   PacketFeed packets_;
   uint64_t file_size_;
   std::function<void(ScanResult&&)> keep_;

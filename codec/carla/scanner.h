@@ -20,16 +20,21 @@ constexpr int kVariantCandidates = 12;
 Variant variant_candidate(int c);
 int variant_candidate_index(const Variant& variant);  // -1 for none of them
 
+class ScanRider;
+
 class LogScanner {
  public:
   // `result` already holds the header (read_header succeeded); the packets start at its size.
-  LogScanner(ScanResult& result, uint64_t file_size);
+  // A `rider` (below) sees every packet after the scanner.
+  LogScanner(ScanResult& result, uint64_t file_size, ScanRider* rider = nullptr);
   ~LogScanner();
   LogScanner(const LogScanner&) = delete;
   LogScanner& operator=(const LogScanner&) = delete;
 
   // How many payload bytes on_packet reads: all of them for records checked whole, else a few.
   static size_t payload_need(const PacketRef& packet);
+  // The payload bytes to hand on_packet: the scanner's, or the rider's when it wants more.
+  size_t need(const PacketRef& packet) const;
   // One packet; `payload` holds its first payload_need(packet) bytes, or is null when they are
   // more than a pass holds at once (the packet is counted and reported, not checked).
   void on_packet(const PacketRef& packet, const uint8_t* payload);
@@ -42,6 +47,7 @@ class LogScanner {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  ScanRider* rider_;
 };
 
 // A pass that rides along the scan on the same bytes (the check's actor references, doctor.h), so
