@@ -32,11 +32,18 @@ const { values: options } = parseArgs({ options: {
   // running them again, e.g. after a change to the page alone.
   'cli-rows': { type: 'string' },
   // The page's rows of an earlier run, for the formats this run's page part does not run
-  // (--page-formats): e.g. after a fix to the bench's own handling of one format.
+  // (--page-formats): e.g. after a fix to the bench's own handling of one format. Several files,
+  // comma-separated: a later file's rows come after an earlier's.
   'page-rows': { type: 'string' },
   'page-formats': { type: 'string' },
+  // The page's passes to run after the summary (e.g. one pass at 100 GB): the others keep their
+  // earlier rows.
+  'page-passes': { type: 'string', default: 'timeline,check,extract,export,checksum' },
 } });
 const sizesOf = (text) => text.split(',').filter(Boolean).map(Number);
+const pagePasses = new Set(options['page-passes'].split(',').filter(Boolean));
+// Whether this run measures a row's pass (the summary opens the log, and always runs).
+const runsPass = (pass) => pass === 'summary' || pagePasses.has(pass.replace(/:.*/, ''));
 const TARGET_GB = 100;      // where the growth is carried to
 const GOAL_MIB = 200;       // issue 36: the worker's memory, and the CLI's peak RSS
 const PASS_LIMIT_S = 3600;  // a pass still running then is a failure, not a row
@@ -146,11 +153,15 @@ async function sampled(step) {
 }
 // A worker's WebAssembly memory now: its modules' and its helpers' (wasm memory never shrinks, so
 // their peak), and the last progress report's, which counts the same.
+// Also each part (MiB), so that growth can be told apart: the reading module, the full module
+// (extract, export), the decompression and hash helpers.
 const workerMemory = (page, which) => page.evaluate(async (jobs) => {
   const client = jobs ? window.logscope.jobsClient() : window.logscope.state.client;
-  if (!client) return 0;
+  if (!client) return { memory: 0 };
   const s = await client.call('readStats');
-  return Math.max(client.memory || 0, s.wasm_memory + s.full_memory + s.offload_memory + s.hash_memory);
+  const mib = (n) => Math.round(n / 2 ** 20 * 10) / 10;
+  const parts = { wasm: mib(s.wasm_memory), full: mib(s.full_memory), offload: mib(s.offload_memory), hash: mib(s.hash_memory) };
+  return { memory: Math.max(client.memory || 0, s.wasm_memory + s.full_memory + s.offload_memory + s.hash_memory), parts };
 }, which === 'job');
 const idle = () => !document.body.dataset.job && document.querySelector('#progress')?.dataset.state !== 'running';
 // Clicks through `start`, waits for the pass to run, then to end: the job worker's memory, the
@@ -179,7 +190,7 @@ async function pagePass(page, start, ended) {
     await page.waitForFunction(() => window.benchJobSeen && !document.body.dataset.job && document.querySelector('#progress')?.dataset.state !== 'running', null, { timeout: PASS_LIMIT_S * 1000, polling: 200 });
     return { state: await page.evaluate(ended), startMemory };
   });
-  return { ...run, memory: await workerMemory(page, 'job'), bytes: (await stats()).bytes };
+  return { ...run, ...await workerMemory(page, 'job'), bytes: (await stats()).bytes };
 }
 
 async function pageRows(ext, gb, pageURL) {
@@ -199,20 +210,24 @@ async function pageRows(ext, gb, pageURL) {
       await page.waitForFunction(() => ['summary', 'error', 'remote-problem', 'unknown', 'crashed'].includes(document.body.dataset.state || ''), null, { timeout: PASS_LIMIT_S * 1000, polling: 50 });
       return { state: await page.evaluate(() => document.body.dataset.state) };
     });
-    row('summary', { ...open, memory: await workerMemory(page, 'view'), bytes: (await stats()).bytes });
+    row('summary', { ...open, ...await workerMemory(page, 'view'), bytes: (await stats()).bytes });
     if (open.state !== 'summary') return rows;
     // The timeline (a CARLA log's tab also draws its actor map: a pass of the job worker).
-    await reset();
-    const timeline = await sampled(async () => {
-      await page.click('#tab-plots');
-      await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true', null, { timeout: PASS_LIMIT_S * 1000, polling: 50 });
-      await page.waitForFunction(idle, null, { timeout: PASS_LIMIT_S * 1000, polling: 200 });
-      return { state: 'shown' };
-    });
-    row('timeline', { ...timeline, memory: await workerMemory(page, 'view'), bytes: (await stats()).bytes });
-    await page.click('#tab-problems');
-    await page.waitForSelector('#run-check:not([disabled])', { timeout: 60_000 });
-    row('check', await pagePass(page, () => page.click('#run-check'), () => `${document.body.dataset.state}, ${document.querySelectorAll('#problem-list > li').length} problems listed`));
+    if (runsPass('timeline')) {
+      await reset();
+      const timeline = await sampled(async () => {
+        await page.click('#tab-plots');
+        await page.waitForFunction(() => document.querySelector('#timeline-card')?.dataset.loaded === 'true', null, { timeout: PASS_LIMIT_S * 1000, polling: 50 });
+        await page.waitForFunction(idle, null, { timeout: PASS_LIMIT_S * 1000, polling: 200 });
+        return { state: 'shown' };
+      });
+      row('timeline', { ...timeline, ...await workerMemory(page, 'view'), bytes: (await stats()).bytes });
+    }
+    if (runsPass('check')) {
+      await page.click('#tab-problems');
+      await page.waitForSelector('#run-check:not([disabled])', { timeout: 60_000 });
+      row('check', await pagePass(page, () => page.click('#run-check'), () => `${document.body.dataset.state}, ${document.querySelectorAll('#problem-list > li').length} problems listed`));
+    }
     const outputState = () => document.querySelector('#output-result')?.dataset.state || 'no result';
     await page.click('#tab-extract');
     const listed = await page.waitForSelector('#extract-form .pick input[type=checkbox], #extract-form .pick button[id^="extract-list-"], #extract-refused', { timeout: 120_000 });
@@ -220,14 +235,19 @@ async function pageRows(ext, gb, pageURL) {
       await listed.click();
       await page.waitForSelector('#extract-form .pick input[type=checkbox]', { timeout: PASS_LIMIT_S * 1000 });
     }
-    if (await page.$('#extract-form .pick input[type=checkbox]')) {
-      row('extract', await pagePass(page, async () => {
+    if (runsPass('extract') && await page.$('#extract-form .pick input[type=checkbox]')) {
+      const extract = await pagePass(page, async () => {
         await page.click('#extract-form .pick button:has-text("none")');
         await page.check('#extract-form .pick input[type=checkbox] >> nth=0');
         await page.click('#extract-run');
-      }, outputState));
+      }, outputState);
+      row('extract', extract);
+      // The written file's check, in a worker of its own (web/src/output-check.js) during the
+      // extract's time: that worker's memory.
+      const checked = await page.evaluate(() => ({ ...document.querySelector('#output-verdict')?.dataset }));
+      if (checked.memory) row('extract: its check', { ...extract, state: checked.verdict, startMemory: 0, memory: Number(checked.memory), parts: undefined });
     }
-    if (await page.$('#export-run')) {
+    if (runsPass('export') && await page.$('#export-run')) {
       row('export', await pagePass(page, async () => {
         if (await page.$('select#export-source')) await page.selectOption('select#export-source', { index: 0 });
         else await page.fill('#export-source', '0');
@@ -235,7 +255,7 @@ async function pageRows(ext, gb, pageURL) {
       }, outputState));
     }
     await page.click('#tab-overview');
-    if (await page.$('#verify-checksum')) {
+    if (runsPass('checksum') && await page.$('#verify-checksum')) {
       row('checksum', await pagePass(page, () => page.click('#verify-checksum'), () => `checksum ${document.querySelector('#checksum-status')?.dataset.status || 'not shown'}`));
     }
   } finally {
@@ -258,7 +278,7 @@ const earlier = (file, side, keep) => {
 if (options['cli-rows']) earlier(options['cli-rows'], 'cli', () => true);
 const cliSizes = options['cli-rows'] ? [...new Set(all.filter((r) => r.side === 'cli').map((r) => r.gb))] : sizesOf(options['cli-sizes']), pageSizes = sizesOf(options['page-sizes']);
 // An earlier row is kept unless this run measures its format at its size again.
-if (options['page-rows']) earlier(options['page-rows'], 'page', (row) => !(pageFormats.includes(row.ext) && pageSizes.includes(row.gb)));
+if (options['page-rows']) for (const file of options['page-rows'].split(',')) earlier(file, 'page', (row) => !(pageFormats.includes(row.ext) && pageSizes.includes(row.gb) && runsPass(row.pass)));
 try {
   for (const ext of formats) for (const gb of [...new Set([...(options['cli-rows'] ? [] : cliSizes), ...(pageFormats.includes(ext) ? pageSizes : [])])]) await warm(ext, gb);
   if (!options['cli-rows']) for (const ext of formats) for (const gb of cliSizes) all.push(...await cliRows(ext, gb));

@@ -671,7 +671,6 @@ const ops = {
   // pending event is 30 + 30 s); fetched first, the code does not depend on it. Not reproduced here.
   prepareOutputs: async () => { await Promise.all([outputJobs(), loadFullModule()]); },
   writeOutput: async (args, progress) => (await outputJobs()).writeOutput(args, progress),
-  checkOutput: async (args, progress) => (await outputJobs()).checkOutput(args, progress),
   takeOutput: async (args, progress) => (await outputJobs()).takeOutput(args, progress),
   discardOutput: async (args, progress) => { if (outputs) await (await outputs).discardOutput(args, progress); },
 };

@@ -210,6 +210,10 @@ for (const engine of ['firefox', 'webkit']) {
       assert.equal(await opened(b, basename(path)), 'summary');
       const state = await extractRange(b, '2', '5.5');
       assert.equal(state, 'done', await b.text('#output-result'));
+      // The written file, checked in a worker of its own (web/src/output-check.js).
+      const verdict = await b.evaluate(() => ({ ...document.querySelector('#output-verdict')?.dataset }));
+      assert.equal(verdict.verdict, 'valid', await b.text('#output-result'));
+      assert.ok(Number(verdict.memory) > 0, 'the checking worker reports its memory');
       // The download link: its name, and the bytes it hands out.
       const link = await b.evaluate(async () => {
         const a = document.querySelector('#output-download');

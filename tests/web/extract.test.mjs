@@ -186,6 +186,38 @@ test('a BDDF extract sets its new index aside in OPFS, says so, leaves no scratc
   await page.context().close();
 });
 
+// The written file is checked in a worker of its own (web/src/output-check.js): the job worker
+// keeps the log open and never holds the output's index beside the log's. Its Cancel stops that
+// worker only: the file is complete and kept, and the job worker writes the next output at once.
+test('the check of a written file runs in a worker of its own: its Cancel keeps the file and the job worker\'s open log', async (t) => {
+  if (skip(t)) return;
+  const page = await env.newPage({ query: '?nodemo&test-hold-output-check' });
+  await openTab(page, files.bddf);
+  await page.click('#extract-series button:has-text("none")');
+  await page.check('#extract-series input[value="0"]');
+  await page.click('#extract-run');
+  await page.waitForFunction(() => typeof window.releaseOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  const jobs = await page.evaluate(() => ({ source: Boolean(window.logscope.jobsClient().source), waiting: [...window.logscope.jobsClient().pending.values()].map((p) => p.op) }));
+  assert.deepEqual(jobs, { source: true, waiting: [] }, 'the job worker is not the one checking');
+  const spawns = await page.evaluate(() => window.logscope.jobsClient().spawns);
+  await page.click('#progress button:has-text("Cancel")');
+  await page.waitForSelector('#output-verdict[data-verdict="cancelled"]', { timeout: 30_000 });
+  const path = await finished(page, 'spot.extract.bddf');
+  const written = cliJson('check', '--json', path);
+  assert.equal(written.report.details.checksum.status, 'valid', 'the file kept after the Cancel is complete');
+  assert.equal(await page.evaluate(() => Boolean(window.logscope.jobsClient().source)), true, 'the job worker still has the log open');
+  // The next extract: written by the same job worker, and this time checked to its end.
+  assert.equal(await page.evaluate(() => window.logscope.jobsClient().spawns), spawns, 'the job worker was not replaced');
+  await page.click('#extract-run');
+  await page.waitForFunction(() => typeof window.releaseOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  await page.evaluate(() => window.releaseOutputCheck());
+  await page.waitForSelector('#output-verdict[data-verdict="valid"]', { timeout: 60_000 });
+  assert.ok(Number(await page.getAttribute('#output-verdict', 'data-memory')) > 0, 'the checking worker\'s memory is reported');
+  assert.equal(await page.evaluate(() => window.logscope.jobsClient().spawns), spawns);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('export a topic as CSV and as JSON Lines: byte for byte what `logscope export` writes', async (t) => {
   if (skip(t)) return;
   const page = await env.newPage();

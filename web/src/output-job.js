@@ -261,7 +261,7 @@ export class MemoryOutput {
 /** @typedef {OpfsOutput | MemoryOutput} Output */
 /** @typedef {import('./types.js').WorkerOps} WorkerOps */
 /**
- * @typedef {{[Op in 'writeOutput' | 'checkOutput' | 'takeOutput' | 'discardOutput']: (args: WorkerOps[Op]['args'], progress: import('./types.js').ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} OutputHandlers
+ * @typedef {{[Op in 'writeOutput' | 'takeOutput' | 'discardOutput']: (args: WorkerOps[Op]['args'], progress: import('./types.js').ProgressFn) => WorkerOps[Op]['result'] | Promise<WorkerOps[Op]['result']>}} OutputHandlers
  */
 /**
  * @param {() => Promise<{Module: import('./types.js').LogscopeModule, inspector: import('./types.js').WasmInspector}>} writer
@@ -341,34 +341,6 @@ export function outputOps(writer) {
         ? { cap: target.cap, peakHeld: target.peakHeld, kept: target.kept, streamed, noStream: target.download?.refused ?? (target.download ? '' : 'this page offers no streamed download') }
         : {};
       return { result, size: target.size, storage: target.storage, ...memoryFacts };
-    },
-
-    // The codec's full check of the output, read back through the same handle (or memory).
-    // In the full module, which wrote it and reads every format.
-    async checkOutput(_, progress) {
-      if (!output) throw new Error('no output to check');
-      const { Module } = await writer();
-      const target = output;
-      const checker = new Module.Inspector(target.size, (offset, length, pointer) => target.readInto(offset, Module.HEAPU8.subarray(pointer, pointer + length)));
-      try {
-        /** @type {import('./types.js').Detection} */
-        const detection = JSON.parse(checker.detection());
-        if (!checker.known()) return { error: `the written file is not recognised (${detection.diagnosis})` };
-        /** @type {import('./types.js').Report} */
-        const report = JSON.parse(checker.check(progress));
-        if (report.error) return { error: report.error };
-        const problems = (report.problems || []).filter((p) => p.severity !== 'info');
-        return {
-          format: report.format_label || detection.label,
-          checksum: report.details?.checksum?.status ?? null,
-          counts: report.file?.counts || {},
-          errors: problems.filter((p) => p.severity === 'error').length,
-          warnings: problems.filter((p) => p.severity === 'warning').length,
-          problems: problems.slice(0, 50),
-        };
-      } finally {
-        checker.delete();
-      }
     },
 
     // The finished output for the page: a File in OPFS (closed, so it can be read), or a Blob.

@@ -7,6 +7,7 @@ import { h, clear, formatBytes, formatCount, hexOffset, plural } from './dom.js'
 // (output-job.js MEMORY_CAP, which is fetched with the first output, not imported here).
 const capText = (bytes) => (bytes ? `${Math.round(Number(bytes) / (1024 * 1024))} MB` : 'memory cap');
 
+// (data-memory: the checking worker's peak WebAssembly memory, for bench/scale-end.mjs)
 function verdict(check) {
   if (!check) return null;
   if (check.cancelled) return h('p.check-status.tone-warn#output-verdict', { dataset: { verdict: 'cancelled' } }, 'The check of the written file was cancelled; the file itself is complete.');
@@ -16,7 +17,7 @@ function verdict(check) {
   if (check.checksum && check.checksum !== 'not_applicable') parts.push(`checksum ${check.checksum}`);
   parts.push(plural(check.errors, 'error'), plural(check.warnings, 'warning'));
   return [
-    h(`p.check-status.${clean ? 'tone-ok' : 'tone-bad'}#output-verdict`, { dataset: { verdict: clean ? 'valid' : 'problems', errors: check.errors, warnings: check.warnings, checksum: check.checksum ?? '' } },
+    h(`p.check-status.${clean ? 'tone-ok' : 'tone-bad'}#output-verdict`, { dataset: { verdict: clean ? 'valid' : 'problems', errors: check.errors, warnings: check.warnings, checksum: check.checksum ?? '', memory: check.memory } },
       h('span.dot'), h('span', {}, parts.join(', '), ' — ', h('strong', {}, clean ? 'the written file is valid' : 'the written file has problems'))),
     check.problems?.length ? h('ul.output-problems', {}, check.problems.map((p) => h('li', {}, h('span.mono', {}, `${p.severity} @${hexOffset(p.offset)} ${p.code}: `), p.message))) : null,
   ];

@@ -33,6 +33,13 @@ async function downloadOffer(id, downloadName) {
   return prepareDownload(worker.base, id, downloadName);
 }
 
+// The written file as a File (one held in memory is a Blob of its pieces), to open as any file.
+/**
+ * @param {Blob} blob
+ * @param {string} name
+ */
+const asFile = (blob, name) => (blob instanceof File ? blob : new File([blob], name));
+
 // The bar and its Cancel start first, as session.longJob's do: the job worker opens its own copy
 // of the file on first use (a big index takes seconds), and the bar shows its bytes meanwhile
 // (phase 'opening'). A Cancel before the writing starts (the open, or the steps after it) stops
@@ -80,19 +87,25 @@ export async function runOutput(session, progress, { job, options, label, downlo
       progress.finish('Saved to your Downloads.', onProgress);
       return { state: 'done', name, written, check: null, file: null };
     }
+    const file = await session.result(jobs.call('takeOutput'));
+    /** @type {import('./types.js').OutputCheck | {cancelled: true} | null} */
     let check = null;
     if (job !== 'export') {
       progress.finish('', onProgress); // the writing's task, so the check does not wait behind it
-      onProgress = progress.start('Checking the written file', { total: written.size, onCancel, queue: 'jobs' });
+      // The check runs in a worker of its own (output-check.js); its Cancel stops that worker.
+      let stopCheck = () => {};
+      onProgress = progress.start('Checking the written file', { total: written.size, onCancel: () => stopCheck(), queue: 'jobs' });
+      const { checkWritten } = await import('./output-check.js');
       try {
-        check = await session.result(jobs.call('checkOutput', {}, { onProgress }));
+        check = await session.result(checkWritten(asFile(file, name), { onProgress, started: (stop) => { stopCheck = stop; } }));
       } catch (error) {
         // The file is complete: a check stopped by the user still leaves it to download.
-        if (!(error instanceof CancelledError) || written.storage !== 'opfs') throw error;
+        if (!(error instanceof CancelledError)) throw error;
         check = { cancelled: true };
+      } finally {
+        stopCheck(); // (a session that ended while it ran: the worker goes too)
       }
     }
-    const file = check?.cancelled ? await outputs.fileOf(name) : await session.result(jobs.call('takeOutput'));
     progress.finish('', onProgress);
     return { state: 'done', name, written, check, file };
   } catch (error) {

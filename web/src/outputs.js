@@ -54,18 +54,6 @@ export async function remove(name) {
   }
 }
 
-// The File of a finished output, when the worker could not hand it over (stopped during the check).
-export async function fileOf(name) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await (await (await directory()).getFileHandle(name)).getFile();
-    } catch (error) {
-      if (attempt >= 10 || /** @type {import('./types.js').ErrorLike | null | undefined} */ (error)?.name === 'NotFoundError') throw error;
-      await delay(200);
-    }
-  }
-}
-
 // Removes the outputs of pages that are gone (their lock is free).
 export async function removeStale() {
   if (!navigator.locks || !navigator.storage?.getDirectory) return;

@@ -542,8 +542,9 @@ export {};
  */
 
 /**
- * `checkOutput`'s answer: the written file's check, or why there is none.
- * @typedef {{error: string} | {format: string, checksum: string | null, counts: {[name: string]: number}, errors: number, warnings: number, problems: Problem[]}} OutputCheck
+ * The written file's check (output-check.js), or why there is none; `memory`: the peak WebAssembly
+ * memory of the worker that checked it.
+ * @typedef {{error: string} | {format: string, checksum: string | null, counts: {[name: string]: number}, errors: number, warnings: number, problems: Problem[], memory: number}} OutputCheck
  */
 
 /** extract's and export's options, as the CLI's arguments (wasm/output_jobs.h). @typedef {{[key: string]: JsonValue}} OutputOptions */
@@ -578,7 +579,6 @@ export {};
  * @property {{args: {}, result: void}} prepareOutputs fetches the code that writes outputs (output-job.js and the full module)
  * @property {{args: {job: 'extract' | 'export', options: OutputOptions, name: string, memory: boolean, cap?: number,
  *   download?: import('./output-job.js').DownloadOffer | null}, result: WrittenOutput}} writeOutput
- * @property {{args: {}, result: OutputCheck}} checkOutput
  * @property {{args: {}, result: File | Blob}} takeOutput
  * @property {{args: {}, result: void}} discardOutput
  * @property {{args: {sets: SchemaSetData[]}, result: {loads: SchemaSetLoad[], applied: boolean}}} useSchemas read the file in the full module with these protobuf schemas

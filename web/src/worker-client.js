@@ -82,7 +82,7 @@ function codecModule() {
 const DOING = {
   open: 'opening the file', summary: 'reading the summary', checksum: 'verifying the checksum', check: 'checking every record',
   checkFile: 'checking a file', infoReport: 'reading every chunk header', infoText: 'writing the info text', fileMap: 'mapping the file',
-  query: 'answering a query', search: 'searching the file', writeOutput: 'writing the output', checkOutput: 'checking the output',
+  query: 'answering a query', search: 'searching the file', writeOutput: 'writing the output',
   useSchemas: 'loading the schemas', bytes: 'reading bytes', decode: 'decoding a record',
 };
 
