@@ -68,6 +68,9 @@ function inlinedOptions() {
 // The single-file build inlines one module, the full module (it holds the view module's code).
 const singleFile = () => Boolean(/** @type {{LOGSCOPE_WASM_BASE64?: string}} */ (/** @type {unknown} */ (self)).LOGSCOPE_WASM_BASE64);
 
+// Whether the page asked for the view module's heap to be prepared while no file is open (WorkerConfig).
+let heapEarly = true;
+
 // Loading the module is a few long steps that block this worker (in the single-file build:
 // decoding the inlined wasm, compiling it, preparing the heap), each several seconds in WebKit on
 // a loaded machine: a beat after each tells the page's watchdog (worker-client.js) it is alive.
@@ -78,6 +81,7 @@ function loadModule() {
     // @ts-ignore -- gen/ is not part of the typecheck (and may not be built yet)
     modulePromise = Promise.all([singleFile() ? import('./gen/logscope-full.mjs') : import('./gen/logscope.mjs'), configured])
       .then(async ([/** @type {{default: import('./src/types.js').LogscopeFactory}} */ m, config]) => {
+        heapEarly = config.prepareHeap !== false;
         const compiled = !singleFile() && config.codecFromPage
           ? await Promise.race([codecFromPage, new Promise((resolve) => setTimeout(() => resolve(null), CODEC_WAIT_MS))])
           : null;
@@ -91,7 +95,8 @@ function loadModule() {
         beat();
         // Grow the heap and touch it once now, while no file is open: the first touch of fresh
         // memory is slow, and opening a big index would otherwise pay for it (wasm/bindings.cpp).
-        if (!openAsked) prepareHeapOnce(Module);
+        // (Not in a job worker: it prepares the heap of the module it opens in, when it opens.)
+        if (!openAsked && heapEarly) prepareHeapOnce(Module);
         beat();
         formatTable = JSON.parse(Module.formats());
         return Module;

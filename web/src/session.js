@@ -37,7 +37,7 @@ export function spareWorkers() {
   const client = new WorkerClient();
   if (!warmedUp) client.warmUp();
   warmedUp = true;
-  return { client, jobs: new WorkerClient() };
+  return { client, jobs: new WorkerClient({ prepareHeap: false }) };
 }
 
 // Events: detected (the format is known), unknown (not a log), summary (summary and report are
@@ -63,10 +63,10 @@ export class Session extends EventTarget {
     this.progress = progress;
     this.aborter = new AbortController();
     this.signal = this.aborter.signal;
-    /** @type {(client: WorkerClient | undefined) => WorkerClient} */
-    const reuse = (client) => (client && !client.crashed ? client : new WorkerClient());
+    /** @type {(client: WorkerClient | undefined, options?: {prepareHeap?: boolean}) => WorkerClient} */
+    const reuse = (client, options = {}) => (client && !client.crashed ? client : new WorkerClient(options));
     this.client = reuse(workers?.client);
-    this.jobs = reuse(workers?.jobs);
+    this.jobs = reuse(workers?.jobs, { prepareHeap: false });
     for (const client of [this.client, this.jobs]) {
       client.onCrash = (message) => { if (!this.aborted) onCrash(this, message); };
       client.onChanged = (message) => { if (!this.aborted) onChanged(this, message); };

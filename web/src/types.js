@@ -595,8 +595,9 @@ export {};
 /**
  * The `configure` request (worker-client.js spawn): the cores a pass may use, whether helper
  * workers may be started and how long each has to start, whether one may start ahead of need now
- * (else the page sends `prepareHelpers` once it has loaded), and the tests' hooks.
- * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number, prepareHelpers?: boolean,
+ * (else the page sends `prepareHelpers` once it has loaded), whether the view module's heap is
+ * grown while no file is open (`prepareHeap`), and the tests' hooks.
+ * @typedef {{cores: number, helpers?: boolean, helperStartMs?: number, prepareHelpers?: boolean, prepareHeap?: boolean,
  *   test?: {freezeOnHelperStart?: boolean, workerCannotRead?: boolean}, codecFromPage?: boolean}} WorkerConfig
  */
 
