@@ -173,8 +173,7 @@ class ActorReferencesAlongside : public ScanRider {
 
   size_t payload_need(const PacketRef& packet) const override {
     if (is_frame_start(packet)) return 24;
-    bool fits = packet.size <= SequentialReader::Options().max_view - 5;
-    return wanted_[packet.id] && fits ? packet.size : 0;
+    return wanted_[packet.id] && fits_one_view(packet.size, SequentialReader::Options().max_view) ? packet.size : 0;
   }
 
   void on_packet(const PacketRef& packet, const uint8_t* payload, const LogScanner& scanner) override {

@@ -91,7 +91,7 @@ void PacketFeed::push(const uint8_t* data, size_t size) {
     std::memcpy(&packet.size, bytes + 1, 4);
     if (packet.size > end_ - position_ - 5) return stop(PacketWalker::Step::CutInPayload, packet);
     size_t need = need_(packet);
-    bool too_large = need > max_view_ - std::min<size_t>(max_view_, 5);
+    bool too_large = !fits_one_view(need, max_view_);
     if (!too_large && have < 5 + need) {
       if (!piece.gather(pending_, 5 + need)) return;
       continue;

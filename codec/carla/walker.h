@@ -42,6 +42,11 @@ struct PacketRef {
   uint64_t end() const { return offset + 5 + size; }
 };
 
+// Whether a packet's header and `need` bytes of its payload fit in one view of at most `max_view`
+// bytes. PacketStream::payload (whose reader refuses a larger view) and PacketFeed hand over only
+// those; a pass that rides along a walk asks by the same rule.
+inline bool fits_one_view(uint64_t need, size_t max_view) { return need <= max_view - std::min<size_t>(max_view, 5); }
+
 class PacketWalker {
  public:
   enum class Step { Packet, End, CutInHeader, CutInPayload };
