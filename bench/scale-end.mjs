@@ -347,9 +347,13 @@ ${options['page-rows'] ? `These rows come from an earlier run of this script (\`
 
 ` : ''}Headless Chromium opens \`?url=\` and runs each pass from its tab, as a user does, to its end:
 the summary (a CARLA log's is a scan of every byte), the Timeline tab, a full check, an extract
-of the first source listed, an export of the first, and the checksum. *Worker* is the WebAssembly
+of the first source listed, an export of the first, and the checksum (a run with \`--page-passes\`
+runs only those named after the summary). *Worker* is the WebAssembly
 memory of the worker that ran it (the view worker for the summary and timeline, else the job
-worker), with its modules' and helpers': wasm memory never shrinks, so it is the worker's peak;
+worker), with its modules' and helpers': wasm memory never shrinks, so it is the worker's peak
+(the output's JSON lines give each module's share, \`parts\`). *extract: its check* is the
+written file's check, in a worker of its own that ends with it (web/src/output-check.js), during
+the extract's time: that worker's memory at its end;
 for a pass of the job worker, *a → b* is its memory once the pass ran (its first progress with
 bytes done, after the job worker's own open of the file) and at its end. The worker's read-ahead
 ring is shared memory beside it, not counted there: 32 MiB before commit 45344ef, 48 MiB
