@@ -189,7 +189,8 @@ test('a BDDF extract sets its new index aside in OPFS, says so, leaves no scratc
 // The written file is checked in a worker of its own (web/src/output-check.js): the job worker
 // keeps the log open and never holds the output's index beside the log's. Its Cancel stops that
 // worker only: the file is complete and kept, and the job worker writes the next output at once.
-test('the check of a written file runs in a worker of its own: its Cancel keeps the file and the job worker\'s open log', async (t) => {
+// A crash of that worker keeps the file too, and says why it is unchecked.
+test('the check of a written file runs in a worker of its own: its Cancel or its crash keeps the file and the job worker\'s open log', async (t) => {
   if (skip(t)) return;
   const page = await env.newPage({ query: '?nodemo&test-hold-output-check' });
   await openTab(page, files.bddf);
@@ -213,6 +214,15 @@ test('the check of a written file runs in a worker of its own: its Cancel keeps 
   await page.evaluate(() => window.releaseOutputCheck());
   await page.waitForSelector('#output-verdict[data-verdict="valid"]', { timeout: 60_000 });
   assert.ok(Number(await page.getAttribute('#output-verdict', 'data-memory')) > 0, 'the checking worker\'s memory is reported');
+  // A third: its checking worker crashes. The file is complete, kept and offered, unchecked, with why.
+  await page.click('#extract-run');
+  await page.waitForFunction(() => typeof window.crashOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  await page.evaluate(() => window.crashOutputCheck());
+  await page.waitForSelector('#output-verdict[data-verdict="error"]', { timeout: 60_000 });
+  assert.match(await page.textContent('#output-verdict'), /could not be checked: .*simulated worker crash/);
+  await screenshot(page, 'extract-check-crashed');
+  const kept = await finished(page, 'spot.extract.bddf');
+  assert.equal(cliJson('check', '--json', kept).report.details.checksum.status, 'valid');
   assert.equal(await page.evaluate(() => window.logscope.jobsClient().spawns), spawns);
   assert.deepEqual(page.errors, []);
   await page.context().close();

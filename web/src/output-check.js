@@ -7,9 +7,16 @@
 import { CancelledError, WorkerClient } from './worker-client.js';
 
 // ?test-hold-output-check (tests only): the check waits, its worker running, until the page's
-// window.releaseOutputCheck() is called, so that a test can press its Cancel.
-const held = () => (new URLSearchParams(globalThis.location?.search || '').has('test-hold-output-check')
-  ? new Promise((release) => { /** @type {{releaseOutputCheck?: () => void}} */ (globalThis).releaseOutputCheck = () => release(undefined); })
+// window.releaseOutputCheck() is called, so that a test can press its Cancel, or crash that
+// worker first (window.crashOutputCheck()).
+/** @typedef {{releaseOutputCheck?: () => void, crashOutputCheck?: () => void}} CheckHooks */
+/** @param {WorkerClient} checker */
+const held = (checker) => (new URLSearchParams(globalThis.location?.search || '').has('test-hold-output-check')
+  ? new Promise((release) => {
+    const hooks = /** @type {CheckHooks} */ (globalThis);
+    hooks.releaseOutputCheck = () => release(undefined);
+    hooks.crashOutputCheck = () => { checker.worker.postMessage({ id: -1, op: '__crash__' }); release(undefined); };
+  })
   : null);
 
 /**
@@ -29,7 +36,7 @@ export async function checkWritten(file, { onProgress, started }) {
     checker.dispose(new CancelledError());
     stop(new CancelledError());
   });
-  const hold = held();
+  const hold = held(checker);
   try {
     if (hold) await Promise.race([hold, stopped]);
     const opened = await checker.open({ kind: 'file', file });
@@ -49,7 +56,10 @@ export async function checkWritten(file, { onProgress, started }) {
       memory: Math.max(checker.memory, wasm + full + offload + hash),
     };
   } finally {
-    if (hold) delete /** @type {{releaseOutputCheck?: () => void}} */ (globalThis).releaseOutputCheck;
+    if (hold) {
+      delete /** @type {CheckHooks} */ (globalThis).releaseOutputCheck;
+      delete /** @type {CheckHooks} */ (globalThis).crashOutputCheck;
+    }
     if (!checker.disposed) checker.dispose();
   }
 }

@@ -99,9 +99,11 @@ export async function runOutput(session, progress, { job, options, label, downlo
       try {
         check = await session.result(checkWritten(asFile(file, name), { onProgress, started: (stop) => { stopCheck = stop; } }));
       } catch (error) {
-        // The file is complete: a check stopped by the user still leaves it to download.
-        if (!(error instanceof CancelledError)) throw error;
-        check = { cancelled: true };
+        // The file is complete: a check stopped by the user, or one whose worker failed (it
+        // crashed, or ran out of memory), still leaves it to download, with why it is unchecked.
+        if (isAbort(error)) throw error; // the session ended
+        check = error instanceof CancelledError ? { cancelled: true }
+          : { error: String(/** @type {import('./types.js').ErrorLike | null | undefined} */ (error)?.message || error) };
       } finally {
         stopCheck(); // (a session that ended while it ran: the worker goes too)
       }
