@@ -53,6 +53,18 @@ function plainBag(path) {
   return readFileSync(out);
 }
 
+// Extracts one BDDF series (its number as text) from the open tab.
+async function extractSeries(page, series) {
+  await page.click('#extract-series button:has-text("none")');
+  await page.check(`#extract-series input[value="${series}"]`);
+  await page.click('#extract-run');
+}
+
+// Waits until the check of the written file is held (?test-hold-output-check) with `hook` offered.
+async function checkHeld(page, hook) {
+  await page.waitForFunction((name) => typeof window[name] === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), hook, { timeout: 60_000 });
+}
+
 async function openTab(page, path) {
   await openSettled(page, path);
   await page.click('#tab-extract');
@@ -162,9 +174,7 @@ test('a BDDF extract sets its new index aside in OPFS, says so, leaves no scratc
   execFileSync(cli, ['make-demo-bddf', input, '--size-mb', '30'], { stdio: 'ignore' }); // 4141 RobotState blocks
   const page = await env.newPage();
   await openTab(page, input);
-  await page.click('#extract-series button:has-text("none")');
-  await page.check('#extract-series input[value="0"]');
-  await page.click('#extract-run');
+  await extractSeries(page, '0');
   const path = await finished(page, 'spot30.extract.bddf');
   assert.equal(await page.getAttribute('#output-storage', 'data-storage'), 'opfs');
   assert.match(await page.textContent('#output-result'), /the new block index waited in a scratch file while the blocks were written: \d+ bytes/);
@@ -194,10 +204,8 @@ test('the check of a written file runs in a worker of its own: its Cancel or its
   if (skip(t)) return;
   const page = await env.newPage({ query: '?nodemo&test-hold-output-check' });
   await openTab(page, files.bddf);
-  await page.click('#extract-series button:has-text("none")');
-  await page.check('#extract-series input[value="0"]');
-  await page.click('#extract-run');
-  await page.waitForFunction(() => typeof window.releaseOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  await extractSeries(page, '0');
+  await checkHeld(page, 'releaseOutputCheck');
   const jobs = await page.evaluate(() => ({ source: Boolean(window.logscope.jobsClient().source), waiting: [...window.logscope.jobsClient().pending.values()].map((p) => p.op) }));
   assert.deepEqual(jobs, { source: true, waiting: [] }, 'the job worker is not the one checking');
   const spawns = await page.evaluate(() => window.logscope.jobsClient().spawns);
@@ -210,13 +218,13 @@ test('the check of a written file runs in a worker of its own: its Cancel or its
   // The next extract: written by the same job worker, and this time checked to its end.
   assert.equal(await page.evaluate(() => window.logscope.jobsClient().spawns), spawns, 'the job worker was not replaced');
   await page.click('#extract-run');
-  await page.waitForFunction(() => typeof window.releaseOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  await checkHeld(page, 'releaseOutputCheck');
   await page.evaluate(() => window.releaseOutputCheck());
   await page.waitForSelector('#output-verdict[data-verdict="valid"]', { timeout: 60_000 });
   assert.ok(Number(await page.getAttribute('#output-verdict', 'data-memory')) > 0, 'the checking worker\'s memory is reported');
   // A third: its checking worker crashes. The file is complete, kept and offered, unchecked, with why.
   await page.click('#extract-run');
-  await page.waitForFunction(() => typeof window.crashOutputCheck === 'function' && document.querySelector('#progress .progress-label')?.textContent.includes('Checking the written file'), null, { timeout: 60_000 });
+  await checkHeld(page, 'crashOutputCheck');
   await page.evaluate(() => window.crashOutputCheck());
   await page.waitForSelector('#output-verdict[data-verdict="error"]', { timeout: 60_000 });
   assert.match(await page.textContent('#output-verdict'), /could not be checked: .*simulated worker crash/);
@@ -322,9 +330,7 @@ test('without OPFS (?opfs=off) the output is held in memory and says so', async 
   if (skip(t)) return;
   const page = await env.newPage({ query: '?nodemo&opfs=off' });
   await openTab(page, files.bddf);
-  await page.click('#extract-series button:has-text("none")');
-  await page.check('#extract-series input[value="3"]');
-  await page.click('#extract-run');
+  await extractSeries(page, '3');
   const path = await finished(page, 'spot.extract.bddf');
   assert.equal(await page.getAttribute('#output-storage', 'data-storage'), 'memory');
   assert.match(await page.textContent('#output-storage'), /256 MB/);
