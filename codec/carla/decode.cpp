@@ -84,6 +84,13 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
   return true;
 }
 
+void check_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, ActorCheck& check) {
+  const PacketType* type = packet_type(id, variant);
+  if (!type || !type->has_check() || (type->ue4_only() && variant.doubles)) return;
+  PayloadReader r(data, size, variant);
+  type->check_payload(r, size, check);
+}
+
 bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, std::string* why) {
   const PacketType* type = packet_type(id, variant);
   if (!type) return true;

@@ -47,6 +47,10 @@ struct DecodedPacket {
 // Decodes a payload. Returns out->ok. User and unknown ids are "ok" with no content.
 bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, DecodedPacket* out);
 
+// The doctor's check hooks (packet_table.h) on each record decode_packet would keep, read one at
+// a time without keeping them. Nothing for ids without hooks, and for undecoded (UE5-unknown) layouts.
+void check_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, ActorCheck& check);
+
 // Whether a payload's declared size fits the layout of its id under a variant, without keeping
 // the records (fast path for fixed-size records). `why` gets a sentence when it does not fit.
 bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, std::string* why);

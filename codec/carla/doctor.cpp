@@ -35,21 +35,20 @@ class ActorLives : public ActorCheck {
   void at(const FrameStartRecord& frame, const PacketRef& packet) { frame_ = frame.id, offset_ = packet.offset; }
 
   void created(uint32_t id, const std::string& blueprint) override {
-    auto it = actors_.find(id);
-    if (it != actors_.end() && it->second == Life::Alive)
+    if (actors_.life(id) == Life::Alive)
       warn("carla.actor.created_twice", "actor " + std::to_string(id) + " (" + blueprint + ") is created again" + in_frame() + " while it still exists");
-    actors_[id] = Life::Alive;
+    actors_.set(id, Life::Alive);
   }
   void destroyed(uint32_t id) override {
-    auto it = actors_.find(id);
-    if (it == actors_.end())
+    Life life = actors_.life(id);
+    if (life == Life::Never)
       warn("carla.actor.destroy_unknown", "actor " + std::to_string(id) + " is destroyed" + in_frame() + " but was never created");
-    else if (it->second == Life::Destroyed)
+    else if (life == Life::Destroyed)
       warn("carla.actor.destroyed_twice", "actor " + std::to_string(id) + " is destroyed again" + in_frame());
     else
-      it->second = Life::Destroyed;
+      actors_.set(id, Life::Destroyed);
   }
-  bool known(uint32_t id) const override { return actors_.count(id) > 0; }
+  bool known(uint32_t id) const override { return actors_.life(id) != Life::Never; }
   void not_an_actor() override {
     if (!non_actor_sides_++) first_non_actor_ = offset_;
   }
@@ -64,9 +63,33 @@ class ActorLives : public ActorCheck {
   }
 
  private:
-  enum class Life : uint8_t { Alive, Destroyed };
+  enum class Life : uint8_t { Never, Alive, Destroyed };
+  // Every position of every frame asks for its actor: ids are small counters in CARLA, so the
+  // first 64 Ki are a flat table (grown to the largest seen), the rest a map.
+  class Book {
+   public:
+    Life life(uint32_t id) const {
+      if (id < dense_.size()) return dense_[id];
+      if (id < kDense) return Life::Never;
+      auto it = sparse_.find(id);
+      return it == sparse_.end() ? Life::Never : it->second;
+    }
+    void set(uint32_t id, Life life) {
+      if (id >= kDense) {
+        sparse_[id] = life;
+        return;
+      }
+      if (id >= dense_.size()) dense_.resize(id + 1, Life::Never);
+      dense_[id] = life;
+    }
+
+   private:
+    static constexpr uint32_t kDense = 1u << 16;
+    std::vector<Life> dense_;
+    std::unordered_map<uint32_t, Life> sparse_;
+  };
   ProblemLog& log_;
-  std::unordered_map<uint32_t, Life> actors_;
+  Book actors_;
   uint64_t frame_ = 0, offset_ = 0;
   uint64_t non_actor_sides_ = 0, first_non_actor_ = 0;
 };
@@ -90,11 +113,8 @@ class ActorReferenceCheck {
   }
   // A wanted packet, with its whole payload, in the frame that holds it.
   void packet(const FrameStartRecord& frame, const PacketRef& packet, const uint8_t* payload) {
-    DecodedPacket p;
-    decode_packet(packet.id, payload, packet.size, variant_, &p);
-    if (!p.type || !p.list) return;
     lives_.at(frame, packet);
-    p.type->check_records(lives_, p.list);
+    check_packet(packet.id, payload, packet.size, variant_, lives_);
   }
   std::vector<Problem> finish() {
     lives_.finish();
@@ -168,6 +188,9 @@ class ActorReferencesAlongside : public ScanRider {
       for (int c = 0; c < kVariantCandidates; ++c) {
         const PacketType* type = packet_type(static_cast<uint8_t>(id), variant_candidate(c));
         if (type && type->has_check()) wanted_[id] = true;
+        int same = 0;  // the first candidate that reads `id` as c does
+        while (!(reading(static_cast<uint8_t>(id), same) == reading(static_cast<uint8_t>(id), c))) ++same;
+        reads_as_[id][c] = static_cast<uint8_t>(same);
       }
   }
 
@@ -225,8 +248,19 @@ class ActorReferencesAlongside : public ScanRider {
     return std::nullopt;
   }
 
+  // Whether every candidate of `mask` reads `id` alike.
+  bool alike(uint8_t id, uint32_t mask) const {
+    uint8_t first = reads_as_[id][lowest(mask)];
+    for (uint32_t rest = mask; rest; rest &= rest - 1)
+      if (reads_as_[id][lowest(rest)] != first) return false;
+    return true;
+  }
+
   // Drops the candidates out of the lead, and splits each branch by how its candidates read `id`.
   void split(uint8_t id, uint32_t leading) {
+    bool same = true;  // nearly always, after the first packets: nothing to rebuild
+    for (const Branch& branch : branches_) same = same && (branch.candidates & leading) == branch.candidates && alike(id, branch.candidates);
+    if (same) return;
     std::vector<Branch> next;
     for (Branch& branch : branches_) {
       uint32_t left = branch.candidates & leading;
@@ -246,6 +280,7 @@ class ActorReferencesAlongside : public ScanRider {
 
   std::vector<Branch> branches_;
   bool wanted_[256] = {};  // a check reads this id under some candidate
+  uint8_t reads_as_[256][kVariantCandidates] = {};  // the first candidate that reads the id alike
   FrameStartRecord frame_;
   uint64_t read_end_ = 0;  // the end of the last wanted packet
 };

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <string>
 
+#include "carla/decode.h"
 #include "carla/inspector.h"
+#include "carla/payload.h"
 #include "carla/queries.h"
 #include "carla/reader.h"
 #include "carla/writer.h"
@@ -207,6 +209,68 @@ TEST_CASE("carla damaged packets: lying sizes and counts, unknown ids, packets o
     CHECK(has_code(inspector->check(nullptr).problems, "carla.header.bad_magic"));
     CHECK(inspector->child_count("") >= 1);
   }
+}
+
+// What the doctor's hooks asked, in order.
+struct AskedActors : ActorCheck {
+  std::vector<uint32_t> asked;
+  void created(uint32_t, const std::string&) override {}
+  void destroyed(uint32_t) override {}
+  bool known(uint32_t id) const override {
+    const_cast<AskedActors*>(this)->asked.push_back(id);
+    return true;
+  }
+  void not_an_actor() override {}
+  void warn(const char*, const std::string&) override {}
+  std::string in_frame() const override { return ""; }
+};
+
+TEST_CASE("the doctor's hooks see exactly the records decode_packet keeps") {
+  Variant ue4;  // 0.9.x float layout
+  std::vector<uint8_t> payload;
+  PayloadWriter w(payload, ue4);
+  w.u16(3);  // three declared, two and a half present
+  for (uint32_t id : {5u, 70000u, 9u}) {
+    w.u32(id);
+    w.vec({1, 2, 3});
+    w.vec({4, 5, 6});
+  }
+  payload.resize(payload.size() - 10);
+  DecodedPacket decoded;
+  CHECK_FALSE(decode_packet(kPosition, payload.data(), payload.size(), ue4, &decoded));
+  REQUIRE(record_count(decoded) == 2);
+  AskedActors hooks;
+  check_packet(kPosition, payload.data(), payload.size(), ue4, hooks);
+  CHECK(hooks.asked == std::vector<uint32_t>{5, 70000});
+  SUBCASE("a count without its bytes, and an id without hooks, ask nothing") {
+    AskedActors none;
+    check_packet(kPosition, payload.data(), 1, ue4, none);
+    check_packet(kKinematics, payload.data(), payload.size(), ue4, none);
+    CHECK(none.asked.empty());
+  }
+}
+
+TEST_CASE("actor lives past the flat table's 64 Ki ids are kept too") {
+  LogWriter w;
+  w.header(1637671165, "Town02");
+  w.frame_start(1, -1.0, 0);
+  EventAddRecord far;
+  far.id = 1u << 20;
+  far.blueprint = "vehicle.far";
+  EventAddRecord near = far;
+  near.id = 3;
+  w.write(packets::EventAdd, {far, near});
+  w.write(packets::Position, {{far.id, {}, {}}, {near.id, {}, {}}});
+  w.write(packets::EventDel, {far.id, near.id, far.id});
+  w.frame_end();
+  std::vector<uint8_t> bytes = w.take();
+  MemoryByteSource source(bytes.data(), bytes.size());
+  Report report = open_inspector(source)->check(nullptr);
+  CHECK_FALSE(has_code(report.problems, "carla.actor.position_unknown"));
+  CHECK_FALSE(has_code(report.problems, "carla.actor.destroy_unknown"));
+  size_t twice = 0;
+  for (const Problem& p : report.problems) twice += p.code == "carla.actor.destroyed_twice";
+  CHECK(twice == 1);
 }
 
 TEST_CASE("carla scan can be cancelled through its progress callback") {
