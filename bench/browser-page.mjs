@@ -62,6 +62,109 @@ export async function readLimit(page, path, ways = READ_WAYS) {
   }, ways);
 }
 
+// The feed alone: the page's own stream feed (web/src/stream-feed.js: a feeder worker reading
+// file.stream() and transferring batches) into a fresh worker that copies every piece into a
+// WebAssembly memory and does nothing else. No pushed pass (checksum, BDDF check, CARLA scan)
+// can be faster than this on this machine; the read limit has no copy and no second worker.
+// The better of two runs (`runs`). Call after readLimit (its input holds the file).
+export async function feedLimit(page, runs = 2) {
+  return page.evaluate(async (runs) => {
+    const file = document.querySelector('#bench-probe-input').files[0];
+    const code = `import { streamFeed } from '${new URL('src/stream-feed.js', location.href)}';
+    onmessage = async ({ data: file }) => {
+      const memory = new WebAssembly.Memory({ initial: 257 }); // room for the largest piece (16 MB)
+      const Module = { HEAPU8: new Uint8Array(memory.buffer) };
+      const feed = { begin: () => 0, end: () => file.size, buffer: () => 0, update() {}, finish: () => '{}' };
+      const runs = [];
+      for (let rep = 0; rep < ${runs}; rep++) {
+        const t0 = performance.now();
+        const fed = await streamFeed(Module, feed, { file, bytesRead: 0 }, () => {});
+        runs.push({ seconds: (performance.now() - t0) / 1000, bytes: fed.streamed, feeder: fed.fromFeeder });
+      }
+      postMessage(runs);
+    };`;
+    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    return new Promise((resolve) => {
+      const worker = new Worker(url, { type: 'module' });
+      worker.onerror = (event) => resolve({ error: `feed-limit worker: ${event.message}` });
+      worker.onmessage = ({ data }) => {
+        if (!Array.isArray(data)) return;  // the feed's own status messages ("starting the file feeder")
+        worker.terminate();
+        const best = data.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+        resolve({ ...best, complete: data.every((r) => r.bytes === file.size) });
+      };
+      worker.postMessage(file);
+    });
+  }, runs);
+}
+
+// SHA1 alone, the bound of a pass that hashes every byte (a BDDF file's check and checksum): the
+// page's hashing helper's own calls (hash-worker.js: helperInput, sha1Update, sha1Finish) over the
+// file's first `bytes` already in memory, 16 MB at a time, in a fresh module worker. SHA1's rate
+// does not depend on the file's size. `alone`: the better of two runs (the first also compiles);
+// `beside`: one more run while a second worker reads the file from its start as fast as it can
+// (three 16 MB slices at once, dropped), which takes more of the 2 cores than a check's own
+// reading does. Call after readLimit (its input holds the file).
+export async function sha1Limit(page, bytes = 2 ** 30) {
+  return page.evaluate(async (bytes) => {
+    const file = document.querySelector('#bench-probe-input').files[0];
+    const readerCode = `let reading = true;
+    onmessage = async ({ data: file }) => {
+      if (!file) { reading = false; return; }
+      const reads = [];
+      for (let at = 0; reading && at < file.size;) {
+        while (reads.length < 3 && at < file.size) reads.push(file.slice(at, (at += 16 << 20)).arrayBuffer());
+        await reads.shift();
+      }
+    };`;
+    const code = `import create from '${location.origin}/gen/logscope.mjs';
+    onmessage = ({ data: { file, bytes } }) => measure(file, bytes).catch((error) => postMessage({ error: String(error?.message || error) }));
+    const measure = async (file, bytes) => {
+      const Module = await create();
+      const all = new Uint8Array(await file.slice(0, bytes).arrayBuffer());
+      const runs = [];
+      for (const beside of [false, false, true]) {
+        postMessage(beside ? 'read now' : 'go on');
+        await new Promise((ok) => { onmessage = ok; });
+        const t0 = performance.now();
+        for (let at = 0; at < all.length; at += 16 << 20) {
+          const piece = all.subarray(at, at + (16 << 20));
+          Module.helperInput(piece.length).set(piece);
+          Module.sha1Update(piece.length);
+        }
+        const digest = Module.sha1Finish();
+        runs.push({ beside, seconds: (performance.now() - t0) / 1000, ok: /^[0-9a-f]{40}$/.test(digest) });
+      }
+      postMessage({ runs, bytes: all.length });
+    };`;
+    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    const readerUrl = URL.createObjectURL(new Blob([readerCode], { type: 'text/javascript' }));
+    return new Promise((resolve) => {
+      const worker = new Worker(url, { type: 'module' });
+      let reader = null;
+      const stopReading = () => { reader?.postMessage(null); reader?.terminate(); };
+      worker.onerror = (event) => { stopReading(); resolve({ error: `sha1-limit worker: ${event.message}` }); };
+      worker.onmessage = ({ data }) => {
+        if (data === 'read now') {
+          reader = new Worker(readerUrl);
+          reader.postMessage(file);
+          worker.postMessage('go');
+        } else if (data === 'go on') {
+          worker.postMessage('go');
+        } else {
+          stopReading();
+          worker.terminate();
+          if (data.error) return resolve({ error: `sha1-limit worker: ${data.error}` });
+          const alone = Math.min(...data.runs.filter((r) => !r.beside).map((r) => r.seconds));
+          const beside = data.runs.find((r) => r.beside).seconds;
+          resolve({ bytes: data.bytes, alone, beside, ok: data.runs.every((r) => r.ok) });
+        }
+      };
+      worker.postMessage({ file, bytes });
+    });
+  }, bytes);
+}
+
 export const JOB_DONE = {
   checksum: () => ['valid', 'mismatch', 'none', 'absent', 'not_applicable'].includes(document.querySelector('#checksum-status')?.dataset.status) && !document.body.dataset.job,
   check: () => document.body.dataset.checked === 'true' && !document.body.dataset.job,

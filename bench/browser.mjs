@@ -18,7 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
-import { jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
+import { feedLimit, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.LOGSCOPE_CACHE || join(homedir(), '.cache', 'logscope');
@@ -113,41 +113,6 @@ async function codecLimit(page, work, besideReads = false) {
       worker.postMessage({ file, work });
     });
   }, { work, besideReads });
-}
-
-// The feed alone: the page's own stream feed (web/src/stream-feed.js: a feeder worker reading
-// file.stream() and transferring batches) into a fresh worker that copies every piece into a
-// WebAssembly memory and does nothing else. No pushed pass (checksum, BDDF check, CARLA scan)
-// can be faster than this on this machine; the read limit has no copy and no second worker.
-// The better of two runs.
-async function feedLimit(page) {
-  return page.evaluate(async () => {
-    const file = document.querySelector('#bench-probe-input').files[0];
-    const code = `import { streamFeed } from '${new URL('src/stream-feed.js', location.href)}';
-    onmessage = async ({ data: file }) => {
-      const memory = new WebAssembly.Memory({ initial: 257 }); // room for the largest piece (16 MB)
-      const Module = { HEAPU8: new Uint8Array(memory.buffer) };
-      const feed = { begin: () => 0, end: () => file.size, buffer: () => 0, update() {}, finish: () => '{}' };
-      const runs = [];
-      for (let rep = 0; rep < 2; rep++) {
-        const t0 = performance.now();
-        const fed = await streamFeed(Module, feed, { file, bytesRead: 0 }, () => {});
-        runs.push({ seconds: (performance.now() - t0) / 1000, bytes: fed.streamed, feeder: fed.fromFeeder });
-      }
-      postMessage(runs);
-    };`;
-    const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-    return new Promise((resolve) => {
-      const worker = new Worker(url, { type: 'module' });
-      worker.onerror = (event) => resolve({ error: `feed-limit worker: ${event.message}` });
-      worker.onmessage = ({ data }) => {
-        worker.terminate();
-        const best = data.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-        resolve({ ...best, complete: data.every((r) => r.bytes === file.size) });
-      };
-      worker.postMessage(file);
-    });
-  });
 }
 
 // The browser peer: @foxglove/rosbag in a worker of the same page, on the same File.

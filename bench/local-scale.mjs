@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
-import { BROWSER_MARKER, READ_WAYS, browserCpuSeconds, jobMemory, openPage, readLimit, timePass } from './browser-page.mjs';
+import { BROWSER_MARKER, READ_WAYS, browserCpuSeconds, jobMemory, feedLimit, openPage, readLimit, sha1Limit, timePass } from './browser-page.mjs';
 import { parseSize } from './virtual/formats.mjs';
 import { writeVirtual } from './virtual/write.mjs';
 
@@ -40,7 +40,7 @@ const { values } = parseArgs({
 const FORMATS = {
   bag: { name: 'ROS bag', unit: 'messages', again: true, make: ['make-demo-rosbag', '--compression', 'none'], from: 'a 4 MB uncompressed demo bag from `logscope make-demo-rosbag`, repeated with its times, offsets and index rewritten (bench/virtual/rosbag.mjs)' },
   mcap: { name: 'MCAP', unit: 'messages', again: true, make: ['make-demo-mcap', '--compression', 'none'], from: 'a 4 MB demo MCAP from `logscope make-demo-mcap`, repeated with its times, offsets and summary rewritten (bench/virtual/mcap.mjs)' },
-  bddf: { name: 'BDDF', unit: 'data_blocks', again: true, make: ['make-demo-bddf'], from: 'a 4 MB demo BDDF file from `logscope make-demo-bddf`, repeated with its index and SHA1 trailer rewritten (bench/virtual/bddf.mjs)' },
+  bddf: { name: 'BDDF', unit: 'data_blocks', again: true, hashes: true, make: ['make-demo-bddf'], from: 'a 4 MB demo BDDF file from `logscope make-demo-bddf`, repeated with its index and SHA1 trailer rewritten (bench/virtual/bddf.mjs)' },
   log: { name: 'CARLA', unit: 'frames', again: false, make: ['make-demo-carla'], from: 'a 4 MB demo CARLA recorder log from `logscope make-demo-carla`, its frames repeated with their ids and times rewritten (bench/virtual/carla.mjs); it has no index, so its summary is a scan of every byte' },
 };
 const formats = values.formats.split(',');
@@ -90,7 +90,7 @@ function nativeRuns(path, unit) {
 }
 
 // The page on the same file, cold each time: the summary, the full check, the read limit.
-async function pageRuns(path, shots, summariesAgain = SUMMARY_AGAIN) {
+async function pageRuns(path, shots, summariesAgain = SUMMARY_AGAIN, hashes = false) {
   const server = serveStatic({ root: join(root, 'web'), port: 0, log: false, isolate: true });
   await new Promise((ok) => (server.listening ? ok() : server.once('listening', ok)));
   const url = `http://127.0.0.1:${server.address().port}/`;
@@ -127,6 +127,15 @@ async function pageRuns(path, shots, summariesAgain = SUMMARY_AGAIN) {
       limits[way].cores = (browserCpuSeconds() - cpu) / limits[way].seconds;
       console.log(`read limit (${way}): ${limits[way].seconds.toFixed(1)} s`);
     }
+    // A pushed pass (a CARLA or BDDF check) is bound by the page's feed of the file as well.
+    dropCaches();
+    const feedCpu = browserCpuSeconds();
+    const feed = await feedLimit(page, 1);
+    if (!feed.error) feed.cores = (browserCpuSeconds() - feedCpu) / feed.seconds;
+    console.log(`feed alone: ${feed.error || `${feed.seconds.toFixed(1)} s`}`);
+    // A check that hashes every byte is bound by SHA1 as well as by the reads.
+    const sha1 = hashes ? await sha1Limit(page) : null;
+    if (sha1) console.log(`SHA1 alone: ${sha1.error || `${(sha1.bytes / sha1.alone / 1e6).toFixed(0)} MB/s, beside the reads ${(sha1.bytes / sha1.beside / 1e6).toFixed(0)} MB/s`}`);
     // The summary again, cold each time, in new pages: one cold read of the disk varies.
     const again = [];
     for (let i = 0; i < summariesAgain; i++) {
@@ -136,7 +145,7 @@ async function pageRuns(path, shots, summariesAgain = SUMMARY_AGAIN) {
       await next.page.close();
     }
     console.log(`page summary again: ${again.map((a) => `${a.seconds.toFixed(3)} s (page ${a.pageMs} ms)`).join(', ')}`);
-    return { summary, again, viewMemory, check, limits, errors, version: browser.version() };
+    return { summary, again, viewMemory, check, limits, feed, sha1, errors, version: browser.version() };
   } finally {
     await browser.close();
     await new Promise((ok) => server.close(ok));
@@ -159,13 +168,23 @@ function section(format, written, writeSeconds, dropped, native, page) {
   if (!page) return lines;
   const best = Math.min(...Object.values(page.limits).map((l) => l.seconds));
   lines.push('### The page (Chromium, the file chosen in its file input)', '',
-    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it, its marks (when the open answered, and the summary; \`performance.measure\` in web/src/open.js) and the part the view worker waited in reads; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. *CPU* is the CPU time of this run's Chromium and its processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
+    `Headless Chromium ${page.version} (bench/browser-page.mjs). *Summary*: from the file set on the page's input (the page already open, its workers warm${dropped ? ', and the page cache dropped just before' : ''}) to the summary shown, with the page's own time (\`data-summary-ms\`) beside it, its marks (when the open answered, and the summary; \`performance.measure\` in web/src/open.js) and the part the view worker waited in reads; *later facts*: until the facts read after the summary are in. *Full check*: from the click on "Run full check" to its end. The read limit is the same page reading the same File in a fresh worker, each way on its own; the check is set against the fastest. A check is pushed (the file fed to the codec), so it is set against the feed alone too: the page's feed with no codec behind it (\`feedLimit\` in bench/browser-page.mjs); and a check that hashes every byte (BDDF) against SHA1 alone, with the file read beside it (\`sha1Limit\`). *CPU* is the CPU time of this run's Chromium and its processes over the run's time, in cores (${cpus().length} here): a run near ${cpus().length} had none to spare. Memory is each worker's WebAssembly memory (which never shrinks, so its peak), with the read-ahead ring and helpers for the job worker.`, '',
     '| run | time | read rate | against the read limit | CPU | memory |', '|---|---:|---:|---:|---:|---:|');
   for (const [way, l] of Object.entries(page.limits)) lines.push(`| read limit: ${WAY_NAMES[way]} | ${l.seconds.toFixed(1)} s | ${(l.bytes / l.seconds / 1e6).toFixed(0)} MB/s | ${(best / l.seconds).toFixed(2)} | ${l.cores.toFixed(2)} | |`);
   lines.push(`| summary after choosing the file | **${page.summary.seconds.toFixed(3)} s** (page: ${page.summary.pageMs.toFixed(0)} ms, of which the open ${page.summary.openedMs.toFixed(0)} and the summary's answer ${page.summary.answeredMs.toFixed(0)}; reads ${page.summary.readMs} ms) | | | | ${mib(page.viewMemory)} MiB (view worker) |`);
   if (page.again.length) lines.push(`| the summary again, cold, in ${page.again.length} new pages | ${page.again.map((a) => `${a.seconds.toFixed(3)} s`).join(', ')} (page: ${page.again.map((a) => a.pageMs.toFixed(0)).join(', ')} ms; reads ${page.again.map((a) => a.readMs).join(', ')} ms) | | | | |`);
   lines.push(`| later facts | ${page.summary.factsSeconds.toFixed(1)} s | | | | |`);
   lines.push(`| full check | ${page.check.seconds.toFixed(1)} s | ${rate(page.check.seconds)} | **${(best / page.check.seconds).toFixed(2)}** | ${page.check.cores.toFixed(2)} | ${mib(page.check.memory.total)} MiB (job worker) |`);
+  if (page.feed && !page.feed.error)
+    lines.push(`| the feed alone: the page's own feed of the file (web/src/stream-feed.js, its feeder worker) into a worker that only copies each piece into WebAssembly memory | ${page.feed.seconds.toFixed(1)} s | ${(page.feed.bytes / page.feed.seconds / 1e6).toFixed(0)} MB/s | ${(best / page.feed.seconds).toFixed(2)} | ${page.feed.cores.toFixed(2)} | |`,
+      `| full check against the feed alone | | | **${(page.feed.seconds / page.check.seconds).toFixed(2)}** of the feed alone | | |`);
+  if (page.sha1 && !page.sha1.error) {
+    const sha1Rate = (seconds) => page.sha1.bytes / seconds;
+    const gib = (page.sha1.bytes / 2 ** 30).toFixed(0);
+    lines.push(`| SHA1 alone: the page's hashing calls over the file's first ${gib} GiB in memory | ${page.sha1.alone.toFixed(2)} s | ${(sha1Rate(page.sha1.alone) / 1e6).toFixed(0)} MB/s | | | |`,
+      `| SHA1 alone as above, while another worker reads the file as fast as it can | ${page.sha1.beside.toFixed(2)} s | ${(sha1Rate(page.sha1.beside) / 1e6).toFixed(0)} MB/s | | | |`,
+      `| full check against SHA1 alone | | | **${(written / page.check.seconds / sha1Rate(page.sha1.alone)).toFixed(2)}** of SHA1 alone (${(written / page.check.seconds / sha1Rate(page.sha1.beside)).toFixed(2)} of it beside the reads) | | |`);
+  }
   lines.push('', `After ${RUN_SECONDS} s the check's progress read "${page.check.progress}"; it ended in state \`${page.check.state}\` with ${page.check.problems} problems listed. ${page.errors.length ? `Page errors: ${page.errors.join('; ')}` : 'No page errors.'}`, '');
   return lines;
 }
@@ -188,7 +207,7 @@ for (const format of formats) {
     const native = nativeRuns(path, FORMATS[format].unit);
     const shots = join(values.dir, format);
     mkdirSync(shots, { recursive: true });
-    const page = values['no-page'] ? null : await pageRuns(path, shots, FORMATS[format].again ? SUMMARY_AGAIN : 0);
+    const page = values['no-page'] ? null : await pageRuns(path, shots, FORMATS[format].again ? SUMMARY_AGAIN : 0, FORMATS[format].hashes);
     sections.set(FORMATS[format].name, section(format, written, writeSeconds, dropped, native, page).join('\n'));
   } finally {
     rmSync(path, { force: true });
