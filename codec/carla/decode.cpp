@@ -87,8 +87,12 @@ bool decode_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& 
 void check_packet(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, ActorCheck& check) {
   const PacketType* type = packet_type(id, variant);
   if (!type || !type->has_check() || (type->ue4_only() && variant.doubles)) return;
+  // The records decode_packet keeps: a single payload of the wrong size reads as zeros; of a
+  // list, the whole records before the first that does not fit.
   PayloadReader r(data, size, variant);
-  type->check_payload(r, size, check);
+  if (type->single()) return type->check_records(size == type->payload_bytes() ? &r : nullptr, 1, check);
+  uint16_t total = r.cursor().u16();
+  type->check_records(&r, total, check);
 }
 
 bool layout_fits(uint8_t id, const uint8_t* data, size_t size, const Variant& variant, std::string* why) {

@@ -118,8 +118,9 @@ class PacketType {
   void read_record(PayloadReader& r, RecordList& list) const { ops_.read_record(*this, r, list); }  // appends one
   void record_json(Json& j, const RecordList& list, size_t i) const { ops_.record_json(*this, j, list, i); }
   void print(InfoText& t, const RecordList& list) const { ops_.print(*this, t, list); }  // an empty list: no records
-  // The doctor's hook on each record of a payload (decode.h check_packet), read one at a time.
-  void check_payload(PayloadReader& r, size_t size, ActorCheck& c) const { ops_.check_payload(*this, r, size, c); }
+  // The doctor's hook (has_check() only) on each of `total` records of `r`, read one at a time
+  // into one record, the whole ones only; with no reader, on one record of zeros (decode.h check_packet).
+  void check_records(PayloadReader* r, uint32_t total, ActorCheck& c) const { ops_.check_records(*this, r, total, c); }
   void write_payload(PayloadWriter& w, const RecordList& list) const { ops_.write_payload(*this, w, list); }  // what was read
 
  protected:
@@ -129,7 +130,7 @@ class PacketType {
     void (*read_record)(const PacketType&, PayloadReader&, RecordList&);
     void (*record_json)(const PacketType&, Json&, const RecordList&, size_t);
     void (*print)(const PacketType&, InfoText&, const RecordList&);
-    void (*check_payload)(const PacketType&, PayloadReader&, size_t, ActorCheck&);
+    void (*check_records)(const PacketType&, PayloadReader*, uint32_t, ActorCheck&);  // set by .check()
     void (*write_payload)(const PacketType&, PayloadWriter&, const RecordList&);
   };
   constexpr PacketType(const char* name, PacketIds ids, Release since, Ops ops) : name_(name), ids_(ids), since_(since), ops_(ops) {}
@@ -174,7 +175,7 @@ class EntryOf : public PacketType {
   }
   // What the doctor checks in each record (actor lives).
   constexpr Self check(Check f) const {
-    return with([&](Self& s) { s.check_ = f, s.has_check_ = true; });
+    return with([&](Self& s) { s.check_ = f, s.has_check_ = true, s.ops_.check_records = &check_records_of; });
   }
   constexpr Self ue4_only() const {
     return with([&](Self& s) { s.ue4_only_ = true; });
@@ -185,7 +186,7 @@ class EntryOf : public PacketType {
  protected:
   constexpr EntryOf(const char* name, PacketIds ids, Release since)
       : PacketType(name, ids, since,
-                   Ops{&new_items, &VectorOps<R>::kOps, &read_record_of, &record_json_of, &Self::print_of, &check_payload_of, &Self::write_payload_of}) {}
+                   Ops{&new_items, &VectorOps<R>::kOps, &read_record_of, &record_json_of, &Self::print_of, nullptr, &Self::write_payload_of}) {}
   static const Self& self(const PacketType& type) { return static_cast<const Self&>(type); }
   static const std::vector<R>& items(const RecordList& list) { return list.items<R>(); }
   Text text_ = nullptr;
@@ -206,24 +207,14 @@ class EntryOf : public PacketType {
   static void record_json_of(const PacketType& type, Json& j, const RecordList& list, size_t i) {
     if (auto json = self(type).json_) json(j, items(list)[i]);
   }
-  // The records decode_packet keeps, each checked as it is read: no list, no allocation (the
-  // doctor reads every packet of the log). A single payload of the wrong size is checked as
-  // zeros, as decode_packet leaves it.
-  static void check_payload_of(const PacketType& type, PayloadReader& r, size_t size, ActorCheck& c) {
-    auto check = self(type).check_;
-    if (!check) return;
-    if (type.single()) {
-      R record{};
-      if (size == type.payload_bytes()) self(type).read_(r, record);
-      check(c, record);
-      return;
-    }
-    Cursor& cursor = r.cursor();
-    uint16_t total = cursor.u16();
-    for (uint32_t i = 0; i < total && cursor.ok() && cursor.remaining() > 0; ++i) {
-      R record{};
-      self(type).read_(r, record);
-      if (cursor.ok()) check(c, record);  // only whole records
+  // Only the entries with a check have it (the page's first download counts every byte).
+  static void check_records_of(const PacketType& type, PayloadReader* r, uint32_t total, ActorCheck& c) {
+    if (!r) return self(type).check_(c, R{});
+    R record;
+    for (uint32_t i = 0; i < total && r->ok() && r->cursor().remaining() > 0; ++i) {
+      record = R{};
+      self(type).read_(*r, record);
+      if (r->ok()) self(type).check_(c, record);
     }
   }
   void (*read_)(PayloadReader&, R&) = nullptr;
